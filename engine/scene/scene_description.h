@@ -1,0 +1,128 @@
+#pragma once
+// Plain description structs produced by the scene loader (YAML) and consumed by
+// the model builder. They hold what the file said, validated, in SI units.
+// No behaviour lives here. docs/scene-format.md documents every field.
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/common/eigen_types.h"
+
+namespace stiction {
+
+/// Where a value came from, for error messages raised after parsing
+/// (e.g. by the model builder): "file.yaml:12".
+struct SourceLocation {
+  std::string file;
+  int line = 0;  ///< 1-based; 0 when unknown.
+  std::string ToString() const;
+};
+
+/// The θ-method parameters of SAP paper Eq. (6).
+struct IntegratorDescription {
+  std::string name = "midpoint";  ///< Preset name, or "custom" for raw θ values.
+  double theta = 0.5;             ///< θ in [0, 1].
+  double theta_vq = 0.5;          ///< θ_vq in [0, 1].
+};
+
+struct MaterialDescription {
+  std::string name;
+  double friction = 0.5;          ///< Coulomb μ, dimensionless, ≥ 0.
+  double stiffness = 1e6;         ///< Contact stiffness k [N/m], > 0.
+  double dissipation = 0.01;      ///< SAP dissipation time scale τd [s], ≥ 0.
+  double hc_dissipation = 10.0;   ///< Hunt & Crossley dissipation d [s/m], ≥ 0.
+  std::string contact_model = "";  ///< "" = scene default; else sap|lagged|similar|...
+  SourceLocation where;
+};
+
+enum class ShapeType { kSphere, kBox, kCapsule, kCylinder, kHalfSpace, kMesh };
+
+struct ShapeDescription {
+  ShapeType type = ShapeType::kSphere;
+  double radius = 0;        ///< Sphere, capsule, cylinder [m].
+  double length = 0;        ///< Capsule, cylinder: along the local z axis [m].
+  Vector3 size = Vector3::Zero();  ///< Box: full side lengths [m].
+  std::string mesh_file;    ///< Mesh: path resolved relative to the scene file.
+  Vector3 mesh_scale = Vector3::Ones();
+};
+
+struct GeometryDescription {
+  std::string name;
+  ShapeDescription shape;
+  RigidTransform X_BG;              ///< Pose of the geometry in its body frame.
+  std::string material;             ///< "" = the scene's default material.
+  Vector4 color = Vector4(0.7, 0.7, 0.7, 1.0);  ///< RGBA in [0, 1].
+  bool collision = true;            ///< Takes part in contact.
+  bool visual = true;               ///< Drawn by the viewer.
+  std::vector<std::string> groups;  ///< Collision groups; "" = default group.
+  SourceLocation where;
+};
+
+struct BodyDescription {
+  std::string name;
+  double mass = 0;                    ///< [kg] > 0.
+  Vector3 com_B = Vector3::Zero();    ///< Centre of mass in the body frame [m].
+  Matrix3 I_Bcm_B = Matrix3::Zero();  ///< Rotational inertia about the COM, body axes [kg m²].
+  std::vector<GeometryDescription> geometries;
+  Vector4 color = Vector4(0.7, 0.7, 0.7, 1.0);
+  SourceLocation where;
+};
+
+enum class JointType { kFree, kRevolute, kPrismatic, kBall, kFixed };
+
+struct JointDescription {
+  std::string name;
+  JointType type = JointType::kFree;
+  std::string parent;  ///< Body name or "world".
+  std::string child;   ///< Body name.
+  /// Pose of the joint frame F in the parent frame P, and of the joint frame M
+  /// in the child frame C. At zero joint coordinates F and M coincide.
+  RigidTransform X_PF;
+  RigidTransform X_CM;
+  Vector3 axis = Vector3::UnitZ();  ///< Revolute/prismatic axis, in F (unit).
+  double lower_limit = -std::numeric_limits<double>::infinity();  ///< [rad] or [m].
+  double upper_limit = std::numeric_limits<double>::infinity();
+  double spring_stiffness = 0;  ///< K [N m/rad] or [N/m], ≥ 0.
+  double spring_reference = 0;  ///< Rest position [rad] or [m].
+  double damping = 0;           ///< D [N m s/rad] or [N s/m], ≥ 0.
+  double rotor_inertia = 0;     ///< Reflected inertia [kg m²] or [kg], ≥ 0.
+  /// Initial joint coordinates and velocities. Sizes: free 7/6 (quaternion
+  /// w,x,y,z then position; angular velocity in M then linear velocity in F),
+  /// ball 4/3, revolute and prismatic 1/1, fixed 0/0. Empty = zero (identity).
+  std::vector<double> initial_q;
+  std::vector<double> initial_v;
+  SourceLocation where;
+};
+
+/// Solver settings. Keys of solvers not built yet are still validated and kept
+/// so that scenes written for later versions load.
+struct SolverDescription {
+  std::string type = "sap";
+  double relative_tolerance = 1e-6;  ///< ε_r of SAP paper Eq. (26).
+  double absolute_tolerance = 1e-14; ///< ε_a of SAP paper Eq. (26).
+  int max_iterations = 100;
+  std::string line_search = "exact";  ///< exact | backtracking.
+  double near_rigid_threshold = 1.0;  ///< β of SAP paper Eq. (29).
+  double stiction_tolerance = 1e-3;   ///< σ of SAP paper Eq. (30).
+};
+
+struct SceneDescription {
+  std::string file;         ///< The top-level scene file.
+  std::string description;  ///< One paragraph shown by the viewer.
+  Vector3 gravity = Vector3(0, 0, -9.81);  ///< [m/s²].
+  double time_step = 0.01;                 ///< δt [s] > 0.
+  double duration = 5.0;                   ///< Default run length [s] > 0.
+  IntegratorDescription integrator;
+  SolverDescription solver;
+  std::string contact_model = "sap";
+  std::string default_material = "default";
+  std::vector<MaterialDescription> materials;  ///< Always holds "default".
+  std::vector<BodyDescription> bodies;
+  std::vector<JointDescription> joints;
+  /// Geometry welded to the world (ground, walls).
+  std::vector<GeometryDescription> world_geometries;
+};
+
+}  // namespace stiction

@@ -1,0 +1,98 @@
+#pragma once
+// The facade the app and the CLI use: load a scene, step, reset, read state.
+// Everything behind it (model, stepping, solvers) can change without touching
+// its users.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/common/eigen_types.h"
+#include "engine/multibody/multibody_model.h"
+#include "engine/scene/scene_description.h"
+
+namespace stiction {
+
+enum class StepStatus {
+  kSuccess = 0,
+  kSolverFailed,  ///< A solver did not converge; the state was not advanced.
+  kNonFinite,     ///< The step produced NaN/Inf; the state was not advanced.
+};
+
+/// Per-step statistics. Contact-related entries are zero until contact exists.
+struct StepStats {
+  int iterations = 0;              ///< Solver iterations (stage 1 Newton + contact solver).
+  int line_search_iterations = 0;
+  int num_contacts = 0;
+  double momentum_error = 0;       ///< e_m, SAP paper Eq. (32).
+  double complementarity_error = 0;  ///< e_μ, SAP paper Eq. (33).
+  double max_penetration_m = 0;    ///< max(-φ) over contacts [m], ≥ 0.
+  double wall_time_s = 0;          ///< Time spent inside Step() [s].
+};
+
+struct StepResult {
+  StepStatus status = StepStatus::kSuccess;
+  std::string message;  ///< Empty on success; a one-line reason otherwise.
+  StepStats stats;
+};
+
+/// World-frame state of one body, SI units.
+struct BodyState {
+  std::string name;
+  Vector3 position = Vector3::Zero();            ///< Body origin p_WB [m].
+  Quaternion orientation = Quaternion::Identity();  ///< R_WB.
+  Vector3 linear_velocity = Vector3::Zero();     ///< v_WB of the origin [m/s].
+  Vector3 angular_velocity = Vector3::Zero();    ///< ω_WB [rad/s].
+};
+
+class TimeStepper;
+
+class Simulation {
+ public:
+  /// Builds a simulation from a validated scene. Throws InputError when the
+  /// scene cannot be turned into a model (e.g. an unknown parent body).
+  explicit Simulation(const SceneDescription& scene);
+  ~Simulation();
+  Simulation(Simulation&&) noexcept;
+  Simulation& operator=(Simulation&&) noexcept;
+
+  /// Convenience: LoadSceneFile + constructor. Throws InputError.
+  static Simulation FromFile(const std::string& path,
+                             const std::vector<std::string>& overrides = {});
+
+  /// Advances one time step. Never throws; on failure the state is unchanged
+  /// and the status says why.
+  StepResult Step();
+  /// Back to the scene's initial state at t = 0.
+  void Reset();
+
+  double time() const { return time_; }
+  double time_step() const;
+  /// Changes δt from the next step on. Throws InputError unless finite and > 0.
+  void SetTimeStep(double dt);
+  const IntegratorDescription& integrator() const;
+  /// Changes θ, θ_vq from the next step on. Throws InputError unless in [0, 1].
+  void SetIntegrator(const IntegratorDescription& integrator);
+  std::string solver_name() const;
+
+  const SceneDescription& scene() const { return scene_; }
+  const MultibodyModel& model() const { return *model_; }
+  const VectorX& positions() const { return q_; }
+  const VectorX& velocities() const { return v_; }
+  /// Replaces the state (sizes must match; quaternions are normalized).
+  void SetState(const VectorX& q, const VectorX& v);
+
+  /// World-frame pose and velocity of every body except the world.
+  std::vector<BodyState> CalcBodyStates() const;
+  double CalcKineticEnergy() const;    ///< [J].
+  double CalcPotentialEnergy() const;  ///< Gravity + joint springs [J].
+
+ private:
+  SceneDescription scene_;
+  std::unique_ptr<MultibodyModel> model_;
+  std::unique_ptr<TimeStepper> stepper_;
+  VectorX q0_, v0_;  // Initial state from the scene.
+  VectorX q_, v_;
+  double time_ = 0;
+};
+
+}  // namespace stiction
