@@ -87,8 +87,10 @@ class MultibodyModel {
   /// The kinematic map q̇ = N(q) v (SAP paper Eq. 11). For free and ball
   /// joints the angular velocity ω_M (in the child joint frame M) maps to
   /// the quaternion rate q̇ = ½ q ⊗ [0, ω_M]; everything else is the identity.
-  /// Writes into qdot, which must have size num_positions().
-  void MapVelocityToQDot(const VectorX& q, const VectorX& v, VectorX* qdot) const;
+  /// Writes into qdot (resized to num_positions()). With tree ≥ 0 only that
+  /// tree's entries are written.
+  void MapVelocityToQDot(const VectorX& q, const VectorX& v, VectorX* qdot,
+                         int tree = -1) const;
 
  private:
   std::vector<Body> bodies_;

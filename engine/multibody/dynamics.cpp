@@ -1,0 +1,126 @@
+#include "engine/multibody/dynamics.h"
+
+#include <vector>
+
+#include "engine/multibody/spatial_algebra.h"
+
+namespace stiction {
+
+namespace {
+
+bool HasScalarCoordinate(const Joint& j) {
+  return j.type == JointType::kRevolute || j.type == JointType::kPrismatic;
+}
+
+}  // namespace
+
+void CalcTreeMassMatrix(const MultibodyModel& model, const KinematicsCache& cache,
+                        int tree, MatrixX* M_t) {
+  const Tree& t = model.tree(tree);
+  M_t->setZero(t.nv, t.nv);
+  // Composite inertias about Wo are plain sums in the absolute formulation.
+  std::vector<Matrix6> Ic(t.body_end - t.body_begin);
+  for (int b = t.body_begin; b < t.body_end; ++b) Ic[b - t.body_begin] = cache.I_Wo[b];
+  for (int b = t.body_end - 1; b >= t.body_begin; --b) {
+    const int p = model.body(b).parent;
+    if (p >= t.body_begin) Ic[p - t.body_begin] += Ic[b - t.body_begin];
+  }
+  for (int b = t.body_begin; b < t.body_end; ++b) {
+    const Joint& ji = model.joint(model.body(b).joint);
+    if (ji.nv == 0) continue;
+    const int i0 = ji.v_start - t.v_start;
+    const Matrix6X F = Ic[b - t.body_begin] * cache.S.middleCols(ji.v_start, ji.nv);
+    // M_ij = S_jᵀ Ic_i S_i for every ancestor j of i (and j = i).
+    for (int a = b; a > 0; a = model.body(a).parent) {
+      const Joint& jj = model.joint(model.body(a).joint);
+      if (jj.nv == 0) continue;
+      const int j0 = jj.v_start - t.v_start;
+      const MatrixX block = cache.S.middleCols(jj.v_start, jj.nv).transpose() * F;
+      M_t->block(j0, i0, jj.nv, ji.nv) = block;
+      if (a != b) M_t->block(i0, j0, ji.nv, jj.nv) = block.transpose();
+    }
+    if (HasScalarCoordinate(ji)) (*M_t)(i0, i0) += ji.rotor_inertia;
+  }
+}
+
+void CalcTreeInverseDynamics(const MultibodyModel& model, const KinematicsCache& cache,
+                             int tree, const VectorX& vdot, VectorX* tau) {
+  const Tree& t = model.tree(tree);
+  const int n = t.body_end - t.body_begin;
+  std::vector<Vector6> A(n), F(n);
+  Vector6 A_world;
+  A_world << Vector3::Zero(), -model.gravity();
+  for (int b = t.body_begin; b < t.body_end; ++b) {
+    const Joint& j = model.joint(model.body(b).joint);
+    const int p = model.body(b).parent;
+    const Vector6& A_p = p >= t.body_begin ? A[p - t.body_begin] : A_world;
+    Vector6 a = A_p + cache.Sdot_v[b];
+    if (j.nv > 0) a += cache.S.middleCols(j.v_start, j.nv) * vdot.segment(j.v_start, j.nv);
+    A[b - t.body_begin] = a;
+    const Matrix6& I = cache.I_Wo[b];
+    F[b - t.body_begin] = I * a + CrossForce(cache.V_WB[b], I * cache.V_WB[b]);
+  }
+  for (int b = t.body_end - 1; b >= t.body_begin; --b) {
+    const Joint& j = model.joint(model.body(b).joint);
+    const Vector6& f = F[b - t.body_begin];
+    if (j.nv > 0) {
+      tau->segment(j.v_start, j.nv) = cache.S.middleCols(j.v_start, j.nv).transpose() * f;
+      if (HasScalarCoordinate(j)) (*tau)[j.v_start] += j.rotor_inertia * vdot[j.v_start];
+    }
+    const int p = model.body(b).parent;
+    if (p >= t.body_begin) F[p - t.body_begin] += f;
+  }
+}
+
+void CalcTreeGeneralizedForces(const MultibodyModel& model, const KinematicsCache& cache,
+                               int tree, const VectorX& q, const VectorX& v,
+                               const VectorX* tau_ext, VectorX* k) {
+  const Tree& t = model.tree(tree);
+  const VectorX zero = VectorX::Zero(model.num_velocities());
+  CalcTreeInverseDynamics(model, cache, tree, zero, k);
+  k->segment(t.v_start, t.nv) *= -1.0;
+  for (int b = t.body_begin; b < t.body_end; ++b) {
+    const Joint& j = model.joint(model.body(b).joint);
+    if (!HasScalarCoordinate(j)) continue;
+    (*k)[j.v_start] += -j.spring_stiffness * (q[j.q_start] - j.spring_reference) -
+                       j.damping * v[j.v_start];
+  }
+  if (tau_ext != nullptr) k->segment(t.v_start, t.nv) += tau_ext->segment(t.v_start, t.nv);
+}
+
+void CalcJointStiffnessAndDamping(const MultibodyModel& model, VectorX* K, VectorX* D) {
+  K->setZero(model.num_velocities());
+  D->setZero(model.num_velocities());
+  for (const Joint& j : model.joints()) {
+    if (!HasScalarCoordinate(j)) continue;
+    (*K)[j.v_start] = j.spring_stiffness;
+    (*D)[j.v_start] = j.damping;
+  }
+}
+
+double CalcKineticEnergy(const MultibodyModel& model, const KinematicsCache& cache,
+                         const VectorX& v) {
+  double ke = 0;
+  for (int b = 1; b < model.num_bodies(); ++b) {
+    ke += 0.5 * cache.V_WB[b].dot(cache.I_Wo[b] * cache.V_WB[b]);
+    const Joint& j = model.joint(model.body(b).joint);
+    if (HasScalarCoordinate(j)) ke += 0.5 * j.rotor_inertia * v[j.v_start] * v[j.v_start];
+  }
+  return ke;
+}
+
+double CalcPotentialEnergy(const MultibodyModel& model, const KinematicsCache& cache,
+                           const VectorX& q) {
+  double pe = 0;
+  for (int b = 1; b < model.num_bodies(); ++b) {
+    pe -= model.body(b).mass * model.gravity().dot(cache.p_WBcm[b]);
+    const Joint& j = model.joint(model.body(b).joint);
+    if (HasScalarCoordinate(j)) {
+      const double dq = q[j.q_start] - j.spring_reference;
+      pe += 0.5 * j.spring_stiffness * dq * dq;
+    }
+  }
+  return pe;
+}
+
+}  // namespace stiction

@@ -1,0 +1,63 @@
+#pragma once
+// The θ-method of SAP paper Sec. II-C (Eqs. 6, 11–14): mid-step quantities,
+// the position update q(v), and stage 1 of the two-stage scheme (Sec. II-D),
+// which solves the free-motion velocities v* from m(v*) = 0, one tree at a
+// time (trees do not interact without constraints).
+#include <string>
+
+#include "engine/common/eigen_types.h"
+#include "engine/multibody/kinematics.h"
+#include "engine/multibody/multibody_model.h"
+
+namespace stiction {
+
+/// θ and θ_vq of Eq. (6). Presets (Sec. II-C): explicit Euler (0, 0),
+/// symplectic Euler (0, 1), implicit Euler (1, 1), midpoint (½, ½).
+struct ThetaParameters {
+  double theta = 0.5;
+  double theta_vq = 0.5;
+  /// Stage 1 needs Newton iterations only when M and k are evaluated at the
+  /// unknown mid-step state, i.e. θ > 0.
+  bool implicit_in_v() const { return theta > 0; }
+};
+
+/// Result of stage 1 for one tree.
+struct FreeMotionStatus {
+  bool converged = true;
+  int newton_iterations = 0;
+  double residual_norm = 0;  ///< ‖m(v*)‖∞ at exit [N s].
+};
+
+class ThetaMethod {
+ public:
+  explicit ThetaMethod(const MultibodyModel& model);
+
+  /// Eqs. (6), (11), (12) for tree t: q = q0 + δt N(q^θ) v^θvq where
+  /// q^θ = θ q + (1−θ) q0 depends on q itself through N; solved by
+  /// fixed-point iteration (a contraction with factor ~ δt θ ‖ω‖ / 2).
+  /// Writes the tree's slices of q_theta and q (quaternions not normalized).
+  void CalcPositions(int tree, const VectorX& q0, const VectorX& v0, const VectorX& v,
+                     double dt, const ThetaParameters& p, VectorX* q_theta,
+                     VectorX* q) const;
+
+  /// Stage 1 (Eq. 13) for tree t: writes the tree's slice of v_star. Newton's
+  /// method with a forward-difference Jacobian of m(v) when θ > 0; a single
+  /// mass-matrix solve when θ = 0. Leaves kinematics of the final mid-step
+  /// state in `cache` and the mass matrix M(q^θ(v*)) in *M_t.
+  FreeMotionStatus SolveFreeMotion(int tree, const VectorX& q0, const VectorX& v0,
+                                   double dt, const ThetaParameters& p,
+                                   const VectorX* tau_ext, VectorX* v_star,
+                                   KinematicsCache* cache, MatrixX* M_t);
+
+ private:
+  // Momentum residual m(v) of Eq. (14) for tree t, into r (size nv_t).
+  void CalcResidual(int tree, const VectorX& q0, const VectorX& v0, const VectorX& v,
+                    double dt, const ThetaParameters& p, const VectorX* tau_ext,
+                    KinematicsCache* cache, MatrixX* M_t, VectorX* r);
+
+  const MultibodyModel& model_;
+  // Scratch, full size; only tree slices are touched.
+  VectorX q_theta_, q_next_, v_theta_, qdot_, k_, v_work_;
+};
+
+}  // namespace stiction

@@ -1,0 +1,63 @@
+#include "engine/multibody/multibody_model.h"
+
+#include <gtest/gtest.h>
+
+#include "engine/common/error.h"
+#include "tests/multibody/test_models.h"
+
+namespace stiction {
+namespace {
+
+TEST(MultibodyModelTest, TreesAndSlicesAreContiguous) {
+  const MultibodyModel model = test::MakeMixedForest();
+  ASSERT_EQ(model.num_trees(), 2);
+  EXPECT_EQ(model.num_positions(), 7 + 4 + 1 + 0);
+  EXPECT_EQ(model.num_velocities(), 6 + 3 + 1 + 0);
+  EXPECT_EQ(model.tree(0).body_begin, 1);
+  EXPECT_EQ(model.tree(0).body_end, 4);
+  EXPECT_EQ(model.tree(0).nv, 10);
+  EXPECT_EQ(model.tree(1).nv, 0);
+  EXPECT_EQ(model.FindBody("slider"), 3);
+  EXPECT_EQ(model.FindBody("nope"), -1);
+}
+
+TEST(MultibodyModelTest, DefaultPositionsHaveIdentityQuaternions) {
+  const MultibodyModel model = test::MakeMixedForest();
+  const VectorX q = model.DefaultPositions();
+  EXPECT_EQ(q[0], 1.0);  // Free joint quaternion w.
+  EXPECT_EQ(q[7], 1.0);  // Ball joint quaternion w.
+  EXPECT_EQ(q.sum(), 2.0);
+}
+
+TEST(MultibodyModelTest, RejectsBadBodies) {
+  MultibodyModel model;
+  Body b;
+  b.name = "b";
+  b.mass = -1;
+  b.I_Bcm_B = Matrix3::Identity();
+  Joint j;
+  EXPECT_THROW(model.AddBody(b, j), InputError);
+  b.mass = 1;
+  b.I_Bcm_B(0, 0) = -1;
+  EXPECT_THROW(model.AddBody(b, j), InputError);
+  b.I_Bcm_B = Matrix3::Identity();
+  j.parent = 5;
+  EXPECT_THROW(model.AddBody(b, j), InputError);
+  j.parent = 0;
+  j.type = JointType::kRevolute;
+  j.axis_F = Vector3::Zero();
+  EXPECT_THROW(model.AddBody(b, j), InputError);
+}
+
+TEST(MultibodyModelTest, NormalizeQuaternions) {
+  const MultibodyModel model = test::MakeFreeBody();
+  VectorX q = model.DefaultPositions();
+  q.head<4>() << 2, 0, 0, 0;
+  q.tail<3>() << 5, 6, 7;
+  model.NormalizeQuaternions(&q);
+  EXPECT_DOUBLE_EQ(q[0], 1.0);
+  EXPECT_DOUBLE_EQ(q[4], 5.0);
+}
+
+}  // namespace
+}  // namespace stiction
