@@ -1,0 +1,54 @@
+#pragma once
+// Helpers for scenario tests: run shipped scenes through the Simulation facade.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/simulation.h"
+
+namespace stiction::test {
+
+inline std::string ScenePath(const std::string& name) {
+  return std::string(STICTION_SOURCE_DIR) + "/assets/scenes/" + name;
+}
+
+/// Steps `sim` until `duration` seconds, calling `observe` after every step
+/// (and once before the first). Fails the test on a failed step.
+inline void Run(Simulation* sim, double duration, const std::function<void()>& observe) {
+  observe();
+  const int steps = static_cast<int>(std::lround(duration / sim->time_step()));
+  for (int i = 0; i < steps; ++i) {
+    const StepResult r = sim->Step();
+    ASSERT_EQ(r.status, StepStatus::kSuccess) << r.message;
+    observe();
+  }
+}
+
+/// Least-squares slope of log(e) against log(dt): the observed order.
+inline double FittedOrder(const std::vector<double>& dts, const std::vector<double>& errors) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  const double n = static_cast<double>(dts.size());
+  for (size_t i = 0; i < dts.size(); ++i) {
+    const double x = std::log(dts[i]), y = std::log(errors[i]);
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    sxy += x * y;
+  }
+  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+/// Classic RK4 for y' = f(y), used for independent reference solutions.
+template <typename Vec, typename F>
+Vec Rk4Step(const Vec& y, double h, const F& f) {
+  const Vec k1 = f(y);
+  const Vec k2 = f(Vec(y + 0.5 * h * k1));
+  const Vec k3 = f(Vec(y + 0.5 * h * k2));
+  const Vec k4 = f(Vec(y + h * k3));
+  return y + h / 6.0 * (k1 + 2 * k2 + 2 * k3 + k4);
+}
+
+}  // namespace stiction::test
