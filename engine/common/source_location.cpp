@@ -1,0 +1,12 @@
+#include <string>
+
+#include "engine/scene/scene_description.h"
+
+namespace stiction {
+
+std::string SourceLocation::ToString() const {
+  if (line <= 0) return file;
+  return file + ":" + std::to_string(line);
+}
+
+}  // namespace stiction

@@ -1,0 +1,12 @@
+#pragma once
+// Text helpers for user-facing messages.
+#include <string>
+#include <string_view>
+
+namespace stiction {
+
+/// Makes `s` safe to embed in a one-line message: newlines, carriage returns
+/// and tabs become \n, \r, \t; other control characters become '?'.
+std::string OneLine(std::string_view s);
+
+}  // namespace stiction

@@ -1,0 +1,103 @@
+#pragma once
+// The contact query: every collision geometry of a model, posed by its body,
+// turned into contact points each step. Broad phase: FCL's dynamic AABB tree
+// (half-spaces tested analytically against AABBs). Narrow phase: our own
+// manifolds (contact_manifold.h) where FCL's single point would let resting
+// bodies rock, FCL's GJK/EPA signed distance elsewhere.
+// docs/contact-geometry.md describes conventions, filtering and limits.
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/common/eigen_types.h"
+#include "engine/geometry/collision_geometry.h"
+#include "engine/geometry/contact_manifold.h"
+
+namespace stiction {
+
+/// Pairs of bodies that must not collide (e.g. joined by a joint). Body
+/// indices are model body indices; the order within a pair does not matter.
+struct CollisionFilter {
+  std::set<std::pair<int, int>> excluded_body_pairs;
+
+  void ExcludeBodyPair(int body_a, int body_b) {
+    excluded_body_pairs.emplace(std::min(body_a, body_b), std::max(body_a, body_b));
+  }
+  bool Excludes(int body_a, int body_b) const {
+    return excluded_body_pairs.count({body_a, body_b}) > 0 ||
+           excluded_body_pairs.count({body_b, body_a}) > 0;
+  }
+};
+
+class CollisionWorld {
+ public:
+  /// `geometries`: every geometry with its owning body index (0 = world);
+  /// geometry(i) is geometries[i], including those with collision == false
+  /// (kept for indexing, never in contact).
+  /// Throws InputError, naming the file, for meshes that cannot be loaded, are
+  /// not closed, are flat or empty; for bad dimensions; for a half-space not
+  /// on the world; and for more than 64 distinct collision group names.
+  CollisionWorld(std::vector<CollisionGeometrySpec> geometries, CollisionFilter filter);
+  ~CollisionWorld();
+  CollisionWorld(CollisionWorld&&) noexcept;
+  CollisionWorld& operator=(CollisionWorld&&) noexcept;
+
+  int num_geometries() const { return static_cast<int>(geometries_.size()); }
+  const CollisionGeometry& geometry(int i) const { return geometries_.at(i); }
+  const CollisionFilter& filter() const { return filter_; }
+  /// Collision group names; bit k of CollisionGeometry::group_mask() is group k.
+  const std::vector<std::string>& group_names() const { return group_names_; }
+
+  /// Poses of every body (index = body index, entry 0 = the world, normally
+  /// identity). Throws InputError when a geometry's body has no entry.
+  void UpdatePoses(const std::vector<RigidTransform>& X_WB);
+
+  /// Every contact point with phi < margin (speculative contacts with phi > 0
+  /// included), for the poses of the last UpdatePoses(). `margin` [m], >= 0
+  /// (throws InputError otherwise). `contacts` is cleared first. The order is
+  /// deterministic: by (geometry_a, geometry_b) pair as listed by the broad
+  /// phase after sorting, then by the manifold's order.
+  void ComputeContacts(double margin, std::vector<ContactPoint>* contacts);
+
+  /// True when geometries i and j may touch: both take part in contact, they
+  /// belong to different bodies, neither both to the world, their bodies are
+  /// not excluded by the filter, and they share no collision group.
+  bool CanCollide(int i, int j) const;
+  /// The narrow phase for one pair, no broad phase and no filtering: appends
+  /// the contact points with phi < margin [m]. A is geometry min(i, j), except
+  /// that a half-space is always A.
+  void ComputePairContacts(int i, int j, double margin,
+                           std::vector<ContactPoint>* contacts) const;
+
+  /// Wall-clock time of the broad and narrow phases of the last
+  /// ComputeContacts [s], for benchmarks.
+  double broad_phase_seconds() const { return broad_phase_seconds_; }
+  double narrow_phase_seconds() const { return narrow_phase_seconds_; }
+  /// Candidate pairs the broad phase passed to the narrow phase last time.
+  int num_candidate_pairs() const { return static_cast<int>(candidate_pairs_.size()); }
+
+ private:
+  struct BroadPhase;  // FCL managers; defined in the .cpp (FCL is private).
+
+  void CollectCandidatePairs(double margin);
+
+  std::vector<CollisionGeometry> geometries_;
+  CollisionFilter filter_;
+  std::vector<std::string> group_names_;
+  std::vector<int> dynamic_ids_;     // Collision geometries on moving bodies.
+  std::vector<int> static_ids_;      // World geometries except half-spaces.
+  std::vector<int> half_space_ids_;  // World half-spaces.
+  int max_body_ = 0;
+  std::unique_ptr<BroadPhase> broad_phase_;
+  bool static_dirty_ = true;
+  double static_margin_ = -1;  // Margin the static AABBs were inflated for.
+  std::vector<std::pair<int, int>> candidate_pairs_;
+  double broad_phase_seconds_ = 0;
+  double narrow_phase_seconds_ = 0;
+};
+
+}  // namespace stiction

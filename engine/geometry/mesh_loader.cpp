@@ -1,0 +1,346 @@
+#include "engine/geometry/mesh_loader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <sstream>
+#include <unordered_map>
+
+#include <assimp/Importer.hpp>
+#include <assimp/config.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+// qhull's C++ wrapper (libqhullcpp) does not compile as C++20 (template-id
+// constructors), so the reentrant C API is used directly.
+extern "C" {
+#include <libqhull_r/qhull_ra.h>
+}
+
+#include "engine/common/error.h"
+
+namespace stiction {
+namespace {
+
+std::string MeshWhat(const std::string& path) { return "mesh '" + path + "'"; }
+
+[[noreturn]] void Fail(const std::string& what, const std::string& reason) {
+  throw InputError(what + ": " + reason);
+}
+
+// Reads `path` with Assimp or throws. The importer owns the returned scene.
+const aiScene* ReadScene(Assimp::Importer* importer, const std::string& path,
+                         unsigned int flags) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) Fail(MeshWhat(path), "file not found");
+  if (std::filesystem::is_directory(path, ec)) Fail(MeshWhat(path), "is a directory");
+  const aiScene* scene = importer->ReadFile(path, flags);
+  if (scene == nullptr || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) != 0 ||
+      scene->mRootNode == nullptr) {
+    std::string reason = importer->GetErrorString();
+    Fail(MeshWhat(path), "cannot be read" + (reason.empty() ? "" : " (" + reason + ")"));
+  }
+  return scene;
+}
+
+// Sorts the vertex ids of one planar convex polygon counter-clockwise about
+// `normal` (seen from outside) by angle around their centroid.
+std::vector<int> OrderFaceLoop(const std::vector<Vector3>& vertices, std::vector<int> ids,
+                               const Vector3& normal) {
+  Vector3 centroid = Vector3::Zero();
+  for (int id : ids) centroid += vertices[id];
+  centroid /= static_cast<double>(ids.size());
+  const Vector3 u = normal.unitOrthogonal();
+  const Vector3 v = normal.cross(u);  // (u, v, normal) is right-handed.
+  std::vector<std::pair<double, int>> keyed;
+  keyed.reserve(ids.size());
+  for (int id : ids) {
+    const Vector3 d = vertices[id] - centroid;
+    keyed.emplace_back(std::atan2(d.dot(v), d.dot(u)), id);
+  }
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<int> loop;
+  loop.reserve(keyed.size());
+  for (const auto& [angle, id] : keyed) loop.push_back(id);
+  return loop;
+}
+
+double BoundingRadius(const std::vector<Vector3>& vertices) {
+  double r = 0;
+  for (const Vector3& p : vertices) r = std::max(r, p.norm());
+  return r;
+}
+
+}  // namespace
+
+ConvexHull ComputeConvexHull(const std::vector<Vector3>& points_G, const std::string& what) {
+  if (points_G.size() < 4) {
+    Fail(what, "needs at least 4 non-coplanar points for a convex hull, got " +
+                   std::to_string(points_G.size()));
+  }
+  std::vector<double> coordinates;
+  coordinates.reserve(3 * points_G.size());
+  for (const Vector3& p : points_G) coordinates.insert(coordinates.end(), {p.x(), p.y(), p.z()});
+
+  // One triangle of the hull: input point ids and the facet's outward plane.
+  struct HullTriangle {
+    std::array<int, 3> ids;
+    Vector3 normal;
+    double offset;
+  };
+  std::vector<HullTriangle> facets;
+  std::string error;
+  {
+    // qhull writes its messages to a FILE*; capture them for the error text.
+    char* message_buffer = nullptr;
+    size_t message_size = 0;
+    FILE* messages = open_memstream(&message_buffer, &message_size);
+    qhT qh_storage;
+    qhT* qh = &qh_storage;
+    qh_zero(qh, messages);
+    // "Qt": triangulated output, so every facet is a triangle (FCL wants
+    // triangles); coplanar triangles are merged back into polygons below.
+    char command[] = "qhull Qt";
+    const int status = qh_new_qhull(qh, 3, static_cast<int>(points_G.size()),
+                                    coordinates.data(), False, command, nullptr, messages);
+    if (status == 0) {
+      facetT* facet;
+      FORALLfacets {
+        HullTriangle tri{};
+        int k = 0;
+        vertexT* vertex;
+        vertexT** vertexp;
+        FOREACHvertex_(facet->vertices) {
+          if (k < 3) tri.ids[k] = qh_pointid(qh, vertex->point);
+          ++k;
+        }
+        if (k != 3) {
+          error = "convex hull produced a non-triangular facet";
+          break;
+        }
+        tri.normal = Vector3(facet->normal[0], facet->normal[1], facet->normal[2]);
+        tri.offset = -facet->offset;  // qhull: n·x + offset = 0.
+        facets.push_back(tri);
+      }
+    }
+    qh_freeqhull(qh, !qh_ALL);
+    int curlong = 0, totlong = 0;
+    qh_memfreeshort(qh, &curlong, &totlong);
+    if (messages != nullptr) std::fclose(messages);
+    const std::string text = message_buffer != nullptr ? message_buffer : "";
+    std::free(message_buffer);
+    if (status != 0) {
+      // qhull reports flat input as "initial simplex is flat" (QH6154).
+      const bool flat = text.find("flat") != std::string::npos ||
+                        text.find("6154") != std::string::npos ||
+                        text.find("coplanar") != std::string::npos;
+      size_t first = text.find_first_not_of(" \n");
+      std::string line = first == std::string::npos ? "" : text.substr(first);
+      line = line.substr(0, line.find('\n'));
+      Fail(what, flat ? "is flat (all points coplanar), no convex hull" +
+                            (line.empty() ? "" : " (" + line + ")")
+                      : "convex hull failed" + (line.empty() ? "" : " (" + line + ")"));
+    }
+  }
+  if (!error.empty()) Fail(what, error);
+
+  // Keep only hull vertices, re-indexed in increasing input order so the
+  // result is deterministic.
+  std::vector<int> input_ids;
+  for (const HullTriangle& f : facets) input_ids.insert(input_ids.end(), f.ids.begin(), f.ids.end());
+  std::sort(input_ids.begin(), input_ids.end());
+  input_ids.erase(std::unique(input_ids.begin(), input_ids.end()), input_ids.end());
+  std::unordered_map<int, int> hull_index;
+  ConvexHull hull;
+  for (int id : input_ids) {
+    hull_index[id] = static_cast<int>(hull.vertices_G.size());
+    hull.vertices_G.push_back(points_G[id]);
+  }
+  hull.bounding_radius = BoundingRadius(hull.vertices_G);
+
+  // Triangles, oriented by the facet's outward hyperplane normal; grouped by
+  // plane into polygon faces.
+  const double plane_tolerance = 1e-6 * (1.0 + hull.bounding_radius);
+  std::vector<std::vector<int>> face_ids;  // Vertex ids (unordered) per face.
+  for (const HullTriangle& facet : facets) {
+    std::array<int, 3> tri{hull_index.at(facet.ids[0]), hull_index.at(facet.ids[1]),
+                           hull_index.at(facet.ids[2])};
+    const Vector3& normal = facet.normal;
+    const double offset = facet.offset;
+    const Vector3& a = hull.vertices_G[tri[0]];
+    const Vector3 cross = (hull.vertices_G[tri[1]] - a).cross(hull.vertices_G[tri[2]] - a);
+    if (cross.dot(normal) < 0) std::swap(tri[1], tri[2]);
+    hull.triangles.push_back(tri);
+
+    size_t f = 0;
+    for (; f < hull.faces.size(); ++f) {
+      if (hull.faces[f].normal_G.dot(normal) > 1.0 - 1e-9 &&
+          std::abs(hull.faces[f].offset - offset) < plane_tolerance) {
+        break;
+      }
+    }
+    if (f == hull.faces.size()) {
+      ConvexHull::Face face;
+      face.normal_G = normal.normalized();
+      face.offset = offset;
+      hull.faces.push_back(face);
+      face_ids.emplace_back();
+    }
+    face_ids[f].insert(face_ids[f].end(), tri.begin(), tri.end());
+  }
+  for (size_t f = 0; f < hull.faces.size(); ++f) {
+    std::vector<int>& ids = face_ids[f];
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    hull.faces[f].vertices = OrderFaceLoop(hull.vertices_G, ids, hull.faces[f].normal_G);
+  }
+  return hull;
+}
+
+ConvexHull MakeBoxHull(const Vector3& size) {
+  const Vector3 h = 0.5 * size;
+  ConvexHull hull;
+  for (int i = 0; i < 8; ++i) {
+    // Bit 0: +x, bit 1: +y, bit 2: +z.
+    hull.vertices_G.emplace_back((i & 1) ? h.x() : -h.x(), (i & 2) ? h.y() : -h.y(),
+                                 (i & 4) ? h.z() : -h.z());
+  }
+  for (int axis = 0; axis < 3; ++axis) {
+    for (int sign : {-1, 1}) {
+      ConvexHull::Face face;
+      face.normal_G = Vector3::Zero();
+      face.normal_G[axis] = sign;
+      face.offset = h[axis];
+      std::vector<int> ids;
+      for (int i = 0; i < 8; ++i) {
+        if (((i >> axis) & 1) == (sign > 0 ? 1 : 0)) ids.push_back(i);
+      }
+      face.vertices = OrderFaceLoop(hull.vertices_G, ids, face.normal_G);
+      hull.triangles.push_back({face.vertices[0], face.vertices[1], face.vertices[2]});
+      hull.triangles.push_back({face.vertices[0], face.vertices[2], face.vertices[3]});
+      hull.faces.push_back(std::move(face));
+    }
+  }
+  hull.bounding_radius = h.norm();
+  return hull;
+}
+
+CollisionMesh LoadCollisionMesh(const std::string& path, const Vector3& scale) {
+  const std::string what = MeshWhat(path);
+  if (!(scale.array() > 0).all() || !scale.allFinite()) {
+    Fail(what, "scale must be positive and finite on every axis");
+  }
+  Assimp::Importer importer;
+  // Without removing normals, STL vertices (one normal per facet) are never
+  // merged by JoinIdenticalVertices (PLATFORM-NOTES, Assimp 5.2).
+  importer.SetPropertyInteger(AI_CONFIG_PP_RVC_FLAGS, aiComponent_NORMALS);
+  const aiScene* scene =
+      ReadScene(&importer, path,
+                aiProcess_RemoveComponent | aiProcess_Triangulate |
+                    aiProcess_JoinIdenticalVertices | aiProcess_PreTransformVertices);
+
+  // Weld positions across all meshes of the file (exact float equality), so
+  // that a surface split over several meshes/materials is still one surface.
+  std::map<std::array<float, 3>, int> weld;
+  std::vector<Vector3> points_G;
+  std::vector<std::array<int, 3>> triangles;
+  for (unsigned int m = 0; m < scene->mNumMeshes; ++m) {
+    const aiMesh* mesh = scene->mMeshes[m];
+    std::vector<int> index_of(mesh->mNumVertices);
+    for (unsigned int i = 0; i < mesh->mNumVertices; ++i) {
+      const aiVector3D& v = mesh->mVertices[i];
+      const std::array<float, 3> key{v.x, v.y, v.z};
+      auto [it, inserted] = weld.emplace(key, static_cast<int>(points_G.size()));
+      if (inserted) {
+        points_G.emplace_back(scale.x() * v.x, scale.y() * v.y, scale.z() * v.z);
+      }
+      index_of[i] = it->second;
+    }
+    for (unsigned int f = 0; f < mesh->mNumFaces; ++f) {
+      const aiFace& face = mesh->mFaces[f];
+      if (face.mNumIndices != 3) continue;  // Points and lines carry no surface.
+      const std::array<int, 3> tri{index_of[face.mIndices[0]], index_of[face.mIndices[1]],
+                                   index_of[face.mIndices[2]]};
+      if (tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2]) continue;
+      triangles.push_back(tri);
+    }
+  }
+  if (triangles.empty()) Fail(what, "contains no triangles");
+
+  CollisionMesh result;
+  result.num_input_vertices = static_cast<int>(points_G.size());
+  result.num_input_triangles = static_cast<int>(triangles.size());
+  // Only vertices used by a triangle enter the hull.
+  std::vector<char> used(points_G.size(), 0);
+  for (const auto& tri : triangles) {
+    for (int id : tri) used[id] = 1;
+  }
+  std::vector<Vector3> hull_input;
+  for (size_t i = 0; i < points_G.size(); ++i) {
+    if (used[i]) hull_input.push_back(points_G[i]);
+  }
+  result.hull = ComputeConvexHull(hull_input, what);
+
+  // A closed surface: every edge is shared by exactly two triangles.
+  std::unordered_map<std::uint64_t, int> edge_count;
+  for (const auto& tri : triangles) {
+    for (int k = 0; k < 3; ++k) {
+      const auto a = static_cast<std::uint64_t>(std::min(tri[k], tri[(k + 1) % 3]));
+      const auto b = static_cast<std::uint64_t>(std::max(tri[k], tri[(k + 1) % 3]));
+      ++edge_count[(a << 32) | b];
+    }
+  }
+  int bad_edges = 0;
+  for (const auto& [key, count] : edge_count) {
+    if (count != 2) ++bad_edges;
+  }
+  if (bad_edges > 0) {
+    Fail(what, "is not a closed surface: " + std::to_string(bad_edges) + " of " +
+                   std::to_string(edge_count.size()) +
+                   " edges are not shared by exactly two triangles");
+  }
+  return result;
+}
+
+RenderMesh LoadRenderMesh(const std::string& path, const Vector3& scale) {
+  const std::string what = MeshWhat(path);
+  if (!(scale.array() > 0).all() || !scale.allFinite()) {
+    Fail(what, "scale must be positive and finite on every axis");
+  }
+  Assimp::Importer importer;
+  const aiScene* scene =
+      ReadScene(&importer, path,
+                aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
+                    aiProcess_PreTransformVertices | aiProcess_GenSmoothNormals);
+  RenderMesh out;
+  const Eigen::Vector3f s = scale.cast<float>();
+  // Normals transform with the inverse transpose of diag(scale).
+  const Eigen::Vector3f s_inv = s.cwiseInverse();
+  for (unsigned int m = 0; m < scene->mNumMeshes; ++m) {
+    const aiMesh* mesh = scene->mMeshes[m];
+    const auto base = static_cast<std::uint32_t>(out.positions_G.size());
+    for (unsigned int i = 0; i < mesh->mNumVertices; ++i) {
+      const aiVector3D& v = mesh->mVertices[i];
+      out.positions_G.emplace_back(s.x() * v.x, s.y() * v.y, s.z() * v.z);
+      Eigen::Vector3f n = Eigen::Vector3f::UnitZ();
+      if (mesh->HasNormals()) {
+        const aiVector3D& a = mesh->mNormals[i];
+        n = Eigen::Vector3f(a.x, a.y, a.z).cwiseProduct(s_inv);
+        if (n.norm() > 0) n.normalize();
+        else n = Eigen::Vector3f::UnitZ();
+      }
+      out.normals_G.push_back(n);
+    }
+    for (unsigned int f = 0; f < mesh->mNumFaces; ++f) {
+      const aiFace& face = mesh->mFaces[f];
+      if (face.mNumIndices != 3) continue;
+      for (int k = 0; k < 3; ++k) out.indices.push_back(base + face.mIndices[k]);
+    }
+  }
+  if (out.indices.empty()) Fail(what, "contains no triangles");
+  return out;
+}
+
+}  // namespace stiction

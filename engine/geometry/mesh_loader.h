@@ -1,0 +1,72 @@
+#pragma once
+// Mesh files (OBJ, STL, ... anything Assimp reads) turned into what the engine
+// needs: a convex hull for contact (FCL never sees the triangle mesh, its BVH
+// contacts are junk, see PLATFORM-NOTES "FCL 0.7") and the full triangle mesh
+// for the viewer. All coordinates are in the geometry frame G, in metres, after
+// the per-axis scale has been applied.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/common/eigen_types.h"
+
+namespace stiction {
+
+/// A convex polytope in its geometry frame G.
+struct ConvexHull {
+  /// One planar face: a convex polygon of hull vertices in counter-clockwise
+  /// order seen from outside, with outward unit normal n_G and offset d [m]
+  /// such that n_G · p_G = d for every point p_G of the face plane.
+  struct Face {
+    std::vector<int> vertices;
+    Vector3 normal_G = Vector3::UnitZ();
+    double offset = 0;
+  };
+  std::vector<Vector3> vertices_G;               ///< Hull vertices only [m].
+  std::vector<std::array<int, 3>> triangles;     ///< Outward (CCW) triangles.
+  std::vector<Face> faces;  ///< Coplanar triangles merged into polygons.
+  /// Radius of the smallest origin-centred sphere holding the hull [m].
+  double bounding_radius = 0;
+};
+
+/// The full mesh as the viewer draws it (not convex, not simplified).
+struct RenderMesh {
+  std::vector<Eigen::Vector3f> positions_G;  ///< [m], scaled.
+  std::vector<Eigen::Vector3f> normals_G;    ///< Unit, one per position.
+  std::vector<std::uint32_t> indices;        ///< Triangle list, 3 per triangle.
+};
+
+/// The collision data of a mesh file.
+struct CollisionMesh {
+  ConvexHull hull;
+  int num_input_vertices = 0;   ///< Distinct positions after welding.
+  int num_input_triangles = 0;  ///< Non-degenerate triangles in the file.
+};
+
+/// Loads `path` (absolute) with Assimp, scales it per axis, checks that it is a
+/// closed surface (after welding identical positions every edge is shared by
+/// exactly two triangles), and computes its convex hull with qhull.
+/// Throws InputError("mesh '<path>': <reason>") when the file is missing or
+/// unreadable, holds no triangles, is open, or is flat (all points coplanar).
+CollisionMesh LoadCollisionMesh(const std::string& path,
+                                const Vector3& scale = Vector3::Ones());
+
+/// Loads `path` for drawing: triangulated, identical vertices joined, node
+/// transforms applied, smooth normals generated where the file has none.
+/// Throws InputError("mesh '<path>': <reason>") when it cannot be read. Open
+/// meshes are accepted here (the viewer may draw what contact cannot use).
+RenderMesh LoadRenderMesh(const std::string& path,
+                          const Vector3& scale = Vector3::Ones());
+
+/// The convex hull of `points_G` (qhull "Qt"). `what` names the source in error
+/// messages ("mesh '<path>'"); throws InputError("<what>: <reason>") for fewer
+/// than 4 points or a flat (coplanar) or otherwise degenerate point set.
+ConvexHull ComputeConvexHull(const std::vector<Vector3>& points_G,
+                             const std::string& what);
+
+/// The hull of a box with full side lengths `size` [m] centred on G's origin:
+/// 8 vertices, 6 quadrilateral faces, 12 triangles.
+ConvexHull MakeBoxHull(const Vector3& size);
+
+}  // namespace stiction

@@ -1,0 +1,1527 @@
+#include "engine/scene/scene_loader.h"
+
+// The YAML scene loader. Parsing happens in three passes:
+//   1. every file is parsed and its top-level keys checked, includes are
+//      followed (depth first, cycles rejected) and merged into one tree whose
+//      list entries remember the file they came from;
+//   2. the --set overrides edit that merged tree (scene_overrides.h), and the
+//      nodes they created are remembered so errors can name the override;
+//   3. the tree is validated and converted into a SceneDescription.
+// Every error is an InputError with a one-line "FILE:LINE: KEY.PATH: reason"
+// message. docs/scene-format.md documents the format.
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string_view>
+#include <system_error>
+#include <utility>
+
+#include <Eigen/Eigenvalues>
+#include <yaml-cpp/yaml.h>
+
+#include "engine/common/error.h"
+#include "engine/common/text.h"
+#include "engine/scene/scene_overrides.h"
+#include "engine/scene/shape_inertia.h"
+
+namespace stiction {
+namespace {
+
+namespace fs = std::filesystem;
+
+// ---------------------------------------------------------------------------
+// Known names. Extend these lists when a new contact model or solver lands.
+// ---------------------------------------------------------------------------
+constexpr std::array<std::string_view, 4> kKnownContactModels = {
+    "sap", "lagged", "similar", "regularized_lagged"};
+constexpr std::array<std::string_view, 1> kKnownSolvers = {"sap"};
+constexpr std::array<std::string_view, 2> kKnownLineSearches = {"exact", "backtracking"};
+constexpr std::array<std::string_view, 4> kIntegratorPresets = {
+    "explicit_euler", "symplectic_euler", "implicit_euler", "midpoint"};
+constexpr std::array<std::string_view, 5> kJointTypes = {"free", "revolute", "prismatic",
+                                                         "ball", "fixed"};
+constexpr std::array<std::string_view, 6> kShapeTypes = {"sphere", "box",  "capsule",
+                                                         "cylinder", "mesh", "half_space"};
+
+/// Top-level keys of a file; the merged scene has the same without "include".
+constexpr std::array<std::string_view, 13> kFileKeys = {
+    "description", "include",          "gravity",   "time_step",      "duration",
+    "integrator",  "contact_model",    "solver",    "default_material", "materials",
+    "world_geometry", "bodies",        "joints"};
+constexpr std::array<std::string_view, 4> kListKeys = {"materials", "world_geometry", "bodies",
+                                                       "joints"};
+constexpr std::array<std::string_view, 12> kSceneKeys = {
+    "description", "gravity",   "time_step",      "duration", "integrator", "contact_model",
+    "solver",      "default_material", "materials", "world_geometry", "bodies", "joints"};
+
+constexpr std::array<std::string_view, 7> kSolverKeys = {
+    "type",          "relative_tolerance",   "absolute_tolerance", "max_iterations",
+    "line_search",   "near_rigid_threshold", "stiction_tolerance"};
+constexpr std::array<std::string_view, 6> kMaterialKeys = {
+    "name", "friction", "stiffness", "dissipation", "hc_dissipation", "contact_model"};
+constexpr std::array<std::string_view, 8> kGeometryKeys = {
+    "name", "shape", "pose", "material", "color", "collision", "visual", "groups"};
+constexpr std::array<std::string_view, 9> kBodyKeys = {
+    "name", "mass", "density", "com", "inertia", "color", "geometry", "pose", "velocity"};
+constexpr std::array<std::string_view, 12> kJointKeys = {
+    "name",   "type",   "parent",  "child",         "parent_frame", "child_frame",
+    "axis",   "limits", "spring",  "damping",       "rotor_inertia", "initial"};
+constexpr std::array<std::string_view, 5> kAxialJointOnlyKeys = {"axis", "limits", "spring",
+                                                                 "damping", "rotor_inertia"};
+constexpr std::array<std::string_view, 6> kInertiaKeys = {"ixx", "iyy", "izz",
+                                                          "ixy", "ixz", "iyz"};
+
+constexpr char kBuiltInLabel[] = "(built-in)";
+constexpr int kMaxIncludeDepth = 32;
+constexpr std::size_t kMaxQuotedChars = 40;
+
+// ---------------------------------------------------------------------------
+// Small string helpers.
+// ---------------------------------------------------------------------------
+
+std::string Quote(std::string_view s) {
+  std::string text = OneLine(s);
+  if (text.size() > kMaxQuotedChars) text = text.substr(0, kMaxQuotedChars) + "...";
+  std::string out;
+  out.reserve(text.size() + 2);
+  out += '\'';
+  out += text;
+  out += '\'';
+  return out;
+}
+
+template <typename Range>
+std::string JoinNames(const Range& names) {
+  std::string out;
+  for (const auto& name : names) {
+    if (!out.empty()) out += ", ";
+    out += std::string(name);
+  }
+  return out;
+}
+
+template <typename Range>
+bool Contains(const Range& names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::string KeyPath(const std::string& path, std::string_view key) {
+  return path.empty() ? std::string(key) : path + "." + std::string(key);
+}
+
+std::string IndexPath(const std::string& path, std::size_t index) {
+  return path + "[" + std::to_string(index) + "]";
+}
+
+std::string Describe(const YAML::Node& node) {
+  if (!node.IsDefined() || node.IsNull()) return "nothing (an empty value)";
+  if (node.IsScalar()) return Quote(node.Scalar());
+  if (node.IsSequence()) return "a list";
+  if (node.IsMap()) return "a map";
+  return "an unknown node";
+}
+
+std::string FormatNumber(double value) {
+  std::ostringstream out;
+  out.precision(10);
+  out << value;
+  return out.str();
+}
+
+// ---------------------------------------------------------------------------
+// Where a node came from, and errors.
+// ---------------------------------------------------------------------------
+
+/// The origin of a YAML node plus the key path that reached it.
+struct Ctx {
+  std::string label;           ///< File label, or "--set KEY=VALUE".
+  std::string dir;             ///< Directory that relative paths are resolved against.
+  bool from_override = false;  ///< Overrides have no line numbers.
+  std::string path;            ///< e.g. "bodies[0].geometry[1].shape".
+  /// 1-based line of the map key that led here (0 if none). Errors about a
+  /// value point at its key: a block value or an empty one starts on a later
+  /// line than the key the user reads.
+  int key_line = 0;
+};
+
+int LineOf(const Ctx& ctx, const YAML::Node& node) {
+  if (ctx.from_override) return 0;
+  if (ctx.key_line > 0) return ctx.key_line;
+  const YAML::Mark mark = node.Mark();
+  return mark.line < 0 ? 0 : mark.line + 1;
+}
+
+SourceLocation WhereOf(const Ctx& ctx, const YAML::Node& node) {
+  return SourceLocation{ctx.label, LineOf(ctx, node)};
+}
+
+[[noreturn]] void Fail(const Ctx& ctx, const YAML::Node& node, const std::string& reason) {
+  std::string message = WhereOf(ctx, node).ToString();
+  if (!ctx.path.empty()) message += ": " + ctx.path;
+  message += ": " + reason;
+  throw InputError(OneLine(message));
+}
+
+// ---------------------------------------------------------------------------
+// Files.
+// ---------------------------------------------------------------------------
+
+/// Reads a whole file; `fail` (which must throw) gets the reason otherwise.
+/// `shown` is the name as the user wrote it.
+std::string ReadFileText(const fs::path& path, const std::string& what, const std::string& shown,
+                         const std::function<void(const std::string&)>& fail) {
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);
+  if (ec || !fs::exists(status)) {
+    fail(what + " " + Quote(shown) + " not found (resolved to " +
+         fs::absolute(path, ec).lexically_normal().string() + ")");
+  }
+  if (fs::is_directory(status)) fail(what + " " + Quote(shown) + " is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail("cannot open " + what + " " + Quote(shown));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) fail("cannot read " + what + " " + Quote(shown));
+  return text.str();
+}
+
+std::string Identity(const fs::path& path) {
+  std::error_code ec;
+  fs::path canonical = fs::weakly_canonical(path, ec);
+  if (ec) canonical = fs::absolute(path, ec).lexically_normal();
+  return canonical.string();
+}
+
+std::string DirOf(const fs::path& path) {
+  const fs::path parent = path.parent_path();
+  return parent.empty() ? std::string(".") : parent.string();
+}
+
+// ---------------------------------------------------------------------------
+// The result of pass 1: the merged top-level keys with their origins.
+// ---------------------------------------------------------------------------
+
+struct Entry {
+  YAML::Node node;
+  Ctx ctx;  ///< Origin; path is the key path within its own file.
+};
+
+struct MergedFiles {
+  std::map<std::string, Entry> scalars;  ///< Non-list top-level keys; the includer wins.
+  std::map<std::string, std::vector<Entry>> lists;  ///< Included entries first.
+};
+
+struct PoseValue {
+  RigidTransform X;
+  Quaternion q = Quaternion::Identity();
+};
+
+/// A body's pose/velocity keys, checked once the joints are known.
+struct PendingFreeState {
+  std::optional<std::pair<YAML::Node, Ctx>> pose;
+  std::optional<std::pair<YAML::Node, Ctx>> velocity;
+};
+
+class Loader;
+
+/// A validated view of a YAML map: scalar, unique keys.
+class MapView {
+ public:
+  MapView(const Loader& loader, const Ctx& ctx, const YAML::Node& node);
+
+  /// Rejects keys not in `allowed`; `what` qualifies the message (e.g. "for a
+  /// sphere shape").
+  template <typename Range>
+  void AllowOnly(const Range& allowed, const std::string& what = "") const;
+
+  bool Has(std::string_view key) const { return Find(key) != nullptr; }
+  /// The value under `key`; precondition Has(key).
+  const YAML::Node& Get(std::string_view key) const { return Find(key)->value; }
+  /// The origin and key path of the value under `key`; precondition Has(key).
+  Ctx CtxOf(std::string_view key) const;
+  /// Throws "missing required key" unless Has(key).
+  void Require(std::string_view key, const std::string& what = "") const;
+
+  const Ctx& ctx() const { return ctx_; }
+  const YAML::Node& node() const { return node_; }
+  std::vector<std::string> keys() const {
+    std::vector<std::string> out;
+    for (const Item& item : items_) out.push_back(item.key);
+    return out;
+  }
+
+ private:
+  struct Item {
+    std::string key;
+    YAML::Node key_node;
+    YAML::Node value;
+  };
+  const Item* Find(std::string_view key) const {
+    for (const Item& item : items_) {
+      if (item.key == key) return &item;
+    }
+    return nullptr;
+  }
+
+  const Loader& loader_;
+  Ctx ctx_;
+  YAML::Node node_;
+  std::vector<Item> items_;
+};
+
+class Loader {
+ public:
+  SceneDescription Load(const std::string& text, const std::string& label,
+                        const std::string& base_dir, const std::string& identity,
+                        const std::vector<std::string>& overrides);
+
+  /// The context of `child`, reached from `parent` by `path`: the parent's
+  /// origin unless an override put the child there.
+  Ctx Enter(const Ctx& parent, const YAML::Node& child, std::string path) const {
+    Ctx ctx{parent.label, parent.dir, parent.from_override, std::move(path)};
+    // Newest first: a later override of the same key wins.
+    for (auto it = override_nodes_.rbegin(); it != override_nodes_.rend(); ++it) {
+      if (it->first.is(child)) {
+        ctx.label = it->second;
+        ctx.dir = top_dir_;
+        ctx.from_override = true;
+        break;
+      }
+    }
+    return ctx;
+  }
+
+ private:
+  struct StackEntry {
+    std::string identity;
+    std::string label;
+  };
+
+  // Pass 1.
+  MergedFiles ParseFile(const std::string& text, const Ctx& file_ctx,
+                        std::vector<StackEntry>& stack);
+  void MergeIncludes(const MapView& top, std::vector<StackEntry>& stack, MergedFiles* out);
+  static YAML::Node BuildTree(const MergedFiles& merged);
+
+  // Pass 3.
+  SceneDescription Build(const YAML::Node& root, const MergedFiles& merged);
+  std::vector<std::pair<YAML::Node, Ctx>> ListElements(const YAML::Node& root,
+                                                        const MergedFiles& merged,
+                                                        const std::string& key) const;
+  std::vector<std::pair<YAML::Node, Ctx>> Elements(const Ctx& ctx, const YAML::Node& node) const;
+
+  void ParseSolver(const Ctx& ctx, const YAML::Node& node, SolverDescription* solver) const;
+  IntegratorDescription ParseIntegrator(const Ctx& ctx, const YAML::Node& node) const;
+  MaterialDescription ParseMaterial(const Ctx& ctx, const YAML::Node& node) const;
+  GeometryDescription ParseGeometry(const Ctx& ctx, const YAML::Node& node,
+                                    const std::string& default_name, bool in_world,
+                                    const Vector4& default_color,
+                                    const SceneDescription& scene) const;
+  ShapeDescription ParseShape(const Ctx& ctx, const YAML::Node& node, bool in_world) const;
+  BodyDescription ParseBody(const Ctx& ctx, const YAML::Node& node,
+                            const SceneDescription& scene, PendingFreeState* free_state) const;
+  void ComputeMassProperties(const MapView& body, BodyDescription* out) const;
+  JointDescription ParseJoint(const Ctx& ctx, const YAML::Node& node) const;
+  void ParseJointInitial(const MapView& joint_map, JointDescription* joint) const;
+
+  // Values.
+  double ReadNumber(const Ctx& ctx, const YAML::Node& node) const;
+  double ReadPositive(const Ctx& ctx, const YAML::Node& node) const;
+  double ReadNonNegative(const Ctx& ctx, const YAML::Node& node) const;
+  double ReadInRange(const Ctx& ctx, const YAML::Node& node, double lo, double hi) const;
+  int ReadInt(const Ctx& ctx, const YAML::Node& node, int lo, int hi) const;
+  bool ReadBool(const Ctx& ctx, const YAML::Node& node) const;
+  std::string ReadString(const Ctx& ctx, const YAML::Node& node) const;
+  std::string ReadName(const Ctx& ctx, const YAML::Node& node) const;
+  template <typename Range>
+  std::string ReadChoice(const Ctx& ctx, const YAML::Node& node, const Range& choices,
+                         const std::string& what) const;
+  VectorX ReadNumbers(const Ctx& ctx, const YAML::Node& node, int min_size, int max_size) const;
+  Vector3 ReadVector3(const Ctx& ctx, const YAML::Node& node) const;
+  Vector4 ReadColor(const Ctx& ctx, const YAML::Node& node) const;
+  Quaternion ReadQuaternion(const Ctx& ctx, const YAML::Node& node) const;
+  Quaternion ReadRpy(const Ctx& ctx, const YAML::Node& node) const;
+  PoseValue ReadPose(const Ctx& ctx, const YAML::Node& node) const;
+  Quaternion ReadOrientation(const Ctx& ctx, const YAML::Node& node) const;
+  Matrix3 ReadInertia(const Ctx& ctx, const YAML::Node& node) const;
+
+  std::string top_label_;
+  std::string top_dir_;
+  /// Nodes placed by --set overrides, with their labels.
+  std::vector<std::pair<YAML::Node, std::string>> override_nodes_;
+};
+
+// ---------------------------------------------------------------------------
+// MapView.
+// ---------------------------------------------------------------------------
+
+MapView::MapView(const Loader& loader, const Ctx& ctx, const YAML::Node& node)
+    : loader_(loader), ctx_(ctx), node_(node) {
+  if (!node.IsMap()) Fail(ctx, node, "expected a map, got " + Describe(node));
+  for (YAML::const_iterator it = node.begin(); it != node.end(); ++it) {
+    const YAML::Node key_node = it->first;
+    const YAML::Node value = it->second;
+    if (!key_node.IsScalar()) {
+      Fail(loader_.Enter(ctx, value, ctx.path), key_node,
+           "map keys must be plain names, got " + Describe(key_node));
+    }
+    const std::string& key = key_node.Scalar();
+    if (const Item* previous = Find(key)) {
+      const Ctx child = loader_.Enter(ctx, value, KeyPath(ctx.path, key));
+      const Ctx first = loader_.Enter(ctx, previous->value, KeyPath(ctx.path, key));
+      Fail(child, child.from_override ? value : key_node,
+           "duplicate key " + Quote(key) + " (first given at " +
+               WhereOf(first, previous->key_node).ToString() + ")");
+    }
+    items_.push_back(Item{key, key_node, value});
+  }
+}
+
+template <typename Range>
+void MapView::AllowOnly(const Range& allowed, const std::string& what) const {
+  for (const Item& item : items_) {
+    if (Contains(allowed, item.key)) continue;
+    const Ctx child = loader_.Enter(ctx_, item.value, KeyPath(ctx_.path, item.key));
+    const bool key_has_mark = !child.from_override && item.key_node.Mark().line >= 0;
+    Ctx at = child;
+    at.path = ctx_.path;
+    Fail(at, key_has_mark ? item.key_node : item.value,
+         "unknown key " + Quote(item.key) + (what.empty() ? "" : " " + what) +
+             " (expected one of: " + JoinNames(allowed) + ")");
+  }
+}
+
+Ctx MapView::CtxOf(std::string_view key) const {
+  const Item* item = Find(key);
+  Ctx ctx = loader_.Enter(ctx_, item->value, KeyPath(ctx_.path, key));
+  const YAML::Mark mark = item->key_node.Mark();
+  if (!ctx.from_override && mark.line >= 0 && !ctx_.from_override) ctx.key_line = mark.line + 1;
+  return ctx;
+}
+
+void MapView::Require(std::string_view key, const std::string& what) const {
+  if (!Has(key)) {
+    Fail(ctx_, node_,
+         "missing required key " + Quote(key) + (what.empty() ? "" : " " + what));
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Values.
+// ---------------------------------------------------------------------------
+
+double Loader::ReadNumber(const Ctx& ctx, const YAML::Node& node) const {
+  if (!node.IsScalar()) Fail(ctx, node, "expected a number, got " + Describe(node));
+  std::string_view text = node.Scalar();
+  std::string lower(text);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  static constexpr std::array<std::string_view, 10> kNonFinite = {
+      ".inf", "+.inf", "-.inf", ".nan", "inf", "+inf", "-inf", "nan", "infinity", "-infinity"};
+  if (Contains(kNonFinite, lower)) {
+    Fail(ctx, node, "must be a finite number, got " + Quote(text));
+  }
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  double value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec == std::errc::result_out_of_range) {
+    Fail(ctx, node, "number out of range, got " + Quote(node.Scalar()));
+  }
+  if (ec != std::errc() || ptr != end || text.empty()) {
+    Fail(ctx, node, "expected a number, got " + Quote(node.Scalar()));
+  }
+  if (!std::isfinite(value)) Fail(ctx, node, "must be a finite number, got " + Quote(text));
+  return value;
+}
+
+double Loader::ReadPositive(const Ctx& ctx, const YAML::Node& node) const {
+  const double value = ReadNumber(ctx, node);
+  if (!(value > 0)) Fail(ctx, node, "must be positive, got " + OneLine(node.Scalar()));
+  return value;
+}
+
+double Loader::ReadNonNegative(const Ctx& ctx, const YAML::Node& node) const {
+  const double value = ReadNumber(ctx, node);
+  if (value < 0) Fail(ctx, node, "must be >= 0, got " + OneLine(node.Scalar()));
+  return value;
+}
+
+double Loader::ReadInRange(const Ctx& ctx, const YAML::Node& node, double lo,
+                           double hi) const {
+  const double value = ReadNumber(ctx, node);
+  if (value < lo || value > hi) {
+    Fail(ctx, node, "must be in [" + FormatNumber(lo) + ", " + FormatNumber(hi) + "], got " +
+                        OneLine(node.Scalar()));
+  }
+  return value;
+}
+
+int Loader::ReadInt(const Ctx& ctx, const YAML::Node& node, int lo, int hi) const {
+  const double value = ReadNumber(ctx, node);
+  if (value != std::floor(value)) {
+    Fail(ctx, node, "expected an integer, got " + Quote(node.Scalar()));
+  }
+  if (value < lo || value > hi) {
+    Fail(ctx, node, "must be in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                        "], got " + OneLine(node.Scalar()));
+  }
+  return static_cast<int>(value);
+}
+
+bool Loader::ReadBool(const Ctx& ctx, const YAML::Node& node) const {
+  if (node.IsScalar()) {
+    const std::string& s = node.Scalar();
+    if (s == "true" || s == "True" || s == "TRUE") return true;
+    if (s == "false" || s == "False" || s == "FALSE") return false;
+  }
+  Fail(ctx, node, "expected true or false, got " + Describe(node));
+}
+
+std::string Loader::ReadString(const Ctx& ctx, const YAML::Node& node) const {
+  if (!node.IsScalar()) Fail(ctx, node, "expected a string, got " + Describe(node));
+  return node.Scalar();
+}
+
+std::string Loader::ReadName(const Ctx& ctx, const YAML::Node& node) const {
+  std::string name = ReadString(ctx, node);
+  if (name.empty()) Fail(ctx, node, "must not be empty");
+  return name;
+}
+
+template <typename Range>
+std::string Loader::ReadChoice(const Ctx& ctx, const YAML::Node& node, const Range& choices,
+                               const std::string& what) const {
+  const std::string value = ReadString(ctx, node);
+  if (!Contains(choices, value)) {
+    Fail(ctx, node,
+         "unknown " + what + " " + Quote(value) + " (expected one of: " + JoinNames(choices) +
+             ")");
+  }
+  return value;
+}
+
+std::vector<std::pair<YAML::Node, Ctx>> Loader::Elements(const Ctx& ctx,
+                                                          const YAML::Node& node) const {
+  std::vector<std::pair<YAML::Node, Ctx>> out;
+  std::size_t i = 0;
+  for (YAML::const_iterator it = node.begin(); it != node.end(); ++it, ++i) {
+    const YAML::Node element = *it;
+    out.emplace_back(element, Enter(ctx, element, IndexPath(ctx.path, i)));
+  }
+  return out;
+}
+
+VectorX Loader::ReadNumbers(const Ctx& ctx, const YAML::Node& node, int min_size,
+                            int max_size) const {
+  const std::string expected =
+      min_size == max_size
+          ? "a list of " + std::to_string(min_size) + " numbers"
+          : "a list of " + std::to_string(min_size) + " to " + std::to_string(max_size) +
+                " numbers";
+  if (!node.IsSequence()) Fail(ctx, node, "expected " + expected + ", got " + Describe(node));
+  const int size = static_cast<int>(node.size());
+  if (size < min_size || size > max_size) {
+    Fail(ctx, node, "expected " + expected + ", got a list of " + std::to_string(size));
+  }
+  VectorX out(size);
+  int i = 0;
+  for (const auto& [element, element_ctx] : Elements(ctx, node)) {
+    out[i++] = ReadNumber(element_ctx, element);
+  }
+  return out;
+}
+
+Vector3 Loader::ReadVector3(const Ctx& ctx, const YAML::Node& node) const {
+  return ReadNumbers(ctx, node, 3, 3);
+}
+
+Vector4 Loader::ReadColor(const Ctx& ctx, const YAML::Node& node) const {
+  const VectorX rgba = ReadNumbers(ctx, node, 3, 4);
+  for (const auto& [element, element_ctx] : Elements(ctx, node)) {
+    ReadInRange(element_ctx, element, 0.0, 1.0);
+  }
+  return Vector4(rgba[0], rgba[1], rgba[2], rgba.size() == 4 ? rgba[3] : 1.0);
+}
+
+Quaternion Loader::ReadQuaternion(const Ctx& ctx, const YAML::Node& node) const {
+  const VectorX wxyz = ReadNumbers(ctx, node, 4, 4);
+  const double norm = wxyz.norm();
+  if (!(norm > 1e-12)) Fail(ctx, node, "quaternion [w, x, y, z] must be nonzero");
+  return Quaternion(wxyz[0] / norm, wxyz[1] / norm, wxyz[2] / norm, wxyz[3] / norm);
+}
+
+Quaternion Loader::ReadRpy(const Ctx& ctx, const YAML::Node& node) const {
+  const Vector3 rpy = ReadVector3(ctx, node);
+  // Extrinsic roll about x, then pitch about y, then yaw about z (as URDF and
+  // Drake): R = Rz(yaw) Ry(pitch) Rx(roll).
+  return Quaternion(Eigen::AngleAxisd(rpy.z(), Vector3::UnitZ()) *
+                    Eigen::AngleAxisd(rpy.y(), Vector3::UnitY()) *
+                    Eigen::AngleAxisd(rpy.x(), Vector3::UnitX()));
+}
+
+Quaternion Loader::ReadOrientation(const Ctx& ctx, const YAML::Node& node) const {
+  const MapView map(*this, ctx, node);
+  map.AllowOnly(std::array<std::string_view, 2>{"rpy", "quaternion"});
+  if (map.Has("rpy") && map.Has("quaternion")) {
+    Fail(map.CtxOf("quaternion"), map.Get("quaternion"),
+         "give either 'rpy' or 'quaternion', not both");
+  }
+  if (map.Has("rpy")) return ReadRpy(map.CtxOf("rpy"), map.Get("rpy"));
+  if (map.Has("quaternion")) return ReadQuaternion(map.CtxOf("quaternion"), map.Get("quaternion"));
+  return Quaternion::Identity();
+}
+
+PoseValue Loader::ReadPose(const Ctx& ctx, const YAML::Node& node) const {
+  const MapView map(*this, ctx, node);
+  map.AllowOnly(std::array<std::string_view, 3>{"position", "rpy", "quaternion"});
+  PoseValue pose;
+  if (map.Has("rpy") && map.Has("quaternion")) {
+    Fail(map.CtxOf("quaternion"), map.Get("quaternion"),
+         "give either 'rpy' or 'quaternion', not both");
+  }
+  if (map.Has("position")) pose.X.p = ReadVector3(map.CtxOf("position"), map.Get("position"));
+  if (map.Has("rpy")) pose.q = ReadRpy(map.CtxOf("rpy"), map.Get("rpy"));
+  if (map.Has("quaternion")) {
+    pose.q = ReadQuaternion(map.CtxOf("quaternion"), map.Get("quaternion"));
+  }
+  pose.X.R = pose.q.toRotationMatrix();
+  return pose;
+}
+
+Matrix3 Loader::ReadInertia(const Ctx& ctx, const YAML::Node& node) const {
+  const MapView map(*this, ctx, node);
+  map.AllowOnly(kInertiaKeys);
+  for (const char* key : {"ixx", "iyy", "izz"}) map.Require(key);
+  auto get = [&](const char* key) {
+    return map.Has(key) ? ReadNumber(map.CtxOf(key), map.Get(key)) : 0.0;
+  };
+  const double ixx = get("ixx"), iyy = get("iyy"), izz = get("izz");
+  const double ixy = get("ixy"), ixz = get("ixz"), iyz = get("iyz");
+  Matrix3 I;
+  I << ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz;
+  const Eigen::SelfAdjointEigenSolver<Matrix3> eigen(I, Eigen::EigenvaluesOnly);
+  const Vector3 moments = eigen.eigenvalues();  // Ascending.
+  const std::string shown = "[" + FormatNumber(moments[0]) + ", " + FormatNumber(moments[1]) +
+                            ", " + FormatNumber(moments[2]) + "]";
+  if (!(moments[0] > 0)) {
+    Fail(ctx, node, "must be positive definite, got principal moments " + shown);
+  }
+  // A rigid body's principal moments satisfy a + b >= c (with equality only
+  // for planar bodies); 1e-9 relative slack absorbs rounding.
+  if (moments[0] + moments[1] < moments[2] * (1.0 - 1e-9)) {
+    Fail(ctx, node, "principal moments " + shown +
+                        " violate the triangle inequality (the two smaller must sum to at least "
+                        "the largest); no rigid body has this inertia");
+  }
+  return I;
+}
+
+// ---------------------------------------------------------------------------
+// Pass 1: files and includes.
+// ---------------------------------------------------------------------------
+
+MergedFiles Loader::ParseFile(const std::string& text, const Ctx& file_ctx,
+                              std::vector<StackEntry>& stack) {
+  YAML::Node doc;
+  try {
+    doc = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    std::string message = file_ctx.label;
+    if (!e.mark.is_null() && e.mark.line >= 0) message += ":" + std::to_string(e.mark.line + 1);
+    throw InputError(OneLine(message + ": YAML syntax error: " + e.msg));
+  }
+  if (!doc.IsDefined() || doc.IsNull()) {
+    throw InputError(OneLine(file_ctx.label +
+                             ": the file is empty (expected a map of scene keys such as "
+                             "'bodies')"));
+  }
+  if (!doc.IsMap()) {
+    Fail(file_ctx, doc,
+         "the top level must be a map of scene keys (description, bodies, joints, ...), got " +
+             Describe(doc));
+  }
+  const MapView top(*this, file_ctx, doc);
+  top.AllowOnly(kFileKeys);
+
+  MergedFiles out;
+  if (top.Has("include")) MergeIncludes(top, stack, &out);
+
+  for (const std::string& key : top.keys()) {
+    if (key == "include") continue;
+    const YAML::Node& value = top.Get(key);
+    const Ctx ctx = top.CtxOf(key);
+    if (!Contains(kListKeys, key)) {
+      out.scalars[key] = Entry{value, ctx};  // The including file wins.
+      continue;
+    }
+    if (value.IsNull()) continue;  // "bodies:" with nothing is an empty list.
+    if (!value.IsSequence()) Fail(ctx, value, "expected a list, got " + Describe(value));
+    std::vector<Entry>& list = out.lists[key];
+    for (const auto& [element, element_ctx] : Elements(ctx, value)) {
+      list.push_back(Entry{element, element_ctx});
+    }
+  }
+  return out;
+}
+
+void Loader::MergeIncludes(const MapView& top, std::vector<StackEntry>& stack,
+                           MergedFiles* out) {
+  const YAML::Node& value = top.Get("include");
+  const Ctx ctx = top.CtxOf("include");
+  std::vector<std::pair<YAML::Node, Ctx>> names;
+  if (value.IsScalar()) {
+    names.emplace_back(value, ctx);
+  } else if (value.IsSequence()) {
+    names = Elements(ctx, value);
+  } else {
+    Fail(ctx, value, "expected a file name or a list of file names, got " + Describe(value));
+  }
+  for (const auto& [name_node, name_ctx] : names) {
+    const std::string name = ReadName(name_ctx, name_node);
+    const fs::path resolved =
+        fs::path(name).is_absolute() ? fs::path(name) : (fs::path(name_ctx.dir) / name);
+    const fs::path label_path = resolved.lexically_normal();
+    const std::string identity = Identity(resolved);
+    if (stack.size() >= static_cast<std::size_t>(kMaxIncludeDepth)) {
+      Fail(name_ctx, name_node,
+           "includes are nested more than " + std::to_string(kMaxIncludeDepth) + " deep");
+    }
+    for (std::size_t i = 0; i < stack.size(); ++i) {
+      if (stack[i].identity != identity) continue;
+      std::string chain;
+      for (std::size_t j = i; j < stack.size(); ++j) chain += stack[j].label + " -> ";
+      Fail(name_ctx, name_node, "include cycle: " + chain + label_path.string());
+    }
+    const std::string text = ReadFileText(
+        resolved, "include file", name,
+        [&](const std::string& reason) { Fail(name_ctx, name_node, reason); });
+    const Ctx file_ctx{label_path.string(), DirOf(label_path), false, ""};
+    stack.push_back(StackEntry{identity, file_ctx.label});
+    MergedFiles included = ParseFile(text, file_ctx, stack);
+    stack.pop_back();
+    for (auto& [key, entry] : included.scalars) out->scalars[key] = std::move(entry);
+    for (auto& [key, list] : included.lists) {
+      std::vector<Entry>& dst = out->lists[key];
+      dst.insert(dst.end(), list.begin(), list.end());
+    }
+  }
+}
+
+YAML::Node Loader::BuildTree(const MergedFiles& merged) {
+  YAML::Node root(YAML::NodeType::Map);
+  for (const auto& [key, entry] : merged.scalars) root.force_insert(key, entry.node);
+  for (const auto& [key, list] : merged.lists) {
+    YAML::Node seq(YAML::NodeType::Sequence);
+    for (const Entry& entry : list) seq.push_back(entry.node);
+    root.force_insert(key, seq);
+  }
+  return root;
+}
+
+// ---------------------------------------------------------------------------
+// Pass 3: validation.
+// ---------------------------------------------------------------------------
+
+std::vector<std::pair<YAML::Node, Ctx>> Loader::ListElements(const YAML::Node& root,
+                                                              const MergedFiles& merged,
+                                                              const std::string& key) const {
+  const Ctx root_ctx{top_label_, top_dir_, false, ""};
+  YAML::Node list;
+  bool found = false;
+  for (YAML::const_iterator it = root.begin(); it != root.end(); ++it) {
+    if (it->first.Scalar() == key) {
+      list.reset(it->second);
+      found = true;
+    }
+  }
+  if (!found) return {};
+  const Ctx list_ctx = Enter(root_ctx, list, key);
+  if (list.IsNull()) return {};
+  if (!list.IsSequence()) Fail(list_ctx, list, "expected a list, got " + Describe(list));
+  std::vector<std::pair<YAML::Node, Ctx>> out = Elements(list_ctx, list);
+  // Elements of the merged list keep the file (and index) they came from.
+  const auto origins = merged.lists.find(key);
+  if (list_ctx.from_override || origins == merged.lists.end()) return out;
+  for (std::size_t i = 0; i < out.size() && i < origins->second.size(); ++i) {
+    out[i].second = Enter(origins->second[i].ctx, out[i].first, origins->second[i].ctx.path);
+  }
+  return out;
+}
+
+IntegratorDescription Loader::ParseIntegrator(const Ctx& ctx, const YAML::Node& node) const {
+  if (node.IsMap()) {
+    const MapView map(*this, ctx, node);
+    map.AllowOnly(std::array<std::string_view, 2>{"theta", "theta_vq"});
+    map.Require("theta", "(a custom integrator needs both 'theta' and 'theta_vq')");
+    map.Require("theta_vq", "(a custom integrator needs both 'theta' and 'theta_vq')");
+    IntegratorDescription out;
+    out.name = "custom";
+    out.theta = ReadInRange(map.CtxOf("theta"), map.Get("theta"), 0.0, 1.0);
+    out.theta_vq = ReadInRange(map.CtxOf("theta_vq"), map.Get("theta_vq"), 0.0, 1.0);
+    return out;
+  }
+  if (!node.IsScalar()) {
+    Fail(ctx, node,
+         "expected a preset name (" + JoinNames(kIntegratorPresets) +
+             ") or a map {theta, theta_vq}, got " + Describe(node));
+  }
+  if (!Contains(kIntegratorPresets, node.Scalar())) {
+    Fail(ctx, node,
+         "unknown integrator " + Quote(node.Scalar()) + " (expected one of: " +
+             JoinNames(kIntegratorPresets) + ", or a map {theta, theta_vq})");
+  }
+  return IntegratorPreset(node.Scalar());
+}
+
+void Loader::ParseSolver(const Ctx& ctx, const YAML::Node& node,
+                         SolverDescription* solver) const {
+  const MapView map(*this, ctx, node);
+  map.AllowOnly(kSolverKeys);
+  if (map.Has("type")) {
+    solver->type = ReadChoice(map.CtxOf("type"), map.Get("type"), kKnownSolvers, "solver");
+  }
+  if (map.Has("relative_tolerance")) {
+    solver->relative_tolerance =
+        ReadInRange(map.CtxOf("relative_tolerance"), map.Get("relative_tolerance"), 0.0, 1.0);
+  }
+  if (map.Has("absolute_tolerance")) {
+    solver->absolute_tolerance =
+        ReadNonNegative(map.CtxOf("absolute_tolerance"), map.Get("absolute_tolerance"));
+  }
+  if (map.Has("max_iterations")) {
+    solver->max_iterations =
+        ReadInt(map.CtxOf("max_iterations"), map.Get("max_iterations"), 1, 1000000000);
+  }
+  if (map.Has("line_search")) {
+    solver->line_search = ReadChoice(map.CtxOf("line_search"), map.Get("line_search"),
+                                     kKnownLineSearches, "line search");
+  }
+  if (map.Has("near_rigid_threshold")) {
+    solver->near_rigid_threshold =
+        ReadNonNegative(map.CtxOf("near_rigid_threshold"), map.Get("near_rigid_threshold"));
+  }
+  if (map.Has("stiction_tolerance")) {
+    solver->stiction_tolerance =
+        ReadPositive(map.CtxOf("stiction_tolerance"), map.Get("stiction_tolerance"));
+  }
+}
+
+MaterialDescription Loader::ParseMaterial(const Ctx& ctx, const YAML::Node& node) const {
+  const MapView map(*this, ctx, node);
+  map.AllowOnly(kMaterialKeys);
+  map.Require("name");
+  MaterialDescription out;
+  out.where = WhereOf(ctx, node);
+  out.name = ReadName(map.CtxOf("name"), map.Get("name"));
+  if (map.Has("friction")) out.friction = ReadNonNegative(map.CtxOf("friction"), map.Get("friction"));
+  if (map.Has("stiffness")) {
+    out.stiffness = ReadPositive(map.CtxOf("stiffness"), map.Get("stiffness"));
+  }
+  if (map.Has("dissipation")) {
+    out.dissipation = ReadNonNegative(map.CtxOf("dissipation"), map.Get("dissipation"));
+  }
+  if (map.Has("hc_dissipation")) {
+    out.hc_dissipation = ReadNonNegative(map.CtxOf("hc_dissipation"), map.Get("hc_dissipation"));
+  }
+  if (map.Has("contact_model")) {
+    out.contact_model = ReadChoice(map.CtxOf("contact_model"), map.Get("contact_model"),
+                                   kKnownContactModels, "contact model");
+  }
+  return out;
+}
+
+ShapeDescription Loader::ParseShape(const Ctx& ctx, const YAML::Node& node,
+                                    bool in_world) const {
+  const MapView map(*this, ctx, node);
+  map.Require("type", "(one of: " + JoinNames(kShapeTypes) + ")");
+  const Ctx type_ctx = map.CtxOf("type");
+  const std::string type = ReadChoice(type_ctx, map.Get("type"), kShapeTypes, "shape type");
+  ShapeDescription out;
+  auto allow = [&](std::initializer_list<std::string_view> keys) {
+    const std::vector<std::string_view> allowed(keys);
+    map.AllowOnly(allowed, "for a " + type + " shape");
+    for (const std::string_view key : allowed) map.Require(key, "for a " + type + " shape");
+  };
+  if (type == "sphere") {
+    out.type = ShapeType::kSphere;
+    allow({"type", "radius"});
+    out.radius = ReadPositive(map.CtxOf("radius"), map.Get("radius"));
+  } else if (type == "box") {
+    out.type = ShapeType::kBox;
+    allow({"type", "size"});
+    out.size = ReadVector3(map.CtxOf("size"), map.Get("size"));
+    for (const auto& [element, element_ctx] : Elements(map.CtxOf("size"), map.Get("size"))) {
+      ReadPositive(element_ctx, element);
+    }
+  } else if (type == "capsule" || type == "cylinder") {
+    out.type = type == "capsule" ? ShapeType::kCapsule : ShapeType::kCylinder;
+    allow({"type", "radius", "length"});
+    out.radius = ReadPositive(map.CtxOf("radius"), map.Get("radius"));
+    out.length = ReadPositive(map.CtxOf("length"), map.Get("length"));
+  } else if (type == "mesh") {
+    out.type = ShapeType::kMesh;
+    map.AllowOnly(std::array<std::string_view, 3>{"type", "file", "scale"}, "for a mesh shape");
+    map.Require("file", "for a mesh shape");
+    const Ctx file_ctx = map.CtxOf("file");
+    const std::string file = ReadName(file_ctx, map.Get("file"));
+    std::error_code ec;
+    const fs::path resolved =
+        fs::absolute(fs::path(file).is_absolute() ? fs::path(file)
+                                                  : fs::path(file_ctx.dir) / file,
+                     ec)
+            .lexically_normal();
+    if (!fs::is_regular_file(resolved, ec)) {
+      Fail(file_ctx, map.Get("file"),
+           "mesh file " + Quote(file) + " not found (resolved to " + resolved.string() + ")");
+    }
+    out.mesh_file = resolved.string();
+    if (map.Has("scale")) {
+      const Ctx scale_ctx = map.CtxOf("scale");
+      const YAML::Node& scale = map.Get("scale");
+      if (scale.IsScalar()) {
+        out.mesh_scale.setConstant(ReadPositive(scale_ctx, scale));
+      } else {
+        if (!scale.IsSequence()) {
+          Fail(scale_ctx, scale, "expected a number or a list of 3 numbers, got " +
+                                     Describe(scale));
+        }
+        out.mesh_scale = ReadVector3(scale_ctx, scale);
+        for (const auto& [element, element_ctx] : Elements(scale_ctx, scale)) {
+          ReadPositive(element_ctx, element);
+        }
+      }
+    }
+  } else {  // half_space
+    out.type = ShapeType::kHalfSpace;
+    map.AllowOnly(std::array<std::string_view, 1>{"type"}, "for a half_space shape");
+    if (!in_world) {
+      Fail(type_ctx, map.Get("type"),
+           "a half_space is only allowed in world_geometry (it is infinite, so a body "
+           "cannot carry it)");
+    }
+  }
+  return out;
+}
+
+GeometryDescription Loader::ParseGeometry(const Ctx& ctx, const YAML::Node& node,
+                                          const std::string& default_name, bool in_world,
+                                          const Vector4& default_color,
+                                          const SceneDescription& scene) const {
+  const MapView map(*this, ctx, node);
+  map.AllowOnly(kGeometryKeys);
+  map.Require("shape");
+  GeometryDescription out;
+  out.where = WhereOf(ctx, node);
+  out.name = map.Has("name") ? ReadName(map.CtxOf("name"), map.Get("name")) : default_name;
+  out.shape = ParseShape(map.CtxOf("shape"), map.Get("shape"), in_world);
+  if (map.Has("pose")) out.X_BG = ReadPose(map.CtxOf("pose"), map.Get("pose")).X;
+  out.material = scene.default_material;
+  if (map.Has("material")) {
+    const Ctx material_ctx = map.CtxOf("material");
+    out.material = ReadName(material_ctx, map.Get("material"));
+    const bool known = std::any_of(scene.materials.begin(), scene.materials.end(),
+                                   [&](const MaterialDescription& m) { return m.name == out.material; });
+    if (!known) {
+      std::vector<std::string> names;
+      for (const MaterialDescription& m : scene.materials) names.push_back(m.name);
+      Fail(material_ctx, map.Get("material"),
+           "unknown material " + Quote(out.material) + " (defined: " + JoinNames(names) + ")");
+    }
+  }
+  out.color = map.Has("color") ? ReadColor(map.CtxOf("color"), map.Get("color")) : default_color;
+  if (map.Has("collision")) out.collision = ReadBool(map.CtxOf("collision"), map.Get("collision"));
+  if (map.Has("visual")) out.visual = ReadBool(map.CtxOf("visual"), map.Get("visual"));
+  if (map.Has("groups")) {
+    const Ctx groups_ctx = map.CtxOf("groups");
+    const YAML::Node& groups = map.Get("groups");
+    if (!groups.IsSequence()) {
+      Fail(groups_ctx, groups, "expected a list of group names, got " + Describe(groups));
+    }
+    for (const auto& [element, element_ctx] : Elements(groups_ctx, groups)) {
+      out.groups.push_back(ReadName(element_ctx, element));
+    }
+  }
+  return out;
+}
+
+void Loader::ComputeMassProperties(const MapView& body, BodyDescription* out) const {
+  // The collision geometry, as uniform solids of one density.
+  std::vector<const GeometryDescription*> solids;
+  for (const GeometryDescription& g : out->geometries) {
+    if (g.collision) solids.push_back(&g);
+  }
+  const bool has_density = body.Has("density");
+  const bool has_inertia = body.Has("inertia");
+  if (has_inertia && !has_density) return;  // Nothing to compute.
+  const Ctx& ctx = body.ctx();
+  const std::string needs = has_density ? "'density'" : "computing the inertia";
+  const YAML::Node& at = has_density ? body.Get("density") : body.node();
+  const Ctx at_ctx = has_density ? body.CtxOf("density") : ctx;
+  if (solids.empty()) {
+    Fail(at_ctx, at,
+         needs + " needs collision geometry, and body " + Quote(out->name) +
+             " has none; give " + (has_density ? "'mass' and " : "") + "'inertia'");
+  }
+  for (const GeometryDescription* g : solids) {
+    if (!HasClosedFormMassProperties(g->shape.type)) {
+      Fail(at_ctx, at,
+           needs + " needs solid primitives, but geometry " + Quote(g->name) +
+               " is a mesh (its volume is not computed); give " +
+               (has_density ? "'mass' and " : "") + "'inertia'");
+    }
+  }
+  double volume = 0;
+  Vector3 weighted_centroid = Vector3::Zero();
+  for (const GeometryDescription* g : solids) {
+    const double v = CalcShapeVolume(g->shape);
+    volume += v;
+    weighted_centroid += v * g->X_BG.p;  // Every primitive's centroid is its frame origin.
+  }
+  if (has_density) {
+    out->mass = ReadPositive(body.CtxOf("density"), body.Get("density")) * volume;
+  }
+  if (has_inertia) return;
+  const Vector3 centroid = weighted_centroid / volume;
+  const double density = out->mass / volume;
+  Matrix3 I = Matrix3::Zero();
+  for (const GeometryDescription* g : solids) {
+    const double m = density * CalcShapeVolume(g->shape);
+    const Matrix3& R = g->X_BG.R;
+    const Vector3 d = g->X_BG.p - centroid;
+    // Rotate into body axes, then shift to the common centroid (parallel axis).
+    I += R * CalcShapeInertia(g->shape, m) * R.transpose() +
+         m * (d.squaredNorm() * Matrix3::Identity() - d * d.transpose());
+  }
+  out->I_Bcm_B = 0.5 * (I + I.transpose());
+  if (!body.Has("com")) out->com_B = centroid;
+}
+
+BodyDescription Loader::ParseBody(const Ctx& ctx, const YAML::Node& node,
+                                  const SceneDescription& scene,
+                                  PendingFreeState* free_state) const {
+  const MapView map(*this, ctx, node);
+  map.AllowOnly(kBodyKeys);
+  map.Require("name");
+  BodyDescription out;
+  out.where = WhereOf(ctx, node);
+  const Ctx name_ctx = map.CtxOf("name");
+  out.name = ReadName(name_ctx, map.Get("name"));
+  if (out.name == "world") {
+    Fail(name_ctx, map.Get("name"), "'world' is reserved for the fixed world frame");
+  }
+  if (map.Has("color")) out.color = ReadColor(map.CtxOf("color"), map.Get("color"));
+  if (map.Has("geometry")) {
+    const Ctx geometry_ctx = map.CtxOf("geometry");
+    const YAML::Node& geometry = map.Get("geometry");
+    if (!geometry.IsSequence() && !geometry.IsNull()) {
+      Fail(geometry_ctx, geometry, "expected a list of geometries, got " + Describe(geometry));
+    }
+    if (geometry.IsSequence()) {
+      std::size_t i = 0;
+      for (const auto& [element, element_ctx] : Elements(geometry_ctx, geometry)) {
+        out.geometries.push_back(ParseGeometry(element_ctx, element,
+                                               out.name + "_" + std::to_string(i++),
+                                               /*in_world=*/false, out.color, scene));
+      }
+    }
+  }
+  if (map.Has("mass") && map.Has("density")) {
+    Fail(map.CtxOf("density"), map.Get("density"), "give either 'mass' or 'density', not both");
+  }
+  if (!map.Has("mass") && !map.Has("density")) {
+    Fail(ctx, node, "missing required key 'mass' (or 'density')");
+  }
+  if (map.Has("mass")) out.mass = ReadPositive(map.CtxOf("mass"), map.Get("mass"));
+  if (map.Has("density")) ReadPositive(map.CtxOf("density"), map.Get("density"));
+  if (map.Has("com")) out.com_B = ReadVector3(map.CtxOf("com"), map.Get("com"));
+  if (map.Has("inertia")) out.I_Bcm_B = ReadInertia(map.CtxOf("inertia"), map.Get("inertia"));
+  ComputeMassProperties(map, &out);
+  if (map.Has("pose")) free_state->pose.emplace(map.Get("pose"), map.CtxOf("pose"));
+  if (map.Has("velocity")) free_state->velocity.emplace(map.Get("velocity"), map.CtxOf("velocity"));
+  return out;
+}
+
+JointType JointTypeFromName(const std::string& name) {
+  if (name == "free") return JointType::kFree;
+  if (name == "revolute") return JointType::kRevolute;
+  if (name == "prismatic") return JointType::kPrismatic;
+  if (name == "ball") return JointType::kBall;
+  return JointType::kFixed;
+}
+
+std::vector<double> ToStd(const Quaternion& q) { return {q.w(), q.x(), q.y(), q.z()}; }
+
+void Loader::ParseJointInitial(const MapView& joint_map, JointDescription* joint) const {
+  const bool axial = joint->type == JointType::kRevolute || joint->type == JointType::kPrismatic;
+  switch (joint->type) {
+    case JointType::kRevolute:
+    case JointType::kPrismatic:
+      joint->initial_q = {0.0};
+      joint->initial_v = {0.0};
+      break;
+    case JointType::kBall:
+      joint->initial_q = {1.0, 0.0, 0.0, 0.0};
+      joint->initial_v = {0.0, 0.0, 0.0};
+      break;
+    case JointType::kFree:
+      joint->initial_q = {1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+      joint->initial_v = std::vector<double>(6, 0.0);
+      break;
+    case JointType::kFixed:
+      break;
+  }
+  if (!joint_map.Has("initial")) return;
+  const Ctx ctx = joint_map.CtxOf("initial");
+  const YAML::Node& node = joint_map.Get("initial");
+  if (joint->type == JointType::kFixed) {
+    Fail(ctx, node, "a fixed joint has no coordinates, so it takes no 'initial'");
+  }
+  const MapView map(*this, ctx, node);
+  map.AllowOnly(std::array<std::string_view, 2>{"position", "velocity"});
+  if (axial) {
+    if (map.Has("position")) {
+      const Ctx position_ctx = map.CtxOf("position");
+      const double q = ReadNumber(position_ctx, map.Get("position"));
+      if (q < joint->lower_limit || q > joint->upper_limit) {
+        Fail(position_ctx, map.Get("position"),
+             "initial position " + OneLine(map.Get("position").Scalar()) +
+                 " is outside the limits [" + FormatNumber(joint->lower_limit) + ", " +
+                 FormatNumber(joint->upper_limit) + "]");
+      }
+      joint->initial_q = {q};
+    }
+    if (map.Has("velocity")) {
+      joint->initial_v = {ReadNumber(map.CtxOf("velocity"), map.Get("velocity"))};
+    }
+  } else if (joint->type == JointType::kBall) {
+    if (map.Has("position")) {
+      joint->initial_q = ToStd(ReadOrientation(map.CtxOf("position"), map.Get("position")));
+    }
+    if (map.Has("velocity")) {
+      const Vector3 w = ReadVector3(map.CtxOf("velocity"), map.Get("velocity"));
+      joint->initial_v = {w.x(), w.y(), w.z()};
+    }
+  } else {  // Free.
+    if (map.Has("position")) {
+      const PoseValue pose = ReadPose(map.CtxOf("position"), map.Get("position"));
+      joint->initial_q = ToStd(pose.q);
+      joint->initial_q.insert(joint->initial_q.end(), pose.X.p.data(), pose.X.p.data() + 3);
+    }
+    if (map.Has("velocity")) {
+      const MapView velocity(*this, map.CtxOf("velocity"), map.Get("velocity"));
+      velocity.AllowOnly(std::array<std::string_view, 2>{"linear", "angular"});
+      if (velocity.Has("angular")) {
+        const Vector3 w_M = ReadVector3(velocity.CtxOf("angular"), velocity.Get("angular"));
+        std::copy(w_M.data(), w_M.data() + 3, joint->initial_v.begin());
+      }
+      if (velocity.Has("linear")) {
+        const Vector3 v_F = ReadVector3(velocity.CtxOf("linear"), velocity.Get("linear"));
+        std::copy(v_F.data(), v_F.data() + 3, joint->initial_v.begin() + 3);
+      }
+    }
+  }
+}
+
+JointDescription Loader::ParseJoint(const Ctx& ctx, const YAML::Node& node) const {
+  const MapView map(*this, ctx, node);
+  map.AllowOnly(kJointKeys);
+  for (const char* key : {"name", "type", "parent", "child"}) map.Require(key);
+  JointDescription out;
+  out.where = WhereOf(ctx, node);
+  out.name = ReadName(map.CtxOf("name"), map.Get("name"));
+  const std::string type = ReadChoice(map.CtxOf("type"), map.Get("type"), kJointTypes, "joint type");
+  out.type = JointTypeFromName(type);
+  out.parent = ReadName(map.CtxOf("parent"), map.Get("parent"));
+  out.child = ReadName(map.CtxOf("child"), map.Get("child"));
+  if (map.Has("parent_frame")) {
+    out.X_PF = ReadPose(map.CtxOf("parent_frame"), map.Get("parent_frame")).X;
+  }
+  if (map.Has("child_frame")) {
+    out.X_CM = ReadPose(map.CtxOf("child_frame"), map.Get("child_frame")).X;
+  }
+  const bool axial = out.type == JointType::kRevolute || out.type == JointType::kPrismatic;
+  for (const std::string_view key : kAxialJointOnlyKeys) {
+    if (map.Has(key) && !axial) {
+      Fail(map.CtxOf(key), map.Get(key),
+           Quote(key) + " is only valid for revolute and prismatic joints, not for a " + type +
+               " joint");
+    }
+  }
+  if (map.Has("axis")) {
+    const Ctx axis_ctx = map.CtxOf("axis");
+    const Vector3 axis = ReadVector3(axis_ctx, map.Get("axis"));
+    if (!(axis.norm() > 1e-12)) Fail(axis_ctx, map.Get("axis"), "must be a nonzero vector");
+    out.axis = axis.normalized();
+  }
+  if (map.Has("limits")) {
+    const MapView limits(*this, map.CtxOf("limits"), map.Get("limits"));
+    limits.AllowOnly(std::array<std::string_view, 2>{"lower", "upper"});
+    if (limits.Has("lower")) out.lower_limit = ReadNumber(limits.CtxOf("lower"), limits.Get("lower"));
+    if (limits.Has("upper")) out.upper_limit = ReadNumber(limits.CtxOf("upper"), limits.Get("upper"));
+    if (out.lower_limit > out.upper_limit) {
+      Fail(limits.ctx(), limits.node(),
+           "lower (" + FormatNumber(out.lower_limit) + ") must be <= upper (" +
+               FormatNumber(out.upper_limit) + ")");
+    }
+  }
+  if (map.Has("spring")) {
+    const MapView spring(*this, map.CtxOf("spring"), map.Get("spring"));
+    spring.AllowOnly(std::array<std::string_view, 2>{"stiffness", "reference"});
+    if (spring.Has("stiffness")) {
+      out.spring_stiffness = ReadNonNegative(spring.CtxOf("stiffness"), spring.Get("stiffness"));
+    }
+    if (spring.Has("reference")) {
+      out.spring_reference = ReadNumber(spring.CtxOf("reference"), spring.Get("reference"));
+    }
+  }
+  if (map.Has("damping")) out.damping = ReadNonNegative(map.CtxOf("damping"), map.Get("damping"));
+  if (map.Has("rotor_inertia")) {
+    out.rotor_inertia = ReadNonNegative(map.CtxOf("rotor_inertia"), map.Get("rotor_inertia"));
+  }
+  ParseJointInitial(map, &out);
+  return out;
+}
+
+/// Remembers names of one kind and rejects duplicates.
+class NameRegistry {
+ public:
+  explicit NameRegistry(std::string kind) : kind_(std::move(kind)) {}
+  void Add(const std::string& name, const SourceLocation& where, const Ctx& ctx,
+           const YAML::Node& node) {
+    const auto [it, inserted] = first_.emplace(name, where);
+    if (!inserted) {
+      Fail(ctx, node, "duplicate " + kind_ + " name " + Quote(name) + " (first defined at " +
+                          it->second.ToString() + ")");
+    }
+  }
+  bool Has(const std::string& name) const { return first_.count(name) > 0; }
+  const SourceLocation& Where(const std::string& name) const { return first_.at(name); }
+
+ private:
+  std::string kind_;
+  std::map<std::string, SourceLocation> first_;
+};
+
+std::string ShortList(const std::vector<std::string>& names) {
+  constexpr std::size_t kMax = 12;
+  std::string out;
+  for (std::size_t i = 0; i < names.size() && i < kMax; ++i) {
+    if (i > 0) out += ", ";
+    out += names[i];
+  }
+  if (names.size() > kMax) out += ", ...";
+  return out.empty() ? std::string("none") : out;
+}
+
+SceneDescription Loader::Build(const YAML::Node& root, const MergedFiles& merged) {
+  const Ctx root_ctx{top_label_, top_dir_, false, ""};
+  // Per-key context for the top-level scalar keys: the file that set them.
+  auto scalar_ctx = [&](const std::string& key, const YAML::Node& value) {
+    const auto it = merged.scalars.find(key);
+    const Ctx base = it != merged.scalars.end() ? it->second.ctx : root_ctx;
+    return Enter(base, value, key);
+  };
+  const MapView top(*this, root_ctx, root);
+  top.AllowOnly(kSceneKeys);
+
+  SceneDescription scene;
+  scene.file = top_label_;
+  auto has = [&](const char* key) { return top.Has(key); };
+  auto get = [&](const char* key) -> const YAML::Node& { return top.Get(key); };
+  auto ctx_of = [&](const char* key) { return scalar_ctx(key, top.Get(key)); };
+
+  if (has("description")) scene.description = ReadString(ctx_of("description"), get("description"));
+  if (has("gravity")) scene.gravity = ReadVector3(ctx_of("gravity"), get("gravity"));
+  if (has("time_step")) {
+    const Ctx ctx = ctx_of("time_step");
+    scene.time_step = ReadNumber(ctx, get("time_step"));
+    if (!(scene.time_step > 0) || scene.time_step > 1) {
+      Fail(ctx, get("time_step"), "must be in (0, 1] seconds, got " + OneLine(get("time_step").Scalar()));
+    }
+  }
+  if (has("duration")) scene.duration = ReadPositive(ctx_of("duration"), get("duration"));
+  if (has("integrator")) scene.integrator = ParseIntegrator(ctx_of("integrator"), get("integrator"));
+  if (has("contact_model")) {
+    scene.contact_model = ReadChoice(ctx_of("contact_model"), get("contact_model"),
+                                     kKnownContactModels, "contact model");
+  }
+  if (has("solver")) ParseSolver(ctx_of("solver"), get("solver"), &scene.solver);
+
+  // Materials, then the default material they are referenced through.
+  NameRegistry material_names("material");
+  for (const auto& [node, ctx] : ListElements(root, merged, "materials")) {
+    MaterialDescription material = ParseMaterial(ctx, node);
+    const MapView map(*this, ctx, node);
+    material_names.Add(material.name, material.where, map.CtxOf("name"), map.Get("name"));
+    scene.materials.push_back(std::move(material));
+  }
+  if (!material_names.Has("default")) {
+    MaterialDescription builtin;
+    builtin.name = "default";
+    builtin.where = SourceLocation{kBuiltInLabel, 0};
+    scene.materials.push_back(builtin);
+  }
+  if (has("default_material")) {
+    const Ctx ctx = ctx_of("default_material");
+    scene.default_material = ReadName(ctx, get("default_material"));
+    if (std::none_of(scene.materials.begin(), scene.materials.end(),
+                     [&](const MaterialDescription& m) { return m.name == scene.default_material; })) {
+      std::vector<std::string> names;
+      for (const MaterialDescription& m : scene.materials) names.push_back(m.name);
+      Fail(ctx, get("default_material"),
+           "unknown material " + Quote(scene.default_material) + " (defined: " +
+               ShortList(names) + ")");
+    }
+  }
+
+  NameRegistry geometry_names("geometry");
+  auto add_geometry_names = [&](const std::vector<GeometryDescription>& geometries,
+                                const Ctx& owner_ctx, const YAML::Node& owner) {
+    // Re-walk the list for exact error locations of duplicates.
+    std::vector<std::pair<YAML::Node, Ctx>> elements;
+    const MapView map(*this, owner_ctx, owner);
+    if (map.Has("geometry") && map.Get("geometry").IsSequence()) {
+      elements = Elements(map.CtxOf("geometry"), map.Get("geometry"));
+    }
+    for (std::size_t i = 0; i < geometries.size(); ++i) {
+      const MapView g(*this, elements[i].second, elements[i].first);
+      const bool named = g.Has("name");
+      geometry_names.Add(geometries[i].name, geometries[i].where,
+                         named ? g.CtxOf("name") : elements[i].second,
+                         named ? g.Get("name") : elements[i].first);
+    }
+  };
+
+  // World geometry.
+  {
+    std::size_t i = 0;
+    for (const auto& [node, ctx] : ListElements(root, merged, "world_geometry")) {
+      GeometryDescription g = ParseGeometry(ctx, node, "world_" + std::to_string(i++),
+                                            /*in_world=*/true, Vector4(0.7, 0.7, 0.7, 1.0), scene);
+      const MapView map(*this, ctx, node);
+      geometry_names.Add(g.name, g.where, map.Has("name") ? map.CtxOf("name") : ctx,
+                         map.Has("name") ? map.Get("name") : node);
+      scene.world_geometries.push_back(std::move(g));
+    }
+  }
+
+  // Bodies.
+  NameRegistry body_names("body");
+  std::vector<PendingFreeState> free_states;
+  std::vector<std::pair<YAML::Node, Ctx>> body_nodes = ListElements(root, merged, "bodies");
+  for (const auto& [node, ctx] : body_nodes) {
+    PendingFreeState free_state;
+    BodyDescription body = ParseBody(ctx, node, scene, &free_state);
+    const MapView map(*this, ctx, node);
+    body_names.Add(body.name, body.where, map.CtxOf("name"), map.Get("name"));
+    add_geometry_names(body.geometries, ctx, node);
+    scene.bodies.push_back(std::move(body));
+    free_states.push_back(std::move(free_state));
+  }
+  std::vector<std::string> all_body_names;
+  for (const BodyDescription& b : scene.bodies) all_body_names.push_back(b.name);
+
+  // Joints.
+  NameRegistry joint_names("joint");
+  std::map<std::string, std::size_t> parent_joint_of;  // child body -> joint index
+  const std::vector<std::pair<YAML::Node, Ctx>> joint_nodes = ListElements(root, merged, "joints");
+  for (const auto& [node, ctx] : joint_nodes) {
+    JointDescription joint = ParseJoint(ctx, node);
+    const MapView map(*this, ctx, node);
+    joint_names.Add(joint.name, joint.where, map.CtxOf("name"), map.Get("name"));
+    const Ctx parent_ctx = map.CtxOf("parent");
+    const Ctx child_ctx = map.CtxOf("child");
+    if (joint.child == "world") {
+      Fail(child_ctx, map.Get("child"), "the world cannot be a joint's child");
+    }
+    if (!body_names.Has(joint.child)) {
+      Fail(child_ctx, map.Get("child"),
+           "unknown body " + Quote(joint.child) + " (bodies: " + ShortList(all_body_names) + ")");
+    }
+    if (joint.parent != "world" && !body_names.Has(joint.parent)) {
+      Fail(parent_ctx, map.Get("parent"),
+           "unknown body " + Quote(joint.parent) + " (expected 'world' or one of: " +
+               ShortList(all_body_names) + ")");
+    }
+    if (joint.parent == joint.child) {
+      Fail(child_ctx, map.Get("child"), "a body cannot be its own parent");
+    }
+    const auto [it, inserted] = parent_joint_of.emplace(joint.child, scene.joints.size());
+    if (!inserted) {
+      const JointDescription& other = scene.joints[it->second];
+      Fail(child_ctx, map.Get("child"),
+           "body " + Quote(joint.child) + " is already the child of joint " + Quote(other.name) +
+               " (" + other.where.ToString() + "); a body has at most one parent joint");
+    }
+    scene.joints.push_back(std::move(joint));
+  }
+  // Kinematic loops: follow each body's parent chain; it must reach the world.
+  for (std::size_t j = 0; j < scene.joints.size(); ++j) {
+    std::vector<std::string> chain = {scene.joints[j].child};
+    std::string body = scene.joints[j].parent;
+    while (body != "world") {
+      if (body == scene.joints[j].child) {
+        chain.push_back(body);
+        std::string text;
+        for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+          text += (text.empty() ? "" : " -> ") + *it;
+        }
+        const auto& [node, ctx] = joint_nodes[j];
+        const MapView map(*this, ctx, node);
+        Fail(map.CtxOf("parent"), map.Get("parent"),
+             "the joints form a loop (parent chain " + text +
+                 "); every body must connect to the world through a tree");
+      }
+      if (chain.size() > scene.joints.size() + 1) break;  // A loop not through this joint.
+      chain.push_back(body);
+      const auto next = parent_joint_of.find(body);
+      if (next == parent_joint_of.end()) break;  // A free body: its chain ends at the world.
+      body = scene.joints[next->second].parent;
+    }
+  }
+
+  // Free bodies get an implicit free joint; pose/velocity belong to them only.
+  for (std::size_t b = 0; b < scene.bodies.size(); ++b) {
+    const BodyDescription& body = scene.bodies[b];
+    const PendingFreeState& state = free_states[b];
+    const auto parent = parent_joint_of.find(body.name);
+    if (parent != parent_joint_of.end()) {
+      const JointDescription& joint = scene.joints[parent->second];
+      for (const auto* entry : {&state.pose, &state.velocity}) {
+        if (!entry->has_value()) continue;
+        const auto& [node, ctx] = **entry;
+        const std::string key = entry == &state.pose ? "pose" : "velocity";
+        Ctx at = ctx;
+        Fail(at, node,
+             Quote(key) + " is only allowed on free bodies, and " + Quote(body.name) +
+                 " is the child of joint " + Quote(joint.name) + " (" + joint.where.ToString() +
+                 "); set that joint's 'initial' instead");
+      }
+      continue;
+    }
+    JointDescription joint;
+    joint.name = body.name + "_free";
+    joint.type = JointType::kFree;
+    joint.parent = "world";
+    joint.child = body.name;
+    joint.where = body.where;
+    PoseValue X_WB;
+    if (state.pose) X_WB = ReadPose(state.pose->second, state.pose->first);
+    Vector3 w_WB_W = Vector3::Zero();
+    Vector3 v_WB_W = Vector3::Zero();
+    if (state.velocity) {
+      const MapView velocity(*this, state.velocity->second, state.velocity->first);
+      velocity.AllowOnly(std::array<std::string_view, 2>{"linear", "angular"});
+      if (velocity.Has("linear")) v_WB_W = ReadVector3(velocity.CtxOf("linear"), velocity.Get("linear"));
+      if (velocity.Has("angular")) w_WB_W = ReadVector3(velocity.CtxOf("angular"), velocity.Get("angular"));
+    }
+    // The free joint's angular velocity is measured in the child frame M = B:
+    // ω_M = R_WBᵀ ω_W. Its linear velocity is in F = W.
+    const Vector3 w_WB_B = X_WB.X.R.transpose() * w_WB_W;
+    joint.initial_q = ToStd(X_WB.q);
+    joint.initial_q.insert(joint.initial_q.end(), X_WB.X.p.data(), X_WB.X.p.data() + 3);
+    joint.initial_v = {w_WB_B.x(), w_WB_B.y(), w_WB_B.z(), v_WB_W.x(), v_WB_W.y(), v_WB_W.z()};
+    if (joint_names.Has(joint.name)) {
+      const auto& [node, ctx] = body_nodes[b];
+      const MapView map(*this, ctx, node);
+      Fail(map.CtxOf("name"), map.Get("name"),
+           "body " + Quote(body.name) + " is free, and its implicit free joint " +
+               Quote(joint.name) + " clashes with the joint defined at " +
+               joint_names.Where(joint.name).ToString());
+    }
+    joint_names.Add(joint.name, joint.where, root_ctx, root);
+    scene.joints.push_back(std::move(joint));
+  }
+  return scene;
+}
+
+SceneDescription Loader::Load(const std::string& text, const std::string& label,
+                              const std::string& base_dir, const std::string& identity,
+                              const std::vector<std::string>& overrides) {
+  top_label_ = label;
+  top_dir_ = base_dir.empty() ? std::string(".") : base_dir;
+  std::vector<StackEntry> stack;
+  if (!identity.empty()) stack.push_back(StackEntry{identity, label});
+  const MergedFiles merged = ParseFile(text, Ctx{top_label_, top_dir_, false, ""}, stack);
+  YAML::Node root = BuildTree(merged);
+  for (const std::string& assignment : overrides) {
+    const YAML::Node value = ApplyOverride(root, assignment);
+    override_nodes_.emplace_back(value, OverrideLabel(assignment));
+  }
+  return Build(root, merged);
+}
+
+template <typename Fn>
+SceneDescription GuardedLoad(const std::string& label, Fn&& load) {
+  // Only InputError leaves the loader, whatever goes wrong inside.
+  try {
+    return load();
+  } catch (const InputError&) {
+    throw;
+  } catch (const YAML::Exception& e) {
+    std::string message = label;
+    if (!e.mark.is_null() && e.mark.line >= 0) message += ":" + std::to_string(e.mark.line + 1);
+    throw InputError(OneLine(message + ": YAML error: " + e.msg));
+  } catch (const std::exception& e) {
+    throw InputError(OneLine(label + ": internal error while loading the scene: " + e.what()));
+  } catch (...) {
+    throw InputError(OneLine(label + ": unknown internal error while loading the scene"));
+  }
+}
+
+}  // namespace
+
+IntegratorDescription IntegratorPreset(const std::string& name) {
+  IntegratorDescription out;
+  out.name = name;
+  // SAP paper Sec. II-C: the θ-method presets (θ, θ_vq).
+  if (name == "explicit_euler") {
+    out.theta = 0.0;
+    out.theta_vq = 0.0;
+  } else if (name == "symplectic_euler") {
+    out.theta = 0.0;
+    out.theta_vq = 1.0;
+  } else if (name == "implicit_euler") {
+    out.theta = 1.0;
+    out.theta_vq = 1.0;
+  } else if (name == "midpoint") {
+    out.theta = 0.5;
+    out.theta_vq = 0.5;
+  } else {
+    throw InputError("unknown integrator preset " + Quote(name) +
+                     " (expected one of: " + JoinNames(kIntegratorPresets) + ")");
+  }
+  return out;
+}
+
+SceneDescription LoadSceneFile(const std::string& path,
+                               const std::vector<std::string>& overrides) {
+  return GuardedLoad(path, [&] {
+    const std::string text = ReadFileText(path, "scene file", path, [&](const std::string& reason) {
+      throw InputError(OneLine(path + ": " + reason));
+    });
+    Loader loader;
+    return loader.Load(text, path, DirOf(fs::path(path)), Identity(path), overrides);
+  });
+}
+
+SceneDescription LoadSceneString(const std::string& yaml_text, const std::string& file_label,
+                                 const std::string& base_dir,
+                                 const std::vector<std::string>& overrides) {
+  return GuardedLoad(file_label, [&] {
+    Loader loader;
+    return loader.Load(yaml_text, file_label, base_dir, "", overrides);
+  });
+}
+
+}  // namespace stiction

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds Stiction (Release, into build/) and starts it on the demo scene.
+# The viewer (build/app/stiction) gets this script's arguments; until the
+# viewer exists, the headless runner stiction-sim runs the demo instead and
+# prints its summary (arguments are passed to it, e.g. --duration 1).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+scripts/setup-deps.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+cmake --build build -j"$(nproc)"
+
+scene=assets/scenes/demo.yaml
+if [[ -x build/app/stiction ]]; then
+  exec build/app/stiction "$scene" "$@"
+fi
+echo "run.sh: viewer build/app/stiction not built; running the headless stiction-sim on $scene" >&2
+exec build/cli/stiction-sim "$scene" "$@"

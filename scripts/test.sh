@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Builds Stiction with its tests (Release, into build/) and runs every test.
+# Exits with ctest's status; ctest prints the summary line
+# "100% tests passed, 0 tests failed out of N". ccache is used when installed
+# (the top-level CMakeLists picks it up).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+scripts/setup-deps.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DSTICTION_BUILD_TESTS=ON
+cmake --build build -j"$(nproc)"
+
+status=0
+ctest --test-dir build --output-on-failure -j"$(nproc)" || status=$?
+exit "$status"

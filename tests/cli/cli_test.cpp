@@ -1,0 +1,452 @@
+// The stiction-sim command line: option parsing, progress formatting and step
+// counting in-process; then the real executable on every shipped scene and on
+// bad input (exit codes, one-line errors, report contents).
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tests/cli/report_shape.h"
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_runner.h"
+#include "cli/progress_bar.h"
+#include "engine/common/error.h"
+#include "engine/scene/scene_loader.h"
+
+namespace stiction::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kSourceDir = STICTION_SOURCE_DIR;
+const fs::path kScenesDir = kSourceDir / "assets" / "scenes";
+
+std::size_t CountLines(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+// ---------------------------------------------------------------------------
+// In-process: parsing.
+
+ParseResult Parse(const std::vector<std::string>& args, std::string* out_text = nullptr,
+                  std::string* err_text = nullptr) {
+  std::ostringstream out, err;
+  ParseResult result = ParseCommandLine(args, out, err);
+  if (out_text) *out_text = out.str();
+  if (err_text) *err_text = err.str();
+  return result;
+}
+
+TEST(ParseCommandLineTest, DefaultsAndSugarOrder) {
+  const ParseResult r = Parse({"--set", "gravity=[0,0,-1]", "--solver", "sap", "--dt", "0.002",
+                               "--integrator", "implicit_euler", "--set", "duration=3",
+                               "scene.yaml"});
+  ASSERT_TRUE(r.options.has_value());
+  EXPECT_EQ(r.options->scene_path, "scene.yaml");
+  EXPECT_FALSE(r.options->duration_s.has_value());
+  EXPECT_EQ(r.options->csv_every, 1);
+  EXPECT_FALSE(r.options->quiet);
+  // --set entries in order, then the sugar in a fixed order so it wins.
+  const std::vector<std::string> expected = {"gravity=[0,0,-1]", "duration=3", "time_step=0.002",
+                                             "integrator=implicit_euler", "solver.type=sap"};
+  EXPECT_EQ(r.options->overrides, expected);
+}
+
+TEST(ParseCommandLineTest, SetTakesOneValueSoTheSceneMayFollow) {
+  const ParseResult r = Parse({"--set", "a=1", "scene.yaml", "--quiet"});
+  ASSERT_TRUE(r.options.has_value());
+  EXPECT_EQ(r.options->scene_path, "scene.yaml");
+  EXPECT_EQ(r.options->overrides, std::vector<std::string>{"a=1"});
+}
+
+TEST(ParseCommandLineTest, AllOptions) {
+  const ParseResult r = Parse({"scene.yaml", "--duration", "2.5", "--report", "r.json", "--csv",
+                               "t.csv", "--csv-every", "10", "--quiet"});
+  ASSERT_TRUE(r.options.has_value());
+  EXPECT_EQ(*r.options->duration_s, 2.5);
+  EXPECT_EQ(r.options->report_path, "r.json");
+  EXPECT_EQ(r.options->csv_path, "t.csv");
+  EXPECT_EQ(r.options->csv_every, 10);
+  EXPECT_TRUE(r.options->quiet);
+  EXPECT_TRUE(r.options->overrides.empty());
+}
+
+TEST(ParseCommandLineTest, SugarValuesReachTheLoaderVerbatim) {
+  // The loader, not the CLI, judges these, so its messages are the ones shown.
+  const ParseResult r = Parse({"scene.yaml", "--dt=-1", "--integrator", "bogus"});
+  ASSERT_TRUE(r.options.has_value());
+  const std::vector<std::string> expected = {"time_step=-1", "integrator=bogus"};
+  EXPECT_EQ(r.options->overrides, expected);
+}
+
+TEST(ParseCommandLineTest, BadDurationIsOneLineExitTwo) {
+  for (const char* bad : {"0", "-1", "nan", "inf", "abc", "1s"}) {
+    std::string err;
+    const ParseResult r = Parse({"scene.yaml", std::string("--duration=") + bad}, nullptr, &err);
+    EXPECT_FALSE(r.options.has_value()) << bad;
+    EXPECT_EQ(r.exit_code, kExitInputError) << bad;
+    EXPECT_EQ(CountLines(err), 1u) << err;
+    EXPECT_EQ(err.rfind("stiction-sim: --duration", 0), 0u) << err;
+  }
+}
+
+TEST(ParseCommandLineTest, UsageErrorsAreOneLineExitTwo) {
+  const std::vector<std::vector<std::string>> cases = {
+      {},                                     // No scene.
+      {"scene.yaml", "--csv-every", "0"},     // N < 1.
+      {"scene.yaml", "--csv-every", "x"},     // Not a number.
+      {"scene.yaml", "--no-such-option"},     // Unknown option.
+      {"scene.yaml", "--report"},             // Missing value.
+  };
+  for (const std::vector<std::string>& args : cases) {
+    std::string err;
+    const ParseResult r = Parse(args, nullptr, &err);
+    EXPECT_FALSE(r.options.has_value());
+    EXPECT_EQ(r.exit_code, kExitInputError);
+    EXPECT_EQ(CountLines(err), 1u) << err;
+    EXPECT_EQ(err.rfind("stiction-sim: ", 0), 0u) << err;
+  }
+}
+
+TEST(ParseCommandLineTest, HelpListsEveryOptionAndExitsZero) {
+  std::string out, err;
+  const ParseResult r = Parse({"--help"}, &out, &err);
+  EXPECT_FALSE(r.options.has_value());
+  EXPECT_EQ(r.exit_code, kExitOk);
+  EXPECT_TRUE(err.empty());
+  for (const char* option : {"--duration", "--dt", "--integrator", "--solver", "--set",
+                             "--report", "--csv", "--csv-every", "--quiet"}) {
+    EXPECT_NE(out.find(option), std::string::npos) << option;
+  }
+}
+
+TEST(StepsForDurationTest, CoversTheDurationWithoutRoundingUpExactMultiples) {
+  EXPECT_EQ(StepsForDuration(0.05, 0.01), 5);   // 0.05 / 0.01 = 5.000000000000001.
+  EXPECT_EQ(StepsForDuration(0.05, 0.005), 10);
+  EXPECT_EQ(StepsForDuration(1.0, 0.001), 1000);
+  EXPECT_EQ(StepsForDuration(0.055, 0.01), 6);  // Last step overshoots.
+  EXPECT_EQ(StepsForDuration(1e-6, 0.01), 1);   // At least one step.
+  EXPECT_THROW(StepsForDuration(0.0, 0.01), stiction::InputError);
+  EXPECT_THROW(StepsForDuration(1.0, 0.0), stiction::InputError);
+  EXPECT_THROW(StepsForDuration(1e300, 1e-3), stiction::InputError);
+}
+
+TEST(OneLineTest, JoinsLines) {
+  EXPECT_EQ(OneLine("a\nb\r\nc\n"), "a; b; c");
+  EXPECT_EQ(OneLine("plain"), "plain");
+}
+
+// ---------------------------------------------------------------------------
+// In-process: progress bar.
+
+TEST(ProgressBarTest, LineFitsTheWidthAndShowsTheFields) {
+  const ProgressSample sample{2.1, 5.0, 2100, 4.0};
+  const std::string wide = FormatProgressLine(sample, 120);
+  EXPECT_LT(wide.size(), 120u);
+  EXPECT_EQ(wide.front(), '[');
+  EXPECT_NE(wide.find("42.0%"), std::string::npos) << wide;
+  EXPECT_NE(wide.find("t 2.100/5.000 s"), std::string::npos) << wide;
+  EXPECT_NE(wide.find("525 steps/s"), std::string::npos) << wide;
+  EXPECT_NE(wide.find("0.53x real time"), std::string::npos) << wide;
+  EXPECT_NE(wide.find("ETA 0:06"), std::string::npos) << wide;  // 2.9 s left at 0.525x.
+  for (int width : {10, 20, 40, 60, 80}) {
+    EXPECT_LT(FormatProgressLine(sample, width).size(), static_cast<std::size_t>(width))
+        << width;
+  }
+  EXPECT_EQ(FormatEta(3725), "1:02:05");
+  EXPECT_EQ(FormatEta(-1), "--:--");
+}
+
+TEST(ProgressBarTest, DisabledNeverWrites) {
+  std::ostringstream out;
+  {
+    ProgressBar bar(out, /*enabled=*/false, -1, /*min_expected_wall_s=*/0.0,
+                    /*redraw_interval_s=*/0.0);
+    for (int i = 1; i <= 100; ++i) bar.Update(0.01 * i, 1.0, i);
+    EXPECT_FALSE(bar.drawn());
+  }
+  EXPECT_TRUE(out.str().empty());
+}
+
+TEST(ProgressBarTest, ShortRunsAreNotDrawn) {
+  std::ostringstream out;
+  {
+    // Expected to take far less than the (huge) threshold.
+    ProgressBar bar(out, true, -1, /*min_expected_wall_s=*/1e6, /*redraw_interval_s=*/0.0);
+    for (int i = 1; i <= 100; ++i) bar.Update(0.01 * i, 1.0, i);
+    EXPECT_FALSE(bar.active());
+  }
+  EXPECT_TRUE(out.str().empty());
+}
+
+TEST(ProgressBarTest, DrawsAndClears) {
+  std::ostringstream out;
+  ProgressBar bar(out, true, -1, /*min_expected_wall_s=*/0.0, /*redraw_interval_s=*/0.0);
+  bar.Update(0.5, 1.0, 50);
+  EXPECT_TRUE(bar.drawn());
+  EXPECT_NE(out.str().find("50.0%"), std::string::npos) << out.str();
+  bar.Clear();
+  EXPECT_FALSE(bar.drawn());
+  const std::string text = out.str();
+  EXPECT_EQ(text.substr(text.size() - 4), "\r\033[K");
+}
+
+// ---------------------------------------------------------------------------
+// The real executable.
+
+std::string Quote(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) {
+    if (c == '\'') {
+      quoted += "'\\''";
+    } else {
+      quoted += c;
+    }
+  }
+  return quoted + "'";
+}
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<fs::path> ShippedScenes() {
+  std::vector<fs::path> scenes;
+  if (!fs::is_directory(kScenesDir)) return scenes;
+  for (const fs::directory_entry& entry : fs::directory_iterator(kScenesDir)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".yaml") {
+      scenes.push_back(entry.path());
+    }
+  }
+  std::sort(scenes.begin(), scenes.end());
+  return scenes;
+}
+
+// Fields of one CSV line; commas inside double quotes do not split.
+std::size_t CountCsvFields(const std::string& line) {
+  std::size_t fields = 1;
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') quoted = !quoted;
+    if (c == ',' && !quoted) ++fields;
+  }
+  return fields;
+}
+
+struct SimRun {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+class CliExecutableTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() / ("stiction_cli_test_" + std::to_string(::getpid()) + "_" +
+                                        info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(dir_);
+  }
+
+  // Runs stiction-sim with `args` (each quoted) and captures everything.
+  SimRun RunSim(const std::vector<std::string>& args) const {
+    std::string command = Quote(STICTION_SIM_EXE);
+    // Appended piecewise: GCC 12 at -O3 warns (-Wrestrict, a false positive,
+    // GCC PR 105651) on "literal" + std::string temporaries.
+    for (const std::string& arg : args) {
+      command += ' ';
+      command += Quote(arg);
+    }
+    const fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
+    command += " >";
+    command += Quote(out.string());
+    command += " 2>";
+    command += Quote(err.string());
+    command += " </dev/null";
+    const int status = std::system(command.c_str());
+    SimRun run;
+    run.exit_code = (status != -1 && WIFEXITED(status)) ? WEXITSTATUS(status) : -1;
+    run.out = ReadFile(out);
+    run.err = ReadFile(err);
+    return run;
+  }
+
+  // A shipped scene to run the option tests on: demo.yaml when present.
+  static fs::path SomeScene() {
+    const fs::path demo = kScenesDir / "demo.yaml";
+    if (fs::exists(demo)) return demo;
+    const std::vector<fs::path> scenes = ShippedScenes();
+    return scenes.empty() ? fs::path() : scenes.front();
+  }
+
+  fs::path dir_;
+};
+
+
+TEST_F(CliExecutableTest, EveryShippedSceneRunsAndReports) {
+  const std::vector<fs::path> scenes = ShippedScenes();
+  ASSERT_FALSE(scenes.empty()) << "no scenes shipped in " << kScenesDir;
+  for (const fs::path& scene : scenes) {
+    SCOPED_TRACE(scene.string());
+    const fs::path report = dir_ / (scene.stem().string() + ".json");
+    const fs::path csv = dir_ / (scene.stem().string() + ".csv");
+    const SimRun run = RunSim({scene.string(), "--duration", "0.05", "--quiet", "--report",
+                            report.string(), "--csv", csv.string()});
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_TRUE(run.out.empty()) << "--quiet printed: " << run.out;
+    EXPECT_TRUE(run.err.empty()) << run.err;
+    ASSERT_TRUE(fs::exists(report));
+    nlohmann::json j;
+    ASSERT_NO_THROW(j = nlohmann::json::parse(ReadFile(report)));
+    test::ExpectReportShape(j);
+    if (HasFatalFailure()) return;
+    EXPECT_EQ(j["status"], "ok");
+    EXPECT_EQ(j["error"], "");
+    EXPECT_EQ(j["finite"], true);
+    EXPECT_EQ(j["scene"], scene.string());
+
+    const SceneDescription description = LoadSceneFile(scene.string());
+    EXPECT_EQ(j["bodies"].size(), description.bodies.size());
+    for (std::size_t i = 0; i < j["bodies"].size(); ++i) {
+      const std::string name = j["bodies"][i]["name"];
+      const bool known = std::any_of(description.bodies.begin(), description.bodies.end(),
+                                     [&](const BodyDescription& b) { return b.name == name; });
+      EXPECT_TRUE(known) << name;
+    }
+    const double dt = j["dt"];
+    EXPECT_EQ(dt, description.time_step);
+    const std::int64_t steps = j["steps"];
+    EXPECT_EQ(steps, StepsForDuration(0.05, dt));
+    EXPECT_NEAR(j["sim_time_s"].get<double>(), static_cast<double>(steps) * dt, 1e-9);
+
+    // CSV: header + the t = 0 row + one row per step.
+    const std::string text = ReadFile(csv);
+    ASSERT_FALSE(text.empty());
+    EXPECT_EQ(CountLines(text), static_cast<std::size_t>(steps) + 2);
+    const std::string header = text.substr(0, text.find('\n'));
+    EXPECT_EQ(header.rfind("t,iterations,line_search_iterations,contacts,", 0), 0u) << header;
+    EXPECT_EQ(CountCsvFields(header), 10 + 7 * description.bodies.size()) << header;
+    const std::string first_row = text.substr(header.size() + 1, 8);
+    EXPECT_EQ(first_row, "0,0,0,0,") << "the first row is t = 0 with zero stats";
+  }
+}
+
+TEST_F(CliExecutableTest, SummaryOnStdoutUnlessQuiet) {
+  const fs::path scene = SomeScene();
+  ASSERT_FALSE(scene.empty()) << "no scenes shipped in " << kScenesDir;
+  const SimRun run = RunSim({scene.string(), "--duration", "0.02"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(run.err.empty()) << "not a tty: no progress bar expected, got " << run.err;
+  for (const char* word : {"scene", "integrator", "solver", "dt", "steps", "sim time",
+                           "wall time", "real-time", "iterations", "finite"}) {
+    EXPECT_NE(run.out.find(word), std::string::npos) << word << " missing in\n" << run.out;
+  }
+}
+
+TEST_F(CliExecutableTest, MissingSceneIsOneLineExitTwo) {
+  const std::string path = (dir_ / "no_such_scene.yaml").string();
+  const SimRun run = RunSim({path, "--quiet"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(CountLines(run.err), 1u) << run.err;
+  EXPECT_EQ(run.err.rfind("stiction-sim: ", 0), 0u) << run.err;
+  EXPECT_NE(run.err.find("no_such_scene.yaml"), std::string::npos) << run.err;
+  EXPECT_TRUE(run.out.empty());
+}
+
+TEST_F(CliExecutableTest, MalformedSceneIsOneLineExitTwo) {
+  const fs::path path = dir_ / "malformed.yaml";
+  std::ofstream(path) << "time_step: 0.01\nbodies: [\n  - {name: box, mass: 1\n";
+  const fs::path report = dir_ / "report.json";
+  const SimRun run = RunSim({path.string(), "--quiet", "--report", report.string()});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(CountLines(run.err), 1u) << run.err;
+  EXPECT_EQ(run.err.rfind("stiction-sim: ", 0), 0u) << run.err;
+  EXPECT_NE(run.err.find("malformed.yaml"), std::string::npos) << run.err;
+  EXPECT_FALSE(fs::exists(report)) << "no report for a scene that did not load";
+}
+
+TEST_F(CliExecutableTest, NegativeTimeStepOverrideIsRejected) {
+  const fs::path scene = SomeScene();
+  ASSERT_FALSE(scene.empty()) << "no scenes shipped in " << kScenesDir;
+  for (const std::vector<std::string>& flag : std::vector<std::vector<std::string>>{
+           {"--set", "time_step=-1"}, {"--dt=-1"}}) {
+    std::vector<std::string> args = {scene.string(), "--quiet"};
+    args.insert(args.end(), flag.begin(), flag.end());
+    const SimRun run = RunSim(args);
+    EXPECT_EQ(run.exit_code, 2) << flag.front();
+    EXPECT_EQ(CountLines(run.err), 1u) << run.err;
+    EXPECT_NE(run.err.find("time_step"), std::string::npos) << run.err;
+  }
+}
+
+TEST_F(CliExecutableTest, DtAndIntegratorReachTheReport) {
+  const fs::path scene = SomeScene();
+  ASSERT_FALSE(scene.empty()) << "no scenes shipped in " << kScenesDir;
+  const fs::path report = dir_ / "report.json";
+  const SimRun run = RunSim({scene.string(), "--duration", "0.05", "--quiet", "--dt", "0.005",
+                          "--integrator", "implicit_euler", "--report", report.string()});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json j = nlohmann::json::parse(ReadFile(report));
+  EXPECT_EQ(j["dt"], 0.005);
+  EXPECT_EQ(j["steps"], 10);
+  EXPECT_EQ(j["integrator"]["name"], "implicit_euler");
+  EXPECT_EQ(j["integrator"]["theta"], 1.0);     // SAP paper Sec. II-C: θ = θ_vq = 1.
+  EXPECT_EQ(j["integrator"]["theta_vq"], 1.0);
+}
+
+TEST_F(CliExecutableTest, CsvEveryWritesEveryNthStep) {
+  const fs::path scene = SomeScene();
+  ASSERT_FALSE(scene.empty()) << "no scenes shipped in " << kScenesDir;
+  const fs::path csv = dir_ / "trace.csv";
+  const SimRun run = RunSim({scene.string(), "--quiet", "--dt", "0.01", "--duration", "0.1",
+                          "--csv", csv.string(), "--csv-every", "3"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  // Header, t = 0, then steps 3, 6, 9 of 10.
+  EXPECT_EQ(CountLines(ReadFile(csv)), 5u);
+}
+
+TEST_F(CliExecutableTest, UnwritableOutputIsOneLineExitTwo) {
+  const fs::path scene = SomeScene();
+  ASSERT_FALSE(scene.empty()) << "no scenes shipped in " << kScenesDir;
+  for (const char* option : {"--report", "--csv"}) {
+    const std::string bad = (dir_ / "missing_dir" / "out.txt").string();
+    const SimRun run = RunSim({scene.string(), "--quiet", "--duration", "0.01", option, bad});
+    EXPECT_EQ(run.exit_code, 2) << option;
+    EXPECT_EQ(CountLines(run.err), 1u) << run.err;
+    EXPECT_NE(run.err.find(bad), std::string::npos) << run.err;
+  }
+}
+
+TEST_F(CliExecutableTest, UnknownIntegratorIsOneLineExitTwo) {
+  const fs::path scene = SomeScene();
+  ASSERT_FALSE(scene.empty()) << "no scenes shipped in " << kScenesDir;
+  const SimRun run = RunSim({scene.string(), "--quiet", "--integrator", "runge_kutta"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(CountLines(run.err), 1u) << run.err;
+  EXPECT_NE(run.err.find("integrator"), std::string::npos) << run.err;
+}
+
+TEST_F(CliExecutableTest, HelpExitsZero) {
+  const SimRun run = RunSim({"--help"});
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_NE(run.out.find("--csv-every"), std::string::npos) << run.out;
+}
+
+}  // namespace
+}  // namespace stiction::cli

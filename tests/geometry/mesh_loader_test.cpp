@@ -1,0 +1,198 @@
+#include "engine/geometry/mesh_loader.h"
+
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "engine/common/error.h"
+#include "engine/geometry/collision_world.h"
+
+namespace stiction {
+namespace {
+
+std::string DataFile(const std::string& name) {
+  return std::string(STICTION_SOURCE_DIR) + "/tests/geometry/data/" + name;
+}
+
+// Expects `call` to throw InputError whose message names `path` and contains
+// `reason`.
+template <typename F>
+void ExpectInputError(F call, const std::string& path, const std::string& reason) {
+  try {
+    call();
+    ADD_FAILURE() << "no InputError for " << path;
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("mesh '" + path + "'"), std::string::npos) << message;
+    EXPECT_NE(message.find(reason), std::string::npos) << message;
+  }
+}
+
+// Every hull face is planar, convex, outward and counter-clockwise seen from
+// outside; every triangle is outward. Tolerance 1e-12 m: the data are exact
+// decimal fractions of 0.1 m, only float->double rounding (~1e-9 relative)
+// enters through the file, and that moves vertices, not their planes' fit.
+void ExpectValidHull(const ConvexHull& hull) {
+  for (const ConvexHull::Face& face : hull.faces) {
+    EXPECT_NEAR(face.normal_G.norm(), 1.0, 1e-12);
+    for (int id : face.vertices) {
+      EXPECT_NEAR(face.normal_G.dot(hull.vertices_G[id]), face.offset, 1e-6);
+    }
+    for (const Vector3& v : hull.vertices_G) {
+      EXPECT_LE(face.normal_G.dot(v), face.offset + 1e-6);  // All inside.
+    }
+    const size_t m = face.vertices.size();
+    for (size_t i = 0; i < m; ++i) {
+      const Vector3& a = hull.vertices_G[face.vertices[i]];
+      const Vector3& b = hull.vertices_G[face.vertices[(i + 1) % m]];
+      const Vector3& c = hull.vertices_G[face.vertices[(i + 2) % m]];
+      EXPECT_GT((b - a).cross(c - b).dot(face.normal_G), 0.0);  // CCW from outside.
+    }
+  }
+  Vector3 centroid = Vector3::Zero();
+  for (const Vector3& v : hull.vertices_G) centroid += v;
+  centroid /= static_cast<double>(hull.vertices_G.size());
+  for (const auto& tri : hull.triangles) {
+    const Vector3& a = hull.vertices_G[tri[0]];
+    const Vector3 n = (hull.vertices_G[tri[1]] - a).cross(hull.vertices_G[tri[2]] - a);
+    EXPECT_GT(n.dot(a - centroid), 0.0);
+  }
+}
+
+TEST(MeshLoaderTest, ObjCubeHullHasEightVerticesAndSixQuads) {
+  const CollisionMesh mesh = LoadCollisionMesh(DataFile("cube.obj"));
+  EXPECT_EQ(mesh.num_input_vertices, 8);
+  EXPECT_EQ(mesh.num_input_triangles, 12);
+  ASSERT_EQ(mesh.hull.vertices_G.size(), 8u);
+  EXPECT_EQ(mesh.hull.triangles.size(), 12u);
+  ASSERT_EQ(mesh.hull.faces.size(), 6u);
+  for (const auto& face : mesh.hull.faces) EXPECT_EQ(face.vertices.size(), 4u);
+  for (const Vector3& v : mesh.hull.vertices_G) {
+    // Float coordinates in the file: 0.05f differs from 0.05 by ~1e-9.
+    EXPECT_NEAR(v.cwiseAbs().maxCoeff(), 0.05, 1e-8);
+    EXPECT_NEAR(v.cwiseAbs().minCoeff(), 0.05, 1e-8);
+  }
+  EXPECT_NEAR(mesh.hull.bounding_radius, 0.05 * std::sqrt(3.0), 1e-8);
+  ExpectValidHull(mesh.hull);
+}
+
+TEST(MeshLoaderTest, StlBoxIsWeldedAndScaled) {
+  // STL stores 3 vertices per facet with facet normals; removing normals lets
+  // them weld into 8 (PLATFORM-NOTES, Assimp 5.2).
+  const CollisionMesh mesh = LoadCollisionMesh(DataFile("box.stl"), Vector3(2, 1, 4));
+  EXPECT_EQ(mesh.num_input_vertices, 8);
+  ASSERT_EQ(mesh.hull.vertices_G.size(), 8u);
+  EXPECT_EQ(mesh.hull.faces.size(), 6u);
+  for (const Vector3& v : mesh.hull.vertices_G) {
+    EXPECT_NEAR(std::abs(v.x()), 0.2, 1e-7);  // 0.1 m scaled by 2.
+    EXPECT_NEAR(std::abs(v.y()), 0.05, 1e-7);
+    EXPECT_NEAR(std::abs(v.z()), 0.1, 1e-7);  // 0.025 m scaled by 4.
+  }
+  ExpectValidHull(mesh.hull);
+}
+
+TEST(MeshLoaderTest, RenderMeshHasPositionsNormalsAndIndices) {
+  const RenderMesh mesh = LoadRenderMesh(DataFile("cube.obj"), Vector3(2, 2, 2));
+  EXPECT_EQ(mesh.indices.size(), 36u);
+  ASSERT_EQ(mesh.positions_G.size(), mesh.normals_G.size());
+  for (const auto& n : mesh.normals_G) EXPECT_NEAR(n.norm(), 1.0f, 1e-5f);
+  for (const auto& p : mesh.positions_G) EXPECT_NEAR(p.cwiseAbs().maxCoeff(), 0.1f, 1e-6f);
+  for (std::uint32_t i : mesh.indices) EXPECT_LT(i, mesh.positions_G.size());
+  // The viewer may draw open meshes.
+  EXPECT_EQ(LoadRenderMesh(DataFile("open_box.obj")).indices.size(), 30u);
+}
+
+TEST(MeshLoaderTest, BadMeshesThrowInputErrorNamingTheFile) {
+  const std::string missing = DataFile("no_such_mesh.obj");
+  ExpectInputError([&] { LoadCollisionMesh(missing); }, missing, "not found");
+  ExpectInputError([&] { LoadRenderMesh(missing); }, missing, "not found");
+  const std::string flat = DataFile("flat.obj");
+  ExpectInputError([&] { LoadCollisionMesh(flat); }, flat, "flat");
+  const std::string open = DataFile("open_box.obj");
+  ExpectInputError([&] { LoadCollisionMesh(open); }, open, "not a closed surface");
+  const std::string garbage = DataFile("README.md");  // Not a mesh at all.
+  ExpectInputError([&] { LoadCollisionMesh(garbage); }, garbage, "");
+}
+
+TEST(MeshLoaderTest, ConvexHullDropsInteriorPointsAndRejectsFlatSets) {
+  std::vector<Vector3> points;
+  for (int i = 0; i < 8; ++i) {
+    points.emplace_back((i & 1) ? 1 : -1, (i & 2) ? 1 : -1, (i & 4) ? 1 : -1);
+  }
+  points.emplace_back(0.1, 0.2, 0.3);  // Interior.
+  points.emplace_back(1, 0, 0);        // On a face: not a hull vertex.
+  const ConvexHull hull = ComputeConvexHull(points, "test points");
+  EXPECT_EQ(hull.vertices_G.size(), 8u);
+  EXPECT_EQ(hull.faces.size(), 6u);
+  ExpectValidHull(hull);
+
+  std::vector<Vector3> flat{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0.5, 0.5, 0}};
+  EXPECT_THROW(ComputeConvexHull(flat, "flat points"), InputError);
+  EXPECT_THROW(ComputeConvexHull({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, "three"), InputError);
+}
+
+TEST(MeshLoaderTest, BoxHullIsValid) {
+  const ConvexHull hull = MakeBoxHull(Vector3(0.3, 0.2, 0.1));
+  EXPECT_EQ(hull.vertices_G.size(), 8u);
+  EXPECT_EQ(hull.faces.size(), 6u);
+  ExpectValidHull(hull);
+}
+
+GeometryDescription MeshGeometry(const std::string& path) {
+  GeometryDescription g;
+  g.name = "mesh";
+  g.shape.type = ShapeType::kMesh;
+  g.shape.mesh_file = path;
+  return g;
+}
+
+TEST(MeshLoaderTest, ObjCubeOnHalfSpaceMatchesPrimitiveBox) {
+  GeometryDescription ground;
+  ground.name = "ground";
+  ground.shape.type = ShapeType::kHalfSpace;
+  GeometryDescription box;
+  box.name = "box";
+  box.shape.type = ShapeType::kBox;
+  box.shape.size = Vector3::Constant(0.1);
+  RigidTransform X_WB;
+  X_WB.R = Eigen::AngleAxisd(0.3, Vector3::UnitZ()).toRotationMatrix();
+  X_WB.p = Vector3(0.2, -0.1, 0.05 - 1e-3);
+
+  std::vector<ContactPoint> from_mesh, from_box;
+  CollisionWorld mesh_world({{0, ground}, {1, MeshGeometry(DataFile("cube.obj"))}}, {});
+  mesh_world.UpdatePoses({RigidTransform::Identity(), X_WB});
+  mesh_world.ComputeContacts(1e-3, &from_mesh);
+  CollisionWorld box_world({{0, ground}, {1, box}}, {});
+  box_world.UpdatePoses({RigidTransform::Identity(), X_WB});
+  box_world.ComputeContacts(1e-3, &from_box);
+  ASSERT_EQ(from_box.size(), 4u);
+  ASSERT_EQ(from_mesh.size(), from_box.size());
+  for (const ContactPoint& m : from_mesh) {
+    bool matched = false;
+    for (const ContactPoint& b : from_box) {
+      // The mesh's float coordinates put its corners ~1e-9 m off the box's.
+      matched |= (m.p_W - b.p_W).norm() < 1e-8 && std::abs(m.phi - b.phi) < 1e-8 &&
+                 (m.nhat_AB_W - b.nhat_AB_W).norm() < 1e-12;
+    }
+    EXPECT_TRUE(matched) << m.p_W.transpose();
+  }
+}
+
+TEST(MeshLoaderTest, CollisionWorldReportsBadMeshes) {
+  const std::string open = DataFile("open_box.obj");
+  GeometryDescription g = MeshGeometry(open);
+  g.where = {"scene.yaml", 7};
+  try {
+    CollisionWorld world({{1, g}}, {});
+    ADD_FAILURE() << "no InputError";
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(message.find("scene.yaml:7: mesh '" + open + "'"), 0u) << message;
+  }
+  // A visual-only mesh is never loaded for contact, so an open one is fine.
+  g.collision = false;
+  EXPECT_NO_THROW(CollisionWorld({{1, g}}, {}));
+}
+
+}  // namespace
+}  // namespace stiction
