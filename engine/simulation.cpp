@@ -70,14 +70,39 @@ void Simulation::SetState(const VectorX& q, const VectorX& v) {
   model_->NormalizeQuaternions(&q_);
 }
 
+void Simulation::SetExternalWrenches(std::vector<ExternalWrench> wrenches) {
+  for (const ExternalWrench& w : wrenches) {
+    if (w.body < 1 || w.body >= model_->num_bodies()) {
+      throw InputError("external wrench: no body with index " + std::to_string(w.body));
+    }
+    if (!w.p_WP.allFinite() || !w.f_W.allFinite() || !w.tau_W.allFinite()) {
+      throw InputError("external wrench on '" + model_->body(w.body).name + "': non-finite value");
+    }
+  }
+  wrenches_ = std::move(wrenches);
+}
+
 StepResult Simulation::Step() {
   const auto start = std::chrono::steady_clock::now();
   StepResult result;
   StepperParameters params;
   params.dt = scene_.time_step;
   params.theta = {scene_.integrator.theta, scene_.integrator.theta_vq};
+  VectorX tau_ext;
+  if (!wrenches_.empty()) {
+    // Generalized forces τ = Jᵀ [τ_W; f_W] at the start-of-step configuration.
+    tau_ext = VectorX::Zero(model_->num_velocities());
+    KinematicsCache cache(*model_);
+    CalcKinematics(*model_, q_, v_, BodyRange::All(*model_), &cache);
+    for (const ExternalWrench& w : wrenches_) {
+      Vector6 F;
+      F << w.tau_W, w.f_W;
+      tau_ext += CalcFrameJacobian(*model_, cache, w.body, w.p_WP).transpose() * F;
+    }
+  }
   VectorX q, v;
-  result.status = stepper_->Step(params, q_, v_, &q, &v, &result.stats, &result.message);
+  result.status = stepper_->Step(params, q_, v_, wrenches_.empty() ? nullptr : &tau_ext, &q, &v,
+                                 &result.stats, &result.message);
   if (result.status == StepStatus::kSuccess) {
     q_ = std::move(q);
     v_ = std::move(v);

@@ -44,6 +44,15 @@ struct BodyState {
   Vector3 angular_velocity = Vector3::Zero();    ///< ω_WB [rad/s].
 };
 
+/// A force and torque applied to a body (e.g. the viewer's mouse spring),
+/// held constant over each step until replaced.
+struct ExternalWrench {
+  int body = 0;                        ///< Model body index (≥ 1).
+  Vector3 p_WP = Vector3::Zero();      ///< Application point, world [m].
+  Vector3 f_W = Vector3::Zero();       ///< Force, world [N].
+  Vector3 tau_W = Vector3::Zero();     ///< Torque, world [N m].
+};
+
 class TimeStepper;
 
 class Simulation {
@@ -80,6 +89,9 @@ class Simulation {
   const VectorX& velocities() const { return v_; }
   /// Replaces the state (sizes must match; quaternions are normalized).
   void SetState(const VectorX& q, const VectorX& v);
+  /// Wrenches applied from the next step on, until replaced (an empty list
+  /// removes them). Throws InputError on a bad body index or non-finite data.
+  void SetExternalWrenches(std::vector<ExternalWrench> wrenches);
 
   /// World-frame pose and velocity of every body except the world.
   std::vector<BodyState> CalcBodyStates() const;
@@ -91,6 +103,7 @@ class Simulation {
   std::unique_ptr<MultibodyModel> model_;
   std::unique_ptr<TimeStepper> stepper_;
   VectorX q0_, v0_;  // Initial state from the scene.
+  std::vector<ExternalWrench> wrenches_;
   VectorX q_, v_;
   double time_ = 0;
 };

@@ -84,3 +84,27 @@ TEST(SimulationTest, EnergyOfAFallingBodyIsConservedByMidpoint) {
 
 }  // namespace
 }  // namespace stiction
+
+namespace stiction {
+namespace {
+
+TEST(SimulationTest, ExternalWrenchAcceleratesTheBody) {
+  // A 1 kg box in zero gravity pushed by 2 N through its COM: a = 2 m/s²,
+  // exactly, for every scheme (the force is constant over the step).
+  Simulation sim(LoadSceneString(kFreeBox, "box.yaml", ".", {"gravity=[0,0,0]"}));
+  const BodyState s0 = sim.CalcBodyStates()[0];
+  sim.SetExternalWrenches({ExternalWrench{1, s0.position, Vector3(2, 0, 0), Vector3::Zero()}});
+  for (int i = 0; i < 10; ++i) ASSERT_EQ(sim.Step().status, StepStatus::kSuccess);
+  EXPECT_NEAR(sim.CalcBodyStates()[0].linear_velocity.x(), 1 + 2 * 0.1, 1e-12);
+  // An off-centre force also spins it.
+  sim.SetExternalWrenches({ExternalWrench{1, s0.position + Vector3(0, 0.1, 0), Vector3(2, 0, 0), Vector3::Zero()}});
+  sim.Step();
+  EXPECT_LT(sim.CalcBodyStates()[0].angular_velocity.z(), -1e-3);
+  ExternalWrench bad;
+  bad.body = 7;
+  EXPECT_THROW(sim.SetExternalWrenches({bad}), InputError);
+  sim.SetExternalWrenches({});
+}
+
+}  // namespace
+}  // namespace stiction

@@ -15,8 +15,8 @@ TimeStepper::TimeStepper(const MultibodyModel& model)
 }
 
 StepStatus TimeStepper::Step(const StepperParameters& params, const VectorX& q0,
-                             const VectorX& v0, VectorX* q, VectorX* v,
-                             StepStats* stats, std::string* message) {
+                             const VectorX& v0, const VectorX* tau_ext, VectorX* q,
+                             VectorX* v, StepStats* stats, std::string* message) {
   const double dt = params.dt;
   const ThetaParameters& p = params.theta;
   *q = q0;
@@ -27,7 +27,7 @@ StepStatus TimeStepper::Step(const StepperParameters& params, const VectorX& q0,
   for (int t = 0; t < model_.num_trees(); ++t) {
     // Stage 1, Eq. (13).
     const FreeMotionStatus s =
-        theta_method_.SolveFreeMotion(t, q0, v0, dt, p, nullptr, &v_star, &cache_, &M_t_);
+        theta_method_.SolveFreeMotion(t, q0, v0, dt, p, tau_ext, &v_star, &cache_, &M_t_);
     iterations = std::max(iterations, s.newton_iterations);
     if (!s.converged) {
       std::ostringstream os;

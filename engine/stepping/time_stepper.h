@@ -32,10 +32,12 @@ class TimeStepper {
  public:
   explicit TimeStepper(const MultibodyModel& model);
 
-  /// Advances (q0, v0) by one step into (q, v). Returns kSuccess or a
-  /// failure status with a one-line message; never throws.
+  /// Advances (q0, v0) by one step into (q, v) under the generalized forces
+  /// tau_ext (may be null). Returns kSuccess or a failure status with a
+  /// one-line message; never throws.
   StepStatus Step(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
-                  VectorX* q, VectorX* v, StepStats* stats, std::string* message);
+                  const VectorX* tau_ext, VectorX* q, VectorX* v, StepStats* stats,
+                  std::string* message);
 
   /// Stage 2 data of the last step (for contact solvers and tests).
   const FreeMotionProblem& free_motion() const { return free_motion_; }

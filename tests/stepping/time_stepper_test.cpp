@@ -21,7 +21,7 @@ TEST(TimeStepperTest, StageTwoMatrixIsEq15AndSpd) {
   VectorX q, v;
   StepStats stats;
   std::string message;
-  ASSERT_EQ(stepper.Step(params, q0, v0, &q, &v, &stats, &message), StepStatus::kSuccess);
+  ASSERT_EQ(stepper.Step(params, q0, v0, nullptr, &q, &v, &stats, &message), StepStatus::kSuccess);
   // Without constraints stage 2 returns v = v* (Eq. 18 with γ = 0).
   EXPECT_EQ(v, stepper.free_motion().v_star);
   // A = M(q^θ(v*)) + δt² θ θ_vq K + δt θ D (Eq. 15).
@@ -51,7 +51,7 @@ TEST(TimeStepperTest, ForestWithEveryJointTypeStepsAndKeepsUnitQuaternions) {
   StepStats stats;
   std::string message;
   for (int i = 0; i < 20; ++i) {
-    ASSERT_EQ(stepper.Step(params, q, v, &qn, &vn, &stats, &message), StepStatus::kSuccess) << message;
+    ASSERT_EQ(stepper.Step(params, q, v, nullptr, &qn, &vn, &stats, &message), StepStatus::kSuccess) << message;
     q = qn;
     v = vn;
   }
@@ -70,7 +70,7 @@ TEST(TimeStepperTest, NonFiniteInputIsReportedNotPropagated) {
   VectorX q, v;
   StepStats stats;
   std::string message;
-  const StepStatus status = stepper.Step(StepperParameters{}, q0, v0, &q, &v, &stats, &message);
+  const StepStatus status = stepper.Step(StepperParameters{}, q0, v0, nullptr, &q, &v, &stats, &message);
   EXPECT_NE(status, StepStatus::kSuccess);
   EXPECT_FALSE(message.empty());
 }
