@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "engine/common/error.h"
+#include "engine/geometry/collision_world.h"
 #include "engine/multibody/dynamics.h"
 #include "engine/multibody/kinematics.h"
 #include "engine/multibody/model_builder.h"
@@ -12,16 +13,123 @@
 
 namespace stiction {
 
+namespace {
+
+ContactMaterial ToContactMaterial(const MaterialDescription& m) {
+  ContactMaterial c;
+  c.stiffness = m.stiffness;
+  c.dissipation = m.dissipation;
+  c.friction = m.friction;
+  return c;
+}
+
+void CheckMaterial(const std::string& name, const ContactMaterial& m) {
+  if (!std::isfinite(m.stiffness) || !(m.stiffness > 0)) {
+    throw InputError("material '" + name + "': stiffness must be positive and finite [N/m]");
+  }
+  if (!std::isfinite(m.dissipation) || m.dissipation < 0) {
+    throw InputError("material '" + name + "': dissipation must be >= 0 and finite [s]");
+  }
+  if (!std::isfinite(m.friction) || m.friction < 0) {
+    throw InputError("material '" + name + "': friction must be >= 0 and finite");
+  }
+}
+
+}  // namespace
+
 Simulation::Simulation(const SceneDescription& scene) : scene_(scene) {
   BuiltModel built = BuildModel(scene_);
   model_ = std::move(built.model);
   q0_ = std::move(built.q0);
   v0_ = std::move(built.v0);
-  stepper_ = std::make_unique<TimeStepper>(*model_);
+
+  // Collision geometry of every body (by model index) and of the world.
+  std::vector<CollisionGeometrySpec> specs;
+  for (const GeometryDescription& g : scene_.world_geometries) specs.push_back({0, g});
+  for (const BodyDescription& b : scene_.bodies) {
+    const int index = model_->FindBody(b.name);
+    for (const GeometryDescription& g : b.geometries) specs.push_back({index, g});
+  }
+  // Bodies joined by a joint do not collide, except with the world, so that
+  // a body on a rail or hinge to the world still rests on the ground.
+  CollisionFilter filter;
+  for (const Joint& j : model_->joints()) {
+    if (j.parent != 0) filter.ExcludeBodyPair(j.parent, j.child);
+  }
+  std::vector<ContactMaterial> materials;
+  for (const CollisionGeometrySpec& spec : specs) {
+    const std::string& name = spec.description.material;
+    geometry_materials_.push_back(name);
+    materials.push_back(GetMaterial(name));
+  }
+  collision_ = std::make_unique<CollisionWorld>(std::move(specs), std::move(filter));
+  stepper_ = std::make_unique<TimeStepper>(*model_, collision_.get(), std::move(materials));
+
   SetTimeStep(scene_.time_step);
   SetIntegrator(scene_.integrator);
+  ContactModelParameters contact;
+  contact.near_rigid_threshold = scene_.solver.near_rigid_threshold;
+  contact.stiction_tolerance = scene_.solver.stiction_tolerance;
+  SetContactModelParameters(contact);
+  SapSolverParameters solver;
+  solver.relative_tolerance = scene_.solver.relative_tolerance;
+  solver.absolute_tolerance = scene_.solver.absolute_tolerance;
+  solver.max_iterations = scene_.solver.max_iterations;
+  solver.line_search = scene_.solver.line_search == "backtracking" ? LineSearchKind::kBacktracking
+                                                                   : LineSearchKind::kExact;
+  SetSolverParameters(solver);
   Reset();
 }
+
+void Simulation::SetContactModelParameters(const ContactModelParameters& p) {
+  if (!std::isfinite(p.near_rigid_threshold) || p.near_rigid_threshold < 0) {
+    throw InputError("near-rigid threshold beta must be >= 0 and finite");
+  }
+  if (!std::isfinite(p.stiction_tolerance) || !(p.stiction_tolerance > 0)) {
+    throw InputError("stiction tolerance sigma must be positive and finite");
+  }
+  contact_params_ = p;
+}
+
+void Simulation::SetSolverParameters(const SapSolverParameters& p) {
+  if (!std::isfinite(p.relative_tolerance) || p.relative_tolerance < 0 || p.relative_tolerance > 1) {
+    throw InputError("solver relative tolerance must be in [0, 1]");
+  }
+  if (!std::isfinite(p.absolute_tolerance) || p.absolute_tolerance < 0) {
+    throw InputError("solver absolute tolerance must be >= 0 and finite");
+  }
+  if (p.max_iterations < 1) throw InputError("solver maximum iterations must be >= 1");
+  if (!(p.backtracking_rho > 0 && p.backtracking_rho < 1) || !(p.armijo_c > 0 && p.armijo_c < 1) ||
+      !(p.backtracking_alpha_max > 0) || !(p.exact_alpha_max > 0)) {
+    throw InputError("line search parameters out of range (0 < rho < 1, 0 < c < 1, alpha_max > 0)");
+  }
+  solver_params_ = p;
+}
+
+ContactMaterial Simulation::GetMaterial(const std::string& name) const {
+  for (const MaterialDescription& m : scene_.materials) {
+    if (m.name == name) return ToContactMaterial(m);
+  }
+  throw InputError("unknown material '" + name + "'");
+}
+
+void Simulation::SetMaterial(const std::string& name, const ContactMaterial& material) {
+  CheckMaterial(name, material);
+  MaterialDescription* found = nullptr;
+  for (MaterialDescription& m : scene_.materials) {
+    if (m.name == name) found = &m;
+  }
+  if (found == nullptr) throw InputError("unknown material '" + name + "'");
+  found->stiffness = material.stiffness;
+  found->dissipation = material.dissipation;
+  found->friction = material.friction;
+  std::vector<ContactMaterial>& per_geometry = stepper_->materials();
+  for (size_t g = 0; g < geometry_materials_.size(); ++g) {
+    if (geometry_materials_[g] == name) per_geometry[g] = material;
+  }
+}
+
+const std::vector<ContactReport>& Simulation::contacts() const { return stepper_->contacts(); }
 
 Simulation::~Simulation() = default;
 Simulation::Simulation(Simulation&&) noexcept = default;
@@ -88,6 +196,8 @@ StepResult Simulation::Step() {
   StepperParameters params;
   params.dt = scene_.time_step;
   params.theta = {scene_.integrator.theta, scene_.integrator.theta_vq};
+  params.contact = contact_params_;
+  params.solver = solver_params_;
   VectorX tau_ext;
   if (!wrenches_.empty()) {
     // Generalized forces τ = Jᵀ [τ_W; f_W] at the start-of-step configuration.

@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "engine/common/eigen_types.h"
+#include "engine/contact/contact_problem_builder.h"
 #include "engine/multibody/multibody_model.h"
+#include "engine/solvers/sap_solver.h"
 #include "engine/scene/scene_description.h"
 
 namespace stiction {
@@ -54,6 +56,7 @@ struct ExternalWrench {
 };
 
 class TimeStepper;
+class CollisionWorld;
 
 class Simulation {
  public:
@@ -83,6 +86,23 @@ class Simulation {
   void SetIntegrator(const IntegratorDescription& integrator);
   std::string solver_name() const;
 
+  /// Contact model parameters β, σ (SAP paper Eqs. 29–30), from the next
+  /// step on. Throws InputError when out of range (β ≥ 0, σ > 0, finite).
+  void SetContactModelParameters(const ContactModelParameters& p);
+  const ContactModelParameters& contact_model_parameters() const { return contact_params_; }
+  /// SAP solver parameters (tolerances, iteration cap, line search), from the
+  /// next step on. Throws InputError when out of range.
+  void SetSolverParameters(const SapSolverParameters& p);
+  const SapSolverParameters& solver_parameters() const { return solver_params_; }
+  /// Changes a material's k [N/m], τd [s] and μ for every geometry that uses
+  /// it, from the next step on. Throws InputError for an unknown name or
+  /// out-of-range values (k > 0, τd ≥ 0, μ ≥ 0, finite).
+  void SetMaterial(const std::string& name, const ContactMaterial& material);
+  /// The material of a name as currently used. Throws InputError if unknown.
+  ContactMaterial GetMaterial(const std::string& name) const;
+  /// Contacts of the last successful step (points, frames, impulses, state).
+  const std::vector<ContactReport>& contacts() const;
+
   const SceneDescription& scene() const { return scene_; }
   const MultibodyModel& model() const { return *model_; }
   const VectorX& positions() const { return q_; }
@@ -101,7 +121,11 @@ class Simulation {
  private:
   SceneDescription scene_;
   std::unique_ptr<MultibodyModel> model_;
+  std::unique_ptr<CollisionWorld> collision_;
+  std::vector<std::string> geometry_materials_;  // Material name per collision geometry.
   std::unique_ptr<TimeStepper> stepper_;
+  ContactModelParameters contact_params_;
+  SapSolverParameters solver_params_;
   VectorX q0_, v0_;  // Initial state from the scene.
   std::vector<ExternalWrench> wrenches_;
   VectorX q_, v_;

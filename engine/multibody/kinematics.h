@@ -49,6 +49,11 @@ Matrix3X CalcPointJacobian(const MultibodyModel& model, const KinematicsCache& c
 Matrix6X CalcFrameJacobian(const MultibodyModel& model, const KinematicsCache& cache,
                            int body, const Vector3& p_WP);
 
+/// Translational Jacobian of a point P fixed on body b restricted to the
+/// columns of b's tree (3 × nv_tree); empty (3 × 0) for the world.
+Matrix3X CalcTreePointJacobian(const MultibodyModel& model, const KinematicsCache& cache,
+                               int body, const Vector3& p_WP);
+
 /// Rotation matrix of a quaternion stored (w, x, y, z) at q[start], normalized.
 Matrix3 RotationFromQuaternion(const VectorX& q, int start);
 

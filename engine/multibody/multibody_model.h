@@ -11,6 +11,7 @@
 //    measured at the world origin (Featherstone's absolute formulation), which
 //    makes composite inertias simple sums.
 //  - Quaternions are stored w, x, y, z.
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -29,7 +30,8 @@ struct Joint {
   Vector3 axis_F = Vector3::UnitZ();  ///< Unit axis for revolute/prismatic, in F.
   int q_start = 0, nq = 0;  ///< Slice of the generalized positions.
   int v_start = 0, nv = 0;  ///< Slice of the generalized velocities.
-  double lower_limit = 0, upper_limit = 0;  ///< [rad] or [m]; ±inf when none.
+  double lower_limit = -std::numeric_limits<double>::infinity();  ///< [rad] or [m].
+  double upper_limit = std::numeric_limits<double>::infinity();   ///< [rad] or [m].
   double spring_stiffness = 0;  ///< [N m/rad] or [N/m].
   double spring_reference = 0;  ///< [rad] or [m].
   double damping = 0;           ///< [N m s/rad] or [N s/m].

@@ -1,17 +1,43 @@
 #include "engine/stepping/time_stepper.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "engine/multibody/dynamics.h"
+#include "engine/multibody/spatial_algebra.h"
 
 namespace stiction {
 
-TimeStepper::TimeStepper(const MultibodyModel& model)
-    : model_(model), theta_method_(model), cache_(model) {
+TimeStepper::TimeStepper(const MultibodyModel& model, CollisionWorld* collision,
+                         std::vector<ContactMaterial> materials)
+    : model_(model),
+      collision_(collision),
+      theta_method_(model),
+      builder_(model, std::move(materials)),
+      cache_(model),
+      cache_q0_(model) {
   CalcJointStiffnessAndDamping(model, &K_, &D_);
-  free_motion_.A.resize(model.num_trees());
-  free_motion_.v_star = VectorX::Zero(model.num_velocities());
+  problem_.A.resize(model.num_trees());
+  problem_.v_star = VectorX::Zero(model.num_velocities());
+  for (int t = 0; t < model.num_trees(); ++t) {
+    problem_.tree_v_start.push_back(model.tree(t).v_start);
+    problem_.tree_nv.push_back(model.tree(t).nv);
+  }
   q_theta_ = VectorX::Zero(model.num_positions());
+}
+
+double TimeStepper::CalcSpeculativeMargin(double dt) const {
+  // Pairs that can touch within the step must be in the problem with φ > 0
+  // (Sec. V-A's v̂_n handles them). Bound the approach speed by the fastest
+  // body point within 0.1 m of a COM, twice, for two bodies closing in.
+  double v_max = 0;
+  for (int b = 1; b < model_.num_bodies(); ++b) {
+    const Vector6& V = cache_q0_.V_WB[b];
+    const Vector3 w = V.head<3>();
+    const double v_cm = PointVelocity(V, cache_q0_.p_WBcm[b]).norm();
+    v_max = std::max(v_max, v_cm + 0.1 * w.norm());
+  }
+  return std::clamp(1e-3 + 2 * dt * v_max, 1e-3, 0.05);
 }
 
 StepStatus TimeStepper::Step(const StepperParameters& params, const VectorX& q0,
@@ -21,7 +47,8 @@ StepStatus TimeStepper::Step(const StepperParameters& params, const VectorX& q0,
   const ThetaParameters& p = params.theta;
   *q = q0;
   *v = v0;
-  VectorX& v_star = free_motion_.v_star;
+  problem_.dt = dt;
+  VectorX& v_star = problem_.v_star;
   v_star = v0;
   int iterations = 0;
   for (int t = 0; t < model_.num_trees(); ++t) {
@@ -39,21 +66,69 @@ StepStatus TimeStepper::Step(const StepperParameters& params, const VectorX& q0,
     }
     // Stage 2, Eq. (15): the SPD approximation of ∂m/∂v about v*.
     const Tree& tr = model_.tree(t);
-    MatrixX& A = free_motion_.A[t];
+    MatrixX& A = problem_.A[t];
     A = M_t_;
     const double kscale = dt * dt * p.theta * p.theta_vq;
     const double dscale = dt * p.theta;
     A.diagonal() += kscale * K_.segment(tr.v_start, tr.nv) + dscale * D_.segment(tr.v_start, tr.nv);
   }
-  // Stage 2 without constraints: v = v* (Eq. 18 with γ = 0).
-  *v = v_star;
+  if (!v_star.allFinite()) {
+    *message = "the free motion (stage 1) produced a non-finite velocity";
+    return StepStatus::kNonFinite;
+  }
+
+  // Stage 2: constraints at q0 (J = J(q0), Eq. 7), then the convex solve.
+  problem_.constraints.clear();
+  reports_.clear();
+  CalcKinematics(model_, q0, v0, BodyRange::All(model_), &cache_q0_);
+  const double margin = CalcSpeculativeMargin(dt);
+  contact_points_.clear();
+  if (collision_ != nullptr) {
+    collision_->UpdatePoses(cache_q0_.X_WB);
+    collision_->ComputeContacts(margin, &contact_points_);
+  }
+  builder_.Build(cache_q0_, q0, contact_points_, params.contact, margin, &problem_, &reports_);
+  stats->num_contacts = static_cast<int>(reports_.size());
+  stats->iterations = iterations;
+  if (problem_.constraints.empty()) {
+    *v = v_star;  // Eq. (18) with γ = 0.
+  } else {
+    solver_.set_parameters(params.solver);
+    const SolverStatus status = solver_.Solve(problem_, v0, &solver_result_);
+    stats->iterations = solver_result_.iterations;
+    stats->line_search_iterations = solver_result_.line_search_iterations;
+    stats->momentum_error = solver_result_.momentum_error;
+    stats->complementarity_error = solver_result_.complementarity_error;
+    if (status != SolverStatus::kConverged) {
+      *message = solver_result_.message;
+      return status == SolverStatus::kNonFinite ? StepStatus::kNonFinite
+                                                : StepStatus::kSolverFailed;
+    }
+    *v = solver_result_.v;
+    // Per-contact results: impulse, relative velocity, cone region.
+    int row = 0;
+    for (size_t i = 0; i < reports_.size(); ++i) {
+      const Constraint& c = problem_.constraints[i];
+      Vector3 vc = Vector3::Zero();
+      for (const ConstraintJacobianBlock& b : c.blocks) {
+        vc += b.J * v->segment(problem_.tree_v_start[b.tree], problem_.tree_nv[b.tree]);
+      }
+      ContactReport& r = reports_[i];
+      r.vc = vc;
+      r.gamma_C = solver_result_.gamma.segment<3>(row);
+      CalcFrictionConeImpulse(c.cone, vc, &r.region);
+      row += c.num_rows;
+    }
+  }
+  double max_penetration = 0;
+  for (const ContactReport& r : reports_) max_penetration = std::max(max_penetration, -r.phi);
+  stats->max_penetration_m = max_penetration;
 
   // Position update, Eqs. (11)–(12).
   for (int t = 0; t < model_.num_trees(); ++t) {
     theta_method_.CalcPositions(t, q0, v0, *v, dt, p, &q_theta_, q);
   }
   model_.NormalizeQuaternions(q);
-  stats->iterations = iterations;
   if (!q->allFinite() || !v->allFinite()) {
     *message = "the step produced a non-finite state (NaN or Inf)";
     return StepStatus::kNonFinite;

@@ -2,16 +2,21 @@
 // One time step of SAP paper Alg. 1, top to bottom:
 //   stage 1: free-motion velocities v* from m(v*) = 0 (Eq. 13), per tree;
 //   stage 2: the linearized balance of momentum A (v − v*) = Jᵀ γ (Eq. 18)
-//            with A = M + δt² θ θ_vq K + δt θ D (Eq. 15). Contact and other
-//            constraints plug in here; without them v = v*;
+//            with A = M + δt² θ θ_vq K + δt θ D (Eq. 15): contact query at
+//            q0, the contact problem, and the contact solver (SAP);
 //   update:  q = q0 + δt N(q^θ) v^θvq (Eqs. 11–12), quaternions normalized.
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "engine/common/eigen_types.h"
+#include "engine/contact/contact_problem.h"
+#include "engine/contact/contact_problem_builder.h"
+#include "engine/geometry/collision_world.h"
 #include "engine/multibody/kinematics.h"
 #include "engine/multibody/multibody_model.h"
 #include "engine/simulation.h"
+#include "engine/solvers/sap_solver.h"
 #include "engine/stepping/theta_method.h"
 
 namespace stiction {
@@ -19,18 +24,16 @@ namespace stiction {
 struct StepperParameters {
   double dt = 0.01;  ///< δt [s].
   ThetaParameters theta;
-};
-
-/// Stage 2's data (SAP paper Eq. 18), one block per tree: what a contact
-/// solver receives besides the constraints.
-struct FreeMotionProblem {
-  std::vector<MatrixX> A;  ///< Per-tree SPD blocks of Eq. (15).
-  VectorX v_star;          ///< Free-motion velocities (Eq. 13).
+  ContactModelParameters contact;
+  SapSolverParameters solver;
 };
 
 class TimeStepper {
  public:
-  explicit TimeStepper(const MultibodyModel& model);
+  /// `collision` may be null (no contact); when given it must outlive the
+  /// stepper. `materials[g]` is the contact material of collision geometry g.
+  TimeStepper(const MultibodyModel& model, CollisionWorld* collision = nullptr,
+              std::vector<ContactMaterial> materials = {});
 
   /// Advances (q0, v0) by one step into (q, v) under the generalized forces
   /// tau_ext (may be null). Returns kSuccess or a failure status with a
@@ -39,15 +42,29 @@ class TimeStepper {
                   const VectorX* tau_ext, VectorX* q, VectorX* v, StepStats* stats,
                   std::string* message);
 
-  /// Stage 2 data of the last step (for contact solvers and tests).
-  const FreeMotionProblem& free_motion() const { return free_motion_; }
+  /// The stage-2 problem of the last step (A, v*, constraints).
+  const ContactProblem& problem() const { return problem_; }
+  /// Per-contact results of the last step, in constraint order.
+  const std::vector<ContactReport>& contacts() const { return reports_; }
+  /// Solver result of the last step (v, γ, statistics).
+  const SolverResult& solver_result() const { return solver_result_; }
+  std::vector<ContactMaterial>& materials() { return builder_.materials(); }
 
  private:
+  double CalcSpeculativeMargin(double dt) const;
+
   const MultibodyModel& model_;
+  CollisionWorld* collision_;
   ThetaMethod theta_method_;
-  KinematicsCache cache_;
+  ContactProblemBuilder builder_;
+  SapSolver solver_;
+  KinematicsCache cache_;     // Mid-step kinematics (stage 1 scratch).
+  KinematicsCache cache_q0_;  // Start-of-step kinematics (contact query, J).
   VectorX K_, D_;  // Joint stiffness and damping diagonals (constant).
-  FreeMotionProblem free_motion_;
+  ContactProblem problem_;
+  std::vector<ContactPoint> contact_points_;
+  std::vector<ContactReport> reports_;
+  SolverResult solver_result_;
   MatrixX M_t_;
   VectorX q_theta_;
 };

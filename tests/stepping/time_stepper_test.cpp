@@ -23,7 +23,7 @@ TEST(TimeStepperTest, StageTwoMatrixIsEq15AndSpd) {
   std::string message;
   ASSERT_EQ(stepper.Step(params, q0, v0, nullptr, &q, &v, &stats, &message), StepStatus::kSuccess);
   // Without constraints stage 2 returns v = v* (Eq. 18 with γ = 0).
-  EXPECT_EQ(v, stepper.free_motion().v_star);
+  EXPECT_EQ(v, stepper.problem().v_star);
   // A = M(q^θ(v*)) + δt² θ θ_vq K + δt θ D (Eq. 15).
   const VectorX q_theta = 0.5 * (q + q0);
   KinematicsCache c(model);
@@ -33,7 +33,7 @@ TEST(TimeStepperTest, StageTwoMatrixIsEq15AndSpd) {
   VectorX K, D;
   CalcJointStiffnessAndDamping(model, &K, &D);
   const MatrixX expected = M + MatrixX((0.25 * 1e-4 * K + 0.5 * 0.01 * D).asDiagonal());
-  const MatrixX& A = stepper.free_motion().A[0];
+  const MatrixX& A = stepper.problem().A[0];
   // q^θ is recomputed from the normalized q here, so agreement is to ~1e-12.
   EXPECT_LT((A - expected).norm(), 1e-10 * A.norm());
   EXPECT_GT(Eigen::SelfAdjointEigenSolver<MatrixX>(A).eigenvalues().minCoeff(), 0.0);

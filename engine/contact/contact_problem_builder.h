@@ -1,0 +1,72 @@
+#pragma once
+// Turns the contact points of a step into SAP constraints (SAP paper Sec. V):
+// contact frames and Jacobians, the physical parameters k, τd, μ of each
+// pair, and the regularization R, v̂ of Eqs. (29)–(30). Also adds near-rigid
+// joint-limit constraints.
+#include <vector>
+
+#include "engine/common/eigen_types.h"
+#include "engine/contact/contact_problem.h"
+#include "engine/geometry/contact_manifold.h"
+#include "engine/multibody/kinematics.h"
+#include "engine/multibody/multibody_model.h"
+
+namespace stiction {
+
+/// Physical contact parameters of one material (SI units).
+struct ContactMaterial {
+  double stiffness = 1e6;    ///< k [N/m].
+  double dissipation = 0.01; ///< τd [s].
+  double friction = 0.5;     ///< μ.
+};
+
+/// How two materials combine (documented in docs/contact-model.md): the
+/// stiffnesses as springs in series, the dissipation so that the damping
+/// coefficients c = τd k also combine in series, μ by the harmonic-style
+/// mean 2μ_Aμ_B/(μ_A + μ_B) (0 when either is 0).
+ContactMaterial CombineMaterials(const ContactMaterial& a, const ContactMaterial& b);
+
+/// Solver-independent model parameters (SAP paper Sec. V-B).
+struct ContactModelParameters {
+  double near_rigid_threshold = 1.0;  ///< β of Eq. (29), ≥ 0.
+  double stiction_tolerance = 1e-3;   ///< σ of Eq. (30), > 0.
+};
+
+/// What the stepper reports per contact after the solve.
+struct ContactReport {
+  int body_a = 0, body_b = 0;
+  Vector3 p_W = Vector3::Zero();     ///< Contact point [m].
+  Matrix3 R_WC = Matrix3::Identity(); ///< Contact frame; z = n̂ from A to B.
+  double phi = 0;                    ///< Signed distance at the step start [m].
+  double mu = 0;
+  Vector3 gamma_C = Vector3::Zero(); ///< Impulse on B, contact frame [N s].
+  Vector3 vc = Vector3::Zero();      ///< Velocity of B relative to A, frame C [m/s].
+  ConeRegion region = ConeRegion::kNoContact;
+};
+
+class ContactProblemBuilder {
+ public:
+  /// `materials[g]`: the material of collision geometry g.
+  ContactProblemBuilder(const MultibodyModel& model, std::vector<ContactMaterial> materials);
+
+  /// Appends to `problem` (whose A, v*, trees are already set) one friction
+  /// cone per contact point and the active joint limits. `cache` holds the
+  /// kinematics at q0 (SAP evaluates J at q0, Eq. 7). Fills one report per
+  /// friction cone, in constraint order.
+  void Build(const KinematicsCache& cache, const VectorX& q0,
+             const std::vector<ContactPoint>& contacts, const ContactModelParameters& params,
+             double margin, ContactProblem* problem, std::vector<ContactReport>* reports);
+
+  std::vector<ContactMaterial>& materials() { return materials_; }
+
+ private:
+  // A_t⁻¹ for the O(n) Delassus estimate of Sec. V-B, factored on demand.
+  const MatrixX& InverseA(const ContactProblem& problem, int tree);
+
+  const MultibodyModel& model_;
+  std::vector<ContactMaterial> materials_;
+  std::vector<MatrixX> A_inverse_;
+  std::vector<bool> A_inverse_valid_;
+};
+
+}  // namespace stiction

@@ -1,0 +1,38 @@
+#pragma once
+// The one interface every contact solver implements: given a ContactProblem
+// and an initial guess, find v and the impulses γ. Solvers return a status;
+// they never throw inside a step.
+#include <string>
+
+#include "engine/common/eigen_types.h"
+#include "engine/contact/contact_problem.h"
+
+namespace stiction {
+
+enum class SolverStatus {
+  kConverged = 0,
+  kMaxIterations,  ///< Stopped at the iteration cap without meeting the tolerance.
+  kNonFinite,      ///< NaN/Inf appeared (bad data); the result is unusable.
+};
+
+struct SolverResult {
+  VectorX v;      ///< Velocities of every tree (v* where no constraint acts).
+  VectorX gamma;  ///< Impulses, constraint rows stacked in problem order [N s].
+  int iterations = 0;
+  int line_search_iterations = 0;
+  double cost = 0;                   ///< ℓ_p at the solution [J].
+  double momentum_error = 0;         ///< e_m, SAP paper Eq. (32).
+  double complementarity_error = 0;  ///< e_μ, SAP paper Eq. (33).
+  std::string message;               ///< Why it failed, one line; empty on success.
+};
+
+class ContactSolver {
+ public:
+  virtual ~ContactSolver() = default;
+  virtual std::string name() const = 0;
+  /// Solves `problem` from `v_guess` (all trees; warm start). Never throws.
+  virtual SolverStatus Solve(const ContactProblem& problem, const VectorX& v_guess,
+                             SolverResult* result) = 0;
+};
+
+}  // namespace stiction

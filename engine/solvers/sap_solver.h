@@ -1,0 +1,95 @@
+#pragma once
+// The Semi-Analytic Primal solver (SAP paper Sec. IV, Alg. 2): Newton's
+// method on the unconstrained convex cost ℓ_p(v) of Eq. (24) with
+// H = A + Jᵀ G J, an exact line search (rtsafe on dℓ/dα, Sec. IV-B/C) or
+// backtracking with Armijo's rule, and the stopping criterion of Eq. (26).
+#include <vector>
+
+#include <Eigen/SparseCholesky>
+#include <Eigen/SparseCore>
+
+#include "engine/solvers/contact_solver.h"
+
+namespace stiction {
+
+enum class LineSearchKind { kExact, kBacktracking };
+
+struct SapSolverParameters {
+  double relative_tolerance = 1e-6;   ///< ε_r of Eq. (26), dimensionless.
+  double absolute_tolerance = 1e-14;  ///< ε_a of Eq. (26) [√J].
+  int max_iterations = 100;
+  LineSearchKind line_search = LineSearchKind::kExact;
+  /// Backtracking (Sec. IV-B): α ← ρα from α_max until Armijo's rule holds.
+  double backtracking_rho = 0.8;
+  double armijo_c = 1e-4;
+  double backtracking_alpha_max = 1.25;
+  int max_line_search_iterations = 100;
+  /// Exact search: α ∈ (0, α_max]; the root of dℓ/dα is found to round-off.
+  double exact_alpha_max = 1.5;
+  /// Stop when the cost no longer decreases beyond round-off:
+  /// ℓ_prev − ℓ < cost_abs_tolerance + cost_rel_tolerance · |ℓ_prev|.
+  double cost_abs_tolerance = 1e-30;
+  double cost_rel_tolerance = 1e-15;
+};
+
+class SapSolver final : public ContactSolver {
+ public:
+  explicit SapSolver(const SapSolverParameters& p = {}) : params_(p) {}
+  std::string name() const override { return "sap"; }
+  const SapSolverParameters& parameters() const { return params_; }
+  void set_parameters(const SapSolverParameters& p) { params_ = p; }
+
+  SolverStatus Solve(const ContactProblem& problem, const VectorX& v_guess,
+                     SolverResult* result) override;
+
+  /// Cost and its first two derivatives along v + αΔv (Sec. IV-C), for tests.
+  struct LineSample {
+    double cost, d_cost, d2_cost;
+  };
+
+ private:
+  // The problem restricted to trees that take part in some constraint; the
+  // others keep v = v*.
+  struct Layout {
+    std::vector<int> local_start;  // Per tree: offset in the local vector, −1 if absent.
+    std::vector<int> trees;        // Participating trees.
+    std::vector<int> row_start;    // Per constraint: first stacked row.
+    int n = 0;                     // Local velocities.
+    int rows = 0;                  // Constraint rows.
+  };
+  void BuildLayout(const ContactProblem& problem);
+  void MultiplyA(const ContactProblem& problem, const VectorX& x, VectorX* y) const;
+  void CalcConstraintVelocities(const ContactProblem& problem, const VectorX& v, VectorX* vc) const;
+  void MultiplyJTranspose(const ContactProblem& problem, const VectorX& gamma, VectorX* y) const;
+  /// Evaluates every constraint at vc: returns Σ ℓ_i; fills gamma_ and evals_.
+  double EvaluateConstraints(const ContactProblem& problem, const VectorX& vc);
+  void AssembleHessian(const ContactProblem& problem);
+  LineSample SampleLine(const ContactProblem& problem, double alpha);
+  double ExactLineSearch(const ContactProblem& problem, double ell0, double d_ell0, int* iters);
+  double BacktrackingLineSearch(const ContactProblem& problem, double ell0, double d_ell0,
+                                int* iters);
+
+  SapSolverParameters params_;
+  Layout layout_;
+  VectorX v_star_;     // Local v*.
+  VectorX v_, dv_;     // Local iterate and Newton direction.
+  VectorX vc_, dvc_;   // Constraint velocities and their change along dv.
+  VectorX dp_;         // A dv.
+  VectorX gamma_;
+  std::vector<ConstraintEvaluation> evals_;
+  VectorX scale_;      // D = diag(A)^-½ of Eq. (25).
+  std::vector<Eigen::Triplet<double>> triplets_;
+  Eigen::SparseMatrix<double> H_;
+  Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt_;
+  // Line search scratch.
+  VectorX v_alpha_, vc_alpha_;
+  ConstraintEvaluation eval_scratch_;
+
+ public:
+  /// For tests: prepares the problem at v (local layout built) and returns
+  /// samples of ℓ(α) along the direction dv. Both vectors cover all trees.
+  LineSample SampleAlong(const ContactProblem& problem, const VectorX& v, const VectorX& dv,
+                         double alpha);
+};
+
+}  // namespace stiction
