@@ -3,6 +3,7 @@
 // and an initial guess, find v and the impulses γ. Solvers return a status;
 // they never throw inside a step.
 #include <string>
+#include <vector>
 
 #include "engine/common/eigen_types.h"
 #include "engine/contact/contact_problem.h"
@@ -24,6 +25,7 @@ struct SolverResult {
   double momentum_error = 0;         ///< e_m, SAP paper Eq. (32).
   double complementarity_error = 0;  ///< e_μ, SAP paper Eq. (33).
   std::string message;               ///< Why it failed, one line; empty on success.
+  std::vector<double> momentum_error_history;  ///< e_m per iteration, when recorded.
 };
 
 class ContactSolver {

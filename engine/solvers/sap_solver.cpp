@@ -245,6 +245,7 @@ SolverStatus SapSolver::Solve(const ContactProblem& problem, const VectorX& v_gu
     const double ref = std::max(p.cwiseProduct(scale_).norm(), jc.cwiseProduct(scale_).norm());
     r.cost = ell;
     r.momentum_error = ref > 0 ? g_norm / ref : g_norm;  // Eq. (32).
+    if (params_.record_history) r.momentum_error_history.push_back(r.momentum_error);
     if (!std::isfinite(ell) || !std::isfinite(g_norm)) {
       r.message = "SAP: non-finite cost or gradient";
       return SolverStatus::kNonFinite;
@@ -320,6 +321,15 @@ SolverStatus SapSolver::Solve(const ContactProblem& problem, const VectorX& v_gu
     r.message = os.str();
   }
   return status;
+}
+
+double SapSolver::LineSearchAlong(const ContactProblem& problem, const VectorX& v,
+                                  const VectorX& dv) {
+  const LineSample s0 = SampleAlong(problem, v, dv, 0.0);
+  int iters = 0;
+  return params_.line_search == LineSearchKind::kExact
+             ? ExactLineSearch(problem, s0.cost, s0.d_cost, &iters)
+             : BacktrackingLineSearch(problem, s0.cost, s0.d_cost, &iters);
 }
 
 SapSolver::LineSample SapSolver::SampleAlong(const ContactProblem& problem, const VectorX& v,

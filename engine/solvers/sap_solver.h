@@ -30,6 +30,9 @@ struct SapSolverParameters {
   /// ℓ_prev − ℓ < cost_abs_tolerance + cost_rel_tolerance · |ℓ_prev|.
   double cost_abs_tolerance = 1e-30;
   double cost_rel_tolerance = 1e-15;
+  /// Record e_m (Eq. 32) at every iteration into SolverResult (for tests
+  /// and convergence plots).
+  bool record_history = false;
 };
 
 class SapSolver final : public ContactSolver {
@@ -90,6 +93,9 @@ class SapSolver final : public ContactSolver {
   /// samples of ℓ(α) along the direction dv. Both vectors cover all trees.
   LineSample SampleAlong(const ContactProblem& problem, const VectorX& v, const VectorX& dv,
                          double alpha);
+  /// For tests: the step length the configured line search picks along dv
+  /// from v (dv must be a descent direction).
+  double LineSearchAlong(const ContactProblem& problem, const VectorX& v, const VectorX& dv);
 };
 
 }  // namespace stiction
