@@ -309,6 +309,16 @@ void PrintSummary(const RunSummary& run, const RunStatistics& stats, std::ostrea
                     << stats.max_iterations() << '\n';
   row("contacts") << "mean " << Format(stats.mean_contacts(), 4) << ", max "
                   << stats.max_contacts() << '\n';
+  if (stats.num_steps() > 0) {
+    const StepStats::TimeSplit& t = stats.total_time_split();
+    const double ms = 1e3 / static_cast<double>(stats.num_steps());
+    row("ms per step") << Format(stats.mean_step_wall_time_s() * 1e3, 4) << " (free motion "
+                       << Format(t.free_motion * ms, 3) << ", collision "
+                       << Format(t.collision * ms, 3) << ", assembly "
+                       << Format(t.assembly * ms, 3) << ", factorization "
+                       << Format(t.factorization * ms, 3) << ", line search "
+                       << Format(t.line_search * ms, 3) << ")\n";
+  }
   const bool finite =
       MakeReportJson(run, stats).at("finite").get<bool>();  // Same rule as the report.
   row("finite") << (finite ? "yes" : "no") << '\n';

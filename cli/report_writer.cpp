@@ -84,6 +84,11 @@ void RunStatistics::Add(const StepStats& s) {
   sum_line_search_iterations_ += s.line_search_iterations;
   sum_contacts_ += s.num_contacts;
   sum_wall_time_s_ += s.wall_time_s;
+  time_split_.free_motion += s.time.free_motion;
+  time_split_.collision += s.time.collision;
+  time_split_.assembly += s.time.assembly;
+  time_split_.factorization += s.time.factorization;
+  time_split_.line_search += s.time.line_search;
   max_iterations_ = std::max(max_iterations_, s.iterations);
   max_line_search_iterations_ = std::max(max_line_search_iterations_, s.line_search_iterations);
   max_contacts_ = std::max(max_contacts_, s.num_contacts);
@@ -146,6 +151,16 @@ nlohmann::json MakeReportJson(const RunSummary& run, const RunStatistics& stats)
   s["max_penetration_m"] = num(stats.max_penetration_m());
   s["mean_penetration_m"] = num(stats.mean_penetration_m());
   s["mean_step_wall_time_s"] = num(stats.mean_step_wall_time_s());
+  // Where the stepping time went, summed over the run [s]; "other" is the
+  // rest of Step() (kinematics, position update, bookkeeping).
+  const StepStats::TimeSplit& t = stats.total_time_split();
+  const double accounted = t.free_motion + t.collision + t.assembly + t.factorization + t.line_search;
+  s["time_split_s"] = {{"free_motion", num(t.free_motion)},
+                       {"collision", num(t.collision)},
+                       {"assembly", num(t.assembly)},
+                       {"factorization", num(t.factorization)},
+                       {"line_search", num(t.line_search)},
+                       {"other", num(stats.total_step_wall_time_s() - accounted)}};
   report["stats"] = std::move(s);
 
   report["energy"] = {{"initial_kinetic_J", num(run.energy.initial_kinetic_J)},

@@ -61,12 +61,15 @@ class RunStatistics {
   double total_step_wall_time_s() const { return sum_wall_time_s_; }
   /// False once any sample held NaN or ±Inf.
   bool finite() const { return finite_; }
+  /// Summed time split over the run [s] (see StepStats::TimeSplit).
+  const StepStats::TimeSplit& total_time_split() const { return time_split_; }
 
  private:
   double Mean(double sum) const {
     return num_steps_ > 0 ? sum / static_cast<double>(num_steps_) : 0.0;
   }
 
+  StepStats::TimeSplit time_split_;
   std::int64_t num_steps_ = 0;
   std::int64_t num_contact_steps_ = 0;
   double sum_iterations_ = 0;

@@ -29,6 +29,14 @@ struct StepStats {
   double complementarity_error = 0;  ///< e_μ, SAP paper Eq. (33).
   double max_penetration_m = 0;    ///< max(-φ) over contacts [m], ≥ 0.
   double wall_time_s = 0;          ///< Time spent inside Step() [s].
+  /// Where the step's time went [s] (benchmarks, docs/benchmarks.md).
+  struct TimeSplit {
+    double free_motion = 0;    ///< Stage 1 (θ-method Newton per tree).
+    double collision = 0;      ///< FCL broad + narrow phase.
+    double assembly = 0;       ///< Contact problem + Newton matrix H assembly.
+    double factorization = 0;  ///< Sparse Cholesky of H.
+    double line_search = 0;    ///< Exact/backtracking line search.
+  } time;
 };
 
 struct StepResult {

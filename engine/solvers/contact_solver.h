@@ -26,6 +26,9 @@ struct SolverResult {
   double complementarity_error = 0;  ///< e_μ, SAP paper Eq. (33).
   std::string message;               ///< Why it failed, one line; empty on success.
   std::vector<double> momentum_error_history;  ///< e_m per iteration, when recorded.
+  double assembly_time_s = 0;       ///< Building H = A + JᵀGJ [s].
+  double factorization_time_s = 0;  ///< Factorizing H and solving [s].
+  double line_search_time_s = 0;    ///< Line search [s].
 };
 
 class ContactSolver {

@@ -1,11 +1,18 @@
 #include "engine/solvers/sap_solver.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <sstream>
 
 namespace stiction {
+
+namespace {
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+}  // namespace
 
 void Constraint::Evaluate(const VectorX& vc, ConstraintEvaluation* out) const {
   switch (kind) {
@@ -263,7 +270,10 @@ SolverStatus SapSolver::Solve(const ContactProblem& problem, const VectorX& v_gu
     ell_prev = ell;
 
     // Newton direction Δv = −H⁻¹ ∇ℓ (Alg. 2, line 3).
+    auto t0 = std::chrono::steady_clock::now();
     AssembleHessian(problem);
+    r.assembly_time_s += SecondsSince(t0);
+    t0 = std::chrono::steady_clock::now();
     if (!pattern_analyzed) {
       llt_.analyzePattern(H_);
       pattern_analyzed = true;
@@ -274,6 +284,7 @@ SolverStatus SapSolver::Solve(const ContactProblem& problem, const VectorX& v_gu
       return SolverStatus::kNonFinite;
     }
     dv_ = -llt_.solve(grad);
+    r.factorization_time_s += SecondsSince(t0);
     CalcConstraintVelocities(problem, dv_, &dvc_);
     MultiplyA(problem, dv_, &dp_);
     const double d_ell0 = grad.dot(dv_);
@@ -283,11 +294,13 @@ SolverStatus SapSolver::Solve(const ContactProblem& problem, const VectorX& v_gu
       break;
     }
     // Line search (Alg. 2, line 4).
+    t0 = std::chrono::steady_clock::now();
     int ls_iters = 0;
     const double alpha = params_.line_search == LineSearchKind::kExact
                              ? ExactLineSearch(problem, ell, d_ell0, &ls_iters)
                              : BacktrackingLineSearch(problem, ell, d_ell0, &ls_iters);
     r.line_search_iterations += ls_iters;
+    r.line_search_time_s += SecondsSince(t0);
     v_ += alpha * dv_;
     r.iterations = it + 1;
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
@@ -16,6 +17,7 @@ constexpr int kMaxNewtonIterations = 25;
 // Stage 1 is converged when the Newton update is below this relative size;
 // tight enough that the midpoint rule conserves energy to round-off.
 constexpr double kNewtonRelativeTolerance = 1e-13;
+constexpr double kResidualRelativeTolerance = 1e-14;
 }  // namespace
 
 ThetaMethod::ThetaMethod(const MultibodyModel& model)
@@ -23,32 +25,35 @@ ThetaMethod::ThetaMethod(const MultibodyModel& model)
       q_theta_(VectorX::Zero(model.num_positions())),
       q_next_(VectorX::Zero(model.num_positions())),
       v_theta_(VectorX::Zero(model.num_velocities())),
-      qdot_(VectorX::Zero(model.num_positions())),
       k_(VectorX::Zero(model.num_velocities())),
-      v_work_(VectorX::Zero(model.num_velocities())) {}
+      v_work_(VectorX::Zero(model.num_velocities())),
+      qdot_(VectorX::Zero(model.num_positions())),
+      v_vq_(VectorX::Zero(model.num_velocities())) {}
 
 void ThetaMethod::CalcPositions(int tree, const VectorX& q0, const VectorX& v0,
                                 const VectorX& v, double dt, const ThetaParameters& p,
                                 VectorX* q_theta, VectorX* q) const {
   const Tree& t = model_.tree(tree);
   if (t.nq == 0) return;
-  // v^θvq of Eq. (6).
-  VectorX v_vq = v;
-  v_vq.segment(t.v_start, t.nv) =
+  // v^θvq of Eq. (6); only the tree's slice of the scratch vectors is used.
+  v_vq_.segment(t.v_start, t.nv) =
       p.theta_vq * v.segment(t.v_start, t.nv) + (1 - p.theta_vq) * v0.segment(t.v_start, t.nv);
-  VectorX qdot(model_.num_positions());
-  q_theta->segment(t.q_start, t.nq) = q0.segment(t.q_start, t.nq);
+  auto qt = q_theta->segment(t.q_start, t.nq);
+  auto qn = q->segment(t.q_start, t.nq);
+  const auto q0t = q0.segment(t.q_start, t.nq);
+  qt = q0t;
   // With θ = 0, q^θ = q0 and one evaluation is exact.
   const int iterations = p.theta > 0 ? kMaxFixedPointIterations : 1;
   for (int it = 0; it < iterations; ++it) {
-    model_.MapVelocityToQDot(*q_theta, v_vq, &qdot, tree);
-    const VectorX q_new = q0.segment(t.q_start, t.nq) + dt * qdot.segment(t.q_start, t.nq);
-    const VectorX q_theta_new =
-        p.theta * q_new + (1 - p.theta) * q0.segment(t.q_start, t.nq);
-    const double change = (q_theta_new - q_theta->segment(t.q_start, t.nq)).lpNorm<Eigen::Infinity>();
-    q_theta->segment(t.q_start, t.nq) = q_theta_new;
-    q->segment(t.q_start, t.nq) = q_new;
-    if (change <= 1e-16 * (1 + q_new.lpNorm<Eigen::Infinity>())) break;
+    model_.MapVelocityToQDot(*q_theta, v_vq_, &qdot_, tree);
+    qn = q0t + dt * qdot_.segment(t.q_start, t.nq);
+    double change = 0;
+    for (int i = 0; i < t.nq; ++i) {
+      const double updated = p.theta * qn[i] + (1 - p.theta) * q0t[i];
+      change = std::max(change, std::abs(updated - qt[i]));
+      qt[i] = updated;
+    }
+    if (change <= 1e-16 * (1 + qn.lpNorm<Eigen::Infinity>())) break;
   }
 }
 
@@ -89,43 +94,62 @@ FreeMotionStatus ThetaMethod::SolveFreeMotion(int tree, const VectorX& q0,
   if (!p.implicit_in_v()) return status;
 
   VectorX r;
+  // Newton's method on m(v) = 0 with a forward-difference Jacobian ∂m/∂v
+  // (exact for linear problems up to round-off, O(h) accurate otherwise),
+  // reused while it keeps contracting the residual by 10× per iteration.
   MatrixX J(t.nv, t.nv);
+  Eigen::PartialPivLU<MatrixX> lu;
+  bool have_jacobian = false;
   VectorX r_h;
   MatrixX M_scratch;
+  double r_prev = std::numeric_limits<double>::infinity();
   status.converged = false;
-  for (int it = 0; it < kMaxNewtonIterations; ++it) {
+  bool cache_current = false;  // cache and M_t hold the state at vs.
+  for (int it = 0; it <= kMaxNewtonIterations; ++it) {
     CalcResidual(tree, q0, v0, *v_star, dt, p, tau_ext, cache, M_t, &r);
-    status.newton_iterations = it + 1;
-    // Forward-difference Jacobian ∂m/∂v (exact for linear problems up to
-    // round-off; O(h) accurate otherwise, which keeps Newton's contraction
-    // at ~1e-7 per iteration).
-    v_work_.segment(t.v_start, t.nv) = vs;
-    for (int i = 0; i < t.nv; ++i) {
-      const int col = t.v_start + i;
-      const double h = 1e-7 * std::max(1.0, std::abs(v_work_[col]));
-      v_work_[col] += h;
-      CalcResidual(tree, q0, v0, v_work_, dt, p, tau_ext, cache, &M_scratch, &r_h);
-      J.col(i) = (r_h - r) / h;
-      v_work_[col] = vs[i];
+    cache_current = true;
+    const double r_norm = r.lpNorm<Eigen::Infinity>();
+    // Converged when the residual is round-off relative to the momentum
+    // change of the step (tight enough for midpoint to conserve energy).
+    const double momentum_scale =
+        ((*M_t) * (vs - v0.segment(t.v_start, t.nv))).lpNorm<Eigen::Infinity>() +
+        dt * k_.segment(t.v_start, t.nv).lpNorm<Eigen::Infinity>();
+    if (!std::isfinite(r_norm)) break;
+    if (r_norm <= kResidualRelativeTolerance * momentum_scale) {
+      status.converged = true;
+      break;
     }
-    const VectorX dv = -J.partialPivLu().solve(r);
+    if (it == kMaxNewtonIterations) break;
+    if (!have_jacobian || r_norm > 0.1 * r_prev) {
+      v_work_.segment(t.v_start, t.nv) = vs;
+      for (int i = 0; i < t.nv; ++i) {
+        const int col = t.v_start + i;
+        const double h = 1e-7 * std::max(1.0, std::abs(v_work_[col]));
+        v_work_[col] += h;
+        CalcResidual(tree, q0, v0, v_work_, dt, p, tau_ext, cache, &M_scratch, &r_h);
+        J.col(i) = (r_h - r) / h;
+        v_work_[col] = vs[i];
+      }
+      lu.compute(J);
+      have_jacobian = true;
+      cache_current = false;
+    }
+    r_prev = r_norm;
+    const VectorX dv = -lu.solve(r);
     vs += dv;
-    const double scale = std::max(1e-3, vs.lpNorm<Eigen::Infinity>());
+    cache_current = false;
+    status.newton_iterations = it + 1;
     if (!dv.allFinite()) break;
-    if (dv.lpNorm<Eigen::Infinity>() <= kNewtonRelativeTolerance * scale) {
+    // A vanishing update also means convergence (residual at round-off).
+    if (dv.lpNorm<Eigen::Infinity>() <= kNewtonRelativeTolerance *
+                                            std::max(1e-3, vs.lpNorm<Eigen::Infinity>())) {
       status.converged = true;
       break;
     }
   }
-  CalcResidual(tree, q0, v0, *v_star, dt, p, tau_ext, cache, M_t, &r);
+  if (!cache_current) CalcResidual(tree, q0, v0, *v_star, dt, p, tau_ext, cache, M_t, &r);
   status.residual_norm = r.lpNorm<Eigen::Infinity>();
-  if (!status.converged) {
-    // Newton stalls at round-off on hard problems; accept a tiny residual.
-    const double scale = (*M_t).lpNorm<Eigen::Infinity>() *
-                         std::max(1e-3, vs.lpNorm<Eigen::Infinity>());
-    status.converged = std::isfinite(status.residual_norm) &&
-                       status.residual_norm <= 1e-9 * scale;
-  }
+  if (!std::isfinite(status.residual_norm) || !vs.allFinite()) status.converged = false;
   return status;
 }
 

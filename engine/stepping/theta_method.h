@@ -57,7 +57,8 @@ class ThetaMethod {
 
   const MultibodyModel& model_;
   // Scratch, full size; only tree slices are touched.
-  VectorX q_theta_, q_next_, v_theta_, qdot_, k_, v_work_;
+  VectorX q_theta_, q_next_, v_theta_, k_, v_work_;
+  mutable VectorX qdot_, v_vq_;  // CalcPositions scratch.
 };
 
 }  // namespace stiction

@@ -1,12 +1,19 @@
 #include "engine/stepping/time_stepper.h"
 
 #include <algorithm>
+#include <chrono>
 #include <sstream>
 
 #include "engine/multibody/dynamics.h"
 #include "engine/multibody/spatial_algebra.h"
 
 namespace stiction {
+
+namespace {
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+}  // namespace
 
 TimeStepper::TimeStepper(const MultibodyModel& model, CollisionWorld* collision,
                          std::vector<ContactMaterial> materials)
@@ -51,6 +58,7 @@ StepStatus TimeStepper::Step(const StepperParameters& params, const VectorX& q0,
   VectorX& v_star = problem_.v_star;
   v_star = v0;
   int iterations = 0;
+  auto t0 = std::chrono::steady_clock::now();
   for (int t = 0; t < model_.num_trees(); ++t) {
     // Stage 1, Eq. (13).
     const FreeMotionStatus s =
@@ -72,6 +80,7 @@ StepStatus TimeStepper::Step(const StepperParameters& params, const VectorX& q0,
     const double dscale = dt * p.theta;
     A.diagonal() += kscale * K_.segment(tr.v_start, tr.nv) + dscale * D_.segment(tr.v_start, tr.nv);
   }
+  stats->time.free_motion = SecondsSince(t0);
   if (!v_star.allFinite()) {
     *message = "the free motion (stage 1) produced a non-finite velocity";
     return StepStatus::kNonFinite;
@@ -83,11 +92,15 @@ StepStatus TimeStepper::Step(const StepperParameters& params, const VectorX& q0,
   CalcKinematics(model_, q0, v0, BodyRange::All(model_), &cache_q0_);
   const double margin = CalcSpeculativeMargin(dt);
   contact_points_.clear();
+  t0 = std::chrono::steady_clock::now();
   if (collision_ != nullptr) {
     collision_->UpdatePoses(cache_q0_.X_WB);
     collision_->ComputeContacts(margin, &contact_points_);
   }
+  stats->time.collision = SecondsSince(t0);
+  t0 = std::chrono::steady_clock::now();
   builder_.Build(cache_q0_, q0, contact_points_, params.contact, margin, &problem_, &reports_);
+  stats->time.assembly = SecondsSince(t0);
   stats->num_contacts = static_cast<int>(reports_.size());
   stats->iterations = iterations;
   if (problem_.constraints.empty()) {
@@ -99,6 +112,9 @@ StepStatus TimeStepper::Step(const StepperParameters& params, const VectorX& q0,
     stats->line_search_iterations = solver_result_.line_search_iterations;
     stats->momentum_error = solver_result_.momentum_error;
     stats->complementarity_error = solver_result_.complementarity_error;
+    stats->time.assembly += solver_result_.assembly_time_s;
+    stats->time.factorization = solver_result_.factorization_time_s;
+    stats->time.line_search = solver_result_.line_search_time_s;
     if (status != SolverStatus::kConverged) {
       *message = solver_result_.message;
       return status == SolverStatus::kNonFinite ? StepStatus::kNonFinite
