@@ -68,6 +68,8 @@ class SapSolver final : public ContactSolver {
   double EvaluateConstraints(const ContactProblem& problem, const VectorX& vc);
   void AssembleHessian(const ContactProblem& problem);
   LineSample SampleLine(const ContactProblem& problem, double alpha);
+  /// Precomputes Δv_c, Δp and the A-norm terms of ℓ(α) for dv_ from v_.
+  void PrepareLine(const ContactProblem& problem);
   double ExactLineSearch(const ContactProblem& problem, double ell0, double d_ell0, int* iters);
   double BacktrackingLineSearch(const ContactProblem& problem, double ell0, double d_ell0,
                                 int* iters);
@@ -85,7 +87,12 @@ class SapSolver final : public ContactSolver {
   Eigen::SparseMatrix<double> H_;
   Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt_;
   // Line search scratch.
-  VectorX v_alpha_, vc_alpha_;
+  struct LineTerms {
+    double a_cost = 0;          // ½‖v − v*‖²_A
+    double dp_dot_dv_star = 0;  // Δpᵀ(v − v*)
+    double dv_dot_dp = 0;       // ΔvᵀΔp
+  } line_;
+  VectorX vc_alpha_;
   ConstraintEvaluation eval_scratch_;
 
  public:
