@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <sstream>
 
 namespace stiction {
@@ -56,6 +57,34 @@ void SapSolver::BuildLayout(const ContactProblem& problem) {
     L.trees.push_back(t);
     L.n += problem.tree_nv[t];
   }
+  // Dense blocks of H: one per participating tree (diagonal) and one per
+  // pair of trees coupled by a constraint, stored with the later tree (in
+  // the local order) as the row tree so that the block is in the lower part.
+  pair_blocks_.clear();
+  diagonal_block_.assign(problem.num_trees(), -1);
+  std::map<std::pair<int, int>, int> index;
+  auto block_of = [&](int row_tree, int col_tree) {
+    auto [it, inserted] = index.emplace(std::make_pair(row_tree, col_tree), static_cast<int>(pair_blocks_.size()));
+    if (inserted) {
+      pair_blocks_.push_back({row_tree, col_tree,
+                              MatrixX::Zero(problem.tree_nv[row_tree], problem.tree_nv[col_tree])});
+    }
+    return it->second;
+  };
+  for (int t : L.trees) diagonal_block_[t] = block_of(t, t);
+  constraint_pairs_.resize(problem.constraints.size());
+  for (size_t i = 0; i < problem.constraints.size(); ++i) {
+    std::vector<int>& pairs = constraint_pairs_[i];
+    pairs.clear();
+    for (const ConstraintJacobianBlock& bi : problem.constraints[i].blocks) {
+      for (const ConstraintJacobianBlock& bj : problem.constraints[i].blocks) {
+        // Term J_jᵀ G J_i lands in rows of tree j, columns of tree i; keep
+        // only the one in the lower part (row tree later than column tree).
+        const bool lower = L.local_start[bj.tree] >= L.local_start[bi.tree];
+        pairs.push_back(lower ? block_of(bj.tree, bi.tree) : block_of(bi.tree, bj.tree));
+      }
+    }
+  }
 }
 
 void SapSolver::MultiplyA(const ContactProblem& problem, const VectorX& x, VectorX* y) const {
@@ -104,30 +133,35 @@ double SapSolver::EvaluateConstraints(const ContactProblem& problem, const Vecto
 }
 
 void SapSolver::AssembleHessian(const ContactProblem& problem) {
-  // H = A + Jᵀ G J (Sec. IV-A), block-sparse by trees (Sec. IV-D). The
-  // pattern only depends on which trees each constraint couples, so it is
-  // the same at every Newton iteration of a solve (zeros are kept).
-  triplets_.clear();
-  for (int t : layout_.trees) {
-    const int o = layout_.local_start[t], n = problem.tree_nv[t];
-    const MatrixX& A = problem.A[t];
-    for (int j = 0; j < n; ++j) {
-      for (int i = 0; i < n; ++i) triplets_.emplace_back(o + i, o + j, A(i, j));
-    }
-  }
+  // H = A + Jᵀ G J (Sec. IV-A), block-sparse by trees (Sec. IV-D): one dense
+  // block per pair of coupled trees, summed over the pair's constraints,
+  // then only the lower triangle goes to the sparse Cholesky (which reads
+  // the lower part). The pattern depends only on which trees each
+  // constraint couples, so it is the same at every Newton iteration.
+  for (PairBlock& pb : pair_blocks_) pb.H.setZero();
+  for (int t : layout_.trees) pair_blocks_[diagonal_block_[t]].H = problem.A[t];
   for (size_t k = 0; k < problem.constraints.size(); ++k) {
     const Constraint& c = problem.constraints[k];
     const MatrixX& G = evals_[k].G;
+    const std::vector<int>& pairs = constraint_pairs_[k];
+    int p = 0;
     for (const ConstraintJacobianBlock& bi : c.blocks) {
-      const MatrixX GJ = G * bi.J;
+      gj_.noalias() = G * bi.J;
       for (const ConstraintJacobianBlock& bj : c.blocks) {
-        const MatrixX block = bj.J.transpose() * GJ;  // nv_j × nv_i
-        const int oi = layout_.local_start[bi.tree], oj = layout_.local_start[bj.tree];
-        for (int col = 0; col < block.cols(); ++col) {
-          for (int row = 0; row < block.rows(); ++row) {
-            triplets_.emplace_back(oj + row, oi + col, block(row, col));
-          }
+        PairBlock& pb = pair_blocks_[pairs[p++]];
+        // pb holds rows of tree pb.row_tree, columns of pb.col_tree.
+        if (bj.tree == pb.row_tree && bi.tree == pb.col_tree) {
+          pb.H.noalias() += bj.J.transpose() * gj_;
         }
+      }
+    }
+  }
+  triplets_.clear();
+  for (const PairBlock& pb : pair_blocks_) {
+    const int orow = layout_.local_start[pb.row_tree], ocol = layout_.local_start[pb.col_tree];
+    for (int col = 0; col < pb.H.cols(); ++col) {
+      for (int row = 0; row < pb.H.rows(); ++row) {
+        if (orow + row >= ocol + col) triplets_.emplace_back(orow + row, ocol + col, pb.H(row, col));
       }
     }
   }

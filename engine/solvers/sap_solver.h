@@ -83,6 +83,14 @@ class SapSolver final : public ContactSolver {
   VectorX gamma_;
   std::vector<ConstraintEvaluation> evals_;
   VectorX scale_;      // D = diag(A)^-½ of Eq. (25).
+  struct PairBlock {
+    int row_tree, col_tree;
+    MatrixX H;  // nv_row × nv_col block of H.
+  };
+  std::vector<PairBlock> pair_blocks_;
+  std::vector<int> diagonal_block_;                // Per tree: its diagonal block.
+  std::vector<std::vector<int>> constraint_pairs_;  // Per constraint: block per (i, j).
+  MatrixX gj_;                                      // G J scratch.
   std::vector<Eigen::Triplet<double>> triplets_;
   Eigen::SparseMatrix<double> H_;
   Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt_;
