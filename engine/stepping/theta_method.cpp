@@ -109,13 +109,25 @@ FreeMotionStatus ThetaMethod::SolveFreeMotion(int tree, const VectorX& q0,
     CalcResidual(tree, q0, v0, *v_star, dt, p, tau_ext, cache, M_t, &r);
     cache_current = true;
     const double r_norm = r.lpNorm<Eigen::Infinity>();
-    // Converged when the residual is round-off relative to the momentum
-    // change of the step (tight enough for midpoint to conserve energy).
+    // Converged when the residual is negligible relative to the momentum
+    // change of the step (tight enough for midpoint to conserve energy), or
+    // at the round-off floor of evaluating it. Spatial inertias about the
+    // world origin hold m|p|² terms that cancel in M = SᵀIS, so that floor
+    // grows with the bodies' distance from the origin and their speed.
+    const auto v0t = v0.segment(t.v_start, t.nv);
     const double momentum_scale =
-        ((*M_t) * (vs - v0.segment(t.v_start, t.nv))).lpNorm<Eigen::Infinity>() +
+        ((*M_t) * (vs - v0t)).lpNorm<Eigen::Infinity>() +
         dt * k_.segment(t.v_start, t.nv).lpNorm<Eigen::Infinity>();
+    double inertia_scale = M_t->lpNorm<Eigen::Infinity>();
+    for (int b = t.body_begin; b < t.body_end; ++b) {
+      inertia_scale = std::max(inertia_scale, cache->I_Wo[b].lpNorm<Eigen::Infinity>());
+    }
+    const double round_off =
+        16 * std::numeric_limits<double>::epsilon() *
+        (inertia_scale * (vs.lpNorm<Eigen::Infinity>() + v0t.lpNorm<Eigen::Infinity>()) +
+         momentum_scale);
     if (!std::isfinite(r_norm)) break;
-    if (r_norm <= kResidualRelativeTolerance * momentum_scale) {
+    if (r_norm <= std::max(kResidualRelativeTolerance * momentum_scale, round_off)) {
       status.converged = true;
       break;
     }

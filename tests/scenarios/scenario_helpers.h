@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,14 @@ namespace stiction::test {
 
 inline std::string ScenePath(const std::string& name) {
   return std::string(STICTION_SOURCE_DIR) + "/assets/scenes/" + name;
+}
+
+/// A double as text that parses back to the same value (for --set overrides).
+inline std::string Num(double x) {
+  std::ostringstream os;
+  os.precision(17);
+  os << x;
+  return os.str();
 }
 
 /// Steps `sim` until `duration` seconds, calling `observe` after every step
