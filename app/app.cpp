@@ -1,0 +1,542 @@
+#include "app/app.h"
+
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+
+#include "app/input/picking.h"
+#include "app/record/screenshot.h"
+#include "engine/common/error.h"
+
+namespace stiction::app {
+namespace {
+
+constexpr double kDoubleClickSeconds = 0.35;
+constexpr double kDoubleClickPixels = 6.0;
+const Vec4f kAxisColors[3] = {Vec4f(0.9f, 0.15f, 0.15f, 1), Vec4f(0.1f, 0.75f, 0.1f, 1),
+                              Vec4f(0.15f, 0.3f, 0.95f, 1)};
+
+App* FromWindow(GLFWwindow* window) { return static_cast<App*>(glfwGetWindowUserPointer(window)); }
+
+}  // namespace
+
+double App::Now() { return glfwGetTime(); }
+
+App::App(const AppOptions& options) : options_(options) {
+  WindowOptions wo;
+  wo.width = options.width;
+  wo.height = options.height;
+  wo.visible = options.visible;
+  wo.vsync = options.vsync;
+  window_ = std::make_unique<Window>(wo);
+  renderer_ = std::make_unique<Renderer>(ResolveShaderDir(options.shader_dir));
+  clock_.set_real_time_factor(options.real_time_factor);
+  clock_.set_unlimited(options.unlimited);
+  clock_.set_budget(0.010);
+  paused_ = options.paused;
+  const std::string path = options.scene_path.empty() ? std::string(STICTION_DEFAULT_SCENE) : options.scene_path;
+  if (!LoadScene(path, /*keep_camera=*/false)) throw InputError(ui_.message);
+
+  // Our callbacks first: ImGui's GLFW backend chains to them (it calls the
+  // previously installed callback before updating its own state).
+  InstallCallbacks();
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // No imgui.ini next to the user's files.
+  ImGui::StyleColorsDark();
+  ImGui_ImplGlfw_InitForOpenGL(window_->handle(), true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  imgui_ready_ = true;
+  last_frame_time_ = Now();
+}
+
+App::~App() {
+  if (imgui_ready_) {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+  }
+  renderer_.reset();  // GL objects go while the context exists.
+  if (window_ != nullptr) glfwSetWindowUserPointer(window_->handle(), nullptr);
+}
+
+void App::InstallCallbacks() {
+  GLFWwindow* w = window_->handle();
+  glfwSetWindowUserPointer(w, this);
+  glfwSetKeyCallback(w, [](GLFWwindow* win, int key, int /*scancode*/, int action, int mods) {
+    if (App* app = FromWindow(win)) app->HandleKey(key, action, mods);
+  });
+  glfwSetMouseButtonCallback(w, [](GLFWwindow* win, int button, int action, int mods) {
+    if (App* app = FromWindow(win)) app->HandleMouseButton(button, action, mods, glfwGetTime());
+  });
+  glfwSetCursorPosCallback(w, [](GLFWwindow* win, double x, double y) {
+    if (App* app = FromWindow(win)) app->HandleCursor(x, y);
+  });
+  glfwSetScrollCallback(w, [](GLFWwindow* win, double /*dx*/, double dy) {
+    if (App* app = FromWindow(win)) app->HandleScroll(dy);
+  });
+  glfwSetDropCallback(w, [](GLFWwindow* win, int count, const char** paths) {
+    if (App* app = FromWindow(win)) app->HandleDrop(std::vector<std::string>(paths, paths + count));
+  });
+}
+
+// ---------------------------------------------------------------- scene
+
+bool App::LoadScene(const std::string& path, bool keep_camera) {
+  std::unique_ptr<Simulation> sim;
+  try {
+    sim = std::make_unique<Simulation>(Simulation::FromFile(path));
+  } catch (const std::exception& e) {  // InputError, or anything a loader let through.
+    ui_.Error(std::string("cannot open scene: ") + e.what());
+    return false;
+  }
+  EndPerturbation();
+  sim_ = std::move(sim);
+  scene_path_ = path;
+  ui_.scene_path_field = path;
+  render_scene_ = BuildRenderScene(*sim_);
+  renderer_->LoadScene(render_scene_);
+  selected_body_ = -1;
+  last_stats_ = {};
+  steps_taken_ = 0;
+  clock_.Restart();
+  ui_.plots.Clear();
+  ui_.sim_edits = SimulationEditsFrom(*sim_);
+  snapshot_ = MakeSnapshot(*sim_, last_stats_);
+  if (!keep_camera) FitCamera();
+  if (!render_scene_.warnings.empty()) {
+    ui_.Error(render_scene_.warnings.front());
+  } else {
+    ui_.Info("loaded " + path);
+  }
+  return true;
+}
+
+bool App::OpenScene(const std::string& path, bool keep_camera) { return LoadScene(path, keep_camera); }
+
+bool App::ReloadScene() { return LoadScene(scene_path_, /*keep_camera=*/true); }
+
+void App::FitCamera() {
+  Vector3 center;
+  double radius = 1;
+  CalcSceneBounds(render_scene_, snapshot_.X_WB, &center, &radius);
+  camera_.Fit(center.cast<float>(), static_cast<float>(radius));
+}
+
+// ---------------------------------------------------------------- frame
+
+int App::Run() {
+  if (options_.headless_frames > 0) {
+    for (int i = 0; i < options_.headless_frames && !window_->ShouldClose(); ++i) Frame();
+    if (!options_.screenshot_path.empty() && !SaveScreenshot(options_.screenshot_path)) {
+      std::fprintf(stderr, "stiction: cannot write screenshot '%s'\n", options_.screenshot_path.c_str());
+      return 1;
+    }
+    return 0;
+  }
+  while (!window_->ShouldClose()) Frame();
+  return 0;
+}
+
+void App::Frame() {
+  const double t0 = Now();
+  const double wall_dt = frames_ == 0 ? 0.0 : t0 - last_frame_time_;
+  last_frame_time_ = t0;
+
+  // 1. Input (callbacks run inside PollEvents), then loads the panels asked for.
+  glfwPollEvents();
+  if (!ui_.pending_open.empty()) {
+    const std::string path = std::move(ui_.pending_open);
+    ui_.pending_open.clear();
+    LoadScene(path, /*keep_camera=*/false);
+  }
+  if (ui_.pending_reload) {
+    ui_.pending_reload = false;
+    ReloadScene();
+  }
+
+  // 2. Physics.
+  StepPhysics(wall_dt);
+  physics_ms_ = (Now() - t0) * 1e3;
+  snapshot_ = MakeSnapshot(*sim_, last_stats_);
+  if (steps_last_frame_ > 0) {
+    ui_.plots.iterations.Push(static_cast<float>(last_stats_.iterations));
+    ui_.plots.contacts.Push(static_cast<float>(last_stats_.num_contacts));
+    ui_.plots.kinetic_energy.Push(static_cast<float>(snapshot_.kinetic_energy));
+  }
+  if (!paused_) ui_.plots.achieved_rtf.Push(static_cast<float>(clock_.achieved_real_time_factor()));
+
+  // 3. Render the scene into the FBO, show it, and save it if asked.
+  int fw = 0, fh = 0;
+  window_->FramebufferSize(&fw, &fh);
+  if (fw > 0 && fh > 0) {  // 0 x 0 while minimized.
+    DebugDraw debug;
+    BuildDebugDraw(&debug);
+    const double r0 = Now();
+    renderer_->Render(render_scene_, snapshot_, camera_, ui_.viz.render, debug, selected_body_, fw, fh);
+    if (options_.sync_timing) glFinish();
+    render_ms_ = (Now() - r0) * 1e3;
+    renderer_->BlitToWindow(fw, fh);
+    if (screenshot_requested_) {
+      screenshot_requested_ = false;
+      const std::string path = TimestampedScreenshotPath(options_.screenshot_dir);
+      if (SaveScreenshot(path)) {
+        ui_.Info("screenshot saved to " + path);
+      } else {
+        ui_.Error("cannot write screenshot " + path);
+      }
+    }
+  }
+
+  // 4. UI on top, then swap.
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  DrawPanels(MakeView(), &ui_, this);
+  ImGui::Render();
+  glViewport(0, 0, std::max(fw, 1), std::max(fh, 1));
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  glfwSwapBuffers(window_->handle());
+
+  ++frames_;
+  frame_ms_ = (Now() - t0) * 1e3;
+  if (wall_dt > 0) fps_ = fps_ == 0 ? 1.0 / wall_dt : 0.9 * fps_ + 0.1 / wall_dt;
+}
+
+void App::StepPhysics(double wall_dt) {
+  steps_last_frame_ = 0;
+  if (single_step_requested_) {
+    single_step_requested_ = false;
+    if (DoStep()) steps_last_frame_ = 1;
+    clock_.Restart();
+    return;
+  }
+  if (paused_) {
+    clock_.Restart();
+    return;
+  }
+  if (options_.steps_per_frame > 0) {
+    for (int i = 0; i < options_.steps_per_frame && !paused_; ++i) {
+      if (DoStep()) ++steps_last_frame_;
+    }
+    clock_.EndFrame(wall_dt, sim_->time_step());
+    return;
+  }
+  // The budget: the configured one, or as long as the rest of the last
+  // frame took (rendering on llvmpipe can take tens of ms), so that physics
+  // that is behind gets at least half of each frame.
+  const double budget = std::max(clock_.budget(), 1e-3 * (frame_ms_ - physics_ms_));
+  const double start = Now();
+  clock_.BeginFrame(wall_dt);
+  while (!paused_ && clock_.WantsStep(sim_->time_step()) && Now() - start < budget) {
+    const double dt = sim_->time_step();
+    if (!DoStep()) break;
+    clock_.OnStep(dt);
+    ++steps_last_frame_;
+  }
+  clock_.EndFrame(wall_dt, sim_->time_step());
+}
+
+bool App::DoStep() {
+  if (perturbation_.active()) UpdatePerturbationWrench();
+  const StepResult result = sim_->Step();
+  if (result.status != StepStatus::kSuccess) {
+    paused_ = true;
+    char text[64];
+    std::snprintf(text, sizeof text, "step failed at t = %.6g s: ", sim_->time());
+    ui_.Error(text + result.message + " (paused; change a parameter or reset)");
+    if (!options_.visible) std::fprintf(stderr, "stiction: %s\n", ui_.message.c_str());
+    return false;
+  }
+  last_stats_ = result.stats;
+  ++steps_taken_;
+  return true;
+}
+
+// ---------------------------------------------------------------- commands
+
+void App::TogglePause() {
+  paused_ = !paused_;
+  clock_.Restart();
+}
+
+void App::StepOnce() {
+  paused_ = true;
+  single_step_requested_ = true;
+}
+
+void App::ResetSimulation() {
+  EndPerturbation();
+  sim_->Reset();
+  last_stats_ = {};
+  clock_.Restart();
+  ui_.plots.Clear();
+  snapshot_ = MakeSnapshot(*sim_, last_stats_);
+  ui_.Info("reset to t = 0");
+}
+
+void App::SetTimeStep(double dt) { sim_->SetTimeStep(dt); }
+
+void App::SetIntegrator(const IntegratorDescription& integrator) { sim_->SetIntegrator(integrator); }
+
+void App::SetRealTimeFactor(double rtf) {
+  clock_.set_real_time_factor(rtf);
+  clock_.set_unlimited(false);
+}
+
+void App::SetUnlimitedSpeed(bool unlimited) { clock_.set_unlimited(unlimited); }
+
+void App::SetPhysicsBudget(double seconds) { clock_.set_budget(std::clamp(seconds, 1e-3, 0.1)); }
+
+void App::RequestScreenshot() { screenshot_requested_ = true; }
+
+// ---------------------------------------------------------------- input
+
+void App::HandleKey(int key, int action, int mods) {
+  if (action == GLFW_RELEASE) return;
+  if (imgui_ready_ && ImGui::GetIO().WantCaptureKeyboard) return;  // Typing into a field.
+  if (action == GLFW_REPEAT && key != GLFW_KEY_RIGHT) return;
+  const bool ctrl = (mods & GLFW_MOD_CONTROL) != 0;
+  switch (key) {
+    case GLFW_KEY_SPACE: TogglePause(); break;
+    case GLFW_KEY_RIGHT: StepOnce(); break;
+    case GLFW_KEY_BACKSPACE: ResetSimulation(); break;
+    case GLFW_KEY_EQUAL:
+    case GLFW_KEY_KP_ADD: SetRealTimeFactor(clock_.real_time_factor() * 2); break;
+    case GLFW_KEY_MINUS:
+    case GLFW_KEY_KP_SUBTRACT: SetRealTimeFactor(clock_.real_time_factor() / 2); break;
+    case GLFW_KEY_L:
+      if (ctrl) ReloadScene();
+      break;
+    case GLFW_KEY_P:
+      if (ctrl) RequestScreenshot();
+      break;
+    case GLFW_KEY_TAB: ui_.show_panels = !ui_.show_panels; break;
+    case GLFW_KEY_F1: ui_.show_help = !ui_.show_help; break;
+    case GLFW_KEY_ESCAPE: selected_body_ = -1; break;
+    default: break;
+  }
+}
+
+void App::HandleMouseButton(int button, int action, int mods, double time_s) {
+  if (button < 0 || button > 2) return;
+  if (action == GLFW_RELEASE) {
+    if (button == drag_button_) {
+      drag_button_ = -1;
+      EndPerturbation();
+    }
+    return;
+  }
+  if (action != GLFW_PRESS) return;
+  if (imgui_ready_ && ImGui::GetIO().WantCaptureMouse) return;  // Over a panel.
+  const bool double_click = time_s - last_press_time_[button] < kDoubleClickSeconds &&
+                            std::hypot(cursor_x_ - last_press_x_[button], cursor_y_ - last_press_y_[button]) <
+                                kDoubleClickPixels;
+  last_press_time_[button] = double_click ? -1.0 : time_s;
+  last_press_x_[button] = cursor_x_;
+  last_press_y_[button] = cursor_y_;
+  if (double_click) {
+    if (button == GLFW_MOUSE_BUTTON_LEFT) Select(cursor_x_, cursor_y_);
+    if (button == GLFW_MOUSE_BUTTON_RIGHT) CenterOn(cursor_x_, cursor_y_);
+  }
+  drag_button_ = button;
+  drag_mods_ = mods;
+  if ((mods & GLFW_MOD_CONTROL) != 0 && selected_body_ > 0 && button != GLFW_MOUSE_BUTTON_MIDDLE) {
+    const RigidTransform& X_WB = snapshot_.X_WB[selected_body_];
+    perturbation_ = BeginPerturbation(
+        button == GLFW_MOUSE_BUTTON_LEFT ? PerturbMode::kRotate : PerturbMode::kTranslate, selected_body_, X_WB,
+        sim_->model().body(selected_body_).com_B, X_WB * selected_point_B_);
+  }
+}
+
+void App::HandleCursor(double x, double y) {
+  const double dx = x - cursor_x_, dy = y - cursor_y_;
+  cursor_x_ = x;
+  cursor_y_ = y;
+  if (drag_button_ < 0) return;
+  int w = 0, h = 0;
+  WindowSize(&w, &h);
+  if (perturbation_.active()) {
+    DragPerturbation(dx, dy, drag_mods_);
+  } else if (drag_button_ == GLFW_MOUSE_BUTTON_LEFT) {
+    camera_.Orbit(dx, dy, h);
+  } else if (drag_button_ == GLFW_MOUSE_BUTTON_RIGHT) {
+    camera_.Pan(dx, dy, h, (drag_mods_ & GLFW_MOD_SHIFT) != 0);
+  } else if (drag_button_ == GLFW_MOUSE_BUTTON_MIDDLE) {
+    camera_.Zoom(-dy * 20.0 / std::max(h, 1));
+  }
+}
+
+void App::HandleScroll(double dy) {
+  if (imgui_ready_ && ImGui::GetIO().WantCaptureMouse) return;
+  camera_.Zoom(dy);
+}
+
+void App::HandleDrop(const std::vector<std::string>& paths) {
+  if (!paths.empty()) LoadScene(paths.front(), /*keep_camera=*/false);
+}
+
+void App::Select(double x, double y) {
+  int w = 0, h = 0;
+  WindowSize(&w, &h);
+  const Ray ray = camera_.PixelRay(x, y, w, h);
+  const PickResult pick = Pick(render_scene_, snapshot_.X_WB, ray.origin.cast<double>(),
+                               ray.direction.cast<double>(), /*include_world=*/false,
+                               ui_.viz.render.show_collision_only);
+  if (pick.hit() && pick.body > 0) {
+    selected_body_ = pick.body;
+    selected_point_B_ = snapshot_.X_WB[pick.body].inverse() * pick.p_W;
+    ui_.Info("selected " + sim_->model().body(pick.body).name + " (Ctrl+drag to perturb)");
+  } else {
+    selected_body_ = -1;
+  }
+}
+
+void App::CenterOn(double x, double y) {
+  int w = 0, h = 0;
+  WindowSize(&w, &h);
+  const Ray ray = camera_.PixelRay(x, y, w, h);
+  const PickResult pick = Pick(render_scene_, snapshot_.X_WB, ray.origin.cast<double>(),
+                               ray.direction.cast<double>(), /*include_world=*/true);
+  if (pick.hit() && std::isfinite(pick.distance)) {
+    const Vec3f eye = camera_.Eye();
+    camera_.lookat = pick.p_W.cast<float>();
+    camera_.distance = std::max((camera_.lookat - eye).norm(), 1e-3f);
+  }
+}
+
+void App::DragPerturbation(double dx, double dy, int mods) {
+  int w = 0, h = 0;
+  WindowSize(&w, &h);
+  if (perturbation_.mode == PerturbMode::kTranslate) {
+    const Vec3f target = perturbation_.target_W.cast<float>();
+    const float depth = std::max((target - camera_.Eye()).dot(camera_.Forward()), 1e-3f);
+    const float s = camera_.PixelSize(depth, h);
+    Vec3f move;
+    if ((mods & GLFW_MOD_SHIFT) != 0) {
+      Vec3f heading = camera_.Forward();
+      heading.z() = 0;
+      heading.normalize();
+      move = s * (static_cast<float>(dx) * camera_.Right() - static_cast<float>(dy) * heading);
+    } else {
+      move = s * (static_cast<float>(dx) * camera_.Right() - static_cast<float>(dy) * camera_.Up());
+    }
+    perturbation_.target_W += move.cast<double>();
+  } else if (perturbation_.mode == PerturbMode::kRotate) {
+    // A drag across the window height turns the target half a turn, about
+    // the screen axes (like turning a trackball).
+    const double k = std::numbers::pi / std::max(h, 1);
+    const Quaternion turn(Eigen::AngleAxisd(dx * k, camera_.Up().cast<double>()) *
+                          Eigen::AngleAxisd(dy * k, camera_.Right().cast<double>()));
+    perturbation_.target_R_WB = (turn * perturbation_.target_R_WB).normalized();
+  }
+}
+
+void App::UpdatePerturbationWrench() {
+  const int b = perturbation_.body;
+  const std::vector<BodyState> states = sim_->CalcBodyStates();
+  const BodyState& s = states[b - 1];
+  const RigidTransform X_WB{s.orientation.toRotationMatrix(), s.position};
+  const ExternalWrench wrench = CalcPerturbationWrench(perturbation_, sim_->model().body(b), X_WB,
+                                                      s.linear_velocity, s.angular_velocity, spring_);
+  try {
+    sim_->SetExternalWrenches({wrench});
+    applied_wrenches_ = {wrench};
+  } catch (const InputError& e) {
+    ui_.Error(std::string("perturbation stopped: ") + e.what());
+    EndPerturbation();
+  }
+}
+
+void App::EndPerturbation() {
+  const bool was_active = perturbation_.active() || !applied_wrenches_.empty();
+  perturbation_ = {};
+  applied_wrenches_.clear();
+  if (was_active && sim_ != nullptr) sim_->SetExternalWrenches({});
+}
+
+// ---------------------------------------------------------------- drawing
+
+void App::BuildDebugDraw(DebugDraw* debug) const {
+  const int nb = static_cast<int>(snapshot_.X_WB.size());
+  for (int b = 1; b < nb; ++b) {
+    const RigidTransform& X = snapshot_.X_WB[b];
+    const float size = static_cast<float>(b < static_cast<int>(render_scene_.body_size.size())
+                                              ? render_scene_.body_size[b]
+                                              : 0.1);
+    if (ui_.viz.body_frames) {
+      for (int i = 0; i < 3; ++i) {
+        debug->Line(X.p.cast<float>(), (X.p + 1.5 * size * X.R.col(i)).cast<float>(), kAxisColors[i]);
+      }
+    }
+    if (ui_.viz.centers_of_mass) debug->Point(snapshot_.p_WBcm[b].cast<float>(), Vec4f(1.0f, 0.85f, 0.1f, 1));
+  }
+  if (selected_body_ > 0 && selected_body_ < nb) {
+    debug->Point((snapshot_.X_WB[selected_body_] * selected_point_B_).cast<float>(), Vec4f(1, 1, 1, 1));
+  }
+  if (perturbation_.active() && ui_.viz.perturbation_force && perturbation_.body < nb) {
+    const RigidTransform& X = snapshot_.X_WB[perturbation_.body];
+    const Vec4f spring_color(1.0f, 1.0f, 1.0f, 0.9f), force_color(1.0f, 0.55f, 0.0f, 1.0f);
+    if (perturbation_.mode == PerturbMode::kTranslate) {
+      const Vector3 p_WP = X * perturbation_.p_BP;
+      debug->Line(p_WP.cast<float>(), perturbation_.target_W.cast<float>(), spring_color, true);
+      debug->Point(perturbation_.target_W.cast<float>(), spring_color);
+    } else {
+      const Vector3 p = X * sim_->model().body(perturbation_.body).com_B;
+      const Matrix3 R = perturbation_.target_R_WB.toRotationMatrix();
+      const double size = render_scene_.body_size[perturbation_.body];
+      for (int i = 0; i < 3; ++i) {
+        debug->Line(p.cast<float>(), (p + 1.8 * size * R.col(i)).cast<float>(), kAxisColors[i], true);
+      }
+    }
+    // The force itself: 0.2 m per body weight (m·9.81 N).
+    for (const ExternalWrench& w : applied_wrenches_) {
+      const double weight = sim_->model().body(w.body).mass * 9.81;
+      debug->Line(w.p_WP.cast<float>(), (w.p_WP + 0.2 * w.f_W / weight).cast<float>(), force_color, true);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- queries
+
+AppView App::MakeView() const {
+  AppView v;
+  v.sim = sim_.get();
+  v.snapshot = &snapshot_;
+  v.scene_file = scene_path_;
+  v.paused = paused_;
+  v.target_rtf = clock_.real_time_factor();
+  v.unlimited = clock_.unlimited();
+  v.achieved_rtf = clock_.achieved_real_time_factor();
+  v.physics_budget_s = clock_.budget();
+  v.fps = fps_;
+  v.frame_ms = frame_ms_;
+  v.physics_ms = physics_ms_;
+  v.render_ms = render_ms_;
+  v.steps_last_frame = steps_last_frame_;
+  v.selected_body = selected_body_;
+  if (selected_body_ > 0) v.selected_name = sim_->model().body(selected_body_).name;
+  return v;
+}
+
+void App::WindowSize(int* width, int* height) const { window_->WindowSize(width, height); }
+
+void App::FramebufferSize(int* width, int* height) const { window_->FramebufferSize(width, height); }
+
+std::vector<std::uint8_t> App::ReadPixels(int* width, int* height) const {
+  return renderer_->ReadPixels(width, height);
+}
+
+bool App::SaveScreenshot(const std::string& path) {
+  int w = 0, h = 0;
+  const std::vector<std::uint8_t> rgb = renderer_->ReadPixels(&w, &h);
+  return WritePng(path, rgb, w, h);
+}
+
+}  // namespace stiction::app

@@ -1,0 +1,151 @@
+#pragma once
+// The viewer application: one window, one simulation, and a linear frame
+//   poll input -> perturbation -> physics (bounded budget) -> snapshot ->
+//   render (shadow, scene, debug, resolve) -> UI -> swap.
+// Physics runs on the render thread inside a per-frame wall-time budget
+// (docs/viewer.md explains the choice and the measurements).
+//
+// Input arrives through HandleKey / HandleMouseButton / HandleCursor /
+// HandleScroll / HandleDrop, from the GLFW callbacks or directly from tests;
+// key codes and modifiers are GLFW's, cursor positions are window pixels
+// with the origin at the top left.
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/app_options.h"
+#include "app/input/perturbation.h"
+#include "app/physics_clock.h"
+#include "app/render/camera.h"
+#include "app/render/render_scene.h"
+#include "app/render/renderer.h"
+#include "app/render/window.h"
+#include "app/snapshot.h"
+#include "app/ui/panels.h"
+#include "app/ui/ui_state.h"
+#include "engine/simulation.h"
+
+namespace stiction::app {
+
+class App final : public AppCommands {
+ public:
+  /// Opens the window, builds the renderer and loads the scene. Throws
+  /// WindowError (no display, no GL 3.3), ShaderError, or InputError (scene).
+  explicit App(const AppOptions& options);
+  ~App() override;
+  App(const App&) = delete;
+  App& operator=(const App&) = delete;
+
+  /// Runs frames until the window closes (or the headless frames are done,
+  /// then writes the screenshot). Returns the process exit code.
+  int Run();
+  /// One iteration of the frame loop.
+  void Frame();
+
+  // ---- Input (same paths as the mouse and keyboard). ----
+  /// key, action (GLFW_PRESS/REPEAT/RELEASE) and mods are GLFW's. Ignored
+  /// while ImGui has keyboard focus (a text field is being edited).
+  void HandleKey(int key, int action, int mods);
+  /// time_s: event time [s] (double-click detection).
+  void HandleMouseButton(int button, int action, int mods, double time_s);
+  void HandleCursor(double x, double y);
+  void HandleScroll(double dy);
+  void HandleDrop(const std::vector<std::string>& paths);
+
+  // ---- AppCommands (panels and keys). ----
+  void TogglePause() override;
+  void StepOnce() override;
+  void ResetSimulation() override;
+  void SetTimeStep(double dt) override;
+  void SetIntegrator(const IntegratorDescription& integrator) override;
+  void SetRealTimeFactor(double rtf) override;
+  void SetUnlimitedSpeed(bool unlimited) override;
+  void SetPhysicsBudget(double seconds) override;
+  bool OpenScene(const std::string& path, bool keep_camera) override;
+  bool ReloadScene() override;
+  void RequestScreenshot() override;
+
+  // ---- State, for the panels, the tests and the benchmark. ----
+  Simulation& simulation() { return *sim_; }
+  const Snapshot& snapshot() const { return snapshot_; }
+  Camera& camera() { return camera_; }
+  UiState& ui() { return ui_; }
+  PhysicsClock& clock() { return clock_; }
+  const RenderScene& render_scene() const { return render_scene_; }
+  bool paused() const { return paused_; }
+  int selected_body() const { return selected_body_; }
+  const Perturbation& perturbation() const { return perturbation_; }
+  /// The wrenches the engine currently applies (empty when not perturbing).
+  const std::vector<ExternalWrench>& applied_wrenches() const { return applied_wrenches_; }
+  std::int64_t steps_taken() const { return steps_taken_; }
+  std::int64_t frames() const { return frames_; }
+  /// Window size in pixels (input coordinates) and framebuffer size.
+  void WindowSize(int* width, int* height) const;
+  void FramebufferSize(int* width, int* height) const;
+  /// The resolved scene image of the last frame (RGB, bottom row first).
+  std::vector<std::uint8_t> ReadPixels(int* width, int* height) const;
+  bool SaveScreenshot(const std::string& path);
+  /// Frames the whole scene at its current poses.
+  void FitCamera();
+  std::string gl_renderer() const { return window_->gl_renderer() + ", " + window_->gl_version(); }
+  double last_render_ms() const { return render_ms_; }
+  double last_physics_ms() const { return physics_ms_; }
+  double fps() const { return fps_; }
+
+ private:
+  void InstallCallbacks();
+  bool LoadScene(const std::string& path, bool keep_camera);
+  void StepPhysics(double wall_dt);
+  bool DoStep();
+  void UpdatePerturbationWrench();
+  void EndPerturbation();
+  void BuildDebugDraw(DebugDraw* debug) const;
+  void Select(double x, double y);
+  void CenterOn(double x, double y);
+  void DragPerturbation(double dx, double dy, int mods);
+  AppView MakeView() const;
+  static double Now();
+
+  AppOptions options_;
+  std::unique_ptr<Window> window_;  // Declared first: destroyed last.
+  std::unique_ptr<Renderer> renderer_;
+  bool imgui_ready_ = false;
+
+  std::unique_ptr<Simulation> sim_;
+  std::string scene_path_;
+  RenderScene render_scene_;
+  Snapshot snapshot_;
+  StepStats last_stats_;
+  Camera camera_;
+  UiState ui_;
+  PhysicsClock clock_;
+
+  bool paused_ = false;
+  bool single_step_requested_ = false;
+  bool screenshot_requested_ = false;
+  std::int64_t steps_taken_ = 0;
+  std::int64_t frames_ = 0;
+  int steps_last_frame_ = 0;
+
+  // Mouse.
+  double cursor_x_ = 0, cursor_y_ = 0;
+  int drag_button_ = -1;  // GLFW button held since a press in the viewport.
+  int drag_mods_ = 0;
+  double last_press_time_[3] = {-1, -1, -1};
+  double last_press_x_[3] = {0, 0, 0}, last_press_y_[3] = {0, 0, 0};
+
+  // Selection and perturbation.
+  int selected_body_ = -1;
+  Vector3 selected_point_B_ = Vector3::Zero();  // Picked point, body frame [m].
+  Perturbation perturbation_;
+  PerturbSpring spring_;
+  std::vector<ExternalWrench> applied_wrenches_;
+
+  // Timing.
+  double last_frame_time_ = 0;
+  double frame_ms_ = 0, physics_ms_ = 0, render_ms_ = 0, fps_ = 0;
+};
+
+}  // namespace stiction::app

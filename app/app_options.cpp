@@ -1,0 +1,113 @@
+#include "app/app_options.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace stiction::app {
+namespace {
+
+bool ParseInt(const std::string& s, int* out) {
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
+  return ec == std::errc() && ptr == s.data() + s.size();
+}
+
+bool ParseDouble(const std::string& s, double* out) {
+  try {
+    size_t used = 0;
+    *out = std::stod(s, &used);
+    return used == s.size() && std::isfinite(*out);
+  } catch (...) {
+    return false;
+  }
+}
+
+}  // namespace
+
+std::string AppUsage() {
+  return "usage: stiction [SCENE.yaml] [options]\n"
+         "  --shaders DIR            GLSL sources (default: $STICTION_SHADERS, else the source tree's shaders/)\n"
+         "  --size WxH               window size in pixels (default 1280x720)\n"
+         "  --paused                 start paused\n"
+         "  --rtf X                  real-time factor in [0.01, 100] (default 1)\n"
+         "  --unlimited              simulate as fast as possible\n"
+         "  --steps-per-frame K      exactly K physics steps per frame instead of the real-time clock\n"
+         "  --headless-frames N      hidden window: render N frames, then exit\n"
+         "  --screenshot FILE.png    with --headless-frames: save the last frame\n"
+         "  --screenshot-dir DIR     where Ctrl+P writes PNGs (default: current directory)\n"
+         "  --benchmark [SECONDS]    print frame-rate figures (hidden window) and exit\n"
+         "  --no-vsync               do not wait for vertical sync\n"
+         "  -h, --help               this text\n";
+}
+
+ParsedOptions ParseAppOptions(const std::vector<std::string>& args) {
+  ParsedOptions out;
+  AppOptions& o = out.options;
+  auto fail = [&](std::string message) {
+    out.error = std::move(message);
+    return out;
+  };
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](std::string* v) {
+      if (i + 1 >= args.size()) return false;
+      *v = args[++i];
+      return true;
+    };
+    std::string v;
+    if (a == "-h" || a == "--help") {
+      out.help = true;
+    } else if (a == "--shaders") {
+      if (!value(&o.shader_dir)) return fail("--shaders needs a directory");
+    } else if (a == "--size") {
+      if (!value(&v)) return fail("--size needs WxH");
+      const size_t x = v.find('x');
+      if (x == std::string::npos || !ParseInt(v.substr(0, x), &o.width) || !ParseInt(v.substr(x + 1), &o.height) ||
+          o.width < 16 || o.height < 16 || o.width > 16384 || o.height > 16384) {
+        return fail("--size: expected WxH with 16 <= W, H <= 16384, got '" + v + "'");
+      }
+    } else if (a == "--paused") {
+      o.paused = true;
+    } else if (a == "--rtf") {
+      if (!value(&v) || !ParseDouble(v, &o.real_time_factor) || o.real_time_factor < 0.01 ||
+          o.real_time_factor > 100) {
+        return fail("--rtf: expected a number in [0.01, 100]");
+      }
+    } else if (a == "--unlimited") {
+      o.unlimited = true;
+    } else if (a == "--steps-per-frame") {
+      if (!value(&v) || !ParseInt(v, &o.steps_per_frame) || o.steps_per_frame < 1) {
+        return fail("--steps-per-frame: expected a positive integer");
+      }
+    } else if (a == "--headless-frames") {
+      if (!value(&v) || !ParseInt(v, &o.headless_frames) || o.headless_frames < 1) {
+        return fail("--headless-frames: expected a positive integer");
+      }
+    } else if (a == "--screenshot") {
+      if (!value(&o.screenshot_path)) return fail("--screenshot needs a file name");
+    } else if (a == "--screenshot-dir") {
+      if (!value(&o.screenshot_dir)) return fail("--screenshot-dir needs a directory");
+    } else if (a == "--benchmark") {
+      o.benchmark = true;
+      if (i + 1 < args.size() && ParseDouble(args[i + 1], &o.benchmark_seconds)) ++i;
+    } else if (a == "--no-vsync") {
+      o.vsync = false;
+    } else if (!a.empty() && a[0] == '-') {
+      return fail("unknown option '" + a + "'");
+    } else if (o.scene_path.empty()) {
+      o.scene_path = a;
+    } else {
+      return fail("more than one scene file given ('" + o.scene_path + "', '" + a + "')");
+    }
+  }
+  if (!o.screenshot_path.empty() && o.headless_frames == 0) {
+    return fail("--screenshot needs --headless-frames N");
+  }
+  if (o.headless_frames > 0 || o.benchmark) {
+    o.visible = false;
+    o.vsync = false;
+  }
+  return out;
+}
+
+}  // namespace stiction::app

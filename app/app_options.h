@@ -1,0 +1,35 @@
+#pragma once
+// Command-line options of `stiction` (docs/viewer.md lists them).
+#include <string>
+#include <vector>
+
+namespace stiction::app {
+
+struct AppOptions {
+  std::string scene_path;       ///< Empty: the default demo scene.
+  std::string shader_dir;       ///< Empty: $STICTION_SHADERS or the source tree's shaders/.
+  int width = 1280, height = 720;  ///< Window size [pixels].
+  int headless_frames = 0;      ///< > 0: hidden window, render this many frames, exit.
+  std::string screenshot_path;  ///< With headless_frames: PNG written after the last frame.
+  std::string screenshot_dir;   ///< Where Ctrl+P writes (default: current directory).
+  bool paused = false;          ///< Start paused.
+  int steps_per_frame = 0;      ///< > 0: exactly this many steps per frame (no clock).
+  double real_time_factor = 1.0;
+  bool unlimited = false;       ///< As fast as possible.
+  bool visible = true;          ///< false with headless_frames or benchmark.
+  bool vsync = true;
+  bool sync_timing = false;     ///< glFinish after rendering so render time is measured.
+  bool benchmark = false;       ///< Print frame-rate figures and exit.
+  double benchmark_seconds = 5.0;
+};
+
+struct ParsedOptions {
+  AppOptions options;
+  bool help = false;
+  std::string error;  ///< Non-empty: a one-line usage error.
+};
+
+ParsedOptions ParseAppOptions(const std::vector<std::string>& args);
+std::string AppUsage();
+
+}  // namespace stiction::app

@@ -1,0 +1,131 @@
+#include "app/benchmark.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "app/app.h"
+
+namespace stiction::app {
+
+std::string MakeClutterSceneYaml(int n) {
+  std::ostringstream y;
+  const int side = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(n))));
+  const double spacing = 0.25;
+  y << "description: Benchmark clutter of " << n << " boxes and spheres.\n"
+    << "time_step: 0.005\nintegrator: midpoint\n"
+    << "world_geometry:\n  - name: ground\n    shape: {type: half_space}\n"
+    << "    color: [0.55, 0.57, 0.6, 1]\n"
+    << "bodies:\n";
+  for (int i = 0; i < n; ++i) {
+    const double x = (i % side - 0.5 * (side - 1)) * spacing;
+    const double yy = (i / side - 0.5 * (side - 1)) * spacing;
+    const double z = 0.15 + 0.1 * (i % 3);
+    const double hue = static_cast<double>(i) / n;
+    y << "  - name: body" << i << "\n    mass: 0.2\n"
+      << "    color: [" << 0.3 + 0.6 * hue << ", " << 0.8 - 0.5 * hue << ", 0.4, 1]\n"
+      << "    geometry:\n";
+    if (i % 2 == 0) {
+      y << "      - shape: {type: box, size: [0.1, 0.12, 0.08]}\n";
+    } else {
+      y << "      - shape: {type: sphere, radius: 0.06}\n";
+    }
+    y << "    pose: {position: [" << x << ", " << yy << ", " << z << "], rpy: [0.1, 0.2, " << 0.3 * i
+      << "]}\n";
+  }
+  return y.str();
+}
+
+int RunBenchmark(const AppOptions& options) {
+  AppOptions base = options;
+  base.visible = false;
+  base.vsync = false;
+  base.sync_timing = true;
+  base.headless_frames = 0;
+  const double seconds = options.benchmark_seconds > 0 ? options.benchmark_seconds : 5.0;
+
+  // 1. The demo (or the given scene) in real time: as many frames as the
+  //    machine gives, physics inside its per-frame budget.
+  {
+    AppOptions o = base;
+    o.paused = false;
+    App app(o);
+    for (int i = 0; i < 10; ++i) app.Frame();  // Warm-up.
+    const double t0 = glfwGetTime();
+    const double sim0 = app.simulation().time();
+    const std::int64_t f0 = app.frames();
+    double render_ms = 0, physics_ms = 0;
+    while (glfwGetTime() - t0 < seconds) {
+      app.Frame();
+      render_ms += app.last_render_ms();
+      physics_ms += app.last_physics_ms();
+    }
+    const double wall = glfwGetTime() - t0;
+    const double frames = static_cast<double>(app.frames() - f0);
+    std::printf("OpenGL: %s\n", app.gl_renderer().c_str());
+    std::printf("scene %s, %dx%d, real time:\n", o.scene_path.empty() ? "demo.yaml" : o.scene_path.c_str(),
+                o.width, o.height);
+    std::printf("  %.1f frames/s, render %.2f ms/frame, physics %.2f ms/frame, achieved RTF %.3f\n",
+                frames / wall, render_ms / frames, physics_ms / frames, (app.simulation().time() - sim0) / wall);
+  }
+
+  // 2. What each rendering feature costs, on the same scene, paused.
+  {
+    AppOptions o = base;
+    o.paused = true;
+    App app(o);
+    struct Variant {
+      const char* name;
+      bool shadows, msaa, grid;
+    };
+    std::printf("render time per frame by feature (paused):\n");
+    for (const Variant& v : {Variant{"all on (shadows, MSAA 4x, grid)", true, true, true},
+                             Variant{"no shadows", false, true, true}, Variant{"no MSAA", true, false, true},
+                             Variant{"no grid", true, true, false}, Variant{"all off", false, false, false}}) {
+      RenderOptions& r = app.ui().viz.render;
+      r.shadows = v.shadows;
+      r.msaa_samples = v.msaa ? 4 : 0;
+      r.grid = v.grid;
+      for (int i = 0; i < 3; ++i) app.Frame();
+      double render_ms = 0;
+      const int frames = 20;
+      for (int i = 0; i < frames; ++i) {
+        app.Frame();
+        render_ms += app.last_render_ms();
+      }
+      std::printf("  %-34s %.2f ms\n", v.name, render_ms / frames);
+    }
+  }
+
+  // 3. Render time per frame against the number of bodies (paused: drawing only).
+  const std::filesystem::path dir = std::filesystem::temp_directory_path();
+  std::printf("render time per frame (paused, %dx%d, shadows + MSAA 4x):\n", base.width, base.height);
+  for (int n : {40, 160, 640}) {
+    const std::filesystem::path file = dir / ("stiction-benchmark-" + std::to_string(n) + ".yaml");
+    {
+      std::ofstream out(file);
+      out << MakeClutterSceneYaml(n);
+    }
+    AppOptions o = base;
+    o.scene_path = file.string();
+    o.paused = true;
+    App app(o);
+    for (int i = 0; i < 5; ++i) app.Frame();
+    const int frames = 60;
+    double render_ms = 0;
+    const double t0 = glfwGetTime();
+    for (int i = 0; i < frames; ++i) {
+      app.Frame();
+      render_ms += app.last_render_ms();
+    }
+    const double wall = glfwGetTime() - t0;
+    std::printf("  %4d bodies: render %.2f ms/frame, whole frame %.2f ms (%.1f frames/s)\n", n,
+                render_ms / frames, 1e3 * wall / frames, frames / wall);
+    std::filesystem::remove(file);
+  }
+  return 0;
+}
+
+}  // namespace stiction::app

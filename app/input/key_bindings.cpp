@@ -1,0 +1,31 @@
+#include "app/input/key_bindings.h"
+
+namespace stiction::app {
+
+namespace {
+constexpr Binding kBindings[] = {
+    {"Left drag", "Orbit the camera about the look-at point"},
+    {"Right drag", "Pan the camera in the view plane"},
+    {"Shift + right drag", "Pan the camera in the horizontal plane"},
+    {"Middle drag, scroll", "Zoom"},
+    {"Double-click (left)", "Select the body under the cursor (empty space: deselect)"},
+    {"Double-click (right)", "Centre the view on the point under the cursor"},
+    {"Ctrl + left drag", "Rotate the selected body (spring, COM held in place)"},
+    {"Ctrl + right drag", "Pull the selected body by the picked point (spring)"},
+    {"Ctrl + Shift + right drag", "Pull the selected body in the horizontal plane"},
+    {"Space", "Pause / run"},
+    {"Right arrow", "Single step (pauses)"},
+    {"Backspace", "Reset to t = 0"},
+    {"= / -", "Real-time factor faster / slower (x2 / x0.5)"},
+    {"Ctrl + L", "Reload the scene file (keeps the camera)"},
+    {"Ctrl + P", "Screenshot to PNG"},
+    {"Esc", "Deselect"},
+    {"Tab", "Hide / show the panels"},
+    {"F1", "This list"},
+    {"Drop a .yaml file", "Open it"},
+};
+}  // namespace
+
+std::span<const Binding> KeyBindings() { return kBindings; }
+
+}  // namespace stiction::app

@@ -1,0 +1,34 @@
+// stiction: the interactive viewer. Parse the arguments, build the App, run
+// it; everything else lives in stiction_app_lib (docs/viewer.md).
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "app/app.h"
+#include "app/benchmark.h"
+#include "engine/common/error.h"
+
+int main(int argc, char** argv) {
+  using namespace stiction::app;
+  const ParsedOptions parsed = ParseAppOptions(std::vector<std::string>(argv + 1, argv + argc));
+  if (parsed.help) {
+    std::fputs(AppUsage().c_str(), stdout);
+    return 0;
+  }
+  if (!parsed.error.empty()) {
+    std::fprintf(stderr, "stiction: %s\n%s", parsed.error.c_str(), AppUsage().c_str());
+    return 2;
+  }
+  try {
+    if (parsed.options.benchmark) return RunBenchmark(parsed.options);
+    App app(parsed.options);
+    return app.Run();
+  } catch (const WindowError& e) {
+    std::fprintf(stderr, "stiction: %s\n", e.what());
+  } catch (const ShaderError& e) {
+    std::fprintf(stderr, "stiction: %s\n", e.what());
+  } catch (const stiction::InputError& e) {
+    std::fprintf(stderr, "stiction: %s\n", e.what());
+  }
+  return 1;
+}
