@@ -50,6 +50,17 @@ inline double FittedOrder(const std::vector<double>& dts, const std::vector<doub
   return (n * sxy - sx * sy) / (n * sxx - sx * sx);
 }
 
+/// RMS of x(t) − exact(t) over samples: the paper's e_q metric (Sec. VI-B).
+inline double RmsError(const std::vector<double>& t, const std::vector<double>& x,
+                       const std::function<double(double)>& exact) {
+  double sum = 0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    const double e = x[i] - exact(t[i]);
+    sum += e * e;
+  }
+  return std::sqrt(sum / static_cast<double>(t.size()));
+}
+
 /// Classic RK4 for y' = f(y), used for independent reference solutions.
 template <typename Vec, typename F>
 Vec Rk4Step(const Vec& y, double h, const F& f) {
