@@ -156,6 +156,14 @@ void SapSolver::AssembleHessian(const ContactProblem& problem) {
       }
     }
   }
+  if (use_dense_) {
+    H_dense_.setZero(layout_.n, layout_.n);
+    for (const PairBlock& pb : pair_blocks_) {
+      const int orow = layout_.local_start[pb.row_tree], ocol = layout_.local_start[pb.col_tree];
+      H_dense_.block(orow, ocol, pb.H.rows(), pb.H.cols()) = pb.H;  // Lower part suffices.
+    }
+    return;
+  }
   triplets_.clear();
   for (const PairBlock& pb : pair_blocks_) {
     const int orow = layout_.local_start[pb.row_tree], ocol = layout_.local_start[pb.col_tree];
@@ -280,6 +288,11 @@ SolverStatus SapSolver::Solve(const ContactProblem& problem, const VectorX& v_gu
 
   VectorX grad, Adv, jc;
   bool pattern_analyzed = false;
+  switch (params_.linear_solver) {
+    case LinearSolverKind::kDense: use_dense_ = true; break;
+    case LinearSolverKind::kSparse: use_dense_ = false; break;
+    case LinearSolverKind::kAuto: use_dense_ = L.n <= params_.dense_max_size; break;
+  }
   double ell_prev = std::numeric_limits<double>::infinity();
   SolverStatus status = SolverStatus::kMaxIterations;
   for (int it = 0;; ++it) {
@@ -318,16 +331,24 @@ SolverStatus SapSolver::Solve(const ContactProblem& problem, const VectorX& v_gu
     AssembleHessian(problem);
     r.assembly_time_s += SecondsSince(t0);
     t0 = std::chrono::steady_clock::now();
-    if (!pattern_analyzed) {
-      llt_.analyzePattern(H_);
-      pattern_analyzed = true;
+    bool factored = false;
+    if (use_dense_) {
+      dense_llt_.compute(H_dense_);  // Reads the lower triangle.
+      factored = dense_llt_.info() == Eigen::Success;
+      if (factored) dv_ = -dense_llt_.solve(grad);
+    } else {
+      if (!pattern_analyzed) {
+        llt_.analyzePattern(H_);
+        pattern_analyzed = true;
+      }
+      llt_.factorize(H_);
+      factored = llt_.info() == Eigen::Success;
+      if (factored) dv_ = -llt_.solve(grad);
     }
-    llt_.factorize(H_);
-    if (llt_.info() != Eigen::Success) {
+    if (!factored) {
       r.message = "SAP: the Newton matrix H = A + JᵀGJ is not positive definite";
       return SolverStatus::kNonFinite;
     }
-    dv_ = -llt_.solve(grad);
     r.factorization_time_s += SecondsSince(t0);
     PrepareLine(problem);
     const double d_ell0 = grad.dot(dv_);

@@ -5,6 +5,7 @@
 // backtracking with Armijo's rule, and the stopping criterion of Eq. (26).
 #include <vector>
 
+#include <Eigen/Cholesky>
 #include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
 
@@ -13,6 +14,9 @@
 namespace stiction {
 
 enum class LineSearchKind { kExact, kBacktracking };
+/// How H = A + JᵀGJ is factored: a dense LLT of the participating trees, a
+/// sparse (simplicial) Cholesky of the tree-block pattern, or by size.
+enum class LinearSolverKind { kAuto, kDense, kSparse };
 
 struct SapSolverParameters {
   double relative_tolerance = 1e-6;   ///< ε_r of Eq. (26), dimensionless.
@@ -30,6 +34,10 @@ struct SapSolverParameters {
   /// ℓ_prev − ℓ < cost_abs_tolerance + cost_rel_tolerance · |ℓ_prev|.
   double cost_abs_tolerance = 1e-30;
   double cost_rel_tolerance = 1e-15;
+  LinearSolverKind linear_solver = LinearSolverKind::kAuto;
+  /// kAuto uses the dense LLT up to this many participating velocities
+  /// (chosen by measurement, docs/benchmarks.md).
+  int dense_max_size = 24;
   /// Record e_m (Eq. 32) at every iteration into SolverResult (for tests
   /// and convergence plots).
   bool record_history = false;
@@ -94,6 +102,9 @@ class SapSolver final : public ContactSolver {
   std::vector<Eigen::Triplet<double>> triplets_;
   Eigen::SparseMatrix<double> H_;
   Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt_;
+  bool use_dense_ = false;
+  MatrixX H_dense_;
+  Eigen::LLT<MatrixX> dense_llt_;
   // Line search scratch.
   struct LineTerms {
     double a_cost = 0;          // ½‖v − v*‖²_A

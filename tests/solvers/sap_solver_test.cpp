@@ -201,3 +201,25 @@ TEST(SapSolverTest, ComplementarityHoldsExactly) {
 
 }  // namespace
 }  // namespace stiction
+
+namespace stiction {
+namespace {
+
+TEST(SapSolverTest, DenseAndSparseFactorizationsGiveTheSameIterates) {
+  const ContactProblem p = RandomProblem(7);
+  SapSolverParameters params;
+  params.linear_solver = LinearSolverKind::kDense;
+  SapSolver dense(params);
+  params.linear_solver = LinearSolverKind::kSparse;
+  SapSolver sparse(params);
+  SolverResult a, b;
+  ASSERT_EQ(dense.Solve(p, VectorX::Zero(p.num_velocities()), &a), SolverStatus::kConverged);
+  ASSERT_EQ(sparse.Solve(p, VectorX::Zero(p.num_velocities()), &b), SolverStatus::kConverged);
+  EXPECT_EQ(a.iterations, b.iterations);
+  // Two Cholesky orderings of the same SPD matrix: agreement to round-off
+  // amplified by H's conditioning (Rt ~ 1e-6).
+  EXPECT_LT((a.v - b.v).norm(), 1e-8 * (1 + a.v.norm()));
+}
+
+}  // namespace
+}  // namespace stiction
