@@ -56,6 +56,25 @@ Simulation::Simulation(const SceneDescription& scene) : scene_(scene) {
   for (const Joint& j : model_->joints()) {
     if (j.parent != 0) filter.ExcludeBodyPair(j.parent, j.child);
   }
+  // Likewise bodies joined by a weld or ball constraint.
+  auto body_index = [&](const std::string& name) {
+    return name == "world" ? 0 : model_->FindBody(name);
+  };
+  std::vector<BodyConstraint> body_constraints;
+  for (const ConstraintDescription& c : scene_.constraints) {
+    BodyConstraint bc;
+    bc.kind = c.type == BodyConstraintType::kWeld ? BodyConstraintKind::kWeld : BodyConstraintKind::kBall;
+    bc.body_a = body_index(c.body_a);
+    bc.body_b = body_index(c.body_b);
+    if (bc.body_a < 0 || bc.body_b < 0 || bc.body_a == bc.body_b) {
+      throw InputError(c.where.ToString() + ": constraints: constraint '" + c.name +
+                       "' needs two different known bodies");
+    }
+    bc.X_AFa = c.X_AFa;
+    bc.X_BFb = c.X_BFb;
+    if (bc.body_a != 0 && bc.body_b != 0) filter.ExcludeBodyPair(bc.body_a, bc.body_b);
+    body_constraints.push_back(bc);
+  }
   std::vector<ContactMaterial> materials;
   for (const CollisionGeometrySpec& spec : specs) {
     const std::string& name = spec.description.material;
@@ -64,6 +83,23 @@ Simulation::Simulation(const SceneDescription& scene) : scene_(scene) {
   }
   collision_ = std::make_unique<CollisionWorld>(std::move(specs), std::move(filter));
   stepper_ = std::make_unique<TimeStepper>(*model_, collision_.get(), std::move(materials));
+  stepper_->body_constraints() = std::move(body_constraints);
+  for (const ActuatorDescription& a : scene_.actuators) {
+    JointActuator actuator;
+    for (int j = 0; j < model_->num_joints(); ++j) {
+      if (model_->joint(j).name == a.joint) actuator.joint = j;
+    }
+    if (actuator.joint < 0 || (model_->joint(actuator.joint).type != JointType::kRevolute &&
+                               model_->joint(actuator.joint).type != JointType::kPrismatic)) {
+      throw InputError(a.where.ToString() + ": actuators: actuator '" + a.name +
+                       "' needs a revolute or prismatic joint, got '" + a.joint + "'");
+    }
+    stepper_->actuators().push_back(actuator);
+  }
+  for (const ActuatorDescription& a : scene_.actuators) {
+    SetActuatorGains(a.name, a.kp, a.kd, a.effort_limit);
+    SetActuatorTarget(a.name, a.target_position, a.target_velocity);
+  }
 
   SetTimeStep(scene_.time_step);
   SetIntegrator(scene_.integrator);
@@ -130,6 +166,53 @@ void Simulation::SetMaterial(const std::string& name, const ContactMaterial& mat
 }
 
 const std::vector<ContactReport>& Simulation::contacts() const { return stepper_->contacts(); }
+
+std::vector<std::string> Simulation::actuator_names() const {
+  std::vector<std::string> names;
+  for (const ActuatorDescription& a : scene_.actuators) names.push_back(a.name);
+  return names;
+}
+
+size_t Simulation::FindActuator(const std::string& name) const {
+  for (size_t i = 0; i < scene_.actuators.size(); ++i) {
+    if (scene_.actuators[i].name == name) return i;
+  }
+  throw InputError("unknown actuator '" + name + "'");
+}
+
+void Simulation::SetActuatorTarget(const std::string& name, double position, double velocity) {
+  const size_t i = FindActuator(name);
+  if (!std::isfinite(position) || !std::isfinite(velocity)) {
+    throw InputError("actuator '" + name + "': target position and velocity must be finite");
+  }
+  scene_.actuators[i].target_position = position;
+  scene_.actuators[i].target_velocity = velocity;
+  JointActuator& a = stepper_->actuators()[i];
+  a.target_position = position;
+  a.target_velocity = velocity;
+}
+
+void Simulation::SetActuatorGains(const std::string& name, double kp, double kd,
+                                  double effort_limit) {
+  const size_t i = FindActuator(name);
+  if (!std::isfinite(kp) || kp < 0 || !std::isfinite(kd) || kd < 0 || !(kp + kd > 0)) {
+    throw InputError("actuator '" + name + "': kp and kd must be >= 0 and finite, kp + kd > 0");
+  }
+  if (std::isnan(effort_limit) || !(effort_limit > 0)) {
+    throw InputError("actuator '" + name + "': effort limit must be positive");
+  }
+  scene_.actuators[i].kp = kp;
+  scene_.actuators[i].kd = kd;
+  scene_.actuators[i].effort_limit = effort_limit;
+  JointActuator& a = stepper_->actuators()[i];
+  a.kp = kp;
+  a.kd = kd;
+  a.effort_limit = effort_limit;
+}
+
+const std::vector<double>& Simulation::actuator_efforts() const {
+  return stepper_->actuator_efforts();
+}
 
 Simulation::~Simulation() = default;
 Simulation::Simulation(Simulation&&) noexcept = default;

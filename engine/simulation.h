@@ -109,7 +109,24 @@ class Simulation {
   /// The material of a name as currently used. Throws InputError if unknown.
   ContactMaterial GetMaterial(const std::string& name) const;
   /// Contacts of the last successful step (points, frames, impulses, state).
+  /// Only contacts: joint limits, actuators and weld/ball constraints are not
+  /// reported here.
   const std::vector<ContactReport>& contacts() const;
+
+  /// Names of the scene's PD actuators (scene `actuators:`), in scene order.
+  std::vector<std::string> actuator_names() const;
+  /// Sets an actuator's target q_d [rad or m] and v_d [rad/s or m/s] from the
+  /// next step on (kept across Reset()). Throws InputError for an unknown
+  /// name or a non-finite value.
+  void SetActuatorTarget(const std::string& name, double position, double velocity);
+  /// Sets an actuator's gains kp ≥ 0, kd ≥ 0 (kp + kd > 0) and effort limit
+  /// > 0 (+∞ allowed: unlimited) from the next step on (kept across Reset()).
+  /// Throws InputError for an unknown name or out-of-range values.
+  void SetActuatorGains(const std::string& name, double kp, double kd, double effort_limit);
+  /// Per actuator (scene order): the generalized force it applied during the
+  /// last step [N m or N], i.e. its impulse / δt; |effort| ≤ effort_limit.
+  /// Empty before the first step.
+  const std::vector<double>& actuator_efforts() const;
 
   const SceneDescription& scene() const { return scene_; }
   const MultibodyModel& model() const { return *model_; }
@@ -136,6 +153,7 @@ class Simulation {
   SapSolverParameters solver_params_;
   VectorX q0_, v0_;  // Initial state from the scene.
   std::vector<ExternalWrench> wrenches_;
+  size_t FindActuator(const std::string& name) const;
   VectorX q_, v_;
   double time_ = 0;
 };

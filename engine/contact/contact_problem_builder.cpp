@@ -3,6 +3,8 @@
 #include <cmath>
 
 #include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
+#include <Eigen/Geometry>
 
 namespace stiction {
 
@@ -144,6 +146,105 @@ void ContactProblemBuilder::Build(const KinematicsCache& cache, const VectorX& q
       c.clamped.lower = 0;
       problem->constraints.push_back(std::move(c));
     }
+  }
+
+  // PD controllers with effort limits (SAP paper Sec. VII), implicit in v.
+  // With q = q0 + δt v (the end-of-step position SAP linearizes about) the
+  // PD impulse over the step is
+  //   γ = −δt (Kp (q0 + δt v − q_d) + Kd (v − v_d)) = −(v − v̂) / R,
+  //   R = 1 / (δt (δt Kp + Kd)),  v̂ = (Kd v_d − Kp (q0 − q_d)) / (δt Kp + Kd),
+  // a clamped row on the joint velocity with bounds ±δt·effort_limit: the
+  // Huber cost of EvaluateClamped. Gains enter R (a convex cost), never an
+  // explicit force, so arbitrarily stiff gains stay stable.
+  actuator_constraints_.assign(actuators_.size(), -1);
+  for (size_t i = 0; i < actuators_.size(); ++i) {
+    const JointActuator& a = actuators_[i];
+    const Joint& j = model_.joint(a.joint);
+    const int tree = model_.body(j.child).tree;
+    const Tree& t = model_.tree(tree);
+    if (t.nv == 0) continue;
+    const double gain = dt * a.kp + a.kd;  // δt Kp + Kd > 0 (validated).
+    Constraint c;
+    c.kind = ConstraintKind::kClamped;
+    c.num_rows = 1;
+    MatrixX J = MatrixX::Zero(1, t.nv);
+    J(0, j.v_start - t.v_start) = 1.0;  // v_c = joint velocity.
+    c.blocks.push_back({tree, std::move(J)});
+    c.clamped.R = 1.0 / (dt * gain);
+    c.clamped.v_hat = (a.kd * a.target_velocity - a.kp * (q0[j.q_start] - a.target_position)) / gain;
+    c.clamped.lower = -dt * a.effort_limit;
+    c.clamped.upper = dt * a.effort_limit;
+    actuator_constraints_[i] = static_cast<int>(problem->constraints.size());
+    problem->constraints.push_back(std::move(c));
+  }
+
+  // Weld and ball constraints (SAP paper Sec. VII) as bilateral rows with the
+  // near-rigid regularization of Sec. V-B, per row as for limits:
+  //   R = β²/(4π²) w,  τd = β δt/π,  v̂ = −e/(δt + τd).
+  // Sign conventions (all in world): rows are the velocity of B relative to
+  // A, v_c = [ω_WB − ω_WA; v_WFb − v_WFa] (weld) or v_WFb − v_WFa (ball), with
+  // the frame origins' velocities as points of B and A; the errors are
+  // e_p = p_WFb − p_WFa and e_R = R_WFa log(R_FaFb) (the rotation vector that
+  // takes Fa to Fb, expressed in world), so ė ≈ v_c and γ (the impulse on B,
+  // −γ on A) pushes e to zero. Each 3 × 3 block k (rotation, translation) of
+  // the Delassus estimate W ≈ Σ_t J_t A_t⁻¹ J_tᵀ is then rotated into its
+  // principal axes, each axis with w = λ_i (below); the rows solved are these
+  // rotated ones, a change of basis that leaves the constraint unchanged.
+  const double tau_d = beta / kPi * dt;
+  for (const BodyConstraint& bc : body_constraints_) {
+    const int tree_a = bc.body_a == 0 ? -1 : model_.body(bc.body_a).tree;
+    const int tree_b = bc.body_b == 0 ? -1 : model_.body(bc.body_b).tree;
+    const bool moves_a = tree_a >= 0 && model_.tree(tree_a).nv > 0;
+    const bool moves_b = tree_b >= 0 && model_.tree(tree_b).nv > 0;
+    if (!moves_a && !moves_b) continue;
+    const bool weld = bc.kind == BodyConstraintKind::kWeld;
+    const int rows = weld ? 6 : 3;
+    const RigidTransform X_WFa = cache.X_WB[bc.body_a] * bc.X_AFa;
+    const RigidTransform X_WFb = cache.X_WB[bc.body_b] * bc.X_BFb;
+    auto jacobian = [&](int body, const Vector3& p_W) -> MatrixX {
+      const Matrix6X J = CalcTreeFrameJacobian(model_, cache, body, p_W);
+      return weld ? MatrixX(J) : MatrixX(J.bottomRows<3>());
+    };
+    Constraint c;
+    c.kind = ConstraintKind::kBilateral;
+    c.num_rows = rows;
+    if (moves_b) c.blocks.push_back({tree_b, jacobian(bc.body_b, X_WFb.p)});
+    if (moves_a) {
+      MatrixX Ja = -jacobian(bc.body_a, X_WFa.p);
+      if (moves_b && tree_a == tree_b) {
+        c.blocks[0].J += Ja;
+      } else {
+        c.blocks.push_back({tree_a, std::move(Ja)});
+      }
+    }
+    MatrixX W = MatrixX::Zero(rows, rows);
+    for (const ConstraintJacobianBlock& b : c.blocks) W += b.J * InverseA(*problem, b.tree) * b.J.transpose();
+    VectorX e(rows);
+    if (weld) {
+      const Eigen::AngleAxisd aa(X_WFa.R.transpose() * X_WFb.R);
+      e.head<3>() = X_WFa.R * (aa.angle() * aa.axis());
+    }
+    e.tail<3>() = X_WFb.p - X_WFa.p;
+    c.bilateral_R.resize(rows);
+    for (int k = 0; k < rows / 3; ++k) {
+      // Each 3-row block (rotation, translation) is expressed in the principal
+      // axes of its Delassus block W_kk = Q Λ Qᵀ and regularized per axis with
+      // w = λ_i. A single scalar ‖W_kk‖_F/3 (as for contacts) is far too soft
+      // along stiff directions of an anisotropic block: a ball constraint 1 m
+      // from a small bob has λ ≈ 1/m along the rod but ≈ L²/I across it, and
+      // the scalar let the rod stretch by 1 mm at δt = 1 ms.
+      const Eigen::SelfAdjointEigenSolver<Matrix3> eigen(W.block<3, 3>(3 * k, 3 * k));
+      const Matrix3 Q = eigen.eigenvectors();
+      for (ConstraintJacobianBlock& b : c.blocks) b.J.middleRows(3 * k, 3) = Q.transpose() * b.J.middleRows(3 * k, 3);
+      e.segment<3>(3 * k) = Q.transpose() * e.segment<3>(3 * k);
+      for (int i = 0; i < 3; ++i) {
+        // Floor: a direction with no mobility (λ = 0) must still give R > 0.
+        c.bilateral_R[3 * k + i] =
+            std::max(std::max(beta * beta / (4 * kPi * kPi), 1e-12) * eigen.eigenvalues()[i], 1e-12);
+      }
+    }
+    c.bilateral_v_hat = -e / (dt + tau_d);
+    problem->constraints.push_back(std::move(c));
   }
 }
 

@@ -2,7 +2,9 @@
 // Turns the contact points of a step into SAP constraints (SAP paper Sec. V):
 // contact frames and Jacobians, the physical parameters k, τd, μ of each
 // pair, and the regularization R, v̂ of Eqs. (29)–(30). Also adds near-rigid
-// joint-limit constraints.
+// joint-limit constraints, implicit PD actuators with effort limits and
+// weld/ball constraints (Sec. VII).
+#include <limits>
 #include <vector>
 
 #include "engine/common/eigen_types.h"
@@ -44,6 +46,33 @@ struct ContactReport {
   ConeRegion region = ConeRegion::kNoContact;
 };
 
+/// A PD controller on a revolute or prismatic joint (SAP paper Sec. VII),
+/// solved implicitly: τ = −kp (q − q_d) − kd (v − v_d) with q = q0 + δt v,
+/// clamped to ±effort_limit. docs/contact-model.md, "Actuators and
+/// constraints".
+struct JointActuator {
+  int joint = -1;            ///< Model joint index (revolute or prismatic).
+  double kp = 0;             ///< [N m/rad] or [N/m], ≥ 0.
+  double kd = 0;             ///< [N m s/rad] or [N s/m], ≥ 0; kp + kd > 0.
+  double effort_limit = std::numeric_limits<double>::infinity();  ///< [N m] or [N], > 0.
+  double target_position = 0;  ///< q_d.
+  double target_velocity = 0;  ///< v_d.
+};
+
+enum class BodyConstraintKind {
+  kWeld,  ///< Frames Fa and Fb coincide: 6 rows [ω_B − ω_A; v_Fb − v_Fa] (world).
+  kBall,  ///< Origins of Fa and Fb coincide: 3 rows v_Fb − v_Fa (world).
+};
+
+/// A bilateral constraint between frame Fa on body A and Fb on body B (either
+/// may be the world, index 0), with the near-rigid regularization of Sec. V-B.
+struct BodyConstraint {
+  BodyConstraintKind kind = BodyConstraintKind::kWeld;
+  int body_a = 0, body_b = 0;
+  RigidTransform X_AFa;  ///< Fa in A.
+  RigidTransform X_BFb;  ///< Fb in B.
+};
+
 class ContactProblemBuilder {
  public:
   /// `materials[g]`: the material of collision geometry g.
@@ -58,6 +87,13 @@ class ContactProblemBuilder {
              double margin, ContactProblem* problem, std::vector<ContactReport>* reports);
 
   std::vector<ContactMaterial>& materials() { return materials_; }
+  /// PD actuators and body constraints appended by every Build() (after the
+  /// contacts and joint limits). Editable between steps.
+  std::vector<JointActuator>& actuators() { return actuators_; }
+  std::vector<BodyConstraint>& body_constraints() { return body_constraints_; }
+  /// Per actuator: index of its constraint in the last built problem (-1 if
+  /// none, e.g. a joint on a tree without velocities).
+  const std::vector<int>& actuator_constraints() const { return actuator_constraints_; }
 
  private:
   // A_t⁻¹ for the O(n) Delassus estimate of Sec. V-B, factored on demand.
@@ -65,6 +101,9 @@ class ContactProblemBuilder {
 
   const MultibodyModel& model_;
   std::vector<ContactMaterial> materials_;
+  std::vector<JointActuator> actuators_;
+  std::vector<BodyConstraint> body_constraints_;
+  std::vector<int> actuator_constraints_;
   std::vector<MatrixX> A_inverse_;
   std::vector<bool> A_inverse_valid_;
 };

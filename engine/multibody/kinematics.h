@@ -54,6 +54,12 @@ Matrix6X CalcFrameJacobian(const MultibodyModel& model, const KinematicsCache& c
 Matrix3X CalcTreePointJacobian(const MultibodyModel& model, const KinematicsCache& cache,
                                int body, const Vector3& p_WP);
 
+/// Spatial Jacobian of a frame on body b with origin at p_WP restricted to
+/// the columns of b's tree (6 × nv_tree, rows [ω_WB; v_WP]); empty (6 × 0)
+/// for the world.
+Matrix6X CalcTreeFrameJacobian(const MultibodyModel& model, const KinematicsCache& cache,
+                               int body, const Vector3& p_WP);
+
 /// Rotation matrix of a quaternion stored (w, x, y, z) at q[start], normalized.
 Matrix3 RotationFromQuaternion(const VectorX& q, int start);
 

@@ -96,6 +96,35 @@ struct JointDescription {
   SourceLocation where;
 };
 
+/// A PD controller with an effort limit on a revolute or prismatic joint,
+/// solved implicitly inside the convex SAP problem (SAP paper Sec. VII):
+/// τ = clamp(−kp (q − q_d) − kd (v − v_d), −effort_limit, effort_limit).
+struct ActuatorDescription {
+  std::string name;
+  std::string joint;              ///< Name of a revolute or prismatic joint.
+  double kp = 0;                  ///< [N m/rad] or [N/m], ≥ 0.
+  double kd = 0;                  ///< [N m s/rad] or [N s/m], ≥ 0; kp + kd > 0.
+  double effort_limit = 1e9;      ///< [N m] or [N], > 0 (default: effectively unlimited).
+  double target_position = 0;     ///< q_d [rad] or [m].
+  double target_velocity = 0;     ///< v_d [rad/s] or [m/s].
+  SourceLocation where;
+};
+
+enum class BodyConstraintType { kWeld, kBall };
+
+/// A bilateral constraint between a frame Fa on body A and a frame Fb on
+/// body B (SAP paper Sec. VII): weld (Fa and Fb coincide, 6 rows) or ball
+/// (their origins coincide, 3 rows).
+struct ConstraintDescription {
+  std::string name;
+  BodyConstraintType type = BodyConstraintType::kWeld;
+  std::string body_a = "world";  ///< Body name or "world".
+  std::string body_b;            ///< Body name or "world" (≠ body_a).
+  RigidTransform X_AFa;          ///< Frame Fa in body A's frame.
+  RigidTransform X_BFb;          ///< Frame Fb in body B's frame.
+  SourceLocation where;
+};
+
 /// Solver settings. Keys of solvers not built yet are still validated and kept
 /// so that scenes written for later versions load.
 struct SolverDescription {
@@ -123,6 +152,8 @@ struct SceneDescription {
   std::vector<JointDescription> joints;
   /// Geometry welded to the world (ground, walls).
   std::vector<GeometryDescription> world_geometries;
+  std::vector<ActuatorDescription> actuators;
+  std::vector<ConstraintDescription> constraints;
 };
 
 }  // namespace stiction

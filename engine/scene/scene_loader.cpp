@@ -53,15 +53,16 @@ constexpr std::array<std::string_view, 6> kShapeTypes = {"sphere", "box",  "caps
                                                          "cylinder", "mesh", "half_space"};
 
 /// Top-level keys of a file; the merged scene has the same without "include".
-constexpr std::array<std::string_view, 13> kFileKeys = {
+constexpr std::array<std::string_view, 15> kFileKeys = {
     "description", "include",          "gravity",   "time_step",      "duration",
     "integrator",  "contact_model",    "solver",    "default_material", "materials",
-    "world_geometry", "bodies",        "joints"};
-constexpr std::array<std::string_view, 4> kListKeys = {"materials", "world_geometry", "bodies",
-                                                       "joints"};
-constexpr std::array<std::string_view, 12> kSceneKeys = {
+    "world_geometry", "bodies",        "joints",    "actuators",      "constraints"};
+constexpr std::array<std::string_view, 6> kListKeys = {"materials", "world_geometry", "bodies",
+                                                       "joints",    "actuators",      "constraints"};
+constexpr std::array<std::string_view, 14> kSceneKeys = {
     "description", "gravity",   "time_step",      "duration", "integrator", "contact_model",
-    "solver",      "default_material", "materials", "world_geometry", "bodies", "joints"};
+    "solver",      "default_material", "materials", "world_geometry", "bodies", "joints",
+    "actuators",   "constraints"};
 
 constexpr std::array<std::string_view, 7> kSolverKeys = {
     "type",          "relative_tolerance",   "absolute_tolerance", "max_iterations",
@@ -77,6 +78,11 @@ constexpr std::array<std::string_view, 12> kJointKeys = {
     "axis",   "limits", "spring",  "damping",       "rotor_inertia", "initial"};
 constexpr std::array<std::string_view, 5> kAxialJointOnlyKeys = {"axis", "limits", "spring",
                                                                  "damping", "rotor_inertia"};
+constexpr std::array<std::string_view, 6> kActuatorKeys = {"name", "joint", "kp", "kd",
+                                                           "effort_limit", "target"};
+constexpr std::array<std::string_view, 6> kConstraintKeys = {"name",   "type",    "body_a",
+                                                             "body_b", "frame_a", "frame_b"};
+constexpr std::array<std::string_view, 2> kConstraintTypes = {"weld", "ball"};
 constexpr std::array<std::string_view, 6> kInertiaKeys = {"ixx", "iyy", "izz",
                                                           "ixy", "ixz", "iyz"};
 
@@ -332,6 +338,8 @@ class Loader {
   void ComputeMassProperties(const MapView& body, BodyDescription* out) const;
   JointDescription ParseJoint(const Ctx& ctx, const YAML::Node& node) const;
   void ParseJointInitial(const MapView& joint_map, JointDescription* joint) const;
+  ActuatorDescription ParseActuator(const Ctx& ctx, const YAML::Node& node) const;
+  ConstraintDescription ParseConstraint(const Ctx& ctx, const YAML::Node& node) const;
 
   // Values.
   double ReadNumber(const Ctx& ctx, const YAML::Node& node) const;
@@ -1192,6 +1200,54 @@ JointDescription Loader::ParseJoint(const Ctx& ctx, const YAML::Node& node) cons
   return out;
 }
 
+ActuatorDescription Loader::ParseActuator(const Ctx& ctx, const YAML::Node& node) const {
+  const MapView map(*this, ctx, node);
+  map.AllowOnly(kActuatorKeys);
+  for (const char* key : {"name", "joint"}) map.Require(key);
+  ActuatorDescription out;
+  out.where = WhereOf(ctx, node);
+  out.name = ReadName(map.CtxOf("name"), map.Get("name"));
+  out.joint = ReadName(map.CtxOf("joint"), map.Get("joint"));
+  if (map.Has("kp")) out.kp = ReadNonNegative(map.CtxOf("kp"), map.Get("kp"));
+  if (map.Has("kd")) out.kd = ReadNonNegative(map.CtxOf("kd"), map.Get("kd"));
+  if (!(out.kp + out.kd > 0)) {
+    const bool has_kd = map.Has("kd");
+    Fail(has_kd ? map.CtxOf("kd") : ctx, has_kd ? map.Get("kd") : node,
+         "an actuator needs kp > 0 or kd > 0 (both are zero)");
+  }
+  if (map.Has("effort_limit")) {
+    out.effort_limit = ReadPositive(map.CtxOf("effort_limit"), map.Get("effort_limit"));
+  }
+  if (map.Has("target")) {
+    const MapView target(*this, map.CtxOf("target"), map.Get("target"));
+    target.AllowOnly(std::array<std::string_view, 2>{"position", "velocity"});
+    if (target.Has("position")) {
+      out.target_position = ReadNumber(target.CtxOf("position"), target.Get("position"));
+    }
+    if (target.Has("velocity")) {
+      out.target_velocity = ReadNumber(target.CtxOf("velocity"), target.Get("velocity"));
+    }
+  }
+  return out;
+}
+
+ConstraintDescription Loader::ParseConstraint(const Ctx& ctx, const YAML::Node& node) const {
+  const MapView map(*this, ctx, node);
+  map.AllowOnly(kConstraintKeys);
+  for (const char* key : {"name", "type", "body_a", "body_b"}) map.Require(key);
+  ConstraintDescription out;
+  out.where = WhereOf(ctx, node);
+  out.name = ReadName(map.CtxOf("name"), map.Get("name"));
+  const std::string type =
+      ReadChoice(map.CtxOf("type"), map.Get("type"), kConstraintTypes, "constraint type");
+  out.type = type == "weld" ? BodyConstraintType::kWeld : BodyConstraintType::kBall;
+  out.body_a = ReadName(map.CtxOf("body_a"), map.Get("body_a"));
+  out.body_b = ReadName(map.CtxOf("body_b"), map.Get("body_b"));
+  if (map.Has("frame_a")) out.X_AFa = ReadPose(map.CtxOf("frame_a"), map.Get("frame_a")).X;
+  if (map.Has("frame_b")) out.X_BFb = ReadPose(map.CtxOf("frame_b"), map.Get("frame_b")).X;
+  return out;
+}
+
 /// Remembers names of one kind and rejects duplicates.
 class NameRegistry {
  public:
@@ -1441,6 +1497,49 @@ SceneDescription Loader::Build(const YAML::Node& root, const MergedFiles& merged
     }
     joint_names.Add(joint.name, joint.where, root_ctx, root);
     scene.joints.push_back(std::move(joint));
+  }
+
+  // Actuators: PD controllers on revolute/prismatic joints.
+  NameRegistry actuator_names("actuator");
+  for (const auto& [node, ctx] : ListElements(root, merged, "actuators")) {
+    ActuatorDescription actuator = ParseActuator(ctx, node);
+    const MapView map(*this, ctx, node);
+    actuator_names.Add(actuator.name, actuator.where, map.CtxOf("name"), map.Get("name"));
+    const auto joint = std::find_if(scene.joints.begin(), scene.joints.end(),
+                                    [&](const JointDescription& j) { return j.name == actuator.joint; });
+    if (joint == scene.joints.end()) {
+      std::vector<std::string> names;
+      for (const JointDescription& j : scene.joints) names.push_back(j.name);
+      Fail(map.CtxOf("joint"), map.Get("joint"),
+           "unknown joint " + Quote(actuator.joint) + " (joints: " + ShortList(names) + ")");
+    }
+    if (joint->type != JointType::kRevolute && joint->type != JointType::kPrismatic) {
+      Fail(map.CtxOf("joint"), map.Get("joint"),
+           "joint " + Quote(actuator.joint) +
+               " is not revolute or prismatic; an actuator drives one joint coordinate");
+    }
+    scene.actuators.push_back(std::move(actuator));
+  }
+
+  // Constraints: welds and ball constraints between two bodies (or a body and the world).
+  NameRegistry constraint_names("constraint");
+  for (const auto& [node, ctx] : ListElements(root, merged, "constraints")) {
+    ConstraintDescription constraint = ParseConstraint(ctx, node);
+    const MapView map(*this, ctx, node);
+    constraint_names.Add(constraint.name, constraint.where, map.CtxOf("name"), map.Get("name"));
+    for (const char* key : {"body_a", "body_b"}) {
+      const std::string& body = std::string(key) == "body_a" ? constraint.body_a : constraint.body_b;
+      if (body != "world" && !body_names.Has(body)) {
+        Fail(map.CtxOf(key), map.Get(key),
+             "unknown body " + Quote(body) + " (expected 'world' or one of: " +
+                 ShortList(all_body_names) + ")");
+      }
+    }
+    if (constraint.body_a == constraint.body_b) {
+      Fail(map.CtxOf("body_b"), map.Get("body_b"),
+           "a constraint needs two different bodies, got " + Quote(constraint.body_b) + " twice");
+    }
+    scene.constraints.push_back(std::move(constraint));
   }
   return scene;
 }

@@ -136,6 +136,20 @@ StepStatus TimeStepper::Step(const StepperParameters& params, const VectorX& q0,
       row += c.num_rows;
     }
   }
+  // Actuator efforts: the impulse of each PD row divided by δt.
+  actuator_efforts_.assign(builder_.actuators().size(), 0.0);
+  if (!problem_.constraints.empty()) {
+    std::vector<int> first_row(problem_.constraints.size());
+    int row = 0;
+    for (size_t i = 0; i < problem_.constraints.size(); ++i) {
+      first_row[i] = row;
+      row += problem_.constraints[i].num_rows;
+    }
+    const std::vector<int>& index = builder_.actuator_constraints();
+    for (size_t i = 0; i < actuator_efforts_.size() && i < index.size(); ++i) {
+      if (index[i] >= 0) actuator_efforts_[i] = solver_result_.gamma[first_row[index[i]]] / dt;
+    }
+  }
   double max_penetration = 0;
   for (const ContactReport& r : reports_) max_penetration = std::max(max_penetration, -r.phi);
   stats->max_penetration_m = max_penetration;

@@ -49,6 +49,12 @@ class TimeStepper {
   /// Solver result of the last step (v, γ, statistics).
   const SolverResult& solver_result() const { return solver_result_; }
   std::vector<ContactMaterial>& materials() { return builder_.materials(); }
+  /// PD actuators and weld/ball constraints added to every step's problem.
+  std::vector<JointActuator>& actuators() { return builder_.actuators(); }
+  std::vector<BodyConstraint>& body_constraints() { return builder_.body_constraints(); }
+  /// Per actuator: the generalized force it applied over the last step,
+  /// γ/δt [N m] or [N] (empty before the first step).
+  const std::vector<double>& actuator_efforts() const { return actuator_efforts_; }
 
  private:
   double CalcSpeculativeMargin(double dt) const;
@@ -64,6 +70,7 @@ class TimeStepper {
   ContactProblem problem_;
   std::vector<ContactPoint> contact_points_;
   std::vector<ContactReport> reports_;
+  std::vector<double> actuator_efforts_;
   SolverResult solver_result_;
   MatrixX M_t_;
   VectorX q_theta_;

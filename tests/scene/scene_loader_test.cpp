@@ -1048,5 +1048,90 @@ TEST(SceneLoaderErrorTest, MessagesAreSingleLines) {
               "expected a number, got 'x\\ny'");
 }
 
+// ---------------------------------------------------------------------------
+// Actuators and constraints.
+// ---------------------------------------------------------------------------
+
+const std::string kTwoBodies = R"(bodies:
+  - {name: a, mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}
+  - {name: b, mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}
+joints:
+  - {name: hinge, type: revolute, parent: world, child: a}
+  - {name: knob, type: ball, parent: a, child: b}
+)";
+
+TEST(SceneLoaderTest, ActuatorsAndConstraints) {
+  const SceneDescription scene = Load(kTwoBodies + R"(actuators:
+  - {name: m, joint: hinge, kp: 10, kd: 2, effort_limit: 5, target: {position: 0.5, velocity: -1}}
+  - {name: d, joint: hinge, kd: 3}
+constraints:
+  - {name: w, type: weld, body_a: world, body_b: b, frame_a: {position: [1, 2, 3]},
+     frame_b: {rpy: [0, 0, 1]}}
+  - {name: p, type: ball, body_a: a, body_b: b}
+)");
+  ASSERT_EQ(scene.actuators.size(), 2u);
+  const ActuatorDescription& m = scene.actuators[0];
+  EXPECT_EQ(m.joint, "hinge");
+  EXPECT_EQ(m.kp, 10);
+  EXPECT_EQ(m.kd, 2);
+  EXPECT_EQ(m.effort_limit, 5);
+  EXPECT_EQ(m.target_position, 0.5);
+  EXPECT_EQ(m.target_velocity, -1);
+  EXPECT_EQ(scene.actuators[1].kp, 0);
+  EXPECT_EQ(scene.actuators[1].effort_limit, 1e9);  // Documented default.
+  ASSERT_EQ(scene.constraints.size(), 2u);
+  EXPECT_EQ(scene.constraints[0].type, BodyConstraintType::kWeld);
+  EXPECT_EQ(scene.constraints[0].body_a, "world");
+  EXPECT_TRUE(scene.constraints[0].X_AFa.p.isApprox(Vector3(1, 2, 3)));
+  EXPECT_NEAR(scene.constraints[0].X_BFb.R(1, 0), std::sin(1.0), kTol);
+  EXPECT_EQ(scene.constraints[1].type, BodyConstraintType::kBall);
+  EXPECT_TRUE(scene.constraints[1].X_BFb.p.isZero());
+}
+
+TEST(SceneLoaderErrorTest, ActuatorErrors) {
+  ExpectError(kTwoBodies + "actuators:\n  - {name: m, joint: nope, kp: 1}\n",
+              "inline.yaml:8: actuators[0].joint", "unknown joint 'nope'");
+  ExpectError(kTwoBodies + "actuators:\n  - {name: m, joint: knob, kp: 1}\n",
+              "inline.yaml:8: actuators[0].joint", "is not revolute or prismatic");
+  ExpectError(kTwoBodies + "actuators:\n  - {name: m, joint: a_free, kp: 1}\n",
+              "inline.yaml:8: actuators[0].joint", "unknown joint 'a_free'");
+  ExpectError(kTwoBodies + "actuators:\n  - {name: m, joint: hinge, kp: -1}\n",
+              "inline.yaml:8: actuators[0].kp", "must be >= 0, got -1");
+  ExpectError(kTwoBodies + "actuators:\n  - {name: m, joint: hinge, kp: 0, kd: 0}\n",
+              "inline.yaml:8: actuators[0].kd", "needs kp > 0 or kd > 0");
+  ExpectError(kTwoBodies + "actuators:\n  - {name: m, joint: hinge, kp: 1, effort_limit: 0}\n",
+              "inline.yaml:8: actuators[0].effort_limit", "must be positive, got 0");
+  ExpectError(kTwoBodies + "actuators:\n  - {name: m, joint: hinge, kp: 1, effort_limit: .inf}\n",
+              "inline.yaml:8: actuators[0].effort_limit", "must be a finite number");
+  ExpectError(kTwoBodies + "actuators:\n  - {name: m, joint: hinge, kp: 1, target: {pos: 1}}\n",
+              "inline.yaml:8: actuators[0].target", "unknown key 'pos'");
+  ExpectError(kTwoBodies + "actuators:\n  - {name: m, joint: hinge, kp: 1, gain: 1}\n",
+              "inline.yaml:8: actuators[0]", "unknown key 'gain'");
+  ExpectError(kTwoBodies + "actuators:\n  - {name: m, kp: 1}\n", "inline.yaml:8: actuators[0]",
+              "missing required key 'joint'");
+  ExpectError(kTwoBodies +
+                  "actuators:\n  - {name: m, joint: hinge, kp: 1}\n  - {name: m, joint: hinge, kd: 1}\n",
+              "inline.yaml:9: actuators[1].name", "duplicate actuator name 'm'");
+}
+
+TEST(SceneLoaderErrorTest, ConstraintErrors) {
+  ExpectError(kTwoBodies + "constraints:\n  - {name: c, type: glue, body_a: a, body_b: b}\n",
+              "inline.yaml:8: constraints[0].type", "unknown constraint type 'glue'");
+  ExpectError(kTwoBodies + "constraints:\n  - {name: c, type: weld, body_a: x, body_b: b}\n",
+              "inline.yaml:8: constraints[0].body_a", "unknown body 'x'");
+  ExpectError(kTwoBodies + "constraints:\n  - {name: c, type: weld, body_a: a, body_b: y}\n",
+              "inline.yaml:8: constraints[0].body_b", "unknown body 'y'");
+  ExpectError(kTwoBodies + "constraints:\n  - {name: c, type: ball, body_a: b, body_b: b}\n",
+              "inline.yaml:8: constraints[0].body_b", "two different bodies");
+  ExpectError(kTwoBodies + "constraints:\n  - {name: c, type: ball, body_a: a}\n",
+              "inline.yaml:8: constraints[0]", "missing required key 'body_b'");
+  ExpectError(kTwoBodies +
+                  "constraints:\n  - {name: c, type: ball, body_a: a, body_b: b, frame_a: {pos: 1}}\n",
+              "inline.yaml:8: constraints[0].frame_a", "unknown key 'pos'");
+  ExpectError(kTwoBodies + "constraints:\n  - {name: c, type: ball, body_a: a, body_b: b, axis: 1}\n",
+              "inline.yaml:8: constraints[0]", "unknown key 'axis'");
+  ExpectError(kTwoBodies + "constraints: 3\n", "inline.yaml:7: constraints", "expected a list");
+}
+
 }  // namespace
 }  // namespace stiction
