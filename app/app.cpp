@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <numbers>
+#include <string>
 
 #include "app/input/picking.h"
 #include "app/record/screenshot.h"
@@ -104,11 +106,15 @@ bool App::LoadScene(const std::string& path, bool keep_camera) {
   renderer_->LoadScene(render_scene_);
   selected_body_ = -1;
   last_stats_ = {};
+  contacts_valid_ = false;
   steps_taken_ = 0;
   clock_.Restart();
   ui_.plots.Clear();
   ui_.sim_edits = SimulationEditsFrom(*sim_);
-  snapshot_ = MakeSnapshot(*sim_, last_stats_);
+  ui_.contact_edits = ContactEditsFrom(*sim_);
+  ui_.solver_edits = SolverEditsFrom(*sim_);
+  ui_.selected_contact = -1;
+  snapshot_ = MakeSnapshot(*sim_, last_stats_, false);
   if (!keep_camera) FitCamera();
   if (!render_scene_.warnings.empty()) {
     ui_.Error(render_scene_.warnings.front());
@@ -123,10 +129,26 @@ bool App::OpenScene(const std::string& path, bool keep_camera) { return LoadScen
 bool App::ReloadScene() { return LoadScene(scene_path_, /*keep_camera=*/true); }
 
 void App::FitCamera() {
-  Vector3 center;
-  double radius = 1;
-  CalcSceneBounds(render_scene_, snapshot_.X_WB, &center, &radius);
-  camera_.Fit(center.cast<float>(), static_cast<float>(radius));
+  // The bodies' bounding box (each drawable's bounding sphere), so that
+  // walls or a large fixed floor do not shrink the objects of interest.
+  Vector3 lo = Vector3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+  for (int pass = 0; pass < 2 && !(lo.array() <= hi.array()).all(); ++pass) {
+    for (const Drawable& d : render_scene_.drawables) {
+      if (!std::isfinite(d.bounding_radius) || d.body >= static_cast<int>(snapshot_.X_WB.size())) continue;
+      if (pass == 0 && d.body <= 0) continue;  // Second pass: the world's finite geometry too.
+      const Vector3 p = snapshot_.X_WB[d.body] * d.X_BG.p;
+      lo = lo.cwiseMin(p - Vector3::Constant(d.bounding_radius));
+      hi = hi.cwiseMax(p + Vector3::Constant(d.bounding_radius));
+    }
+  }
+  if (!(lo.array() <= hi.array()).all()) {
+    camera_.Fit(Vec3f::Zero(), 1.0f);
+    return;
+  }
+  int w = 0, h = 0;
+  WindowSize(&w, &h);
+  const float aspect = w > 0 && h > 0 ? static_cast<float>(w) / static_cast<float>(h) : 16.0f / 9.0f;
+  camera_.FitBox(lo.cast<float>(), hi.cast<float>(), aspect);
 }
 
 // ---------------------------------------------------------------- frame
@@ -164,9 +186,17 @@ void App::Frame() {
   // 2. Physics.
   StepPhysics(wall_dt);
   physics_ms_ = (Now() - t0) * 1e3;
-  snapshot_ = MakeSnapshot(*sim_, last_stats_);
+  {
+    Snapshot previous = std::move(snapshot_);
+    snapshot_ = MakeSnapshot(*sim_, last_stats_, contacts_valid_, last_step_dt_);
+    TrackSelectedContact(previous);
+  }
   if (steps_last_frame_ > 0) {
     ui_.plots.iterations.Push(static_cast<float>(last_stats_.iterations));
+    ui_.plots.line_search_iterations.Push(static_cast<float>(last_stats_.line_search_iterations));
+    // log10 e_m; steps without contact (e_m = 0) show as the floor, 1e-16.
+    ui_.plots.log_momentum_error.Push(
+        static_cast<float>(std::log10(std::max(last_stats_.momentum_error, 1e-16))));
     ui_.plots.contacts.Push(static_cast<float>(last_stats_.num_contacts));
     ui_.plots.kinetic_energy.Push(static_cast<float>(snapshot_.kinetic_energy));
   }
@@ -245,6 +275,7 @@ void App::StepPhysics(double wall_dt) {
 
 bool App::DoStep() {
   if (perturbation_.active()) UpdatePerturbationWrench();
+  const double dt = sim_->time_step();
   const StepResult result = sim_->Step();
   if (result.status != StepStatus::kSuccess) {
     paused_ = true;
@@ -255,6 +286,8 @@ bool App::DoStep() {
     return false;
   }
   last_stats_ = result.stats;
+  contacts_valid_ = true;
+  last_step_dt_ = dt;
   ++steps_taken_;
   return true;
 }
@@ -275,9 +308,11 @@ void App::ResetSimulation() {
   EndPerturbation();
   sim_->Reset();
   last_stats_ = {};
+  contacts_valid_ = false;
+  ui_.selected_contact = -1;
   clock_.Restart();
   ui_.plots.Clear();
-  snapshot_ = MakeSnapshot(*sim_, last_stats_);
+  snapshot_ = MakeSnapshot(*sim_, last_stats_, false);
   ui_.Info("reset to t = 0");
 }
 
@@ -295,6 +330,14 @@ void App::SetUnlimitedSpeed(bool unlimited) { clock_.set_unlimited(unlimited); }
 void App::SetPhysicsBudget(double seconds) { clock_.set_budget(std::clamp(seconds, 1e-3, 0.1)); }
 
 void App::RequestScreenshot() { screenshot_requested_ = true; }
+
+void App::SetContactModelParameters(const ContactModelParameters& p) { sim_->SetContactModelParameters(p); }
+
+void App::SetMaterial(const std::string& name, const ContactMaterial& material) {
+  sim_->SetMaterial(name, material);
+}
+
+void App::SetSolverParameters(const SapSolverParameters& p) { sim_->SetSolverParameters(p); }
 
 // ---------------------------------------------------------------- input
 
@@ -319,7 +362,10 @@ void App::HandleKey(int key, int action, int mods) {
       break;
     case GLFW_KEY_TAB: ui_.show_panels = !ui_.show_panels; break;
     case GLFW_KEY_F1: ui_.show_help = !ui_.show_help; break;
-    case GLFW_KEY_ESCAPE: selected_body_ = -1; break;
+    case GLFW_KEY_ESCAPE:
+      selected_body_ = -1;
+      ui_.selected_contact = -1;
+      break;
     default: break;
   }
 }
@@ -341,6 +387,11 @@ void App::HandleMouseButton(int button, int action, int mods, double time_s) {
   last_press_time_[button] = double_click ? -1.0 : time_s;
   last_press_x_[button] = cursor_x_;
   last_press_y_[button] = cursor_y_;
+  if (button == GLFW_MOUSE_BUTTON_LEFT && (mods & GLFW_MOD_ALT) != 0) {
+    // Alt+click: inspect the contact nearest the cursor (no camera drag).
+    SelectContact(PickContact(cursor_x_, cursor_y_));
+    return;
+  }
   if (double_click) {
     if (button == GLFW_MOUSE_BUTTON_LEFT) Select(cursor_x_, cursor_y_);
     if (button == GLFW_MOUSE_BUTTON_RIGHT) CenterOn(cursor_x_, cursor_y_);
@@ -461,9 +512,107 @@ void App::EndPerturbation() {
   if (was_active && sim_ != nullptr) sim_->SetExternalWrenches({});
 }
 
+// ---------------------------------------------------------------- contacts
+
+int App::PickContact(double x, double y, double max_pixels) const {
+  int w = 0, h = 0;
+  WindowSize(&w, &h);
+  int best = -1;
+  double best_d2 = max_pixels * max_pixels;
+  for (size_t i = 0; i < snapshot_.contacts.size(); ++i) {
+    Vec3f pixel;
+    if (!camera_.Project(snapshot_.contacts[i].p_W.cast<float>(), w, h, &pixel)) continue;
+    const double d2 = (pixel.x() - x) * (pixel.x() - x) + (pixel.y() - y) * (pixel.y() - y);
+    if (d2 <= best_d2) {
+      best_d2 = d2;
+      best = static_cast<int>(i);
+    }
+  }
+  return best;
+}
+
+void App::SelectContact(int index) {
+  if (index < 0 || index >= static_cast<int>(snapshot_.contacts.size())) {
+    ui_.selected_contact = -1;
+    return;
+  }
+  ui_.selected_contact = index;
+  ui_.open_inspector = true;
+  const ContactSnapshot& c = snapshot_.contacts[index];
+  ui_.Info("contact " + std::to_string(index) + ": " + c.name_a + " - " + c.name_b + ", " + ContactStateName(c));
+}
+
+const ContactSnapshot* App::selected_contact() const {
+  const int i = ui_.selected_contact;
+  return i >= 0 && i < static_cast<int>(snapshot_.contacts.size()) ? &snapshot_.contacts[i] : nullptr;
+}
+
+void App::TrackSelectedContact(const Snapshot& previous) {
+  const int i = ui_.selected_contact;
+  if (i < 0) return;
+  if (i >= static_cast<int>(previous.contacts.size())) {
+    ui_.selected_contact = -1;
+    return;
+  }
+  const ContactSnapshot& was = previous.contacts[i];
+  int best = -1;
+  double best_d = std::numeric_limits<double>::infinity();
+  for (size_t j = 0; j < snapshot_.contacts.size(); ++j) {
+    const ContactSnapshot& c = snapshot_.contacts[j];
+    if (c.body_a != was.body_a || c.body_b != was.body_b) continue;
+    const double d = (c.p_W - was.p_W).norm();
+    if (d < best_d) {
+      best_d = d;
+      best = static_cast<int>(j);
+    }
+  }
+  ui_.selected_contact = best;
+}
+
+void App::BuildContactDraw(DebugDraw* debug) const {
+  const VisualizationState& viz = ui_.viz;
+  const Vec4f point_color(1.0f, 0.2f, 0.2f, 1), normal_color(0.2f, 0.55f, 1.0f, 1),
+      friction_color(1.0f, 0.2f, 0.85f, 1), stick_color(0.15f, 0.9f, 0.2f, 1), slip_color(1.0f, 0.55f, 0.0f, 1),
+      separating_color(0.6f, 0.6f, 0.6f, 1), highlight(1, 1, 1, 1);
+  const double scale = std::max(viz.force_scale, 1e-12);  // N per metre.
+  constexpr int kGenerators = 8;
+  for (size_t i = 0; i < snapshot_.contacts.size(); ++i) {
+    const ContactSnapshot& c = snapshot_.contacts[i];
+    const bool selected = static_cast<int>(i) == ui_.selected_contact;
+    const Vec3f p = c.p_W.cast<float>();
+    if (viz.contact_points || selected) debug->Point(p, selected ? highlight : point_color);
+    if (viz.normal_forces) debug->Line(p, (c.p_W + c.normal_force_W() / scale).cast<float>(), normal_color, true);
+    if (viz.friction_forces) {
+      debug->Line(p, (c.p_W + c.friction_force_W() / scale).cast<float>(), friction_color, true);
+    }
+    if (viz.friction_cones || selected) {
+      // Generators of half-angle atan μ about the normal (forces on B lie inside), and the rim.
+      const Vec4f color = selected ? highlight
+                          : IsSeparating(c) ? separating_color
+                          : c.region == ConeRegion::kStiction ? stick_color
+                                                              : slip_color;
+      const double h = viz.cone_size;
+      const double alpha = std::atan(std::max(c.mu, 0.0));
+      const Vector3 n = c.R_WC.col(2), t1 = c.R_WC.col(0), t2 = c.R_WC.col(1);
+      Vector3 rim_prev = Vector3::Zero();
+      for (int k = 0; k <= kGenerators; ++k) {
+        const double a = 2.0 * std::numbers::pi * k / kGenerators;
+        const Vector3 dir = std::cos(alpha) * n + std::sin(alpha) * (std::cos(a) * t1 + std::sin(a) * t2);
+        // Height h along the normal; for μ > 3 the slant length is capped (rim radius ≤ 3.2 h).
+        const Vector3 rim = c.p_W + h / std::max(std::cos(alpha), 0.3) * dir;
+        if (k < kGenerators) debug->Line(p, rim.cast<float>(), color, true);
+        if (k > 0) debug->Line(rim_prev.cast<float>(), rim.cast<float>(), color, true);
+        rim_prev = rim;
+      }
+      if (selected) debug->Line(p, (c.p_W + 1.5 * h * n).cast<float>(), highlight, true);
+    }
+  }
+}
+
 // ---------------------------------------------------------------- drawing
 
 void App::BuildDebugDraw(DebugDraw* debug) const {
+  BuildContactDraw(debug);
   const int nb = static_cast<int>(snapshot_.X_WB.size());
   for (int b = 1; b < nb; ++b) {
     const RigidTransform& X = snapshot_.X_WB[b];

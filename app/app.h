@@ -63,6 +63,9 @@ class App final : public AppCommands {
   void SetRealTimeFactor(double rtf) override;
   void SetUnlimitedSpeed(bool unlimited) override;
   void SetPhysicsBudget(double seconds) override;
+  void SetContactModelParameters(const ContactModelParameters& p) override;
+  void SetMaterial(const std::string& name, const ContactMaterial& material) override;
+  void SetSolverParameters(const SapSolverParameters& p) override;
   bool OpenScene(const std::string& path, bool keep_camera) override;
   bool ReloadScene() override;
   void RequestScreenshot() override;
@@ -87,8 +90,18 @@ class App final : public AppCommands {
   /// The resolved scene image of the last frame (RGB, bottom row first).
   std::vector<std::uint8_t> ReadPixels(int* width, int* height) const;
   bool SaveScreenshot(const std::string& path);
-  /// Frames the whole scene at its current poses.
+  /// Frames the bodies (the world's finite geometry when there are none) at
+  /// their current poses: aims at the centre of their bounding box and fits
+  /// the box into the view.
   void FitCamera();
+  /// The contact nearest to window pixel (x, y) among those whose projection
+  /// is within `max_pixels`; −1 if none (what Alt+click selects).
+  int PickContact(double x, double y, double max_pixels = kContactPickPixels) const;
+  /// Shows contact `index` of the snapshot in the inspector (−1: none).
+  void SelectContact(int index);
+  /// The inspected contact, or nullptr.
+  const ContactSnapshot* selected_contact() const;
+  static constexpr double kContactPickPixels = 10.0;
   std::string gl_renderer() const { return window_->gl_renderer() + ", " + window_->gl_version(); }
   double last_render_ms() const { return render_ms_; }
   double last_physics_ms() const { return physics_ms_; }
@@ -102,6 +115,10 @@ class App final : public AppCommands {
   void UpdatePerturbationWrench();
   void EndPerturbation();
   void BuildDebugDraw(DebugDraw* debug) const;
+  void BuildContactDraw(DebugDraw* debug) const;
+  /// After a new snapshot: follow the inspected contact (same body pair,
+  /// nearest point to where it was) or drop it.
+  void TrackSelectedContact(const Snapshot& previous);
   void Select(double x, double y);
   void CenterOn(double x, double y);
   void DragPerturbation(double dx, double dy, int mods);
@@ -118,6 +135,8 @@ class App final : public AppCommands {
   RenderScene render_scene_;
   Snapshot snapshot_;
   StepStats last_stats_;
+  bool contacts_valid_ = false;  // sim_->contacts() belong to the current state's last step.
+  double last_step_dt_ = 0;      // δt of that step [s].
   Camera camera_;
   UiState ui_;
   PhysicsClock clock_;

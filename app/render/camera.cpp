@@ -68,6 +68,24 @@ void Camera::Fit(const Vec3f& center, float radius) {
   distance = std::max(1.0f * radius / std::sin(half), 0.05f);
 }
 
+void Camera::FitBox(const Vec3f& lo, const Vec3f& hi, float aspect, float margin) {
+  lookat = 0.5f * (lo + hi);
+  const float tan_y = std::tan(0.5f * fovy_deg * kDegToRad) / margin;
+  const float tan_x = tan_y * std::max(aspect, 1e-3f);
+  const Vec3f f = Forward(), r = Right(), u = Up();
+  // A corner at camera coordinates (x, y, z) relative to the lookat point is
+  // inside the frustum when |x| <= tan_x (d + z) and |y| <= tan_y (d + z).
+  float d = 0.05f;
+  for (int i = 0; i < 8; ++i) {
+    const Vec3f c((i & 1) ? hi.x() : lo.x(), (i & 2) ? hi.y() : lo.y(), (i & 4) ? hi.z() : lo.z());
+    const Vec3f rel = c - lookat;
+    const float z = rel.dot(f);
+    d = std::max({d, std::abs(rel.dot(r)) / tan_x - z, std::abs(rel.dot(u)) / tan_y - z});
+  }
+  // Keep the eye out of the box (and the near plane in front of it).
+  distance = std::max(d, 1.05f * 0.5f * (hi - lo).norm());
+}
+
 Ray Camera::PixelRay(double x, double y, int width, int height) const {
   const Mat4f inv = ViewProjection(width, height).inverse();
   const float ndc_x = static_cast<float>(2.0 * x / std::max(width, 1) - 1.0);

@@ -44,6 +44,10 @@ class Camera {
   void Zoom(double scroll);
   /// Frames a sphere [m] from the current azimuth and elevation.
   void Fit(const Vec3f& center, float radius);
+  /// Aims at the centre of the axis-aligned box [lo, hi] [m] and sets the
+  /// distance at which its eight corners fill the view (aspect = width /
+  /// height) with `margin` (1.15: 15 % of air), keeping azimuth and elevation.
+  void FitBox(const Vec3f& lo, const Vec3f& hi, float aspect, float margin = 1.15f);
 
   /// The world ray through window pixel (x, y) (origin top left, y down).
   Ray PixelRay(double x, double y, int width, int height) const;

@@ -3,8 +3,11 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 #include "app/input/key_bindings.h"
 #include "app/physics_clock.h"
@@ -15,6 +18,19 @@ namespace stiction::app {
 namespace {
 
 constexpr ImGuiWindowFlags kPanelFlags = ImGuiWindowFlags_AlwaysAutoResize;
+constexpr double kMinSliderStiffness = 1e1, kMaxSliderStiffness = 1e14;  // [N/m]
+constexpr double kTwoPi = 2.0 * 3.14159265358979323846;
+
+void DrawMessage(const UiState& ui) {
+  if (ui.message.empty()) return;
+  ImGui::Separator();
+  ImGui::PushTextWrapPos(410);
+  ImGui::TextColored(ui.message_is_error ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(0.6f, 0.9f, 0.6f, 1.0f), "%s",
+                     ui.message.c_str());
+  ImGui::PopTextWrapPos();
+}
+
+double GravityNorm(const Simulation& sim) { return sim.model().gravity().norm(); }
 
 void DrawSimulationPanel(const AppView& view, UiState* ui, AppCommands* commands) {
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
@@ -92,12 +108,172 @@ void DrawSimulationPanel(const AppView& view, UiState* ui, AppCommands* commands
                         view.sim->integrator().theta, view.sim->integrator().theta_vq,
                         view.sim->solver_name().c_str());
   }
-  if (!ui->message.empty()) {
+  DrawMessage(*ui);
+  ImGui::End();
+}
+
+void DrawContactPanel(const AppView& view, UiState* ui, AppCommands* commands) {
+  if (view.sim == nullptr) return;
+  const Simulation& sim = *view.sim;
+  ImGui::SetNextWindowPos(ImVec2(450, 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin("Contact", nullptr, kPanelFlags)) {
+    ImGui::End();
+    return;
+  }
+  ContactEdits& e = ui->contact_edits;
+  const double g = GravityNorm(sim), dt = sim.time_step();
+  ImGui::SetNextItemWidth(120);
+  ImGui::InputDouble("near-rigid threshold beta [-]", &e.near_rigid_threshold, 0.1, 1.0, "%.4g");
+  ImGui::TextDisabled("  beta >= 0 (paper: 1); resting penetration beta^2 g dt^2/(4 pi^2) = %.3g m",
+                      NearRigidPenetration(e.near_rigid_threshold, g, dt));
+  ImGui::SetNextItemWidth(120);
+  ImGui::InputDouble("stiction tolerance sigma [-]", &e.stiction_tolerance, 0.0, 0.0, "%.4g");
+  ImGui::TextDisabled("  sigma > 0 (paper: 1e-3); with dt = %.4g s, |g| = %.3g m/s^2", dt, g);
+  for (size_t i = 0; i < e.materials.size(); ++i) {
+    MaterialEdit& m = e.materials[i];
+    ImGui::PushID(static_cast<int>(i));
     ImGui::Separator();
-    ImGui::PushTextWrapPos(410);
-    ImGui::TextColored(ui->message_is_error ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(0.6f, 0.9f, 0.6f, 1.0f),
-                       "%s", ui->message.c_str());
-    ImGui::PopTextWrapPos();
+    ImGui::Text("material '%s'", m.name.c_str());
+    ImGui::SetNextItemWidth(200);
+    ImGui::SliderScalar("stiffness k [N/m]", ImGuiDataType_Double, &m.stiffness, &kMinSliderStiffness,
+                        &kMaxSliderStiffness, "%.3g", ImGuiSliderFlags_Logarithmic);
+    ImGui::SetNextItemWidth(120);
+    ImGui::InputDouble("dissipation tau_d [s]", &m.dissipation, 0.0, 0.0, "%.4g");
+    ImGui::SetNextItemWidth(120);
+    ImGui::InputDouble("friction mu [-]", &m.friction, 0.05, 0.1, "%.3g");
+    ImGui::TextDisabled("  k > 0 (Ctrl+click to type), tau_d >= 0, mu >= 0; stiction slip mu sigma g dt = %.3g m/s",
+                        StictionSlipBound(m.friction, e.stiction_tolerance, g, dt));
+    ImGui::PopID();
+  }
+  ImGui::Separator();
+  if (ImGui::Button("Apply##contact")) ApplyContactEdits(sim, ui, commands);
+  ImGui::SameLine();
+  if (ImGui::Button("Revert##contact")) ui->contact_edits = ContactEditsFrom(sim);
+  ImGui::TextDisabled("engine: beta = %.4g, sigma = %.4g", sim.contact_model_parameters().near_rigid_threshold,
+                      sim.contact_model_parameters().stiction_tolerance);
+  DrawMessage(*ui);
+  ImGui::End();
+}
+
+void DrawSolverPanel(const AppView& view, UiState* ui, AppCommands* commands) {
+  if (view.sim == nullptr) return;
+  const Simulation& sim = *view.sim;
+  ImGui::SetNextWindowPos(ImVec2(450, 40), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin("Solver", nullptr, kPanelFlags)) {
+    ImGui::End();
+    return;
+  }
+  SolverEdits& e = ui->solver_edits;
+  ImGui::SetNextItemWidth(140);
+  ImGui::Combo("solver", &e.solver, kSolverChoices, kNumSolverChoices);
+  char preview[32];
+  std::snprintf(preview, sizeof preview, "%.0e", e.relative_tolerance);
+  ImGui::SetNextItemWidth(90);
+  if (ImGui::BeginCombo("##eps_r_choice", preview)) {
+    for (double choice : kRelativeToleranceChoices) {
+      char label[32];
+      std::snprintf(label, sizeof label, "%.0e", choice);
+      if (ImGui::Selectable(label, choice == e.relative_tolerance)) e.relative_tolerance = choice;
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(110);
+  ImGui::InputDouble("relative tolerance eps_r [0, 1]", &e.relative_tolerance, 0.0, 0.0, "%.3g");
+  ImGui::SetNextItemWidth(110);
+  ImGui::InputDouble("absolute tolerance eps_a [sqrt(J)] >= 0", &e.absolute_tolerance, 0.0, 0.0, "%.3g");
+  ImGui::SetNextItemWidth(110);
+  ImGui::InputInt("maximum iterations >= 1", &e.max_iterations);
+  int line_search = e.backtracking ? 1 : 0;
+  const char* kLineSearches[] = {"exact", "backtracking"};
+  ImGui::SetNextItemWidth(140);
+  if (ImGui::Combo("line search", &line_search, kLineSearches, 2)) e.backtracking = line_search == 1;
+  if (e.backtracking) {
+    ImGui::SetNextItemWidth(110);
+    ImGui::InputDouble("rho (0, 1)", &e.backtracking_rho, 0.0, 0.0, "%.3g");
+    ImGui::SetNextItemWidth(110);
+    ImGui::InputDouble("Armijo c (0, 1)", &e.armijo_c, 0.0, 0.0, "%.3g");
+    ImGui::SetNextItemWidth(110);
+    ImGui::InputDouble("alpha_max > 0", &e.backtracking_alpha_max, 0.0, 0.0, "%.3g");
+  }
+  if (ImGui::Button("Apply##solver")) ApplySolverEdits(sim, ui, commands);
+  ImGui::SameLine();
+  if (ImGui::Button("Revert##solver")) ui->solver_edits = SolverEditsFrom(sim);
+  const SapSolverParameters& p = sim.solver_parameters();
+  ImGui::TextDisabled("engine: %s, eps_r = %.3g, eps_a = %.3g, %d iterations, %s", sim.solver_name().c_str(),
+                      p.relative_tolerance, p.absolute_tolerance, p.max_iterations,
+                      p.line_search == LineSearchKind::kBacktracking ? "backtracking" : "exact");
+  DrawMessage(*ui);
+  ImGui::End();
+}
+
+void DrawContactInspector(const AppView& view, UiState* ui) {
+  if (view.snapshot == nullptr) return;
+  const std::vector<ContactSnapshot>& contacts = view.snapshot->contacts;
+  ImGui::SetNextWindowPos(ImVec2(450, 70), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+  if (ui->open_inspector) {
+    ImGui::SetNextWindowCollapsed(false, ImGuiCond_Always);
+    ui->open_inspector = false;
+  }
+  if (!ImGui::Begin("Contacts", nullptr, kPanelFlags)) {
+    ImGui::End();
+    return;
+  }
+  ImGui::Text("%zu contacts in the last step (Alt+click a point to pick it)", contacts.size());
+  const float rows = static_cast<float>(std::min<size_t>(contacts.size(), 10) + 1);
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY;
+  if (!contacts.empty() &&
+      ImGui::BeginTable("contacts", 5, flags, ImVec2(470, rows * ImGui::GetTextLineHeightWithSpacing() + 6))) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("#");
+    ImGui::TableSetupColumn("body A - body B");
+    ImGui::TableSetupColumn("phi [mm]");
+    ImGui::TableSetupColumn("|f_n| [N]");
+    ImGui::TableSetupColumn("state");
+    ImGui::TableHeadersRow();
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(contacts.size()));
+    while (clipper.Step()) {
+      for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+        const ContactSnapshot& c = contacts[i];
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        char label[16];
+        std::snprintf(label, sizeof label, "%d", i);
+        if (ImGui::Selectable(label, ui->selected_contact == i, ImGuiSelectableFlags_SpanAllColumns)) {
+          ui->selected_contact = ui->selected_contact == i ? -1 : i;
+        }
+        ImGui::TableSetColumnIndex(1);
+        ImGui::Text("%s - %s", c.name_a.c_str(), c.name_b.c_str());
+        ImGui::TableSetColumnIndex(2);
+        ImGui::Text("%.4f", c.phi * 1e3);
+        ImGui::TableSetColumnIndex(3);
+        ImGui::Text("%.4g", std::abs(c.normal_force()));
+        ImGui::TableSetColumnIndex(4);
+        ImGui::TextUnformatted(ContactStateName(c));
+      }
+    }
+    ImGui::EndTable();
+  }
+  const int sel = ui->selected_contact;
+  if (sel >= 0 && sel < static_cast<int>(contacts.size())) {
+    const ContactSnapshot& c = contacts[sel];
+    ImGui::Separator();
+    ImGui::Text("contact %d: %s (A) - %s (B)", sel, c.name_a.c_str(), c.name_b.c_str());
+    ImGui::Text("point        (%.4f, %.4f, %.4f) m", c.p_W.x(), c.p_W.y(), c.p_W.z());
+    ImGui::Text("normal A->B  (%.3f, %.3f, %.3f)", c.R_WC(0, 2), c.R_WC(1, 2), c.R_WC(2, 2));
+    ImGui::Text("phi          %.6g m", c.phi);
+    ImGui::Text("gamma_n      %.6g N s  (f_n = %.6g N)", c.gamma_C.z(), c.normal_force());
+    ImGui::Text("|gamma_t|    %.6g N s  (|f_t| = %.6g N)", c.gamma_C.head<2>().norm(),
+                c.friction_force_W().norm());
+    ImGui::Text("mu           %.3g", c.mu);
+    ImGui::Text("|gamma_t|/(mu gamma_n)  %.4f", c.utilisation);
+    ImGui::Text("slip speed   %.6g m/s", c.slip_speed);
+    ImGui::Text("state        %s", ContactStateName(c));
+    if (ImGui::SmallButton("deselect")) ui->selected_contact = -1;
   }
   ImGui::End();
 }
@@ -120,9 +296,33 @@ void DrawVisualizationPanel(UiState* ui) {
   ImGui::SameLine();
   ImGui::Checkbox("centres of mass", &ui->viz.centers_of_mass);
   ImGui::Checkbox("perturbation force", &ui->viz.perturbation_force);
+  ImGui::Separator();
+  ImGui::TextDisabled("contacts");
+  ImGui::Checkbox("points", &ui->viz.contact_points);
+  ImGui::SameLine();
+  ImGui::Checkbox("friction cones", &ui->viz.friction_cones);
+  ImGui::Checkbox("normal forces (blue)", &ui->viz.normal_forces);
+  ImGui::SameLine();
+  ImGui::Checkbox("friction (magenta)", &ui->viz.friction_forces);
+  const double min_scale = 0.01, max_scale = 1e6, min_cone = 0.002, max_cone = 1.0;
+  ImGui::SetNextItemWidth(160);
+  ImGui::SliderScalar("force scale [N/m]", ImGuiDataType_Double, &ui->viz.force_scale, &min_scale, &max_scale,
+                      "%.3g", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SetNextItemWidth(160);
+  ImGui::SliderScalar("cone size [m]", ImGuiDataType_Double, &ui->viz.cone_size, &min_cone, &max_cone, "%.3g",
+                      ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  ImGui::TextDisabled("cones: stick green, slip orange, separating grey");
   bool msaa = r.msaa_samples > 1;
   if (ImGui::Checkbox("MSAA 4x", &msaa)) r.msaa_samples = msaa ? 4 : 0;
   ImGui::End();
+}
+
+void LogPlot(const char* label, const RollingPlot& plot, const char* format) {
+  char overlay[64];
+  std::snprintf(overlay, sizeof overlay, format, std::pow(10.0, static_cast<double>(plot.last())));
+  const auto& v = plot.values();
+  ImGui::PlotLines(label, v.empty() ? nullptr : v.data(), static_cast<int>(v.size()), 0, overlay,
+                   std::floor(plot.min()) - 0.5f, std::ceil(plot.max()) + 0.5f, ImVec2(260, 50));
 }
 
 void Plot(const char* label, const RollingPlot& plot, const char* format) {
@@ -142,6 +342,8 @@ void DrawPlotsPanel(UiState* ui) {
     return;
   }
   Plot("iterations", ui->plots.iterations, "%.0f per step");
+  Plot("line-search iterations", ui->plots.line_search_iterations, "%.0f per step");
+  LogPlot("log10 e_m", ui->plots.log_momentum_error, "e_m = %.2e");
   Plot("contacts", ui->plots.contacts, "%.0f");
   Plot("achieved RTF", ui->plots.achieved_rtf, "%.3gx");
   Plot("kinetic energy", ui->plots.kinetic_energy, "%.4g J");
@@ -170,7 +372,9 @@ void DrawInfoOverlay(const AppView& view) {
     ImGui::Text("physics      %.2f ms, %d steps", view.physics_ms, view.steps_last_frame);
     ImGui::Text("render       %.2f ms", view.render_ms);
     if (s != nullptr) {
-      ImGui::Text("iterations   %d", s->last_stats.iterations);
+      ImGui::Text("iterations   %d (line search %d)", s->last_stats.iterations,
+                  s->last_stats.line_search_iterations);
+      ImGui::Text("e_m          %.3g", s->last_stats.momentum_error);
       ImGui::Text("contacts     %d", s->last_stats.num_contacts);
       ImGui::Text("kinetic E    %.5g J", s->kinetic_energy);
     }
@@ -245,10 +449,105 @@ bool ApplySimulationEdits(UiState* ui, AppCommands* commands) {
   return true;
 }
 
+ContactEdits ContactEditsFrom(const Simulation& sim) {
+  ContactEdits e;
+  e.near_rigid_threshold = sim.contact_model_parameters().near_rigid_threshold;
+  e.stiction_tolerance = sim.contact_model_parameters().stiction_tolerance;
+  for (const MaterialDescription& m : sim.scene().materials) {
+    const ContactMaterial now = sim.GetMaterial(m.name);
+    e.materials.push_back(MaterialEdit{m.name, now.stiffness, now.dissipation, now.friction});
+  }
+  return e;
+}
+
+bool ApplyContactEdits(const Simulation& sim, UiState* ui, AppCommands* commands) {
+  const ContactEdits& e = ui->contact_edits;
+  // What the engine uses now, to restore on a refusal (all or nothing).
+  const ContactModelParameters old_params = sim.contact_model_parameters();
+  std::vector<std::pair<std::string, ContactMaterial>> old_materials;
+  try {
+    for (const MaterialEdit& m : e.materials) old_materials.emplace_back(m.name, sim.GetMaterial(m.name));
+  } catch (const InputError& error) {  // A material of another scene: the edits are stale.
+    ui->Error(std::string("refused: ") + error.what() + " (press Revert)");
+    return false;
+  }
+  try {
+    commands->SetContactModelParameters(ContactModelParameters{e.near_rigid_threshold, e.stiction_tolerance});
+    for (const MaterialEdit& m : e.materials) {
+      try {
+        commands->SetMaterial(m.name, ContactMaterial{m.stiffness, m.dissipation, m.friction});
+      } catch (const InputError& error) {
+        throw InputError("material '" + m.name + "': " + error.what());
+      }
+    }
+  } catch (const InputError& error) {
+    commands->SetContactModelParameters(old_params);
+    for (const auto& [name, material] : old_materials) commands->SetMaterial(name, material);
+    ui->Error(std::string("refused: ") + error.what());
+    return false;
+  }
+  char text[160];
+  std::snprintf(text, sizeof text, "applied: beta = %.4g, sigma = %.4g, %zu material(s)", e.near_rigid_threshold,
+                e.stiction_tolerance, e.materials.size());
+  ui->Info(text);
+  return true;
+}
+
+SolverEdits SolverEditsFrom(const Simulation& sim) {
+  SolverEdits e;
+  for (int i = 0; i < kNumSolverChoices; ++i) {
+    if (sim.solver_name() == kSolverChoices[i]) e.solver = i;
+  }
+  const SapSolverParameters& p = sim.solver_parameters();
+  e.relative_tolerance = p.relative_tolerance;
+  e.absolute_tolerance = p.absolute_tolerance;
+  e.max_iterations = p.max_iterations;
+  e.backtracking = p.line_search == LineSearchKind::kBacktracking;
+  e.backtracking_rho = p.backtracking_rho;
+  e.armijo_c = p.armijo_c;
+  e.backtracking_alpha_max = p.backtracking_alpha_max;
+  return e;
+}
+
+bool ApplySolverEdits(const Simulation& sim, UiState* ui, AppCommands* commands) {
+  const SolverEdits& e = ui->solver_edits;
+  if (e.solver < 0 || e.solver >= kNumSolverChoices || sim.solver_name() != kSolverChoices[e.solver]) {
+    ui->Error(std::string("refused: the engine has no run-time switch to solver '") +
+              (e.solver >= 0 && e.solver < kNumSolverChoices ? kSolverChoices[e.solver] : "?") + "'");
+    return false;
+  }
+  SapSolverParameters p = sim.solver_parameters();
+  p.relative_tolerance = e.relative_tolerance;
+  p.absolute_tolerance = e.absolute_tolerance;
+  p.max_iterations = e.max_iterations;
+  p.line_search = e.backtracking ? LineSearchKind::kBacktracking : LineSearchKind::kExact;
+  p.backtracking_rho = e.backtracking_rho;
+  p.armijo_c = e.armijo_c;
+  p.backtracking_alpha_max = e.backtracking_alpha_max;
+  try {
+    commands->SetSolverParameters(p);  // Validates everything before changing anything.
+  } catch (const InputError& error) {
+    ui->Error(std::string("refused: ") + error.what());
+    return false;
+  }
+  char text[160];
+  std::snprintf(text, sizeof text, "applied: eps_r = %.3g, eps_a = %.3g, %d iterations, %s line search",
+                p.relative_tolerance, p.absolute_tolerance, p.max_iterations, e.backtracking ? "backtracking" : "exact");
+  ui->Info(text);
+  return true;
+}
+
+double NearRigidPenetration(double beta, double g, double dt) { return beta * beta * g * dt * dt / (kTwoPi * kTwoPi); }
+
+double StictionSlipBound(double mu, double sigma, double g, double dt) { return mu * sigma * g * dt; }
+
 void DrawPanels(const AppView& view, UiState* ui, AppCommands* commands) {
   if (ui->show_panels) {
     DrawSimulationPanel(view, ui, commands);
     DrawVisualizationPanel(ui);
+    DrawContactPanel(view, ui, commands);
+    DrawSolverPanel(view, ui, commands);
+    DrawContactInspector(view, ui);
     DrawPlotsPanel(ui);
     DrawInfoOverlay(view);
   }

@@ -24,6 +24,9 @@ class AppCommands {
   virtual void SetRealTimeFactor(double rtf) = 0;
   virtual void SetUnlimitedSpeed(bool unlimited) = 0;
   virtual void SetPhysicsBudget(double seconds) = 0;
+  virtual void SetContactModelParameters(const ContactModelParameters& p) = 0;
+  virtual void SetMaterial(const std::string& name, const ContactMaterial& material) = 0;
+  virtual void SetSolverParameters(const SapSolverParameters& p) = 0;
   virtual bool OpenScene(const std::string& path, bool keep_camera) = 0;
   virtual bool ReloadScene() = 0;
   virtual void RequestScreenshot() = 0;
@@ -53,6 +56,25 @@ SimulationEdits SimulationEditsFrom(const Simulation& sim);
 /// applies nothing, sets ui->message and returns false; the simulation keeps
 /// its previous settings and keeps running.
 bool ApplySimulationEdits(UiState* ui, AppCommands* commands);
+
+/// The Contact panel's fields for the simulation's current β, σ and materials.
+ContactEdits ContactEditsFrom(const Simulation& sim);
+
+/// Applies the Contact panel (β, σ, every material) from the next step. All
+/// or nothing: on a refused value (an InputError from the engine) whatever was
+/// already set is restored, ui->message says why, and it returns false.
+bool ApplyContactEdits(const Simulation& sim, UiState* ui, AppCommands* commands);
+
+/// The Solver panel's fields for the simulation's current solver parameters.
+SolverEdits SolverEditsFrom(const Simulation& sim);
+
+/// Applies the Solver panel from the next step (same rules as above).
+bool ApplySolverEdits(const Simulation& sim, UiState* ui, AppCommands* commands);
+
+/// Near-rigid resting penetration β² g δt² / (4π²) [m] (docs/contact-model.md).
+double NearRigidPenetration(double beta, double g, double dt);
+/// Bound on the slip speed in stiction μ σ g δt [m/s] (SAP paper Eq. 31).
+double StictionSlipBound(double mu, double sigma, double g, double dt);
 
 /// Draws every panel for this frame (between ImGui::NewFrame and Render).
 void DrawPanels(const AppView& view, UiState* ui, AppCommands* commands);

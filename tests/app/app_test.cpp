@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sys/wait.h>
 
 #include "app/record/screenshot.h"
@@ -396,6 +397,235 @@ TEST(AppTest, ScreenshotAndResize) {
   for (const auto& e : fs::directory_iterator(dir)) pngs += e.path().extension() == ".png";
   EXPECT_EQ(pngs, 1);
   fs::remove_all(dir);
+}
+
+// --------------------------------------------------------------- contact
+
+const std::string kBoxResting = kScenes + "/box_resting.yaml";
+
+// A box resting on the ground, running `steps_per_frame` exact steps a frame.
+AppOptions RunningBox(int steps_per_frame) {
+  AppOptions o = Options(kBoxResting, /*paused=*/false);
+  o.steps_per_frame = steps_per_frame;
+  return o;
+}
+
+double DeepestPhi(const App& app) {
+  double phi = std::numeric_limits<double>::infinity();
+  for (const ContactSnapshot& c : app.snapshot().contacts) phi = std::min(phi, c.phi);
+  return phi;
+}
+
+// The snapshot carries the engine's contacts: forces are γ/δt in the world,
+// and a box at rest is held by its weight.
+TEST(AppContactTest, SnapshotCarriesTheContactsOfTheLastStep) {
+  App app(RunningBox(10));
+  EXPECT_TRUE(app.snapshot().contacts.empty());  // Loaded, no step yet.
+  for (int i = 0; i < 5; ++i) app.Frame();
+  const Simulation& sim = app.simulation();
+  const auto& contacts = app.snapshot().contacts;
+  ASSERT_EQ(contacts.size(), sim.contacts().size());
+  ASSERT_GE(contacts.size(), 3u);
+  double fz = 0;
+  for (size_t i = 0; i < contacts.size(); ++i) {
+    const ContactSnapshot& c = contacts[i];
+    const ContactReport& r = sim.contacts()[i];
+    EXPECT_EQ(c.phi, r.phi);
+    EXPECT_LT((c.f_W - r.R_WC * r.gamma_C / sim.time_step()).norm(), 1e-9);
+    EXPECT_EQ(c.name_b, "box");
+    EXPECT_NEAR(c.slip_speed, r.vc.head<2>().norm(), 1e-15);
+    EXPECT_LE(c.utilisation, 1.0 + 1e-9);
+    fz += c.f_W.z();
+  }
+  EXPECT_NEAR(fz, 9.81, 0.01 * 9.81) << "a 1 kg box at rest carries its weight";
+  app.HandleKey(GLFW_KEY_BACKSPACE, GLFW_PRESS, 0);
+  EXPECT_TRUE(app.snapshot().contacts.empty());  // Reset: no last step.
+}
+
+// The Contact panel's Apply (what its button calls) reaches the engine from
+// the next step: a 100x softer material makes the resting box sink deeper.
+TEST(AppContactTest, ContactPanelAppliesStiffnessAndSigma) {
+  App app(RunningBox(20));
+  Simulation& sim = app.simulation();
+  UiState& ui = app.ui();
+  // The scene's material (the list may hold others, e.g. a default).
+  MaterialEdit* rigid = nullptr;
+  for (MaterialEdit& m : ui.contact_edits.materials) {
+    if (m.name == "rigid") rigid = &m;
+  }
+  ASSERT_NE(rigid, nullptr);
+  EXPECT_EQ(rigid->stiffness, 1e12);
+
+  // k = 1e6 N/m is still near-rigid at dt = 10 ms (Eq. 29): about 25 um.
+  rigid->stiffness = 1e6;
+  ASSERT_TRUE(ApplyContactEdits(sim, &ui, &app)) << ui.message;
+  EXPECT_EQ(sim.GetMaterial("rigid").stiffness, 1e6);
+  for (int i = 0; i < 10; ++i) app.Frame();
+  const double phi_stiff = DeepestPhi(app);
+  EXPECT_LT(phi_stiff, 0.0);
+  EXPECT_GT(phi_stiff, -1e-4);
+
+  // 100x softer: compliant regime, mg/k_total of about 0.5 mm.
+  rigid->stiffness = 1e4;
+  ASSERT_TRUE(ApplyContactEdits(sim, &ui, &app)) << ui.message;
+  EXPECT_EQ(sim.GetMaterial("rigid").stiffness, 1e4);
+  for (int i = 0; i < 15; ++i) app.Frame();
+  const double phi_soft = DeepestPhi(app);
+  EXPECT_LT(phi_soft, 5 * phi_stiff) << "stiff " << phi_stiff << " m, soft " << phi_soft << " m";
+  EXPECT_LT(phi_soft, -2e-4);
+
+  // σ.
+  ui.contact_edits.stiction_tolerance = 1e-2;
+  ASSERT_TRUE(ApplyContactEdits(sim, &ui, &app)) << ui.message;
+  EXPECT_EQ(sim.contact_model_parameters().stiction_tolerance, 1e-2);
+
+  // Refused values: a message, nothing changes (all or nothing), it runs on.
+  ui.contact_edits.near_rigid_threshold = 2.0;
+  rigid->stiffness = -1;
+  EXPECT_FALSE(ApplyContactEdits(sim, &ui, &app));
+  EXPECT_TRUE(ui.message_is_error);
+  EXPECT_NE(ui.message.find("refused"), std::string::npos) << ui.message;
+  EXPECT_NE(ui.message.find("rigid"), std::string::npos) << ui.message;
+  EXPECT_EQ(sim.GetMaterial("rigid").stiffness, 1e4);
+  EXPECT_EQ(sim.contact_model_parameters().near_rigid_threshold, 1.0);
+  rigid = nullptr;  // Points into the edits replaced here.
+  ui.contact_edits = ContactEditsFrom(sim);
+  ui.contact_edits.stiction_tolerance = 0;
+  EXPECT_FALSE(ApplyContactEdits(sim, &ui, &app));
+  EXPECT_TRUE(ui.message_is_error);
+  EXPECT_NE(ui.message.find("sigma"), std::string::npos) << ui.message;
+  EXPECT_EQ(sim.contact_model_parameters().stiction_tolerance, 1e-2);
+  const double t = sim.time();
+  app.Frame();
+  EXPECT_GT(sim.time(), t);
+  EXPECT_FALSE(app.paused());
+
+  // The derived figures of the panel.
+  EXPECT_NEAR(NearRigidPenetration(1.0, 9.81, 0.01), 2.485e-5, 1e-8);
+  EXPECT_NEAR(StictionSlipBound(0.5, 1e-3, 9.81, 0.01), 4.905e-5, 1e-12);
+}
+
+TEST(AppContactTest, SolverPanelAppliesAndRefuses) {
+  App app(RunningBox(5));
+  Simulation& sim = app.simulation();
+  UiState& ui = app.ui();
+  EXPECT_EQ(std::string(kSolverChoices[ui.solver_edits.solver]), sim.solver_name());
+  ui.solver_edits.relative_tolerance = 1e-3;
+  ui.solver_edits.max_iterations = 40;
+  ui.solver_edits.backtracking = true;
+  ui.solver_edits.backtracking_rho = 0.5;
+  ASSERT_TRUE(ApplySolverEdits(sim, &ui, &app)) << ui.message;
+  EXPECT_EQ(sim.solver_parameters().relative_tolerance, 1e-3);
+  EXPECT_EQ(sim.solver_parameters().max_iterations, 40);
+  EXPECT_EQ(sim.solver_parameters().line_search, LineSearchKind::kBacktracking);
+  EXPECT_EQ(sim.solver_parameters().backtracking_rho, 0.5);
+  app.Frame();
+  EXPECT_FALSE(app.paused()) << ui.message;
+  ui.solver_edits.backtracking_rho = 1.5;
+  EXPECT_FALSE(ApplySolverEdits(sim, &ui, &app));
+  EXPECT_TRUE(ui.message_is_error);
+  EXPECT_EQ(sim.solver_parameters().backtracking_rho, 0.5);
+  ui.solver_edits = SolverEditsFrom(sim);
+  ui.solver_edits.relative_tolerance = -1;
+  EXPECT_FALSE(ApplySolverEdits(sim, &ui, &app));
+  EXPECT_EQ(sim.solver_parameters().relative_tolerance, 1e-3);
+  app.Frame();
+  EXPECT_FALSE(app.paused());
+  EXPECT_GE(app.ui().plots.log_momentum_error.values().size(), 2u);
+  EXPECT_EQ(app.ui().plots.line_search_iterations.values().size(),
+            app.ui().plots.log_momentum_error.values().size());
+}
+
+// Contact drawing shows where the projected contact points are.
+TEST(AppContactTest, ContactGlyphsAreDrawnAtTheContactPoints) {
+  App app(Options(kBoxResting));
+  app.HandleKey(GLFW_KEY_RIGHT, GLFW_PRESS, 0);
+  app.Frame();
+  ASSERT_GE(app.snapshot().contacts.size(), 3u);
+  VisualizationState& viz = app.ui().viz;
+  viz.contact_points = viz.normal_forces = viz.friction_forces = viz.friction_cones = false;
+  app.Frame();
+  const Image off = Grab(app);
+  viz.contact_points = viz.normal_forces = viz.friction_forces = viz.friction_cones = true;
+  app.Frame();
+  const Image on = Grab(app);
+  for (const ContactSnapshot& c : app.snapshot().contacts) {
+    double x = 0, y = 0;
+    ASSERT_TRUE(ProjectToWindow(app, c.p_W, &x, &y));
+    int differing = 0;
+    for (int dy = -2; dy <= 2; ++dy) {
+      for (int dx = -2; dx <= 2; ++dx) {
+        const std::uint8_t* a = on.at(static_cast<int>(x) + dx, static_cast<int>(y) + dy);
+        const std::uint8_t* b = off.at(static_cast<int>(x) + dx, static_cast<int>(y) + dy);
+        if (std::abs(a[0] - b[0]) + std::abs(a[1] - b[1]) + std::abs(a[2] - b[2]) > 60) ++differing;
+      }
+    }
+    EXPECT_GT(differing, 4) << "no glyph at (" << x << ", " << y << ")";
+  }
+}
+
+// Alt+click near a projected contact point selects it for the inspector,
+// which follows it from step to step.
+TEST(AppContactTest, InspectorReportsTheRestingBoxInStiction) {
+  App app(RunningBox(10));
+  for (int i = 0; i < 5; ++i) app.Frame();  // 50 steps at rest.
+  app.HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  app.ui().show_panels = false;  // Nothing between the cursor and the view.
+  app.Frame();
+  const auto& contacts = app.snapshot().contacts;
+  ASSERT_GE(contacts.size(), 3u);
+  const int target = static_cast<int>(contacts.size()) - 1;
+  double x = 0, y = 0;
+  ASSERT_TRUE(ProjectToWindow(app, contacts[target].p_W, &x, &y));
+  app.HandleCursor(x + 3, y - 2);  // Within 10 px.
+  const Camera camera = app.camera();
+  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, GLFW_MOD_ALT, 1.0);
+  app.HandleCursor(x + 40, y);  // Not a camera drag.
+  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, GLFW_MOD_ALT, 1.1);
+  EXPECT_EQ(app.camera().azimuth_deg, camera.azimuth_deg);
+  ASSERT_EQ(app.ui().selected_contact, target);
+  const ContactSnapshot* c = app.selected_contact();
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->phi, app.simulation().contacts()[target].phi);
+  EXPECT_LT(c->phi, 0.0);
+  EXPECT_GT(c->phi, -1e-4);
+  EXPECT_EQ(c->region, ConeRegion::kStiction);
+  EXPECT_STREQ(ContactStateName(*c), "stick");
+  EXPECT_GT(c->gamma_C.z(), 0.0);
+  EXPECT_LT(c->utilisation, 1.0);
+  EXPECT_LT(c->slip_speed, StictionSlipBound(0.5, 1e-3, 9.81, 0.01));
+  app.ui().show_panels = true;
+  app.Frame();  // The inspector draws the selection.
+
+  // A step later it still shows a box-ground contact near the same point.
+  const Vector3 p = c->p_W;
+  app.HandleKey(GLFW_KEY_RIGHT, GLFW_PRESS, 0);
+  app.Frame();
+  ASSERT_NE(app.selected_contact(), nullptr);
+  EXPECT_LT((app.selected_contact()->p_W - p).norm(), 1e-3);
+
+  // Alt+click far from every contact deselects.
+  app.ui().show_panels = false;
+  app.Frame();
+  app.HandleCursor(5, 5);
+  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, GLFW_MOD_ALT, 3.0);
+  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, GLFW_MOD_ALT, 3.1);
+  EXPECT_EQ(app.selected_contact(), nullptr);
+}
+
+// The default camera frames the bodies: in the clutter scene their centres
+// spread over a good part of the view.
+TEST(AppContactTest, DefaultCameraFramesTheBodies) {
+  App app(Options(kScenes + "/clutter.yaml"));
+  app.Frame();
+  double lo_y = 1e9, hi_y = -1e9, lo_x = 1e9, hi_x = -1e9;
+  for (size_t b = 1; b < app.snapshot().X_WB.size(); ++b) {
+    double x = 0, y = 0;
+    ASSERT_TRUE(ProjectToWindow(app, app.snapshot().X_WB[b].p, &x, &y)) << "body " << b << " out of view";
+    lo_x = std::min(lo_x, x), hi_x = std::max(hi_x, x);
+    lo_y = std::min(lo_y, y), hi_y = std::max(hi_y, y);
+  }
+  EXPECT_GT(hi_y - lo_y, 0.5 * kHeight) << "the bodies appear small";
 }
 
 // ------------------------------------------------------- the executable
