@@ -127,17 +127,7 @@ Matrix6X CalcFrameJacobian(const MultibodyModel& model, const KinematicsCache& c
 
 Matrix3X CalcTreePointJacobian(const MultibodyModel& model, const KinematicsCache& cache,
                                int body, const Vector3& p_WP) {
-  if (body == 0) return Matrix3X(3, 0);
-  const Tree& t = model.tree(model.body(body).tree);
-  Matrix3X J = Matrix3X::Zero(3, t.nv);
-  for (int b = body; b > 0; b = model.body(b).parent) {
-    const Joint& joint = model.joint(model.body(b).joint);
-    for (int k = 0; k < joint.nv; ++k) {
-      const int col = joint.v_start + k;
-      J.col(col - t.v_start) = PointVelocity(cache.S.col(col), p_WP);
-    }
-  }
-  return J;
+  return CalcTreeFrameJacobian(model, cache, body, p_WP).bottomRows<3>();
 }
 
 Matrix6X CalcTreeFrameJacobian(const MultibodyModel& model, const KinematicsCache& cache,
