@@ -2,6 +2,7 @@
 // The solver-agnostic contact problem of stage 2 (SAP paper Eq. 18 and
 // Sec. III): minimize over v the cost ½‖v − v*‖²_A + Σ_i ℓ_i(J_i v). It knows
 // no solver; SAP, and later CANAL and others, consume it.
+#include <cstdint>
 #include <vector>
 
 #include "engine/common/eigen_types.h"
@@ -21,6 +22,16 @@ enum class ConstraintKind {
   kBilateral,     ///< k rows, R and v̂ (welds, ball joints).
 };
 
+/// What a constraint models, for solvers that treat the physics differently
+/// (CANAL and SubADMM solve contacts and joint limits as hard constraints of
+/// the exact NCP and use phi0/mu below instead of SAP's regularization).
+enum class ConstraintOrigin {
+  kContact,     ///< Rows [t1, t2, n] of a contact point.
+  kJointLimit,  ///< One unilateral row: joint velocity towards the free side.
+  kActuator,    ///< One PD row with effort limits (a soft constraint).
+  kWeld,        ///< Weld or ball rows (bilateral).
+};
+
 struct Constraint {
   ConstraintKind kind = ConstraintKind::kFrictionCone;
   int num_rows = 3;
@@ -28,6 +39,19 @@ struct Constraint {
   SapFrictionConeParameters cone;
   SapClampedParameters clamped;
   VectorX bilateral_R, bilateral_v_hat;
+
+  ConstraintOrigin origin = ConstraintOrigin::kContact;
+  /// Contacts: signed distance φ0 at the step start [m] (< 0 overlapping);
+  /// joint limits: the gap q − q_lower or q_upper − q [m or rad] (≥ 0 when
+  /// within limits). Unused otherwise.
+  double phi0 = 0;
+  /// Contacts: the combined friction coefficient μ of the pair.
+  double mu = 0;
+  /// Identity of the constraint across steps, for warm starts: contacts
+  /// hash the geometry pair and the point's index within its manifold;
+  /// other constraints their origin and index. Equal keys on consecutive
+  /// steps mean "probably the same constraint", never more.
+  std::uint64_t key = 0;
 
   /// Evaluates ℓ, γ and G at the constraint velocity vc.
   void Evaluate(const VectorX& vc, ConstraintEvaluation* out) const;

@@ -1,6 +1,7 @@
 #include "engine/contact/contact_problem_builder.h"
 
 #include <cmath>
+#include <cstdint>
 
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
@@ -22,6 +23,14 @@ Matrix3 ContactFrame(const Vector3& nhat_W) {
   R.col(1) = t2;
   R.col(2) = nhat_W;
   return R;
+}
+
+// Constraint identity for warm starts (see Constraint::key): the top byte
+// is the origin, the rest the geometry pair and point index (contacts) or
+// the index of the limit, actuator or body constraint.
+std::uint64_t MakeKey(ConstraintOrigin origin, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
+  return (static_cast<std::uint64_t>(origin) << 56) | ((a & 0xFFFFFu) << 36) | ((b & 0xFFFFFu) << 16) |
+         (c & 0xFFFFu);
 }
 
 double SeriesCombination(double a, double b) {
@@ -68,7 +77,12 @@ void ContactProblemBuilder::Build(const KinematicsCache& cache, const VectorX& q
   A_inverse_valid_.assign(model_.num_trees(), false);
   reports->clear();
 
+  int previous_ga = -1, previous_gb = -1, point_index = 0;
   for (const ContactPoint& cp : contacts) {
+    // Points of one manifold arrive consecutively: number them per pair.
+    point_index = (cp.geometry_a == previous_ga && cp.geometry_b == previous_gb) ? point_index + 1 : 0;
+    previous_ga = cp.geometry_a;
+    previous_gb = cp.geometry_b;
     const int tree_a = cp.body_a == 0 ? -1 : model_.body(cp.body_a).tree;
     const int tree_b = cp.body_b == 0 ? -1 : model_.body(cp.body_b).tree;
     const bool moves_a = tree_a >= 0 && model_.tree(tree_a).nv > 0;
@@ -103,6 +117,11 @@ void ContactProblemBuilder::Build(const KinematicsCache& cache, const VectorX& q
     c.cone.Rt = sigma * w;  // Eq. (30).
     c.cone.mu = m.friction;
     c.cone.vn_hat = -cp.phi / (dt + tau_d);  // Sec. V-A, v̂_n = −φ0/(δt + τd).
+    c.origin = ConstraintOrigin::kContact;
+    c.phi0 = cp.phi;
+    c.mu = m.friction;
+    c.key = MakeKey(ConstraintOrigin::kContact, static_cast<std::uint64_t>(cp.geometry_a),
+                    static_cast<std::uint64_t>(cp.geometry_b), static_cast<std::uint64_t>(point_index));
     problem->constraints.push_back(std::move(c));
 
     ContactReport report;
@@ -144,6 +163,10 @@ void ContactProblemBuilder::Build(const KinematicsCache& cache, const VectorX& q
       c.clamped.R = std::max(beta * beta / (4 * kPi * kPi), 1e-12) * w;
       c.clamped.v_hat = -phi / (dt + tau_d);
       c.clamped.lower = 0;
+      c.origin = ConstraintOrigin::kJointLimit;
+      c.phi0 = phi;
+      c.key = MakeKey(ConstraintOrigin::kJointLimit, static_cast<std::uint64_t>(&j - model_.joints().data()),
+                      static_cast<std::uint64_t>(side), 0);
       problem->constraints.push_back(std::move(c));
     }
   }
@@ -174,6 +197,8 @@ void ContactProblemBuilder::Build(const KinematicsCache& cache, const VectorX& q
     c.clamped.v_hat = (a.kd * a.target_velocity - a.kp * (q0[j.q_start] - a.target_position)) / gain;
     c.clamped.lower = -dt * a.effort_limit;
     c.clamped.upper = dt * a.effort_limit;
+    c.origin = ConstraintOrigin::kActuator;
+    c.key = MakeKey(ConstraintOrigin::kActuator, i, 0, 0);
     actuator_constraints_[i] = static_cast<int>(problem->constraints.size());
     problem->constraints.push_back(std::move(c));
   }
@@ -192,6 +217,7 @@ void ContactProblemBuilder::Build(const KinematicsCache& cache, const VectorX& q
   // rotated ones, a change of basis that leaves the constraint unchanged.
   const double tau_d = beta / kPi * dt;
   for (const BodyConstraint& bc : body_constraints_) {
+    const std::uint64_t index = static_cast<std::uint64_t>(&bc - body_constraints_.data());
     const int tree_a = bc.body_a == 0 ? -1 : model_.body(bc.body_a).tree;
     const int tree_b = bc.body_b == 0 ? -1 : model_.body(bc.body_b).tree;
     const bool moves_a = tree_a >= 0 && model_.tree(tree_a).nv > 0;
@@ -244,6 +270,8 @@ void ContactProblemBuilder::Build(const KinematicsCache& cache, const VectorX& q
       }
     }
     c.bilateral_v_hat = -e / (dt + tau_d);
+    c.origin = ConstraintOrigin::kWeld;
+    c.key = MakeKey(ConstraintOrigin::kWeld, index, 0, 0);
     problem->constraints.push_back(std::move(c));
   }
 }

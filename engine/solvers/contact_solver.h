@@ -29,6 +29,10 @@ struct SolverResult {
   double assembly_time_s = 0;       ///< Building H = A + JᵀGJ [s].
   double factorization_time_s = 0;  ///< Factorizing H and solving [s].
   double line_search_time_s = 0;    ///< Line search [s].
+  // Augmented-Lagrangian solvers (CANAL, SubADMM); zero for SAP.
+  int outer_iterations = 0;         ///< AL (outer) iterations.
+  double constraint_residual = 0;   ///< ‖J v̂ − z‖ at exit.
+  double penalty = 0;               ///< AL penalty β at exit (not SAP's near-rigid β).
 };
 
 class ContactSolver {
