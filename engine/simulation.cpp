@@ -20,6 +20,9 @@ ContactMaterial ToContactMaterial(const MaterialDescription& m) {
   c.stiffness = m.stiffness;
   c.dissipation = m.dissipation;
   c.friction = m.friction;
+  c.hc_dissipation = m.hc_dissipation;
+  c.stiction_velocity = m.stiction_velocity;
+  if (!m.contact_model.empty()) c.model = ParseContactModel(m.contact_model);
   return c;
 }
 
@@ -32,6 +35,12 @@ void CheckMaterial(const std::string& name, const ContactMaterial& m) {
   }
   if (!std::isfinite(m.friction) || m.friction < 0) {
     throw InputError("material '" + name + "': friction must be >= 0 and finite");
+  }
+  if (!std::isfinite(m.hc_dissipation) || m.hc_dissipation < 0) {
+    throw InputError("material '" + name + "': hc_dissipation must be >= 0 and finite [s/m]");
+  }
+  if (!std::isfinite(m.stiction_velocity) || !(m.stiction_velocity > 0)) {
+    throw InputError("material '" + name + "': stiction_velocity must be positive and finite [m/s]");
   }
 }
 
@@ -106,6 +115,7 @@ Simulation::Simulation(const SceneDescription& scene) : scene_(scene) {
   ContactModelParameters contact;
   contact.near_rigid_threshold = scene_.solver.near_rigid_threshold;
   contact.stiction_tolerance = scene_.solver.stiction_tolerance;
+  contact.model = ParseContactModel(scene_.contact_model).value_or(ContactModel::kSap);
   SetContactModelParameters(contact);
   SapSolverParameters solver;
   solver.relative_tolerance = scene_.solver.relative_tolerance;
@@ -156,9 +166,23 @@ void Simulation::SetMaterial(const std::string& name, const ContactMaterial& mat
     if (m.name == name) found = &m;
   }
   if (found == nullptr) throw InputError("unknown material '" + name + "'");
+  if (material.model) {
+    // A pair's model is the one its materials name; two that name different
+    // models would leave their pair ambiguous (docs/scene-format.md).
+    for (const MaterialDescription& m : scene_.materials) {
+      if (m.name != name && !m.contact_model.empty() && m.contact_model != ContactModelName(*material.model)) {
+        throw InputError("material '" + name + "': contact model " + ContactModelName(*material.model) +
+                         " conflicts with material '" + m.name + "' (" + m.contact_model +
+                         "); clear one of them to use the scene's model");
+      }
+    }
+  }
   found->stiffness = material.stiffness;
   found->dissipation = material.dissipation;
   found->friction = material.friction;
+  found->hc_dissipation = material.hc_dissipation;
+  found->stiction_velocity = material.stiction_velocity;
+  found->contact_model = material.model ? ContactModelName(*material.model) : "";
   std::vector<ContactMaterial>& per_geometry = stepper_->materials();
   for (size_t g = 0; g < geometry_materials_.size(); ++g) {
     if (geometry_materials_[g] == name) per_geometry[g] = material;

@@ -123,6 +123,9 @@ void DrawContactPanel(const AppView& view, UiState* ui, AppCommands* commands) {
   }
   ContactEdits& e = ui->contact_edits;
   const double g = GravityNorm(sim), dt = sim.time_step();
+  ImGui::SetNextItemWidth(180);
+  ImGui::Combo("contact model (scene)", &e.model, kContactModelChoices, kNumContactModelChoices);
+  ImGui::TextDisabled("  sap: linear dissipation tau_d; lagged / similar: Hunt & Crossley d, stiction v_s");
   ImGui::SetNextItemWidth(120);
   ImGui::InputDouble("near-rigid threshold beta [-]", &e.near_rigid_threshold, 0.1, 1.0, "%.4g");
   ImGui::TextDisabled("  beta >= 0 (paper: 1); resting penetration beta^2 g dt^2/(4 pi^2) = %.3g m",
@@ -142,7 +145,16 @@ void DrawContactPanel(const AppView& view, UiState* ui, AppCommands* commands) {
     ImGui::InputDouble("dissipation tau_d [s]", &m.dissipation, 0.0, 0.0, "%.4g");
     ImGui::SetNextItemWidth(120);
     ImGui::InputDouble("friction mu [-]", &m.friction, 0.05, 0.1, "%.3g");
-    ImGui::TextDisabled("  k > 0 (Ctrl+click to type), tau_d >= 0, mu >= 0; stiction slip mu sigma g dt = %.3g m/s",
+    ImGui::SetNextItemWidth(120);
+    ImGui::InputDouble("H&C dissipation d [s/m]", &m.hc_dissipation, 0.0, 0.0, "%.4g");
+    ImGui::SetNextItemWidth(120);
+    ImGui::InputDouble("stiction velocity v_s [m/s]", &m.stiction_velocity, 0.0, 0.0, "%.4g");
+    static const char* const kMaterialModelChoices[] = {"(scene)", "sap", "lagged", "similar",
+                                                        "regularized_lagged"};
+    ImGui::SetNextItemWidth(180);
+    ImGui::Combo("contact model", &m.model, kMaterialModelChoices, kNumContactModelChoices + 1);
+    ImGui::TextDisabled("  k > 0 (Ctrl+click to type), tau_d >= 0, mu >= 0, d >= 0, v_s > 0; "
+                        "SAP stiction slip mu sigma g dt = %.3g m/s",
                         StictionSlipBound(m.friction, e.stiction_tolerance, g, dt));
     ImGui::PopID();
   }
@@ -150,7 +162,8 @@ void DrawContactPanel(const AppView& view, UiState* ui, AppCommands* commands) {
   if (ImGui::Button("Apply##contact")) ApplyContactEdits(sim, ui, commands);
   ImGui::SameLine();
   if (ImGui::Button("Revert##contact")) ui->contact_edits = ContactEditsFrom(sim);
-  ImGui::TextDisabled("engine: beta = %.4g, sigma = %.4g", sim.contact_model_parameters().near_rigid_threshold,
+  ImGui::TextDisabled("engine: %s, beta = %.4g, sigma = %.4g", ContactModelName(sim.contact_model_parameters().model),
+                      sim.contact_model_parameters().near_rigid_threshold,
                       sim.contact_model_parameters().stiction_tolerance);
   DrawMessage(*ui);
   ImGui::End();
@@ -453,9 +466,11 @@ ContactEdits ContactEditsFrom(const Simulation& sim) {
   ContactEdits e;
   e.near_rigid_threshold = sim.contact_model_parameters().near_rigid_threshold;
   e.stiction_tolerance = sim.contact_model_parameters().stiction_tolerance;
+  e.model = static_cast<int>(sim.contact_model_parameters().model);
   for (const MaterialDescription& m : sim.scene().materials) {
     const ContactMaterial now = sim.GetMaterial(m.name);
-    e.materials.push_back(MaterialEdit{m.name, now.stiffness, now.dissipation, now.friction});
+    e.materials.push_back(MaterialEdit{m.name, now.stiffness, now.dissipation, now.friction, now.hc_dissipation,
+                                       now.stiction_velocity, now.model ? static_cast<int>(*now.model) + 1 : 0});
   }
   return e;
 }
@@ -472,23 +487,36 @@ bool ApplyContactEdits(const Simulation& sim, UiState* ui, AppCommands* commands
     return false;
   }
   try {
-    commands->SetContactModelParameters(ContactModelParameters{e.near_rigid_threshold, e.stiction_tolerance});
-    for (const MaterialEdit& m : e.materials) {
-      try {
-        commands->SetMaterial(m.name, ContactMaterial{m.stiffness, m.dissipation, m.friction});
-      } catch (const InputError& error) {
-        throw InputError("material '" + m.name + "': " + error.what());
+    commands->SetContactModelParameters(ContactModelParameters{e.near_rigid_threshold, e.stiction_tolerance,
+                                                               static_cast<ContactModel>(e.model)});
+    // Two passes: models cleared first, so that moving two materials from
+    // one model to another never passes through a conflicting pair.
+    for (int pass = 0; pass < 2; ++pass) {
+      for (const MaterialEdit& m : e.materials) {
+        ContactMaterial material{m.stiffness, m.dissipation, m.friction, m.hc_dissipation, m.stiction_velocity,
+                                 std::nullopt};
+        if (pass == 1 && m.model > 0) material.model = static_cast<ContactModel>(m.model - 1);
+        try {
+          commands->SetMaterial(m.name, material);
+        } catch (const InputError& error) {
+          throw InputError("material '" + m.name + "': " + error.what());
+        }
       }
     }
   } catch (const InputError& error) {
     commands->SetContactModelParameters(old_params);
-    for (const auto& [name, material] : old_materials) commands->SetMaterial(name, material);
+    for (int pass = 0; pass < 2; ++pass) {
+      for (auto [name, material] : old_materials) {
+        if (pass == 0) material.model.reset();
+        commands->SetMaterial(name, material);
+      }
+    }
     ui->Error(std::string("refused: ") + error.what());
     return false;
   }
   char text[160];
-  std::snprintf(text, sizeof text, "applied: beta = %.4g, sigma = %.4g, %zu material(s)", e.near_rigid_threshold,
-                e.stiction_tolerance, e.materials.size());
+  std::snprintf(text, sizeof text, "applied: model %s, beta = %.4g, sigma = %.4g, %zu material(s)",
+                kContactModelChoices[e.model], e.near_rigid_threshold, e.stiction_tolerance, e.materials.size());
   ui->Info(text);
   return true;
 }

@@ -28,16 +28,25 @@ inline constexpr int kNumIntegratorChoices = 5;
 inline constexpr double kMinTimeStep = 1e-5;
 inline constexpr double kMaxTimeStep = 0.1;
 
+/// Contact models of the Contact panel, in the order of the engine's
+/// ContactModel enum (ContactModelName gives the same strings).
+inline constexpr const char* kContactModelChoices[] = {"sap", "lagged", "similar", "regularized_lagged"};
+inline constexpr int kNumContactModelChoices = 4;
+
 /// One material row of the Contact panel.
 struct MaterialEdit {
   std::string name;
   double stiffness = 1e6;    ///< k [N/m], > 0.
-  double dissipation = 0.01; ///< τd [s], ≥ 0.
+  double dissipation = 0.01; ///< τd [s], ≥ 0 (SAP).
   double friction = 0.5;     ///< μ, ≥ 0.
+  double hc_dissipation = 10.0;     ///< Hunt & Crossley d [s/m], ≥ 0.
+  double stiction_velocity = 1e-4;  ///< v_s [m/s], > 0.
+  int model = 0;  ///< 0: the scene's model; i > 0: kContactModelChoices[i − 1].
 };
 
 /// The Contact panel's fields before Apply (ApplyContactEdits).
 struct ContactEdits {
+  int model = 0;                      ///< Scene default, index into kContactModelChoices.
   double near_rigid_threshold = 1.0;  ///< β, ≥ 0.
   double stiction_tolerance = 1e-3;   ///< σ, > 0.
   std::vector<MaterialEdit> materials;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/common/eigen_types.h"
+#include "engine/contact/hunt_crossley_constraint.h"
 #include "engine/contact/sap_constraint.h"
 
 namespace stiction {
@@ -20,6 +21,7 @@ enum class ConstraintKind {
   kFrictionCone,  ///< 3 rows, SapFrictionConeParameters.
   kClamped,       ///< 1 row, SapClampedParameters (limits, PD with effort limit).
   kBilateral,     ///< k rows, R and v̂ (welds, ball joints).
+  kHuntCrossley,  ///< 3 rows, HuntCrossleyParameters (Lagged or Similar contact).
 };
 
 /// What a constraint models, for solvers that treat the physics differently
@@ -38,6 +40,7 @@ struct Constraint {
   std::vector<ConstraintJacobianBlock> blocks;  ///< One or two trees.
   SapFrictionConeParameters cone;
   SapClampedParameters clamped;
+  HuntCrossleyParameters hc;
   VectorX bilateral_R, bilateral_v_hat;
 
   ConstraintOrigin origin = ConstraintOrigin::kContact;

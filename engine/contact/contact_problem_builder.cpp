@@ -1,5 +1,6 @@
 #include "engine/contact/contact_problem_builder.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -42,6 +43,28 @@ double SeriesCombination(double a, double b) {
 
 }  // namespace
 
+const char* ContactModelName(ContactModel model) {
+  switch (model) {
+    case ContactModel::kSap:
+      return "sap";
+    case ContactModel::kLagged:
+      return "lagged";
+    case ContactModel::kSimilar:
+      return "similar";
+    case ContactModel::kRegularizedLagged:
+      return "regularized_lagged";
+  }
+  return "sap";
+}
+
+std::optional<ContactModel> ParseContactModel(const std::string& name) {
+  for (ContactModel m : {ContactModel::kSap, ContactModel::kLagged, ContactModel::kSimilar,
+                         ContactModel::kRegularizedLagged}) {
+    if (name == ContactModelName(m)) return m;
+  }
+  return std::nullopt;
+}
+
 ContactMaterial CombineMaterials(const ContactMaterial& a, const ContactMaterial& b) {
   ContactMaterial m;
   m.stiffness = SeriesCombination(a.stiffness, b.stiffness);
@@ -50,6 +73,21 @@ ContactMaterial CombineMaterials(const ContactMaterial& a, const ContactMaterial
   m.friction = a.friction + b.friction > 0
                    ? 2 * a.friction * b.friction / (a.friction + b.friction)
                    : 0;
+  // Two Hunt & Crossley springs in series carry the same force; to first
+  // order in d the pair's dissipation is the deflection-weighted mean,
+  // deflections ∝ 1/k.
+  if (std::isinf(a.stiffness) && std::isinf(b.stiffness)) {
+    m.hc_dissipation = 0.5 * (a.hc_dissipation + b.hc_dissipation);
+  } else if (std::isinf(a.stiffness)) {
+    m.hc_dissipation = b.hc_dissipation;
+  } else if (std::isinf(b.stiffness)) {
+    m.hc_dissipation = a.hc_dissipation;
+  } else {
+    m.hc_dissipation = (b.stiffness * a.hc_dissipation + a.stiffness * b.hc_dissipation) /
+                       (a.stiffness + b.stiffness);
+  }
+  m.stiction_velocity = std::min(a.stiction_velocity, b.stiction_velocity);
+  m.model = a.model ? a.model : b.model;
   return m;
 }
 
@@ -66,7 +104,7 @@ const MatrixX& ContactProblemBuilder::InverseA(const ContactProblem& problem, in
   return A_inverse_[tree];
 }
 
-void ContactProblemBuilder::Build(const KinematicsCache& cache, const VectorX& q0,
+void ContactProblemBuilder::Build(const KinematicsCache& cache, const VectorX& q0, const VectorX& v0,
                                   const std::vector<ContactPoint>& contacts,
                                   const ContactModelParameters& params, double margin,
                                   ContactProblem* problem, std::vector<ContactReport>* reports) {
@@ -111,12 +149,39 @@ void ContactProblemBuilder::Build(const KinematicsCache& cache, const VectorX& q
     const double w = W.norm() / 3.0;  // ‖W_ii‖_rms.
 
     const ContactMaterial m = CombineMaterials(materials_[cp.geometry_a], materials_[cp.geometry_b]);
-    const double k = m.stiffness, tau_d = m.dissipation;
-    // Eq. (29): near-rigid regularization or the physical compliance.
-    c.cone.Rn = std::max(beta * beta / (4 * kPi * kPi) * w, 1.0 / (dt * k * (dt + tau_d)));
-    c.cone.Rt = sigma * w;  // Eq. (30).
-    c.cone.mu = m.friction;
-    c.cone.vn_hat = -cp.phi / (dt + tau_d);  // Sec. V-A, v̂_n = −φ0/(δt + τd).
+    const ContactModel model = m.model.value_or(params.model);
+    const double k = m.stiffness;
+    if (model == ContactModel::kSap) {
+      const double tau_d = m.dissipation;
+      // Eq. (29): near-rigid regularization or the physical compliance.
+      c.cone.Rn = std::max(beta * beta / (4 * kPi * kPi) * w, 1.0 / (dt * k * (dt + tau_d)));
+      c.cone.Rt = sigma * w;  // Eq. (30).
+      c.cone.mu = m.friction;
+      c.cone.vn_hat = -cp.phi / (dt + tau_d);  // Sec. V-A, v̂_n = −φ0/(δt + τd).
+    } else {
+      // Hunt & Crossley models (papers/002 Sec. VI). k is used as given: the
+      // near-rigid threshold β is a SAP regularization and does not apply.
+      c.kind = ConstraintKind::kHuntCrossley;
+      HuntCrossleyParameters& hc = c.hc;
+      hc.model = model == ContactModel::kSimilar ? HuntCrossleyModel::kSimilar : HuntCrossleyModel::kLagged;
+      hc.dt = dt;
+      hc.k = k;
+      hc.d = m.hc_dissipation;
+      hc.f0 = -k * cp.phi;  // k x0, x0 = −φ0 (Eq. 15).
+      hc.mu = m.friction;
+      // Normal velocity at the step start, for the lagged impulse (Eq. 29).
+      double vn0 = 0;
+      for (const ConstraintJacobianBlock& b : c.blocks) {
+        vn0 += b.J.row(2).dot(v0.segment(problem->tree_v_start[b.tree], problem->tree_nv[b.tree]));
+      }
+      hc.gamma_n0 = HuntCrossleyLaggedImpulse(dt, hc.d, hc.f0, vn0);
+      hc.eps_s = m.stiction_velocity;
+      if (model == ContactModel::kRegularizedLagged) {
+        // Eq. (44): ε_s = max(v_s, σ w μ γ_n0), SAP's effective stiction
+        // tolerance during impacts, v_s in sustained contact.
+        hc.eps_s = std::max(hc.eps_s, sigma * w * hc.mu * hc.gamma_n0);
+      }
+    }
     c.origin = ConstraintOrigin::kContact;
     c.phi0 = cp.phi;
     c.mu = m.friction;
@@ -131,6 +196,7 @@ void ContactProblemBuilder::Build(const KinematicsCache& cache, const VectorX& q
     report.R_WC = R_WC;
     report.phi = cp.phi;
     report.mu = m.friction;
+    report.model = model;
     reports->push_back(report);
   }
 

@@ -5,6 +5,8 @@
 // joint-limit constraints, implicit PD actuators with effort limits and
 // weld/ball constraints (Sec. VII).
 #include <limits>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "engine/common/eigen_types.h"
@@ -15,23 +17,44 @@
 
 namespace stiction {
 
+/// The convex contact models (docs/contact-model.md):
+///  kSap: SAP's linear dissipation τd and regularized friction (SAP paper
+///        Eqs. 27–30);
+///  kLagged, kSimilar: Hunt & Crossley compliance with the regularized
+///        friction of papers/002 Sec. VI-B / VI-C;
+///  kRegularizedLagged: Lagged with ε_s = max(v_s, σ w μ γ_n0) (002 Eq. 44).
+enum class ContactModel { kSap, kLagged, kSimilar, kRegularizedLagged };
+/// "sap", "lagged", "similar", "regularized_lagged".
+const char* ContactModelName(ContactModel model);
+/// The model of a name above; nullopt if unknown.
+std::optional<ContactModel> ParseContactModel(const std::string& name);
+
 /// Physical contact parameters of one material (SI units).
 struct ContactMaterial {
-  double stiffness = 1e6;    ///< k [N/m].
-  double dissipation = 0.01; ///< τd [s].
-  double friction = 0.5;     ///< μ.
+  double stiffness = 1e6;    ///< k [N/m] (every model).
+  double dissipation = 0.01; ///< τd [s] (SAP).
+  double friction = 0.5;     ///< μ (every model).
+  double hc_dissipation = 10.0;     ///< Hunt & Crossley d [s/m] (Lagged, Similar).
+  double stiction_velocity = 1e-4;  ///< Stiction tolerance v_s [m/s] (Lagged, Similar).
+  /// The model for contacts with this material; nullopt: the scene's.
+  std::optional<ContactModel> model;
 };
 
 /// How two materials combine (documented in docs/contact-model.md): the
 /// stiffnesses as springs in series, the dissipation so that the damping
-/// coefficients c = τd k also combine in series, μ by the harmonic-style
-/// mean 2μ_Aμ_B/(μ_A + μ_B) (0 when either is 0).
+/// coefficients c = τd k also combine in series, the Hunt & Crossley d
+/// weighted by the other side's stiffness, d = (k_B d_A + k_A d_B)/(k_A + k_B)
+/// (the softer side deforms more and dominates), μ by the harmonic-style
+/// mean 2μ_Aμ_B/(μ_A + μ_B) (0 when either is 0), v_s the smaller (tighter)
+/// of the two. The model: the one either material names (they must agree
+/// when both do; the loader and SetMaterial enforce it), else nullopt.
 ContactMaterial CombineMaterials(const ContactMaterial& a, const ContactMaterial& b);
 
 /// Solver-independent model parameters (SAP paper Sec. V-B).
 struct ContactModelParameters {
-  double near_rigid_threshold = 1.0;  ///< β of Eq. (29), ≥ 0.
-  double stiction_tolerance = 1e-3;   ///< σ of Eq. (30), > 0.
+  double near_rigid_threshold = 1.0;  ///< β of Eq. (29), ≥ 0 (SAP model).
+  double stiction_tolerance = 1e-3;   ///< σ of Eq. (30), > 0 (SAP, regularized Lagged).
+  ContactModel model = ContactModel::kSap;  ///< For pairs whose materials name none.
 };
 
 /// What the stepper reports per contact after the solve.
@@ -41,6 +64,7 @@ struct ContactReport {
   Matrix3 R_WC = Matrix3::Identity(); ///< Contact frame; z = n̂ from A to B.
   double phi = 0;                    ///< Signed distance at the step start [m].
   double mu = 0;
+  ContactModel model = ContactModel::kSap;  ///< The model that ran.
   Vector3 gamma_C = Vector3::Zero(); ///< Impulse on B, contact frame [N s].
   Vector3 vc = Vector3::Zero();      ///< Velocity of B relative to A, frame C [m/s].
   ConeRegion region = ConeRegion::kNoContact;
@@ -78,11 +102,14 @@ class ContactProblemBuilder {
   /// `materials[g]`: the material of collision geometry g.
   ContactProblemBuilder(const MultibodyModel& model, std::vector<ContactMaterial> materials);
 
-  /// Appends to `problem` (whose A, v*, trees are already set) one friction
-  /// cone per contact point and the active joint limits. `cache` holds the
-  /// kinematics at q0 (SAP evaluates J at q0, Eq. 7). Fills one report per
-  /// friction cone, in constraint order.
-  void Build(const KinematicsCache& cache, const VectorX& q0,
+  /// Appends to `problem` (whose A, v*, trees are already set) one contact
+  /// constraint per contact point (a SAP friction cone or a Hunt & Crossley
+  /// constraint, by the pair's model) and the active joint limits. `cache`
+  /// holds the kinematics at q0 (SAP evaluates J at q0, Eq. 7); v0 (the
+  /// velocities at the step start) gives the Lagged model its previous normal
+  /// force (papers/002 Eq. 29). Fills one report per contact, in constraint
+  /// order.
+  void Build(const KinematicsCache& cache, const VectorX& q0, const VectorX& v0,
              const std::vector<ContactPoint>& contacts, const ContactModelParameters& params,
              double margin, ContactProblem* problem, std::vector<ContactReport>* reports);
 

@@ -33,6 +33,7 @@ struct MaterialDescription {
   double stiffness = 1e6;         ///< Contact stiffness k [N/m], > 0.
   double dissipation = 0.01;      ///< SAP dissipation time scale τd [s], ≥ 0.
   double hc_dissipation = 10.0;   ///< Hunt & Crossley dissipation d [s/m], ≥ 0.
+  double stiction_velocity = 1e-4; ///< Stiction tolerance v_s [m/s] > 0 (Lagged, Similar).
   std::string contact_model = "";  ///< "" = scene default; else sap|lagged|similar|...
   SourceLocation where;
 };

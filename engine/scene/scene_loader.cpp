@@ -67,8 +67,8 @@ constexpr std::array<std::string_view, 14> kSceneKeys = {
 constexpr std::array<std::string_view, 7> kSolverKeys = {
     "type",          "relative_tolerance",   "absolute_tolerance", "max_iterations",
     "line_search",   "near_rigid_threshold", "stiction_tolerance"};
-constexpr std::array<std::string_view, 6> kMaterialKeys = {
-    "name", "friction", "stiffness", "dissipation", "hc_dissipation", "contact_model"};
+constexpr std::array<std::string_view, 7> kMaterialKeys = {
+    "name", "friction", "stiffness", "dissipation", "hc_dissipation", "stiction_velocity", "contact_model"};
 constexpr std::array<std::string_view, 8> kGeometryKeys = {
     "name", "shape", "pose", "material", "color", "collision", "visual", "groups"};
 constexpr std::array<std::string_view, 9> kBodyKeys = {
@@ -841,6 +841,9 @@ MaterialDescription Loader::ParseMaterial(const Ctx& ctx, const YAML::Node& node
   if (map.Has("hc_dissipation")) {
     out.hc_dissipation = ReadNonNegative(map.CtxOf("hc_dissipation"), map.Get("hc_dissipation"));
   }
+  if (map.Has("stiction_velocity")) {
+    out.stiction_velocity = ReadPositive(map.CtxOf("stiction_velocity"), map.Get("stiction_velocity"));
+  }
   if (map.Has("contact_model")) {
     out.contact_model = ReadChoice(map.CtxOf("contact_model"), map.Get("contact_model"),
                                    kKnownContactModels, "contact model");
@@ -1319,6 +1322,19 @@ SceneDescription Loader::Build(const YAML::Node& root, const MergedFiles& merged
     MaterialDescription material = ParseMaterial(ctx, node);
     const MapView map(*this, ctx, node);
     material_names.Add(material.name, material.where, map.CtxOf("name"), map.Get("name"));
+    // Every pair of materials may touch; a pair's model is the one its
+    // materials name, so two different explicit models are ambiguous.
+    if (!material.contact_model.empty()) {
+      for (const MaterialDescription& other : scene.materials) {
+        if (!other.contact_model.empty() && other.contact_model != material.contact_model) {
+          Fail(map.CtxOf("contact_model"), map.Get("contact_model"),
+               "contact model " + Quote(material.contact_model) + " conflicts with material " +
+                   Quote(other.name) + " (" + other.contact_model + ", " + other.where.ToString() +
+                   "): contacts between them would be ambiguous; name the model on one material only "
+                   "or set the scene's contact_model");
+        }
+      }
+    }
     scene.materials.push_back(std::move(material));
   }
   if (!material_names.Has("default")) {

@@ -26,6 +26,9 @@ void Constraint::Evaluate(const VectorX& vc, ConstraintEvaluation* out) const {
     case ConstraintKind::kBilateral:
       EvaluateBilateral(bilateral_R, bilateral_v_hat, vc, out);
       break;
+    case ConstraintKind::kHuntCrossley:
+      EvaluateHuntCrossley(hc, Vector3(vc[0], vc[1], vc[2]), out);
+      break;
   }
 }
 

@@ -99,7 +99,7 @@ StepStatus TimeStepper::Step(const StepperParameters& params, const VectorX& q0,
   }
   stats->time.collision = SecondsSince(t0);
   t0 = std::chrono::steady_clock::now();
-  builder_.Build(cache_q0_, q0, contact_points_, params.contact, margin, &problem_, &reports_);
+  builder_.Build(cache_q0_, q0, v0, contact_points_, params.contact, margin, &problem_, &reports_);
   stats->time.assembly = SecondsSince(t0);
   stats->num_contacts = static_cast<int>(reports_.size());
   stats->iterations = iterations;
@@ -132,7 +132,11 @@ StepStatus TimeStepper::Step(const StepperParameters& params, const VectorX& q0,
       ContactReport& r = reports_[i];
       r.vc = vc;
       r.gamma_C = solver_result_.gamma.segment<3>(row);
-      CalcFrictionConeImpulse(c.cone, vc, &r.region);
+      if (c.kind == ConstraintKind::kHuntCrossley) {
+        r.region = ClassifyHuntCrossley(c.hc, vc);
+      } else {
+        CalcFrictionConeImpulse(c.cone, vc, &r.region);
+      }
       row += c.num_rows;
     }
   }

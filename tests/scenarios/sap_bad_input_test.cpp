@@ -69,15 +69,26 @@ TEST(SapBadInputTest, ContactMaterialsAreValidatedAtLoad) {
 TEST(SapBadInputTest, MaterialChangesAtRunTimeAreValidated) {
   Simulation sim(LoadSceneString(Scene("stiffness: 1.0e6"), "ok.yaml", kGeometryData));
   const ContactMaterial good = sim.GetMaterial("m");
-  for (const auto& [k, tau, mu] : {std::tuple{std::nan(""), 0.01, 0.5}, {-1.0, 0.01, 0.5},
-                                   {1e6, -0.01, 0.5}, {1e6, 0.01, -0.5}, {1e6, 0.01, INFINITY}}) {
-    EXPECT_THROW(sim.SetMaterial("m", ContactMaterial{k, tau, mu}), InputError)
-        << k << " " << tau << " " << mu;
+  // One bad field at a time, the others valid: k, τd, μ, d, v_s.
+  const double nan = std::nan("");
+  for (const auto& [k, tau, mu, d, vs] :
+       {std::tuple{nan, 0.01, 0.5, 10.0, 1e-4}, {-1.0, 0.01, 0.5, 10.0, 1e-4}, {1e6, -0.01, 0.5, 10.0, 1e-4},
+        {1e6, 0.01, -0.5, 10.0, 1e-4}, {1e6, 0.01, INFINITY, 10.0, 1e-4}, {1e6, 0.01, 0.5, -1.0, 1e-4},
+        {1e6, 0.01, 0.5, nan, 1e-4}, {1e6, 0.01, 0.5, 10.0, 0.0}, {1e6, 0.01, 0.5, 10.0, INFINITY}}) {
+    ContactMaterial bad = good;
+    bad.stiffness = k;
+    bad.dissipation = tau;
+    bad.friction = mu;
+    bad.hc_dissipation = d;
+    bad.stiction_velocity = vs;
+    EXPECT_THROW(sim.SetMaterial("m", bad), InputError) << k << " " << tau << " " << mu << " " << d << " " << vs;
   }
   // Unchanged after the rejected calls.
   EXPECT_EQ(sim.GetMaterial("m").stiffness, good.stiffness);
   EXPECT_EQ(sim.GetMaterial("m").dissipation, good.dissipation);
   EXPECT_EQ(sim.GetMaterial("m").friction, good.friction);
+  EXPECT_EQ(sim.GetMaterial("m").hc_dissipation, good.hc_dissipation);
+  EXPECT_EQ(sim.GetMaterial("m").stiction_velocity, good.stiction_velocity);
 }
 
 TEST(SapBadInputTest, ZeroMassIsALoadError) {
