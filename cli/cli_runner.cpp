@@ -317,6 +317,7 @@ void PrintSummary(const RunSummary& run, const RunStatistics& stats, std::ostrea
                     << ", theta_vq = " << Format(run.integrator.theta_vq) << ")\n";
   row("solver") << run.solver << " (contact model " << run.contact_model << ")\n";
   row("dt") << Format(run.dt) << " s\n";
+  if (!run.commands_file.empty()) row("commands") << run.commands_file << '\n';
   row("steps") << run.steps << '\n';
   row("sim time") << Format(run.sim_time_s) << " s\n";
   row("wall time") << Format(run.wall_time_s, 4) << " s (load " << Format(run.load_wall_time_s, 3)

@@ -163,7 +163,11 @@ std::string FormatCommandLog(const CommandLog& log) {
   std::ostringstream out;
   out << "# Stiction gripper commands (docs/teleop.md). Each entry applies before its step.\n";
   out << "format: " << kCommandFormat << '\n';
-  if (!log.scene.empty()) out << "scene: " << YAML::Node(log.scene).Scalar() << '\n';
+  if (!log.scene.empty()) {
+    YAML::Emitter scene;  // Quotes the path if YAML needs it.
+    scene << log.scene;
+    out << "scene: " << scene.c_str() << '\n';
+  }
   if (log.time_step) out << "time_step: " << FormatNumber(*log.time_step) << '\n';
   out << "commands:\n";
   for (const CommandEntry& e : log.entries) {

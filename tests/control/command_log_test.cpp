@@ -76,7 +76,7 @@ TEST(CommandLogTest, ErrorsNameFileLineAndKey) {
 
 TEST(CommandLogTest, FormatRoundTripsBitExactly) {
   CommandLog log;
-  log.scene = "s.yaml";
+  log.scene = "dir: with colon/s.yaml";  // Needs quoting in YAML.
   log.time_step = 0.1 + 0.2;  // Not representable in short decimal form.
   CommandEntry e;
   e.step = 12;
@@ -90,7 +90,7 @@ TEST(CommandLogTest, FormatRoundTripsBitExactly) {
   f.ramp_s = 0.7;
   log.entries.push_back(f);
   const CommandLog back = ParseCommandText(FormatCommandLog(log), "x.yaml");
-  EXPECT_EQ(back.scene, "s.yaml");
+  EXPECT_EQ(back.scene, "dir: with colon/s.yaml");
   EXPECT_EQ(*back.time_step, *log.time_step);
   ASSERT_EQ(back.entries.size(), 2u);
   EXPECT_EQ(back.entries[0].step, 12);
