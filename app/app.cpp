@@ -43,6 +43,7 @@ App::App(const AppOptions& options) : options_(options) {
   paused_ = options.paused;
   const std::string path = options.scene_path.empty() ? std::string(STICTION_DEFAULT_SCENE) : options.scene_path;
   if (!LoadScene(path, /*keep_camera=*/false)) throw InputError(ui_.message);
+  if (!options.replay_path.empty() && !ReplayCommands(options.replay_path)) throw InputError(ui_.message);
 
   // Our callbacks first: ImGui's GLFW backend chains to them (it calls the
   // previously installed callback before updating its own state).
@@ -114,13 +115,16 @@ bool App::LoadScene(const std::string& path, bool keep_camera) {
   ui_.contact_edits = ContactEditsFrom(*sim_);
   ui_.solver_edits = SolverEditsFrom(*sim_);
   ui_.selected_contact = -1;
+  const std::string gripper_error = SetUpGripper();
   snapshot_ = MakeSnapshot(*sim_, last_stats_, false);
+  AddGhost(&snapshot_);
   if (!keep_camera) FitCamera();
   if (!render_scene_.warnings.empty()) {
     ui_.Error(render_scene_.warnings.front());
   } else {
     ui_.Info("loaded " + path);
   }
+  if (!gripper_error.empty()) ui_.Error(gripper_error);
   return true;
 }
 
@@ -189,6 +193,7 @@ void App::Frame() {
   {
     Snapshot previous = std::move(snapshot_);
     snapshot_ = MakeSnapshot(*sim_, last_stats_, contacts_valid_, last_step_dt_);
+    AddGhost(&snapshot_);
     TrackSelectedContact(previous);
   }
   if (steps_last_frame_ > 0) {
@@ -199,6 +204,7 @@ void App::Frame() {
         static_cast<float>(std::log10(std::max(last_stats_.momentum_error, 1e-16))));
     ui_.plots.contacts.Push(static_cast<float>(last_stats_.num_contacts));
     ui_.plots.kinetic_energy.Push(static_cast<float>(snapshot_.kinetic_energy));
+    if (gripper_) PushGraspPlots(readout_, &ui_.gripper);
   }
   if (!paused_) ui_.plots.achieved_rtf.Push(static_cast<float>(clock_.achieved_real_time_factor()));
 
@@ -229,6 +235,7 @@ void App::Frame() {
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
   DrawPanels(MakeView(), &ui_, this);
+  if (ui_.show_panels) DrawGripperPanel(MakeGripperView(), &ui_, this);
   ImGui::Render();
   glViewport(0, 0, std::max(fw, 1), std::max(fh, 1));
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
@@ -276,6 +283,7 @@ void App::StepPhysics(double wall_dt) {
 bool App::DoStep() {
   if (perturbation_.active()) UpdatePerturbationWrench();
   const double dt = sim_->time_step();
+  if (gripper_) PrepareGripperStep(sim_.get(), &*gripper_, player_ ? &*player_ : nullptr);
   const StepResult result = sim_->Step();
   if (result.status != StepStatus::kSuccess) {
     paused_ = true;
@@ -286,6 +294,7 @@ bool App::DoStep() {
     return false;
   }
   last_stats_ = result.stats;
+  if (gripper_) readout_ = CalcGraspReadout(*sim_, *gripper_, dt);
   contacts_valid_ = true;
   last_step_dt_ = dt;
   ++steps_taken_;
@@ -312,7 +321,15 @@ void App::ResetSimulation() {
   ui_.selected_contact = -1;
   clock_.Restart();
   ui_.plots.Clear();
+  // The gripper starts over too: a fresh controller, the replay from its
+  // first command; a recording in progress ends (it would no longer match).
+  if (gripper_) gripper_.emplace(*sim_);
+  if (player_) player_->Rewind();
+  recorder_.Stop();
+  readout_ = {};
+  ui_.gripper.Clear();
   snapshot_ = MakeSnapshot(*sim_, last_stats_, false);
+  AddGhost(&snapshot_);
   ui_.Info("reset to t = 0");
 }
 
@@ -345,6 +362,10 @@ void App::HandleKey(int key, int action, int mods) {
   if (action == GLFW_RELEASE) return;
   if (imgui_ready_ && ImGui::GetIO().WantCaptureKeyboard) return;  // Typing into a field.
   if (action == GLFW_REPEAT && key != GLFW_KEY_RIGHT) return;
+  if (teleop_) {  // Teleop focus: the gripper's keys only; viewer shortcuts are off.
+    TeleopKey(key);
+    return;
+  }
   const bool ctrl = (mods & GLFW_MOD_CONTROL) != 0;
   switch (key) {
     case GLFW_KEY_SPACE: TogglePause(); break;
@@ -362,6 +383,7 @@ void App::HandleKey(int key, int action, int mods) {
       break;
     case GLFW_KEY_TAB: ui_.show_panels = !ui_.show_panels; break;
     case GLFW_KEY_F1: ui_.show_help = !ui_.show_help; break;
+    case GLFW_KEY_T: SetTeleop(true); break;
     case GLFW_KEY_ESCAPE:
       selected_body_ = -1;
       ui_.selected_contact = -1;
@@ -381,6 +403,11 @@ void App::HandleMouseButton(int button, int action, int mods, double time_s) {
   }
   if (action != GLFW_PRESS) return;
   if (imgui_ready_ && ImGui::GetIO().WantCaptureMouse) return;  // Over a panel.
+  if (teleop_) {  // Left drag moves the target, right drag orbits; no picking.
+    drag_button_ = button;
+    drag_mods_ = mods;
+    return;
+  }
   const bool double_click = time_s - last_press_time_[button] < kDoubleClickSeconds &&
                             std::hypot(cursor_x_ - last_press_x_[button], cursor_y_ - last_press_y_[button]) <
                                 kDoubleClickPixels;
@@ -413,7 +440,10 @@ void App::HandleCursor(double x, double y) {
   if (drag_button_ < 0) return;
   int w = 0, h = 0;
   WindowSize(&w, &h);
-  if (perturbation_.active()) {
+  if (teleop_) {
+    if (drag_button_ == GLFW_MOUSE_BUTTON_LEFT) TeleopDrag(dx, dy, drag_mods_);
+    if (drag_button_ == GLFW_MOUSE_BUTTON_RIGHT) camera_.Orbit(dx, dy, h);
+  } else if (perturbation_.active()) {
     DragPerturbation(dx, dy, drag_mods_);
   } else if (drag_button_ == GLFW_MOUSE_BUTTON_LEFT) {
     camera_.Orbit(dx, dy, h);
@@ -426,6 +456,10 @@ void App::HandleCursor(double x, double y) {
 
 void App::HandleScroll(double dy) {
   if (imgui_ready_ && ImGui::GetIO().WantCaptureMouse) return;
+  if (teleop_) {
+    TeleopScroll(dy);
+    return;
+  }
   camera_.Zoom(dy);
 }
 

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,13 +24,18 @@
 #include "app/render/renderer.h"
 #include "app/render/window.h"
 #include "app/snapshot.h"
+#include "app/ui/gripper_panel.h"
 #include "app/ui/panels.h"
 #include "app/ui/ui_state.h"
+#include "engine/control/command_player.h"
+#include "engine/control/command_recorder.h"
+#include "engine/control/grasp_readout.h"
+#include "engine/control/gripper_controller.h"
 #include "engine/simulation.h"
 
 namespace stiction::app {
 
-class App final : public AppCommands {
+class App final : public AppCommands, public GripperCommands {
  public:
   /// Opens the window, builds the renderer and loads the scene. Throws
   /// WindowError (no display, no GL 3.3), ShaderError, or InputError (scene).
@@ -70,6 +76,15 @@ class App final : public AppCommands {
   bool ReloadScene() override;
   void RequestScreenshot() override;
 
+  // ---- GripperCommands (Gripper panel and teleop keys; app_gripper.cpp). ----
+  void SetTeleop(bool on) override;
+  void SetGripClosed(bool closed) override;
+  void SetGripForce(double newtons) override;
+  void StartRecording() override;
+  void StopRecording() override;
+  bool SaveRecording(const std::string& path) override;
+  bool ReplayCommands(const std::string& path) override;
+
   // ---- State, for the panels, the tests and the benchmark. ----
   Simulation& simulation() { return *sim_; }
   const Snapshot& snapshot() const { return snapshot_; }
@@ -106,6 +121,13 @@ class App final : public AppCommands {
   double last_render_ms() const { return render_ms_; }
   double last_physics_ms() const { return physics_ms_; }
   double fps() const { return fps_; }
+  /// The gripper, when the scene has one (else nullptr).
+  const GripperController* gripper() const { return gripper_ ? &*gripper_ : nullptr; }
+  bool teleop() const { return teleop_; }
+  const CommandRecorder& recorder() const { return recorder_; }
+  /// The command file being replayed, or nullptr.
+  const CommandPlayer* player() const { return player_ ? &*player_ : nullptr; }
+  const GraspReadout& grasp_readout() const { return readout_; }
 
  private:
   void InstallCallbacks();
@@ -123,6 +145,17 @@ class App final : public AppCommands {
   void CenterOn(double x, double y);
   void DragPerturbation(double dx, double dy, int mods);
   AppView MakeView() const;
+  // Gripper (app_gripper.cpp).
+  /// After a scene load: the gripper and the scene's own command file.
+  /// Returns an error line ("" if fine).
+  std::string SetUpGripper();
+  /// Puts the gripper's target-pose ghost into a snapshot.
+  void AddGhost(Snapshot* snapshot) const;
+  void TeleopCommand(GripperCommand command);
+  void TeleopKey(int key);
+  void TeleopDrag(double dx, double dy, int mods);
+  void TeleopScroll(double dy);
+  GripperView MakeGripperView() const;
   static double Now();
 
   AppOptions options_;
@@ -161,6 +194,14 @@ class App final : public AppCommands {
   Perturbation perturbation_;
   PerturbSpring spring_;
   std::vector<ExternalWrench> applied_wrenches_;
+
+  // Gripper: controller, the command file being replayed, the recorder.
+  std::optional<GripperController> gripper_;
+  std::optional<CommandPlayer> player_;
+  std::string player_file_;
+  CommandRecorder recorder_;
+  bool teleop_ = false;
+  GraspReadout readout_;
 
   // Timing.
   double last_frame_time_ = 0;

@@ -37,6 +37,7 @@ std::string AppUsage() {
          "  --screenshot-dir DIR     where Ctrl+P writes PNGs (default: current directory)\n"
          "  --benchmark [SECONDS]    print frame-rate figures (hidden window) and exit\n"
          "  --no-vsync               do not wait for vertical sync\n"
+         "  --replay FILE            replay this gripper command file (default: the scene's own)\n"
          "  -h, --help               this text\n";
 }
 
@@ -90,6 +91,8 @@ ParsedOptions ParseAppOptions(const std::vector<std::string>& args) {
     } else if (a == "--benchmark") {
       o.benchmark = true;
       if (i + 1 < args.size() && ParseDouble(args[i + 1], &o.benchmark_seconds)) ++i;
+    } else if (a == "--replay") {
+      if (!value(&o.replay_path)) return fail("--replay needs a command file");
     } else if (a == "--no-vsync") {
       o.vsync = false;
     } else if (!a.empty() && a[0] == '-') {

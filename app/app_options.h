@@ -21,6 +21,9 @@ struct AppOptions {
   bool sync_timing = false;     ///< glFinish after rendering so render time is measured.
   bool benchmark = false;       ///< Print frame-rate figures and exit.
   double benchmark_seconds = 5.0;
+  /// Gripper command file to replay from t = 0 (--replay); "" = the scene's
+  /// own `commands:` file, if any.
+  std::string replay_path;
 };
 
 struct ParsedOptions {

@@ -3,6 +3,7 @@
 // physics: an immutable copy, so that drawing never reaches into the engine.
 // If physics ever moves to its own thread this is what it would hand over.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/common/eigen_types.h"
@@ -42,6 +43,9 @@ struct Snapshot {
   double kinetic_energy = 0;   ///< [J]
   /// The contacts of the last step taken (empty after a load or a reset).
   std::vector<ContactSnapshot> contacts;
+  /// Bodies drawn a second time, see-through, at these poses: the gripper's
+  /// target pose (the teleop "ghost"). Empty when the scene has no gripper.
+  std::vector<std::pair<int, RigidTransform>> ghost_bodies;
 };
 
 /// The state a contact glyph is coloured by.

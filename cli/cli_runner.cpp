@@ -18,6 +18,7 @@
 
 #include "cli/progress_bar.h"
 #include "engine/common/error.h"
+#include "engine/control/command_player.h"
 #include "engine/simulation.h"
 
 namespace stiction::cli {
@@ -152,6 +153,8 @@ ParseResult ParseCommandLine(const std::vector<std::string>& args, std::ostream&
   app.add_option("--report", options.report_path, "Write the JSON report to this file");
   app.add_option("--csv", options.csv_path, "Write the per-step CSV trace to this file");
   app.add_option("--csv-every", options.csv_every, "Write a CSV row every N steps (default 1)");
+  app.add_option("--replay", options.replay_path,
+                 "Replay this gripper command file (default: the scene's own 'commands:' file)");
   app.add_flag("-q,--quiet", options.quiet, "No summary and no progress bar");
 
   // CLI11 parses a reversed argument vector.
@@ -206,8 +209,21 @@ int RunSimulation(const CliOptions& options, const RunnerIo& io) {
     if (!options.report_path.empty()) report_file = OpenOutput(options.report_path);
     if (!options.csv_path.empty()) csv_file = OpenOutput(options.csv_path);
 
+    // The gripper, driven by the replayed or the scene's own commands.
+    std::optional<GripperController> gripper;
+    std::optional<CommandPlayer> player;
+    std::string commands_file = options.replay_path;
+    if (sim.scene().gripper.present) {
+      gripper.emplace(sim);
+      if (commands_file.empty()) commands_file = sim.scene().commands_file;
+      if (!commands_file.empty()) player.emplace(LoadCommandFile(commands_file), dt);
+    } else if (!commands_file.empty()) {
+      throw InputError("--replay " + commands_file + ": the scene has no gripper (scene key 'gripper')");
+    }
+
     RunSummary run;
     run.scene_path = options.scene_path;
+    run.commands_file = commands_file;
     run.description = sim.scene().description;
     run.integrator = sim.integrator();
     run.solver = sim.solver_name();
@@ -232,6 +248,7 @@ int RunSimulation(const CliOptions& options, const RunnerIo& io) {
     const Clock::time_point run_start = Clock::now();
     for (std::int64_t step = 1; step <= num_steps; ++step) {
       const Clock::time_point step_start = Clock::now();
+      if (gripper) PrepareGripperStep(&sim, &*gripper, player ? &*player : nullptr);
       StepResult result = sim.Step();
       const double measured_s = SecondsSince(step_start);
       if (result.status != StepStatus::kSuccess) {
@@ -300,6 +317,7 @@ void PrintSummary(const RunSummary& run, const RunStatistics& stats, std::ostrea
                     << ", theta_vq = " << Format(run.integrator.theta_vq) << ")\n";
   row("solver") << run.solver << " (contact model " << run.contact_model << ")\n";
   row("dt") << Format(run.dt) << " s\n";
+  if (!run.commands_file.empty()) row("commands") << run.commands_file << '\n';
   row("steps") << run.steps << '\n';
   row("sim time") << Format(run.sim_time_s) << " s\n";
   row("wall time") << Format(run.wall_time_s, 4) << " s (load " << Format(run.load_wall_time_s, 3)

@@ -31,6 +31,9 @@ struct CliOptions {
   std::string csv_path;     ///< "" = no CSV trace.
   int csv_every = 1;        ///< Write a CSV row every N steps (N ≥ 1).
   bool quiet = false;       ///< No summary, no progress bar.
+  /// Gripper command file to replay (--replay); "" = the scene's own
+  /// `commands:` file, if any.
+  std::string replay_path;
 };
 
 /// Outcome of ParseCommandLine: either options to run, or an exit code (help

@@ -121,6 +121,7 @@ nlohmann::json MakeReportJson(const RunSummary& run, const RunStatistics& stats)
   nlohmann::json report;
   report["scene"] = run.scene_path;
   report["description"] = run.description;
+  report["commands"] = run.commands_file.empty() ? nlohmann::json(nullptr) : nlohmann::json(run.commands_file);
   report["integrator"] = {{"name", run.integrator.name},
                           {"theta", num(run.integrator.theta)},
                           {"theta_vq", num(run.integrator.theta_vq)}};

@@ -101,6 +101,8 @@ struct EnergySummary {
 struct RunSummary {
   std::string scene_path;
   std::string description;
+  /// Gripper command file played (--replay or the scene's `commands:`); "" = none.
+  std::string commands_file;
   IntegratorDescription integrator;
   std::string solver;
   std::string contact_model;

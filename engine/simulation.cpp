@@ -273,6 +273,7 @@ void Simulation::Reset() {
   q_ = q0_;
   v_ = v0_;
   time_ = 0;
+  step_index_ = 0;
 }
 
 void Simulation::SetState(const VectorX& q, const VectorX& v) {
@@ -324,6 +325,7 @@ StepResult Simulation::Step() {
     q_ = std::move(q);
     v_ = std::move(v);
     time_ += scene_.time_step;
+    ++step_index_;
   }
   result.stats.wall_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

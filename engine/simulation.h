@@ -2,6 +2,7 @@
 // The facade the app and the CLI use: load a scene, step, reset, read state.
 // Everything behind it (model, stepping, solvers) can change without touching
 // its users.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -86,6 +87,9 @@ class Simulation {
   void Reset();
 
   double time() const { return time_; }
+  /// Successful steps since construction or the last Reset(): the index of
+  /// the next step. Command logs are keyed by it (engine/control/).
+  std::int64_t step_index() const { return step_index_; }
   double time_step() const;
   /// Changes δt from the next step on. Throws InputError unless finite and > 0.
   void SetTimeStep(double dt);
@@ -156,6 +160,7 @@ class Simulation {
   size_t FindActuator(const std::string& name) const;
   VectorX q_, v_;
   double time_ = 0;
+  std::int64_t step_index_ = 0;
 };
 
 }  // namespace stiction

@@ -22,6 +22,13 @@ constexpr Binding kBindings[] = {
     {"Ctrl + P", "Screenshot to PNG"},
     {"Esc", "Deselect the body and the inspected contact"},
     {"Tab", "Hide / show the panels"},
+    {"T", "Teleop focus (scenes with a gripper): mouse and keys drive the gripper"},
+    {"Teleop: left drag", "Move the gripper target in the horizontal plane"},
+    {"Teleop: Shift + left drag, scroll", "Move the target up / down (scroll: 1 cm per notch)"},
+    {"Teleop: Ctrl + left drag", "Turn the target about z (yaw)"},
+    {"Teleop: right drag", "Orbit the camera"},
+    {"Teleop: G", "Open / close the gripper (closing presses with the grip force)"},
+    {"Teleop: Esc", "Leave teleop focus (other keys do nothing while in it)"},
     {"F1", "This list"},
     {"Drop a .yaml file", "Open it"},
 };

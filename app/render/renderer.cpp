@@ -17,6 +17,7 @@ struct DrawItem {
   Mat4f X_WG;
   Vec4f color;
   float depth;  // Distance to the eye, for sorting transparent items.
+  bool ghost = false;  // A target-pose ghost: casts no shadow.
 };
 
 }  // namespace
@@ -138,6 +139,17 @@ void Renderer::Render(const RenderScene& scene, const Snapshot& snapshot, const 
     item.depth = (item.X_WG.block<3, 1>(0, 3) - eye).norm();
     (item.color.w() < 0.999f ? transparent : opaque).push_back(item);
   }
+  // Ghosts (the gripper's target pose): the same bodies, see-through and tinted.
+  for (const auto& [body, X_WB] : snapshot.ghost_bodies) {
+    for (const Drawable& d : scene.drawables) {
+      if (d.body != body || !d.visual || !options.show_bodies) continue;
+      const GpuMesh* mesh = meshes_.Find(d.mesh_key);
+      if (mesh == nullptr) continue;
+      DrawItem item{&d, mesh, ToMatrix(X_WB * d.X_BG), Vec4f(0.35f, 0.85f, 1.0f, 0.3f), 0.0f, true};
+      item.depth = (item.X_WG.block<3, 1>(0, 3) - eye).norm();
+      transparent.push_back(item);
+    }
+  }
   std::sort(transparent.begin(), transparent.end(),
             [](const DrawItem& a, const DrawItem& b) { return a.depth > b.depth; });
 
@@ -164,7 +176,7 @@ void Renderer::Render(const RenderScene& scene, const Snapshot& snapshot, const 
     shadow_program_->Set("u_light_view_proj", light_view_proj);
     for (const auto* list : {&opaque, &transparent}) {
       for (const DrawItem& item : *list) {
-        if (item.drawable->shape.type == ShapeType::kHalfSpace) continue;
+        if (item.drawable->shape.type == ShapeType::kHalfSpace || item.ghost) continue;
         shadow_program_->Set("u_model", item.X_WG);
         glBindVertexArray(item.mesh->vao);
         glDrawElements(GL_TRIANGLES, item.mesh->num_indices, GL_UNSIGNED_INT, nullptr);

@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <utility>
 #include <vector>
 
 #include "app/input/key_bindings.h"
+#include "app/ui/demo_scenes.h"
 #include "app/physics_clock.h"
 #include "engine/common/error.h"
 #include "engine/scene/scene_loader.h"
@@ -46,6 +48,14 @@ void DrawSimulationPanel(const AppView& view, UiState* ui, AppCommands* commands
   if (ImGui::Button("Open") || enter) ui->pending_open = ui->scene_path_field;
   ImGui::SameLine();
   if (ImGui::Button("Reload")) ui->pending_reload = true;
+  ImGui::SetNextItemWidth(230);
+  if (ImGui::BeginCombo("demos", "open a demo scene...")) {
+    const std::string dir = std::filesystem::path(STICTION_DEFAULT_SCENE).parent_path().string();
+    for (const DemoScene& demo : DemoScenes()) {
+      if (ImGui::Selectable(demo.title)) ui->pending_open = dir + "/" + demo.file;
+    }
+    ImGui::EndCombo();
+  }
   if (view.sim != nullptr && !view.sim->scene().description.empty()) {
     ImGui::PushTextWrapPos(410);
     ImGui::TextDisabled("%s", view.sim->scene().description.c_str());

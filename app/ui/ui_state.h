@@ -99,6 +99,22 @@ struct Plots {
   }
 };
 
+/// The Gripper panel's plots (one sample per frame with steps) and fields.
+struct GripperUi {
+  RollingPlot normal_force[2];   ///< Per finger (left, right) [N].
+  RollingPlot utilisation[2];    ///< |γ_t| / (μ γ_n), per finger.
+  RollingPlot slip_speed[2];     ///< Object relative to the finger [µm/s].
+  std::string record_path = "commands.yaml";  ///< Save field.
+  std::string replay_path;                   ///< Replay field.
+  void Clear() {
+    for (int f = 0; f < 2; ++f) {
+      normal_force[f].Clear();
+      utilisation[f].Clear();
+      slip_speed[f].Clear();
+    }
+  }
+};
+
 struct UiState {
   bool show_panels = true;
   bool show_help = false;  ///< F1 bindings window.
@@ -119,6 +135,7 @@ struct UiState {
   std::string message;           ///< Last status or error line.
   bool message_is_error = false;
   Plots plots;
+  GripperUi gripper;
 
   void Info(std::string text) {
     message = std::move(text);

@@ -126,6 +126,28 @@ struct ConstraintDescription {
   SourceLocation where;
 };
 
+/// The teleoperated parallel-jaw gripper (scene key `gripper:`): which PD
+/// actuators move the palm (prismatic x, y, z and revolute yaw joints from
+/// the world) and which close the two fingers (prismatic joints on the palm).
+/// engine/control/gripper_controller.h drives them; docs/scene-format.md
+/// ("Gripper") documents the keys.
+struct GripperDescription {
+  bool present = false;          ///< false: the scene has no `gripper:`.
+  std::string x, y, z, yaw;      ///< Actuator names (prismatic, prismatic, prismatic, revolute).
+  std::string left_finger, right_finger;  ///< Actuator names (prismatic).
+  /// Finger joint coordinate when open and the closing target [m]. Closing
+  /// drives the fingers towards `finger_closed` (chosen beyond any object, so
+  /// the actuator saturates at the grip force: force control).
+  double finger_open = 0.05;
+  double finger_closed = 0.0;
+  double grip_force = 20;        ///< Initial grip force [N], in [kMinGripForce, kMaxGripForce].
+  SourceLocation where;
+};
+
+/// Range of the grip force the viewer and command files accept [N].
+inline constexpr double kMinGripForce = 1.0;
+inline constexpr double kMaxGripForce = 50.0;
+
 /// Solver settings. Keys of solvers not built yet are still validated and kept
 /// so that scenes written for later versions load.
 struct SolverDescription {
@@ -155,6 +177,10 @@ struct SceneDescription {
   std::vector<GeometryDescription> world_geometries;
   std::vector<ActuatorDescription> actuators;
   std::vector<ConstraintDescription> constraints;
+  GripperDescription gripper;
+  /// The scene's own gripper command file (scene key `commands:`), resolved
+  /// to an absolute path; "" = none (idle). Played when no --replay is given.
+  std::string commands_file;
 };
 
 }  // namespace stiction

@@ -53,16 +53,17 @@ constexpr std::array<std::string_view, 6> kShapeTypes = {"sphere", "box",  "caps
                                                          "cylinder", "mesh", "half_space"};
 
 /// Top-level keys of a file; the merged scene has the same without "include".
-constexpr std::array<std::string_view, 15> kFileKeys = {
+constexpr std::array<std::string_view, 17> kFileKeys = {
     "description", "include",          "gravity",   "time_step",      "duration",
     "integrator",  "contact_model",    "solver",    "default_material", "materials",
-    "world_geometry", "bodies",        "joints",    "actuators",      "constraints"};
+    "world_geometry", "bodies",        "joints",    "actuators",      "constraints",
+    "gripper",     "commands"};
 constexpr std::array<std::string_view, 6> kListKeys = {"materials", "world_geometry", "bodies",
                                                        "joints",    "actuators",      "constraints"};
-constexpr std::array<std::string_view, 14> kSceneKeys = {
+constexpr std::array<std::string_view, 16> kSceneKeys = {
     "description", "gravity",   "time_step",      "duration", "integrator", "contact_model",
     "solver",      "default_material", "materials", "world_geometry", "bodies", "joints",
-    "actuators",   "constraints"};
+    "actuators",   "constraints", "gripper",       "commands"};
 
 constexpr std::array<std::string_view, 7> kSolverKeys = {
     "type",          "relative_tolerance",   "absolute_tolerance", "max_iterations",
@@ -82,6 +83,9 @@ constexpr std::array<std::string_view, 6> kActuatorKeys = {"name", "joint", "kp"
                                                            "effort_limit", "target"};
 constexpr std::array<std::string_view, 6> kConstraintKeys = {"name",   "type",    "body_a",
                                                              "body_b", "frame_a", "frame_b"};
+constexpr std::array<std::string_view, 9> kGripperKeys = {
+    "x", "y", "z", "yaw", "left_finger", "right_finger", "finger_open", "finger_closed",
+    "grip_force"};
 constexpr std::array<std::string_view, 2> kConstraintTypes = {"weld", "ball"};
 constexpr std::array<std::string_view, 6> kInertiaKeys = {"ixx", "iyy", "izz",
                                                           "ixy", "ixz", "iyz"};
@@ -340,6 +344,8 @@ class Loader {
   void ParseJointInitial(const MapView& joint_map, JointDescription* joint) const;
   ActuatorDescription ParseActuator(const Ctx& ctx, const YAML::Node& node) const;
   ConstraintDescription ParseConstraint(const Ctx& ctx, const YAML::Node& node) const;
+  GripperDescription ParseGripper(const Ctx& ctx, const YAML::Node& node,
+                                  const SceneDescription& scene) const;
 
   // Values.
   double ReadNumber(const Ctx& ctx, const YAML::Node& node) const;
@@ -1282,6 +1288,58 @@ std::string ShortList(const std::vector<std::string>& names) {
   return out.empty() ? std::string("none") : out;
 }
 
+GripperDescription Loader::ParseGripper(const Ctx& ctx, const YAML::Node& node,
+                                        const SceneDescription& scene) const {
+  const MapView map(*this, ctx, node);
+  map.AllowOnly(kGripperKeys);
+  GripperDescription out;
+  out.present = true;
+  out.where = WhereOf(ctx, node);
+  // Each named actuator must exist and drive the joint type its role needs.
+  auto actuator = [&](const char* key, JointType type) {
+    map.Require(key);
+    const std::string name = ReadName(map.CtxOf(key), map.Get(key));
+    const auto a = std::find_if(scene.actuators.begin(), scene.actuators.end(),
+                                [&](const ActuatorDescription& d) { return d.name == name; });
+    if (a == scene.actuators.end()) {
+      std::vector<std::string> names;
+      for (const ActuatorDescription& d : scene.actuators) names.push_back(d.name);
+      Fail(map.CtxOf(key), map.Get(key),
+           "unknown actuator " + Quote(name) + " (actuators: " + ShortList(names) + ")");
+    }
+    const auto j = std::find_if(scene.joints.begin(), scene.joints.end(),
+                                [&](const JointDescription& d) { return d.name == a->joint; });
+    if (j == scene.joints.end() || j->type != type) {
+      Fail(map.CtxOf(key), map.Get(key),
+           "actuator " + Quote(name) + " must drive a " +
+               (type == JointType::kRevolute ? "revolute" : "prismatic") + " joint");
+    }
+    return name;
+  };
+  out.x = actuator("x", JointType::kPrismatic);
+  out.y = actuator("y", JointType::kPrismatic);
+  out.z = actuator("z", JointType::kPrismatic);
+  out.yaw = actuator("yaw", JointType::kRevolute);
+  out.left_finger = actuator("left_finger", JointType::kPrismatic);
+  out.right_finger = actuator("right_finger", JointType::kPrismatic);
+  if (map.Has("finger_open")) {
+    out.finger_open = ReadNumber(map.CtxOf("finger_open"), map.Get("finger_open"));
+  }
+  if (map.Has("finger_closed")) {
+    out.finger_closed = ReadNumber(map.CtxOf("finger_closed"), map.Get("finger_closed"));
+  }
+  if (out.finger_open == out.finger_closed) {
+    Fail(map.Has("finger_closed") ? map.CtxOf("finger_closed") : ctx,
+         map.Has("finger_closed") ? map.Get("finger_closed") : node,
+         "finger_open and finger_closed must differ");
+  }
+  if (map.Has("grip_force")) {
+    out.grip_force = ReadInRange(map.CtxOf("grip_force"), map.Get("grip_force"), kMinGripForce,
+                                 kMaxGripForce);
+  }
+  return out;
+}
+
 SceneDescription Loader::Build(const YAML::Node& root, const MergedFiles& merged) {
   const Ctx root_ctx{top_label_, top_dir_, false, ""};
   // Per-key context for the top-level scalar keys: the file that set them.
@@ -1556,6 +1614,25 @@ SceneDescription Loader::Build(const YAML::Node& root, const MergedFiles& merged
            "a constraint needs two different bodies, got " + Quote(constraint.body_b) + " twice");
     }
     scene.constraints.push_back(std::move(constraint));
+  }
+
+  // The teleoperated gripper (needs the actuators) and the scene's command file.
+  if (has("gripper")) scene.gripper = ParseGripper(ctx_of("gripper"), get("gripper"), scene);
+  if (has("commands")) {
+    const Ctx ctx = ctx_of("commands");
+    const std::string file = ReadName(ctx, get("commands"));
+    std::error_code ec;
+    const fs::path resolved =
+        fs::absolute(fs::path(file).is_absolute() ? fs::path(file) : fs::path(ctx.dir) / file, ec)
+            .lexically_normal();
+    if (!fs::is_regular_file(resolved, ec)) {
+      Fail(ctx, get("commands"),
+           "command file " + Quote(file) + " not found (resolved to " + resolved.string() + ")");
+    }
+    if (!scene.gripper.present) {
+      Fail(ctx, get("commands"), "a command file needs a gripper (scene key 'gripper')");
+    }
+    scene.commands_file = resolved.string();
   }
   return scene;
 }

@@ -8,7 +8,8 @@ namespace {
 TEST(AppOptionsTest, ParsesEveryOption) {
   const ParsedOptions p = ParseAppOptions({"scene.yaml", "--size", "640x360", "--headless-frames", "3",
                                            "--screenshot", "out.png", "--paused", "--rtf", "0.5",
-                                           "--shaders", "/tmp/s", "--steps-per-frame", "2"});
+                                           "--shaders", "/tmp/s", "--steps-per-frame", "2",
+                                           "--replay", "take.yaml"});
   ASSERT_TRUE(p.error.empty()) << p.error;
   EXPECT_EQ(p.options.scene_path, "scene.yaml");
   EXPECT_EQ(p.options.width, 640);
@@ -20,6 +21,7 @@ TEST(AppOptionsTest, ParsesEveryOption) {
   EXPECT_EQ(p.options.real_time_factor, 0.5);
   EXPECT_EQ(p.options.shader_dir, "/tmp/s");
   EXPECT_EQ(p.options.steps_per_frame, 2);
+  EXPECT_EQ(p.options.replay_path, "take.yaml");
 }
 
 TEST(AppOptionsTest, RefusesBadInputWithOneLine) {
@@ -28,7 +30,8 @@ TEST(AppOptionsTest, RefusesBadInputWithOneLine) {
                                                                 {"--bogus"},
                                                                 {"a.yaml", "b.yaml"},
                                                                 {"--screenshot", "x.png"},
-                                                                {"--headless-frames", "0"}}) {
+                                                                {"--headless-frames", "0"},
+                                                                {"--replay"}}) {
     const ParsedOptions p = ParseAppOptions(args);
     EXPECT_FALSE(p.error.empty()) << args[0];
     EXPECT_EQ(p.error.find('\n'), std::string::npos);

@@ -680,5 +680,194 @@ TEST(AppExecutableTest, BrokenOrMissingShadersGiveOneLineAndExitOne) {
   fs::remove_all(dir);
 }
 
+
+// --------------------------------------------------------------- gripper
+
+// A gripper scene, running a fixed number of steps per frame (deterministic).
+AppOptions GripperOptions(const std::string& scene, int steps_per_frame = 10) {
+  AppOptions o = Options(kScenes + "/" + scene, /*paused=*/false);
+  o.steps_per_frame = steps_per_frame;
+  return o;
+}
+
+TEST(AppGripperTest, TeleopFocusSwallowsViewerShortcutsAndEscLeaves) {
+  {
+    // T in a scene without a gripper: refused with a message. (One App at a
+    // time: each owns the ImGui context.)
+    App plain(Options(kDemo));
+    plain.HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);
+    EXPECT_FALSE(plain.teleop());
+    EXPECT_TRUE(plain.ui().message_is_error);
+  }
+  App app(GripperOptions("grasp_box.yaml"));
+  ASSERT_NE(app.gripper(), nullptr);
+  ASSERT_NE(app.player(), nullptr);  // The scene's own script plays.
+  app.HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);
+  ASSERT_TRUE(app.teleop());
+  EXPECT_EQ(app.player(), nullptr);  // Teleop takes over from the script.
+  const bool panels = app.ui().show_panels;
+  for (int key : {GLFW_KEY_SPACE, GLFW_KEY_BACKSPACE, GLFW_KEY_TAB, GLFW_KEY_F1, GLFW_KEY_EQUAL}) {
+    app.HandleKey(key, GLFW_PRESS, 0);
+  }
+  EXPECT_FALSE(app.paused());  // Space did not pause.
+  EXPECT_EQ(app.ui().show_panels, panels);
+  EXPECT_FALSE(app.ui().show_help);
+  EXPECT_EQ(app.clock().real_time_factor(), 1.0);
+  // A double-click does not select a body while teleoperating.
+  double x = 0, y = 0;
+  ASSERT_TRUE(ProjectToWindow(app, app.snapshot().X_WB[app.simulation().model().FindBody("box")].p, &x, &y));
+  app.HandleCursor(x, y);
+  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0, 1.0);
+  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0, 1.05);
+  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0, 1.1);
+  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0, 1.15);
+  EXPECT_EQ(app.selected_body(), -1);
+  // Esc leaves; then the shortcuts work again.
+  app.HandleKey(GLFW_KEY_ESCAPE, GLFW_PRESS, 0);
+  EXPECT_FALSE(app.teleop());
+  app.HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  EXPECT_TRUE(app.paused());
+}
+
+TEST(AppGripperTest, DragScrollAndCtrlDragMoveTheTarget) {
+  App app(GripperOptions("grasp_box.yaml"));
+  app.Frame();
+  app.HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);
+  const GripperPose start = app.gripper()->target();
+  // Plain drag: horizontal plane only.
+  app.HandleCursor(300, 200);
+  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0, 1.0);
+  app.HandleCursor(360, 170);
+  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0, 1.2);
+  const GripperPose moved = app.gripper()->target();
+  EXPECT_GT(std::hypot(moved.x - start.x, moved.y - start.y), 1e-3);
+  EXPECT_EQ(moved.z, start.z);
+  EXPECT_EQ(moved.yaw, start.yaw);
+  // 60 px right moves along the camera's right vector flattened: check the
+  // direction of the x-y move against it.
+  Vec3f right = app.camera().Right();
+  right.z() = 0;
+  EXPECT_GT(right.normalized().dot(Vec3f(static_cast<float>(moved.x - start.x), static_cast<float>(moved.y - start.y), 0)),
+            0.0f);
+  // Shift+drag up raises the target; scroll lowers it 1 cm per notch.
+  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, GLFW_MOD_SHIFT, 2.0);
+  app.HandleCursor(360, 120);
+  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, GLFW_MOD_SHIFT, 2.2);
+  const GripperPose raised = app.gripper()->target();
+  EXPECT_GT(raised.z, moved.z + 1e-3);
+  EXPECT_EQ(raised.x, moved.x);
+  app.HandleScroll(-3);
+  EXPECT_NEAR(app.gripper()->target().z, raised.z - 0.03, 1e-12);
+  // Ctrl+drag turns the yaw only.
+  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, GLFW_MOD_CONTROL, 3.0);
+  app.HandleCursor(460, 120);
+  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, GLFW_MOD_CONTROL, 3.2);
+  EXPECT_NEAR(app.gripper()->target().yaw - start.yaw, 100 * 3.14159265358979 / kWidth, 1e-9);
+  // The ghost is drawn at the target: the palm's ghost pose is the target.
+  app.Frame();
+  const int palm = app.gripper()->palm_body();
+  bool found = false;
+  for (const auto& [body, X] : app.snapshot().ghost_bodies) {
+    if (body != palm) continue;
+    found = true;
+    EXPECT_NEAR(X.p.x(), app.gripper()->target().x, 1e-12);
+    EXPECT_NEAR(X.p.z(), app.gripper()->target().z, 1e-12);
+  }
+  EXPECT_TRUE(found);
+  // The camera did not orbit while the left button dragged the target.
+}
+
+// Teleoperates a grasp: lower 16 cm by scrolling, close with G, raise 15 cm.
+void TeleopGrasp(App* app) {
+  app->HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);
+  app->HandleScroll(-16);  // z 0.25 -> 0.09 m: pads 1 cm above the box centre.
+  for (int i = 0; i < 12; ++i) app->Frame();  // 1.2 s.
+  app->HandleKey(GLFW_KEY_G, GLFW_PRESS, 0);
+  for (int i = 0; i < 5; ++i) app->Frame();
+  for (int i = 0; i < 15; ++i) {
+    app->HandleScroll(1);  // Raise in 1 cm steps, one per frame.
+    app->Frame();
+  }
+  for (int i = 0; i < 10; ++i) app->Frame();
+}
+
+TEST(AppGripperTest, ClosingGripsAndLiftsTheBox) {
+  App app(GripperOptions("grasp_box.yaml"));
+  TeleopGrasp(&app);
+  const int box = app.simulation().model().FindBody("box");
+  const GraspReadout& g = app.grasp_readout();
+  ASSERT_TRUE(g.holding());
+  EXPECT_EQ(g.held_body, box);
+  // Force control: each finger presses with the commanded 20 N (1%).
+  EXPECT_NEAR(g.fingers[0].normal_force, 20.0, 0.2);
+  EXPECT_NEAR(g.fingers[1].normal_force, 20.0, 0.2);
+  EXPECT_LT(g.fingers[0].friction_utilisation, 1.0);
+  EXPECT_FALSE(g.fingers[0].slipping);
+  // Lifted with the palm (target 0.24 m: the box centre ~1 cm below the pads at 0.19 m).
+  EXPECT_GT(app.snapshot().X_WB[box].p.z(), 0.15);
+  // The panel's plots received the readout.
+  EXPECT_NEAR(app.ui().gripper.normal_force[0].last(), 20.0f, 0.2f);
+}
+
+TEST(AppGripperTest, RecordSaveReplayReproducesTheState) {
+  const fs::path file = fs::temp_directory_path() / "stiction_app_gripper_record.yaml";
+  App app(GripperOptions("grasp_box.yaml"));
+  app.Frame();
+  app.StartRecording();
+  ASSERT_TRUE(app.recorder().recording());
+  EXPECT_EQ(app.simulation().step_index(), 0);
+  TeleopGrasp(&app);
+  app.StopRecording();
+  const VectorX q = app.simulation().positions(), v = app.simulation().velocities();
+  const std::int64_t steps = app.simulation().step_index();
+  ASSERT_GT(app.recorder().log().entries.size(), 10u);
+  ASSERT_TRUE(app.SaveRecording(file.string()));
+  // Replay in the same viewer: reset, then the same number of steps.
+  ASSERT_TRUE(app.ReplayCommands(file.string()));
+  EXPECT_FALSE(app.teleop());
+  while (app.simulation().step_index() < steps) app.Frame();
+  ASSERT_EQ(app.simulation().step_index(), steps);
+  EXPECT_TRUE((app.simulation().positions().array() == q.array()).all());
+  EXPECT_TRUE((app.simulation().velocities().array() == v.array()).all());
+  // A malformed file is refused with FILE:LINE: KEY.
+  const fs::path bad = fs::temp_directory_path() / "stiction_app_gripper_bad.yaml";
+  std::ofstream(bad) << "commands:\n  - {step: 0, grip: shut}\n";
+  EXPECT_FALSE(app.ReplayCommands(bad.string()));
+  EXPECT_EQ(app.ui().message, bad.string() + ":2: commands[0].grip: expected open or close, got 'shut'");
+  fs::remove(bad);
+}
+
+TEST(AppGripperTest, ReplayOptionReproducesARecording) {
+  // Record a take, then start a fresh viewer with --replay FILE.
+  const fs::path file = fs::temp_directory_path() / "stiction_app_gripper_option.yaml";
+  VectorX q;
+  std::int64_t steps = 0;
+  {
+    App app(GripperOptions("grasp_box.yaml"));
+    app.StartRecording();
+    TeleopGrasp(&app);
+    q = app.simulation().positions();
+    steps = app.simulation().step_index();
+    ASSERT_TRUE(app.SaveRecording(file.string()));
+  }
+  AppOptions o = GripperOptions("grasp_box.yaml");
+  o.replay_path = file.string();
+  App fresh(o);
+  while (fresh.simulation().step_index() < steps) fresh.Frame();
+  EXPECT_TRUE((fresh.simulation().positions().array() == q.array()).all());
+  fs::remove(file);
+}
+
+TEST(AppGripperTest, DemoScenesOpenAndDescribeThemselves) {
+  for (const char* scene : {"grasp_box.yaml", "pick_and_place.yaml", "stack_blocks.yaml", "slip_control.yaml"}) {
+    SCOPED_TRACE(scene);
+    App app(GripperOptions(scene));
+    EXPECT_FALSE(app.simulation().scene().description.empty());
+    EXPECT_NE(app.player(), nullptr);  // Its script plays.
+    app.Frame();
+    EXPECT_FALSE(app.snapshot().ghost_bodies.empty());
+  }
+}
+
 }  // namespace
 }  // namespace stiction::app

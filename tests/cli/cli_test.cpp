@@ -124,7 +124,7 @@ TEST(ParseCommandLineTest, HelpListsEveryOptionAndExitsZero) {
   EXPECT_EQ(r.exit_code, kExitOk);
   EXPECT_TRUE(err.empty());
   for (const char* option : {"--duration", "--dt", "--integrator", "--solver", "--set",
-                             "--report", "--csv", "--csv-every", "--quiet"}) {
+                             "--report", "--csv", "--csv-every", "--replay", "--quiet"}) {
     EXPECT_NE(out.find(option), std::string::npos) << option;
   }
 }
@@ -446,6 +446,67 @@ TEST_F(CliExecutableTest, HelpExitsZero) {
   const SimRun run = RunSim({"--help"});
   EXPECT_EQ(run.exit_code, 0);
   EXPECT_NE(run.out.find("--csv-every"), std::string::npos) << run.out;
+}
+
+
+// Drops CSV column `skip` (0-based) from every line (a column without quotes).
+std::string WithoutCsvColumn(const std::string& text, std::size_t skip) {
+  std::istringstream in(text);
+  std::string line, out;
+  while (std::getline(in, line)) {
+    std::size_t field = 0, start = 0;
+    for (std::size_t i = 0; i <= line.size(); ++i) {
+      if (i == line.size() || line[i] == ',') {
+        if (field != skip) out += line.substr(start, i - start) + ",";
+        ++field;
+        start = i + 1;
+      }
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+TEST_F(CliExecutableTest, ReplayTwiceGivesIdenticalTrajectories) {
+  // Issue 5: the same scene + the same command file + the same settings give
+  // bit-identical trajectories headless. Everything but wall times must match.
+  const fs::path scene = kScenesDir / "grasp_box.yaml";
+  const fs::path commands = kScenesDir / "commands" / "grasp_box.yaml";
+  std::string csv_text[2];
+  nlohmann::json report[2];
+  for (int i = 0; i < 2; ++i) {
+    const fs::path csv = dir_ / ("run" + std::to_string(i) + ".csv");
+    const fs::path json = dir_ / ("run" + std::to_string(i) + ".json");
+    const SimRun run = RunSim({scene.string(), "--replay", commands.string(), "--duration", "3",
+                               "--quiet", "--csv", csv.string(), "--report", json.string()});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    csv_text[i] = WithoutCsvColumn(ReadFile(csv), 7);  // step_wall_time_s.
+    report[i] = nlohmann::json::parse(ReadFile(json));
+  }
+  EXPECT_EQ(report[0]["commands"], commands.string());
+  EXPECT_EQ(csv_text[0], csv_text[1]);
+  EXPECT_EQ(report[0]["bodies"], report[1]["bodies"]);
+  EXPECT_EQ(report[0]["energy"], report[1]["energy"]);
+  // The replay ran: the box was lifted (script: lift 20 cm between 2 and 3 s).
+  for (const auto& body : report[0]["bodies"]) {
+    if (body["name"] == "box") {
+      EXPECT_GT(body["position"][2].get<double>(), 0.2) << body;
+    }
+  }
+}
+
+TEST_F(CliExecutableTest, ReplayErrorsAreOneLineExitTwo) {
+  const fs::path bad = dir_ / "bad.yaml";
+  std::ofstream(bad) << "commands:\n  - {time: 0, grip: shut}\n";
+  const SimRun run = RunSim({(kScenesDir / "grasp_box.yaml").string(), "--replay", bad.string(),
+                             "--quiet"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.err, "stiction-sim: " + bad.string() +
+                         ":2: commands[0].grip: expected open or close, got 'shut'\n");
+  const SimRun no_gripper = RunSim({(kScenesDir / "pendulum.yaml").string(), "--replay",
+                                    bad.string(), "--quiet"});
+  EXPECT_EQ(no_gripper.exit_code, 2);
+  EXPECT_NE(no_gripper.err.find("the scene has no gripper"), std::string::npos) << no_gripper.err;
 }
 
 }  // namespace

@@ -1,0 +1,52 @@
+#pragma once
+// The Gripper panel: teleop focus, grip force and open/close, command
+// recording and replay, and the grasp readout per finger (normal force,
+// friction utilisation, slip speed, stick/slip) with rolling plots. It reads
+// a GripperView and acts only through GripperCommands (docs/viewer.md).
+#include <string>
+
+#include "app/ui/ui_state.h"
+#include "engine/control/grasp_readout.h"
+#include "engine/control/gripper_command.h"
+
+namespace stiction::app {
+
+/// What the App can be asked to do with the gripper.
+class GripperCommands {
+ public:
+  virtual ~GripperCommands() = default;
+  /// Teleop focus on/off (T / Esc): the mouse and keys drive the gripper.
+  virtual void SetTeleop(bool on) = 0;
+  virtual void SetGripClosed(bool closed) = 0;
+  /// Grip force [N], clamped to [1, 50].
+  virtual void SetGripForce(double newtons) = 0;
+  /// Resets to t = 0 and records every gripper command from there.
+  virtual void StartRecording() = 0;
+  virtual void StopRecording() = 0;
+  /// Writes the recording; false (and a message) if it cannot.
+  virtual bool SaveRecording(const std::string& path) = 0;
+  /// Resets to t = 0 and replays a command file; false (and a message) on a
+  /// bad file.
+  virtual bool ReplayCommands(const std::string& path) = 0;
+};
+
+/// Read-only gripper facts for the panel.
+struct GripperView {
+  bool present = false;     ///< The scene has a gripper.
+  bool teleop = false;      ///< Teleop focus is on.
+  GripState grip = GripState::kOpen;
+  double grip_force = 20;   ///< Commanded [N].
+  GripperPose target, actual;
+  GraspReadout readout;     ///< Of the last step.
+  bool recording = false;
+  int recorded_commands = 0;
+  std::string replay_file;  ///< Playing this command file ("" = none).
+  bool replay_finished = false;
+};
+
+void DrawGripperPanel(const GripperView& view, UiState* ui, GripperCommands* commands);
+
+/// Pushes one sample of the readout into the panel's plots.
+void PushGraspPlots(const GraspReadout& readout, GripperUi* plots);
+
+}  // namespace stiction::app

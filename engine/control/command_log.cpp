@@ -1,0 +1,200 @@
+#include "engine/control/command_log.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "engine/common/error.h"
+#include "engine/common/text.h"
+#include "engine/scene/scene_description.h"
+
+namespace stiction {
+namespace {
+
+/// Throws "LABEL:LINE: KEY: reason".
+[[noreturn]] void Fail(const std::string& label, const YAML::Node& node, const std::string& key,
+                       const std::string& reason) {
+  std::string where = label;
+  if (node.IsDefined() && !node.Mark().is_null()) where += ":" + std::to_string(node.Mark().line + 1);
+  throw InputError(OneLine(where + ": " + key + ": " + reason));
+}
+
+double ReadNumber(const std::string& label, const YAML::Node& node, const std::string& key) {
+  if (!node.IsScalar()) Fail(label, node, key, "expected a number");
+  const std::string text = node.Scalar();
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(value)) {
+    Fail(label, node, key, "expected a finite number, got '" + OneLine(text) + "'");
+  }
+  return value;
+}
+
+std::string FormatNumber(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", x);
+  return text;
+}
+
+CommandEntry ParseEntry(const std::string& label, const YAML::Node& node, const std::string& key) {
+  if (!node.IsMap()) Fail(label, node, key, "expected a map {step or time, target, ramp, grip, grip_force}");
+  CommandEntry e;
+  e.line = node.Mark().is_null() ? 0 : node.Mark().line + 1;
+  for (const auto& kv : node) {
+    const std::string k = kv.first.Scalar();
+    if (k != "step" && k != "time" && k != "target" && k != "ramp" && k != "grip" && k != "grip_force") {
+      Fail(label, kv.first, key + "." + k,
+           "unknown key (expected one of: step, time, target, ramp, grip, grip_force)");
+    }
+  }
+  const YAML::Node step = node["step"], time = node["time"];
+  if (step.IsDefined() == time.IsDefined()) {
+    Fail(label, node, key, "give exactly one of 'step' (index) and 'time' [s]");
+  }
+  if (step.IsDefined()) {
+    const double s = ReadNumber(label, step, key + ".step");
+    if (s < 0 || s != std::floor(s) || s > 9.0e15) {
+      Fail(label, step, key + ".step", "expected a whole number >= 0, got '" + step.Scalar() + "'");
+    }
+    e.step = static_cast<std::int64_t>(s);
+  } else {
+    e.time_s = ReadNumber(label, time, key + ".time");
+    if (*e.time_s < 0) Fail(label, time, key + ".time", "must be >= 0 s");
+  }
+  if (const YAML::Node t = node["target"]; t.IsDefined()) {
+    if (!t.IsSequence() || t.size() != 4) {
+      Fail(label, t, key + ".target", "expected [x, y, z, yaw] in [m, m, m, rad]");
+    }
+    e.target = GripperPose{ReadNumber(label, t[0], key + ".target[0]"),
+                           ReadNumber(label, t[1], key + ".target[1]"),
+                           ReadNumber(label, t[2], key + ".target[2]"),
+                           ReadNumber(label, t[3], key + ".target[3]")};
+  }
+  if (const YAML::Node r = node["ramp"]; r.IsDefined()) {
+    if (!e.target) Fail(label, r, key + ".ramp", "a ramp needs a target");
+    e.ramp_s = ReadNumber(label, r, key + ".ramp");
+    if (e.ramp_s < 0) Fail(label, r, key + ".ramp", "must be >= 0 s");
+  }
+  if (const YAML::Node g = node["grip"]; g.IsDefined()) {
+    const std::string v = g.IsScalar() ? g.Scalar() : "";
+    if (v == "open") {
+      e.grip = GripState::kOpen;
+    } else if (v == "close" || v == "closed") {
+      e.grip = GripState::kClosed;
+    } else {
+      Fail(label, g, key + ".grip", "expected open or close, got '" + OneLine(v) + "'");
+    }
+  }
+  if (const YAML::Node f = node["grip_force"]; f.IsDefined()) {
+    e.grip_force = ReadNumber(label, f, key + ".grip_force");
+    if (*e.grip_force < kMinGripForce || *e.grip_force > kMaxGripForce) {
+      Fail(label, f, key + ".grip_force", "must be in [1, 50] N, got " + f.Scalar());
+    }
+  }
+  return e;
+}
+
+}  // namespace
+
+CommandLog ParseCommandText(const std::string& text, const std::string& label) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    std::string where = label;
+    if (!e.mark.is_null()) where += ":" + std::to_string(e.mark.line + 1);
+    throw InputError(OneLine(where + ": YAML syntax error: " + e.msg));
+  }
+  if (!root.IsMap()) {
+    throw InputError(label + ": a command file is a map with 'commands' (and format, scene, time_step)");
+  }
+  CommandLog log;
+  log.file = label;
+  try {
+    for (const auto& kv : root) {
+      const std::string k = kv.first.Scalar();
+      if (k != "format" && k != "scene" && k != "time_step" && k != "commands") {
+        Fail(label, kv.first, k, "unknown key (expected one of: format, scene, time_step, commands)");
+      }
+    }
+    if (const YAML::Node f = root["format"]; f.IsDefined()) {
+      if (!f.IsScalar() || f.Scalar() != kCommandFormat) {
+        Fail(label, f, "format", std::string("expected ") + kCommandFormat);
+      }
+    }
+    if (const YAML::Node s = root["scene"]; s.IsDefined()) {
+      if (!s.IsScalar()) Fail(label, s, "scene", "expected a file name");
+      log.scene = s.Scalar();
+    }
+    if (const YAML::Node dt = root["time_step"]; dt.IsDefined()) {
+      log.time_step = ReadNumber(label, dt, "time_step");
+      if (!(*log.time_step > 0)) Fail(label, dt, "time_step", "must be > 0 s");
+      log.time_step_line = dt.Mark().is_null() ? 0 : dt.Mark().line + 1;
+    }
+    const YAML::Node commands = root["commands"];
+    if (!commands.IsDefined()) Fail(label, root, "commands", "missing (a list of commands)");
+    if (!commands.IsNull() && !commands.IsSequence()) Fail(label, commands, "commands", "expected a list");
+    for (std::size_t i = 0; i < commands.size(); ++i) {
+      log.entries.push_back(ParseEntry(label, commands[i], "commands[" + std::to_string(i) + "]"));
+    }
+  } catch (const YAML::Exception& e) {
+    std::string where = label;
+    if (!e.mark.is_null()) where += ":" + std::to_string(e.mark.line + 1);
+    throw InputError(OneLine(where + ": YAML error: " + e.msg));
+  }
+  return log;
+}
+
+CommandLog LoadCommandFile(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw InputError(path + ": cannot open command file: " + std::strerror(errno));
+  std::ostringstream text;
+  text << file.rdbuf();
+  return ParseCommandText(text.str(), path);
+}
+
+std::string FormatCommandLog(const CommandLog& log) {
+  std::ostringstream out;
+  out << "# Stiction gripper commands (docs/teleop.md). Each entry applies before its step.\n";
+  out << "format: " << kCommandFormat << '\n';
+  if (!log.scene.empty()) {
+    YAML::Emitter scene;  // Quotes the path if YAML needs it.
+    scene << log.scene;
+    out << "scene: " << scene.c_str() << '\n';
+  }
+  if (log.time_step) out << "time_step: " << FormatNumber(*log.time_step) << '\n';
+  out << "commands:\n";
+  for (const CommandEntry& e : log.entries) {
+    out << "  - {";
+    if (e.step) {
+      out << "step: " << *e.step;
+    } else {
+      out << "time: " << FormatNumber(e.time_s.value_or(0));
+    }
+    if (e.target) {
+      out << ", target: [" << FormatNumber(e.target->x) << ", " << FormatNumber(e.target->y) << ", "
+          << FormatNumber(e.target->z) << ", " << FormatNumber(e.target->yaw) << "]";
+      if (e.ramp_s > 0) out << ", ramp: " << FormatNumber(e.ramp_s);
+    }
+    if (e.grip) out << ", grip: " << (*e.grip == GripState::kClosed ? "close" : "open");
+    if (e.grip_force) out << ", grip_force: " << FormatNumber(*e.grip_force);
+    out << "}\n";
+  }
+  return out.str();
+}
+
+void SaveCommandFile(const CommandLog& log, const std::string& path) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  if (!file) throw InputError(path + ": cannot write command file: " + std::strerror(errno));
+  file << FormatCommandLog(log);
+  file.flush();
+  if (!file) throw InputError(path + ": write failed: " + std::strerror(errno));
+}
+
+}  // namespace stiction

@@ -1,0 +1,55 @@
+#pragma once
+// The gripper command file (YAML): timed commands recorded during a run or
+// written by hand, replayed by CommandPlayer. docs/teleop.md documents the
+// format:
+//
+//   format: stiction-commands-1
+//   scene: grasp_box.yaml          # informative
+//   time_step: 0.01                # [s] δt of the recording (needed by `step:` entries)
+//   commands:
+//     - {step: 0, target: [0, 0, 0.3, 0], grip: open, grip_force: 20}
+//     - {time: 1.5, grip: close}
+//     - {time: 2.0, target: [0, 0, 0.5, 0], ramp: 1.0}
+//
+// Errors are InputError "FILE:LINE: KEY: reason".
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/control/gripper_command.h"
+
+namespace stiction {
+
+/// One entry as written: keyed by step index or by time.
+struct CommandEntry {
+  std::optional<std::int64_t> step;  ///< Applied before this step (0 = first).
+  std::optional<double> time_s;      ///< ... or at this simulated time [s] (step = round(t/δt)).
+  std::optional<GripperPose> target; ///< [x, y, z, yaw] in [m, m, m, rad].
+  double ramp_s = 0;                 ///< With a target: linear move over this time [s].
+  std::optional<GripState> grip;
+  std::optional<double> grip_force;  ///< [N], in [1, 50].
+  int line = 0;                      ///< 1-based line in the file (0: not from a file).
+};
+
+struct CommandLog {
+  std::string file;    ///< Label for error messages (the path).
+  std::string scene;   ///< The scene it was recorded on (informative).
+  std::optional<double> time_step;  ///< δt of the recording [s].
+  std::vector<CommandEntry> entries;
+  int time_step_line = 0;
+};
+
+inline constexpr const char* kCommandFormat = "stiction-commands-1";
+
+/// Reads and validates a command file. Throws InputError "FILE:LINE: KEY: ...".
+CommandLog LoadCommandFile(const std::string& path);
+/// The same from text; `label` names it in errors.
+CommandLog ParseCommandText(const std::string& text, const std::string& label);
+/// The file text. Numbers are written with 17 significant digits, so they
+/// read back bit-identical (deterministic replay).
+std::string FormatCommandLog(const CommandLog& log);
+/// Writes FormatCommandLog to `path`. Throws InputError if it cannot.
+void SaveCommandFile(const CommandLog& log, const std::string& path);
+
+}  // namespace stiction

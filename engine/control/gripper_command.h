@@ -1,0 +1,30 @@
+#pragma once
+// One gripper command: what the teleoperator (mouse, panel) or a command file
+// asks of the gripper at a given step. docs/teleop.md documents the file form.
+#include <cstdint>
+#include <optional>
+
+namespace stiction {
+
+/// Target pose of the palm as joint coordinates of the gripper's x, y, z
+/// (prismatic, [m]) and yaw (revolute, [rad]) actuators.
+struct GripperPose {
+  double x = 0, y = 0, z = 0;  ///< [m]
+  double yaw = 0;              ///< [rad]
+  bool operator==(const GripperPose&) const = default;
+};
+
+enum class GripState { kOpen, kClosed };
+
+/// A command applied before step `step` (0 = before the first step). Unset
+/// fields leave the controller's state unchanged.
+struct GripperCommand {
+  std::int64_t step = 0;
+  std::optional<GripperPose> target;
+  /// With a target: move there linearly over this many steps (0 = at once).
+  std::int64_t ramp_steps = 0;
+  std::optional<GripState> grip;
+  std::optional<double> grip_force;  ///< [N], in [kMinGripForce, kMaxGripForce].
+};
+
+}  // namespace stiction

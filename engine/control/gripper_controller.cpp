@@ -1,0 +1,150 @@
+#include "engine/control/gripper_controller.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/common/error.h"
+#include "engine/multibody/kinematics.h"
+
+namespace stiction {
+
+GripperController::GripperController(const Simulation& sim) {
+  const GripperDescription& g = sim.scene().gripper;
+  if (!g.present) throw InputError("the scene has no gripper (scene key 'gripper')");
+  int child = 0;
+  const std::string* names[4] = {&g.x, &g.y, &g.z, &g.yaw};
+  int x_child = 0;
+  for (int i = 0; i < 4; ++i) {
+    axes_[i] = MakeAxis(sim, *names[i], &child);
+    if (i == 0) x_child = child;
+    if (i == 3) palm_body_ = child;
+  }
+  fingers_[0] = MakeAxis(sim, g.left_finger, &finger_bodies_[0]);
+  fingers_[1] = MakeAxis(sim, g.right_finger, &finger_bodies_[1]);
+  finger_open_ = g.finger_open;
+  finger_closed_ = g.finger_closed;
+  grip_force_ = g.grip_force;
+  // Everything outboard of the x joint moves with the gripper.
+  const MultibodyModel& model = sim.model();
+  for (int b = 1; b < model.num_bodies(); ++b) {
+    for (int a = b; a > 0; a = model.body(a).parent) {
+      if (a == x_child) {
+        bodies_.push_back(b);
+        break;
+      }
+    }
+  }
+  ramp_from_ = ramp_to_ = CurrentPose(sim);
+}
+
+GripperController::Axis GripperController::MakeAxis(const Simulation& sim,
+                                                    const std::string& actuator,
+                                                    int* child_body) const {
+  const SceneDescription& scene = sim.scene();
+  const auto a = std::find_if(scene.actuators.begin(), scene.actuators.end(),
+                              [&](const ActuatorDescription& d) { return d.name == actuator; });
+  if (a == scene.actuators.end()) throw InputError("gripper: unknown actuator '" + actuator + "'");
+  const MultibodyModel& model = sim.model();
+  for (const Joint& j : model.joints()) {
+    if (j.name != a->joint) continue;
+    *child_body = j.child;
+    return Axis{actuator, j.q_start, a->kp, a->kd};
+  }
+  throw InputError("gripper: actuator '" + actuator + "' has no joint in the model");
+}
+
+bool GripperController::IsGripperBody(int body) const {
+  return std::find(bodies_.begin(), bodies_.end(), body) != bodies_.end();
+}
+
+GripperPose GripperController::CurrentPose(const Simulation& sim) const {
+  const VectorX& q = sim.positions();
+  return GripperPose{q[axes_[0].q_index], q[axes_[1].q_index], q[axes_[2].q_index],
+                     q[axes_[3].q_index]};
+}
+
+void GripperController::Apply(const GripperCommand& command) {
+  if (command.grip_force) {
+    const double f = *command.grip_force;
+    if (!std::isfinite(f) || f < kMinGripForce || f > kMaxGripForce) {
+      throw InputError("grip_force: must be in [1, 50] N");
+    }
+  }
+  if (command.target) {
+    const GripperPose& t = *command.target;
+    if (!std::isfinite(t.x) || !std::isfinite(t.y) || !std::isfinite(t.z) || !std::isfinite(t.yaw)) {
+      throw InputError("target: must be finite");
+    }
+    if (command.ramp_steps < 0) throw InputError("ramp: must be >= 0");
+    ramp_from_ = TargetAt(command.step - 1);  // Where the target is when the command starts.
+    ramp_to_ = t;
+    ramp_start_ = command.step;
+    ramp_end_ = command.step + command.ramp_steps;
+  }
+  if (command.grip) grip_ = *command.grip;
+  if (command.grip_force) grip_force_ = *command.grip_force;
+}
+
+GripperPose GripperController::TargetAt(std::int64_t step) const {
+  // The target for the end of step `step`, i.e. at step index step + 1.
+  if (step + 1 >= ramp_end_) return ramp_to_;
+  if (step + 1 <= ramp_start_) return ramp_from_;
+  const double s = static_cast<double>(step + 1 - ramp_start_) /
+                   static_cast<double>(ramp_end_ - ramp_start_);
+  auto lerp = [s](double a, double b) { return a + s * (b - a); };
+  return GripperPose{lerp(ramp_from_.x, ramp_to_.x), lerp(ramp_from_.y, ramp_to_.y),
+                     lerp(ramp_from_.z, ramp_to_.z), lerp(ramp_from_.yaw, ramp_to_.yaw)};
+}
+
+void GripperController::Actuate(Simulation* sim) const {
+  const std::int64_t step = sim->step_index();
+  const GripperPose p = TargetAt(step);
+  // During a ramp the target moves at a constant rate: that is v_d.
+  GripperPose v;
+  if (step + 1 > ramp_start_ && step + 1 <= ramp_end_) {
+    const double T = static_cast<double>(ramp_end_ - ramp_start_) * sim->time_step();
+    v = GripperPose{(ramp_to_.x - ramp_from_.x) / T, (ramp_to_.y - ramp_from_.y) / T,
+                    (ramp_to_.z - ramp_from_.z) / T, (ramp_to_.yaw - ramp_from_.yaw) / T};
+  }
+  sim->SetActuatorTarget(axes_[0].actuator, p.x, v.x);
+  sim->SetActuatorTarget(axes_[1].actuator, p.y, v.y);
+  sim->SetActuatorTarget(axes_[2].actuator, p.z, v.z);
+  sim->SetActuatorTarget(axes_[3].actuator, p.yaw, v.yaw);
+  const double finger_target = grip_ == GripState::kClosed ? finger_closed_ : finger_open_;
+  for (const Axis& f : fingers_) {
+    sim->SetActuatorGains(f.actuator, f.kp, f.kd, grip_force_);
+    sim->SetActuatorTarget(f.actuator, finger_target, 0.0);
+  }
+}
+
+GripperCommand GripperController::StateCommand(std::int64_t step) const {
+  GripperCommand c;
+  c.step = step;
+  c.target = TargetAt(step - 1);
+  if (!(ramp_to_ == *c.target)) {
+    // Mid-ramp: finish the ramp from here.
+    c.target = ramp_to_;
+    c.ramp_steps = ramp_end_ - step;
+  }
+  c.grip = grip_;
+  c.grip_force = grip_force_;
+  return c;
+}
+
+std::vector<std::pair<int, RigidTransform>> GripperController::CalcTargetBodyPoses(
+    const Simulation& sim) const {
+  const MultibodyModel& model = sim.model();
+  VectorX q = sim.positions();
+  const GripperPose t = ramp_to_;
+  q[axes_[0].q_index] = t.x;
+  q[axes_[1].q_index] = t.y;
+  q[axes_[2].q_index] = t.z;
+  q[axes_[3].q_index] = t.yaw;
+  KinematicsCache cache(model);
+  CalcKinematics(model, q, VectorX::Zero(model.num_velocities()), BodyRange::All(model), &cache);
+  std::vector<std::pair<int, RigidTransform>> poses;
+  for (int b : bodies_) poses.emplace_back(b, cache.X_WB[b]);
+  return poses;
+}
+
+}  // namespace stiction

@@ -1,0 +1,166 @@
+// The gripper command file (engine/control/command_log.h): parsing, errors
+// as "FILE:LINE: KEY: reason", exact round trip, resolution to steps, and the
+// scene keys `gripper:` / `commands:`.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "engine/common/error.h"
+#include "engine/control/command_log.h"
+#include "engine/control/command_player.h"
+#include "engine/scene/scene_loader.h"
+#include "tests/scenarios/scenario_helpers.h"
+
+namespace stiction {
+namespace {
+
+std::string ErrorOf(const std::string& text) {
+  try {
+    ParseCommandText(text, "cmds.yaml");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(CommandLogTest, ParsesEveryField) {
+  const CommandLog log = ParseCommandText(
+      "format: stiction-commands-1\n"
+      "scene: a.yaml\n"
+      "time_step: 0.01\n"
+      "commands:\n"
+      "  - {step: 0, target: [0.1, -0.2, 0.3, 0.5], grip: open, grip_force: 20}\n"
+      "  - {time: 1.5, grip: close}\n"
+      "  - {time: 2, target: [0, 0, 0.5, 0], ramp: 1.25, grip_force: 1}\n",
+      "cmds.yaml");
+  EXPECT_EQ(log.scene, "a.yaml");
+  ASSERT_TRUE(log.time_step);
+  EXPECT_EQ(*log.time_step, 0.01);
+  ASSERT_EQ(log.entries.size(), 3u);
+  EXPECT_EQ(log.entries[0].step, 0);
+  EXPECT_EQ(log.entries[0].target, (GripperPose{0.1, -0.2, 0.3, 0.5}));
+  EXPECT_EQ(log.entries[0].grip, GripState::kOpen);
+  EXPECT_EQ(log.entries[0].grip_force, 20.0);
+  EXPECT_EQ(log.entries[1].time_s, 1.5);
+  EXPECT_EQ(log.entries[1].grip, GripState::kClosed);
+  EXPECT_EQ(log.entries[1].line, 6);
+  EXPECT_EQ(log.entries[2].ramp_s, 1.25);
+}
+
+TEST(CommandLogTest, ErrorsNameFileLineAndKey) {
+  const std::string head = "format: stiction-commands-1\ncommands:\n";
+  EXPECT_EQ(ErrorOf(head + "  - {step: 0, grip: shut}\n"),
+            "cmds.yaml:3: commands[0].grip: expected open or close, got 'shut'");
+  EXPECT_EQ(ErrorOf(head + "  - {step: 0}\n  - {time: 1, grip_force: 60}\n"),
+            "cmds.yaml:4: commands[1].grip_force: must be in [1, 50] N, got 60");
+  EXPECT_EQ(ErrorOf(head + "  - {step: 1.5}\n"),
+            "cmds.yaml:3: commands[0].step: expected a whole number >= 0, got '1.5'");
+  EXPECT_EQ(ErrorOf(head + "  - {grip: open}\n"),
+            "cmds.yaml:3: commands[0]: give exactly one of 'step' (index) and 'time' [s]");
+  EXPECT_EQ(ErrorOf(head + "  - {step: 0, target: [1, 2, 3]}\n"),
+            "cmds.yaml:3: commands[0].target: expected [x, y, z, yaw] in [m, m, m, rad]");
+  EXPECT_EQ(ErrorOf(head + "  - {step: 0, target: [1, 2, 3, abc]}\n"),
+            "cmds.yaml:3: commands[0].target[3]: expected a finite number, got 'abc'");
+  EXPECT_EQ(ErrorOf(head + "  - {step: 0, ramp: 1}\n"),
+            "cmds.yaml:3: commands[0].ramp: a ramp needs a target");
+  EXPECT_EQ(ErrorOf(head + "  - {step: 0, gripp: open}\n"),
+            "cmds.yaml:3: commands[0].gripp: unknown key (expected one of: step, time, target, ramp, "
+            "grip, grip_force)");
+  EXPECT_EQ(ErrorOf("format: other\ncommands: []\n"), "cmds.yaml:1: format: expected stiction-commands-1");
+  EXPECT_EQ(ErrorOf("time_step: -1\ncommands: []\n"), "cmds.yaml:1: time_step: must be > 0 s");
+  EXPECT_EQ(ErrorOf("scene: a\n"), "cmds.yaml:1: commands: missing (a list of commands)");
+  EXPECT_EQ(ErrorOf("commands: [\n"), "cmds.yaml:2: YAML syntax error: end of sequence flow not found");
+  EXPECT_THROW(LoadCommandFile("/nonexistent/cmds.yaml"), InputError);
+}
+
+TEST(CommandLogTest, FormatRoundTripsBitExactly) {
+  CommandLog log;
+  log.scene = "dir: with colon/s.yaml";  // Needs quoting in YAML.
+  log.time_step = 0.1 + 0.2;  // Not representable in short decimal form.
+  CommandEntry e;
+  e.step = 12;
+  e.target = GripperPose{1.0 / 3.0, -std::sqrt(2.0), 1e-17, std::nextafter(1.0, 2.0)};
+  e.grip = GripState::kClosed;
+  e.grip_force = 10.0 / 7.0;
+  log.entries.push_back(e);
+  CommandEntry f;
+  f.time_s = 2.5;
+  f.target = GripperPose{0, 0, 0.3, 0};
+  f.ramp_s = 0.7;
+  log.entries.push_back(f);
+  const CommandLog back = ParseCommandText(FormatCommandLog(log), "x.yaml");
+  EXPECT_EQ(back.scene, "dir: with colon/s.yaml");
+  EXPECT_EQ(*back.time_step, *log.time_step);
+  ASSERT_EQ(back.entries.size(), 2u);
+  EXPECT_EQ(back.entries[0].step, 12);
+  EXPECT_EQ(back.entries[0].target, e.target);  // Bitwise: operator== on doubles.
+  EXPECT_EQ(back.entries[0].grip, GripState::kClosed);
+  EXPECT_EQ(back.entries[0].grip_force, e.grip_force);
+  EXPECT_EQ(back.entries[1].time_s, 2.5);
+  EXPECT_EQ(back.entries[1].ramp_s, 0.7);
+}
+
+TEST(CommandLogTest, PlayerResolvesTimesToStepsAndChecksOrderAndTimeStep) {
+  const CommandLog log = ParseCommandText(
+      "commands:\n  - {time: 0.5, grip: close}\n  - {time: 1.0, target: [0, 0, 1, 0], ramp: 0.25}\n",
+      "c.yaml");
+  const CommandPlayer at10ms(log, 0.01), at2ms(log, 0.002);
+  EXPECT_EQ(at10ms.commands()[0].step, 50);
+  EXPECT_EQ(at10ms.commands()[1].step, 100);
+  EXPECT_EQ(at10ms.commands()[1].ramp_steps, 25);
+  EXPECT_EQ(at2ms.commands()[1].step, 500);
+  EXPECT_EQ(at2ms.commands()[1].ramp_steps, 125);
+
+  const CommandLog recorded = ParseCommandText("time_step: 0.01\ncommands:\n  - {step: 3, grip: open}\n", "r.yaml");
+  EXPECT_NO_THROW(CommandPlayer(recorded, 0.01));
+  try {
+    CommandPlayer(recorded, 0.005);
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "r.yaml:1: time_step: the commands were recorded at 0.01 s but the simulation runs at "
+              "0.005 s (replay at the recorded time step)");
+  }
+  const CommandLog backwards =
+      ParseCommandText("commands:\n  - {time: 2, grip: open}\n  - {time: 1, grip: close}\n", "b.yaml");
+  try {
+    CommandPlayer(backwards, 0.01);
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "b.yaml:3: commands[1].time: commands must be in time order (this one is before the "
+              "previous one)");
+  }
+}
+
+TEST(CommandLogTest, SceneGripperKeysAreValidated) {
+  // The shipped gripper resolves; its scene's command file is absolute.
+  const SceneDescription scene = LoadSceneFile(test::ScenePath("grasp_box.yaml"));
+  EXPECT_TRUE(scene.gripper.present);
+  EXPECT_EQ(scene.gripper.z, "gripper_z_motor");
+  EXPECT_EQ(scene.gripper.grip_force, 20.0);
+  EXPECT_NE(scene.commands_file.find("commands/grasp_box.yaml"), std::string::npos);
+
+  auto error = [](const std::vector<std::string>& overrides) -> std::string {
+    try {
+      LoadSceneFile(test::ScenePath("grasp_box.yaml"), overrides);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(error({"gripper.x=nope"}),
+            "--set gripper.x=nope: gripper.x: unknown actuator 'nope' (actuators: gripper_x_motor, "
+            "gripper_y_motor, gripper_z_motor, gripper_yaw_motor, finger_left_motor, finger_right_motor)");
+  EXPECT_EQ(error({"gripper.yaw=gripper_x_motor"}),
+            "--set gripper.yaw=gripper_x_motor: gripper.yaw: actuator 'gripper_x_motor' must drive a "
+            "revolute joint");
+  EXPECT_EQ(error({"gripper.grip_force=80"}),
+            "--set gripper.grip_force=80: gripper.grip_force: must be in [1, 50], got 80");
+  EXPECT_NE(error({"commands=missing.yaml"}).find("commands: command file 'missing.yaml' not found"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace stiction
