@@ -5,6 +5,18 @@
 // Physics runs on the render thread inside a per-frame wall-time budget
 // (docs/viewer.md explains the choice and the measurements).
 //
+// Video recording (V, the Record button, --record): frames are due at fixed
+// simulated times (VideoFrameClock). While recording, the physics of a frame
+// stops at the first state that reaches the next frame time, and that
+// frame's scene image (the resolved FBO: no panels, no indicator) is written
+// — frame-synchronous stepping, so no frame time is ever skipped; when the
+// machine renders slower than fps x RTF the simulation slows down instead
+// (the achieved RTF shows it). Headless recording (RunHeadlessRecording)
+// uses the same stepping: StepToNextVideoFrame + CaptureVideoFrames.
+//
+// DoStep is the only place a physics step is taken, in every mode; a command
+// player (teleop replay) applies its commands there, before the step.
+//
 // Input arrives through HandleKey / HandleMouseButton / HandleCursor /
 // HandleScroll / HandleDrop, from the GLFW callbacks or directly from tests;
 // key codes and modifiers are GLFW's, cursor positions are window pixels
@@ -18,6 +30,8 @@
 #include "app/app_options.h"
 #include "app/input/perturbation.h"
 #include "app/physics_clock.h"
+#include "app/record/video_frame_clock.h"
+#include "app/record/video_recorder.h"
 #include "app/render/camera.h"
 #include "app/render/render_scene.h"
 #include "app/render/renderer.h"
@@ -69,6 +83,28 @@ class App final : public AppCommands {
   bool OpenScene(const std::string& path, bool keep_camera) override;
   bool ReloadScene() override;
   void RequestScreenshot() override;
+  void ToggleRecording() override;
+
+  // ---- Video. ----
+  /// Starts recording to `path` (empty: stiction-YYYYMMDD-HHMMSS.mp4 in the
+  /// screenshot directory) at width x height pixels (0: the framebuffer's
+  /// size), rounded down to even, at ui().video_fps frames per simulated
+  /// second; the first frame is the current state. Shows (and, without a
+  /// visible window, prints) the outcome; false if it could not start.
+  bool StartRecording(const std::string& path = "", int width = 0, int height = 0);
+  /// Finishes the file; false (with the message shown and printed to stderr)
+  /// if frames were lost or ffmpeg failed.
+  bool StopRecording();
+  bool recording() const { return video_.is_open(); }
+  const VideoRecorder& video() const { return video_; }
+  const VideoFrameClock& video_clock() const { return video_clock_; }
+  /// Headless recording: steps until a video frame is due (none if one is
+  /// due already) and refreshes the snapshot. False when a step failed.
+  bool StepToNextVideoFrame();
+  /// Renders the current state at the video size and writes the frames due
+  /// now, at most max_frames. False (message shown, printed to stderr,
+  /// recording stopped) when a frame could not be written.
+  bool CaptureVideoFrames(std::int64_t max_frames);
 
   // ---- State, for the panels, the tests and the benchmark. ----
   Simulation& simulation() { return *sim_; }
@@ -112,6 +148,12 @@ class App final : public AppCommands {
   bool LoadScene(const std::string& path, bool keep_camera);
   void StepPhysics(double wall_dt);
   bool DoStep();
+  /// True while recording and a video frame is due at the current state.
+  bool VideoFrameDue() const;
+  /// Writes the frames due from `rgb` (the scene image just rendered).
+  bool WriteDueVideoFrames(const std::vector<std::uint8_t>& rgb, int width, int height, std::int64_t max_frames);
+  /// Shows `message` in the UI as an error and prints it to stderr.
+  void ReportError(const std::string& message);
   void UpdatePerturbationWrench();
   void EndPerturbation();
   void BuildDebugDraw(DebugDraw* debug) const;
@@ -161,6 +203,10 @@ class App final : public AppCommands {
   Perturbation perturbation_;
   PerturbSpring spring_;
   std::vector<ExternalWrench> applied_wrenches_;
+
+  // Video.
+  VideoRecorder video_;
+  VideoFrameClock video_clock_;
 
   // Timing.
   double last_frame_time_ = 0;
