@@ -3,6 +3,7 @@
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -728,7 +729,8 @@ namespace stiction::app {
 
 void App::ReportError(const std::string& message) {
   ui_.Error(message);
-  std::fprintf(stderr, "stiction: %s\n", message.c_str());
+  // On a terminal, first erase a progress line the headless run may have drawn.
+  std::fprintf(stderr, "%sstiction: %s\n", isatty(STDERR_FILENO) == 1 ? "\r\033[K" : "", message.c_str());
 }
 
 void App::ToggleRecording() {
@@ -771,17 +773,22 @@ bool App::StopRecording() {
   const bool png = video_.sink() == VideoSink::kPngSequence;
   const std::int64_t frames = video_.frames_written();
   const std::int64_t failed = video_.frames_failed();
+  const std::string frame_error = failed > 0 ? video_.error() : std::string();
   const double seconds = video_clock_.video_seconds();
-  if (!video_.Close()) {
-    std::string text = video_.error();
-    if (failed > 0) text = std::to_string(failed) + " video frame(s) lost; " + text;
-    ReportError(text);
+  const bool ok = video_.Close();
+  char text[128];
+  std::snprintf(text, sizeof text, "%lld frames, %.3f s of simulated time", static_cast<long long>(frames),
+                seconds);
+  if (!ok) {
+    // One line: the first lost frame, ffmpeg's verdict if it adds to that,
+    // and what was kept.
+    std::string line = failed > 0 ? frame_error : video_.error();
+    if (failed > 0 && video_.error() != frame_error) line += "; " + video_.error();
+    ReportError(line + " (recording stopped: " + std::to_string(failed) + " frame(s) lost, " + text + " in " +
+                path + ")");
     return false;
   }
-  char text[128];
-  std::snprintf(text, sizeof text, " (%lld frames, %.3f s of simulated time)", static_cast<long long>(frames),
-                seconds);
-  ui_.Info((png ? "PNG sequence saved to " : "video saved to ") + path + text);
+  ui_.Info((png ? "PNG sequence saved to " : "video saved to ") + path + " (" + text + ")");
   return true;
 }
 
@@ -794,8 +801,7 @@ bool App::WriteDueVideoFrames(const std::vector<std::uint8_t>& rgb, int width, i
     // More than one only when a step is longer than 1/fps: the same state
     // stands for each frame time it crossed.
     if (!video_.AddFrame(rgb.data(), width, height)) {
-      ReportError(video_.error());
-      StopRecording();  // Reports the lost frames and finalizes what was written.
+      StopRecording();  // Reports the lost frame (UI and stderr) and finalizes what was written.
       return false;
     }
     video_clock_.Emitted(1);

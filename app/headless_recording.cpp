@@ -37,13 +37,15 @@ int RunHeadlessRecording(const AppOptions& options) {
     while (app.video().frames_written() < total) {
       // The first frame is the initial state; each next one the first state
       // that reaches its frame time. DoStep (inside) reports a failed step.
-      if (!app.StepToNextVideoFrame()) {
+      if (!app.StepToNextVideoFrame()) {  // A failed step, already printed by DoStep.
         progress.Clear();
-        if (app.recording()) app.StopRecording();
-        std::fprintf(stderr, "stiction: recording stopped: %s\n", app.ui().message.c_str());
+        app.StopRecording();  // Keeps the frames written so far.
         return 1;
       }
-      if (!app.CaptureVideoFrames(total - app.video().frames_written())) return 1;  // Reported.
+      if (!app.CaptureVideoFrames(total - app.video().frames_written())) {
+        progress.Clear();
+        return 1;  // Reported in one line (and the recording stopped).
+      }
       progress.Update(app.video_clock().video_seconds(), total_s, app.steps_taken());
     }
   }
