@@ -142,6 +142,8 @@ class App final : public AppCommands {
   double last_render_ms() const { return render_ms_; }
   double last_physics_ms() const { return physics_ms_; }
   double fps() const { return fps_; }
+  /// What the panels are given this frame.
+  AppView MakeView() const;
 
  private:
   void InstallCallbacks();
@@ -164,7 +166,6 @@ class App final : public AppCommands {
   void Select(double x, double y);
   void CenterOn(double x, double y);
   void DragPerturbation(double dx, double dy, int mods);
-  AppView MakeView() const;
   static double Now();
 
   AppOptions options_;

@@ -10,22 +10,22 @@
 #include <stb_image.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <sys/wait.h>
 
 #include "app/record/screenshot.h"
 #include "engine/scene/scene_loader.h"
+#include "tests/app/run_command.h"
 
 namespace stiction::app {
 namespace {
 
 namespace fs = std::filesystem;
+using test::RunCommand;
 
 const std::string kScenes = STICTION_SOURCE_DIR "/assets/scenes";
 const std::string kDemo = kScenes + "/demo.yaml";
@@ -629,15 +629,6 @@ TEST(AppContactTest, DefaultCameraFramesTheBodies) {
 }
 
 // ------------------------------------------------------- the executable
-
-int RunCommand(const std::string& command, std::string* output) {
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return -1;
-  std::array<char, 512> buf{};
-  while (fgets(buf.data(), buf.size(), pipe) != nullptr) *output += buf.data();
-  const int status = pclose(pipe);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 TEST(AppExecutableTest, HeadlessFramesWriteAScreenshot) {
   const fs::path png = fs::temp_directory_path() / "stiction-app-test-headless.png";
