@@ -225,10 +225,13 @@ void App::Frame() {
     renderer_->Render(render_scene_, snapshot_, camera_, ui_.viz.render, debug, selected_body_, fw, fh);
     if (options_.sync_timing) glFinish();
     render_ms_ = (Now() - r0) * 1e3;
+    capture_ms_ = 0;
     if (VideoFrameDue()) {
+      const double c0 = Now();
       int w = 0, h = 0;
       const std::vector<std::uint8_t> rgb = renderer_->ReadPixels(&w, &h);
       WriteDueVideoFrames(rgb, w, h, std::numeric_limits<std::int64_t>::max());
+      capture_ms_ = (Now() - c0) * 1e3;
     }
     renderer_->BlitToWindow(fw, fh);
     if (screenshot_requested_) {

@@ -141,6 +141,8 @@ class App final : public AppCommands {
   std::string gl_renderer() const { return window_->gl_renderer() + ", " + window_->gl_version(); }
   double last_render_ms() const { return render_ms_; }
   double last_physics_ms() const { return physics_ms_; }
+  /// Wall time the last frame spent reading back and writing video frames [ms].
+  double last_capture_ms() const { return capture_ms_; }
   double fps() const { return fps_; }
   /// What the panels are given this frame.
   AppView MakeView() const;
@@ -211,7 +213,7 @@ class App final : public AppCommands {
 
   // Timing.
   double last_frame_time_ = 0;
-  double frame_ms_ = 0, physics_ms_ = 0, render_ms_ = 0, fps_ = 0;
+  double frame_ms_ = 0, physics_ms_ = 0, render_ms_ = 0, capture_ms_ = 0, fps_ = 0;
 };
 
 }  // namespace stiction::app
