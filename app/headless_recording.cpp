@@ -19,6 +19,9 @@ int RunHeadlessRecording(const AppOptions& options) {
   o.vsync = false;
   o.paused = false;
   App app(o);
+  // A clean picture for papers and talks: none of the viewer's debug
+  // overlays (its default shows contact points).
+  app.ui().viz.contact_points = false;
   const double duration = o.duration > 0 ? o.duration : app.simulation().scene().duration;
   const std::int64_t total = std::llround(duration * o.record_fps);
   if (total < 1) {
