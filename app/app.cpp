@@ -724,10 +724,6 @@ bool App::SaveScreenshot(const std::string& path) {
   return WritePng(path, rgb, w, h);
 }
 
-}  // namespace stiction::app
-
-namespace stiction::app {
-
 // ---------------------------------------------------------------- video
 
 void App::ReportError(const std::string& message) {

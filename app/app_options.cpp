@@ -123,7 +123,9 @@ ParsedOptions ParseAppOptions(const std::vector<std::string>& args) {
   }
   if (o.headless) {
     if (o.record_path.empty()) return fail("--headless needs --record FILE.mp4");
-    if (o.headless_frames > 0 || o.benchmark) return fail("--headless cannot be combined with --headless-frames or --benchmark");
+    if (o.headless_frames > 0 || o.benchmark) {
+      return fail("--headless cannot be combined with --headless-frames or --benchmark");
+    }
     if (o.width % 2 != 0 || o.height % 2 != 0) {
       return fail("--size: a video needs even W and H (H.264 4:2:0), got " + std::to_string(o.width) + "x" +
                   std::to_string(o.height));

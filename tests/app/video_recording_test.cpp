@@ -117,8 +117,8 @@ TEST(HeadlessRecordingTest, WithoutFfmpegOnPathWritesPngsAndSaysSo) {
 
 TEST(HeadlessRecordingTest, AFailingEncoderExitsOneWithOneLine) {
   std::string out;
-  const int code = RunCommand(kExe + " --headless " + kScenes +
-                                  "/falling_box.yaml --record /nonexistent-stiction-dir/x.mp4 --duration 1 --size 320x240",
+  const int code = RunCommand(kExe + " --headless " + kScenes + "/falling_box.yaml" +
+                                  " --record /nonexistent-stiction-dir/x.mp4 --duration 1 --size 320x240",
                               &out);
   EXPECT_EQ(code, 1) << out;
   EXPECT_EQ(out.find('\n'), out.size() - 1) << out;  // Exactly one line.
