@@ -4,6 +4,7 @@
 // The MP4s are made by the real ffmpeg and checked with the real ffprobe.
 #include <gtest/gtest.h>
 #include <stb_image.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -23,7 +24,7 @@ const std::string kScenes = STICTION_SOURCE_DIR "/assets/scenes";
 const std::string kExe = STICTION_APP_EXE;
 
 fs::path TempPath(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("stiction-video-test-" + name);
+  const fs::path p = fs::temp_directory_path() / ("stiction-video-test-" + std::to_string(getpid()) + "-" + name);
   fs::remove_all(p);
   return p;
 }

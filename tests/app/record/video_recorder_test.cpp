@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 #include <stb_image.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -34,7 +35,7 @@ std::vector<std::uint8_t> TwoColourFrame(int width, int height, int index) {
 }
 
 fs::path TempPath(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("stiction-video-recorder-test-" + name);
+  const fs::path p = fs::temp_directory_path() / ("stiction-video-recorder-test-" + std::to_string(getpid()) + "-" + name);
   fs::remove_all(p);
   return p;
 }
