@@ -60,7 +60,9 @@ void DrawRecordingIndicator(const AppView& view) {
   std::snprintf(text, sizeof text, "REC  %.2f s  %lld frames", view.video_seconds, view.video_frames);
   const ImVec2 size = ImGui::CalcTextSize(text);
   const float radius = 7.0f;
-  const ImVec2 origin(vp->WorkPos.x + 0.5f * (vp->WorkSize.x - size.x) - radius, vp->WorkPos.y + 12.0f);
+  // Bottom centre: the top edge holds the collapsed panel headers.
+  const ImVec2 origin(vp->WorkPos.x + 0.5f * (vp->WorkSize.x - size.x) - radius,
+                      vp->WorkPos.y + vp->WorkSize.y - size.y - 16.0f);
   draw->AddRectFilled(ImVec2(origin.x - 8, origin.y - 4),
                       ImVec2(origin.x + 2 * radius + 8 + size.x + 8, origin.y + size.y + 4),
                       IM_COL32(0, 0, 0, 140), 6.0f);
