@@ -779,12 +779,12 @@ bool App::StopRecording() {
   std::snprintf(text, sizeof text, "%lld frames, %.3f s of simulated time", static_cast<long long>(frames),
                 seconds);
   if (!ok) {
-    // One line: the first lost frame, ffmpeg's verdict if it adds to that,
-    // and what was kept.
+    // One line: the first lost frame and ffmpeg's verdict if it adds to
+    // that, then how far the recording got (frames handed to ffmpeg before
+    // it failed may not be in a file at all: ffmpeg's status says).
     std::string line = failed > 0 ? frame_error : video_.error();
     if (failed > 0 && video_.error() != frame_error) line += "; " + video_.error();
-    ReportError(line + " (recording stopped: " + std::to_string(failed) + " frame(s) lost, " + text + " in " +
-                path + ")");
+    ReportError(line + " (recording stopped after " + text + ")");
     return false;
   }
   ui_.Info((png ? "PNG sequence saved to " : "video saved to ") + path + " (" + text + ")");

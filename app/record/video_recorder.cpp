@@ -13,7 +13,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "app/record/screenshot.h"
 
@@ -139,12 +138,11 @@ bool VideoRecorder::OpenFfmpeg(const std::string& program, const VideoOptions& o
     error_ = std::string("video: cannot create a log file for ffmpeg: ") + std::strerror(errno);
     return false;
   }
-  stderr_log_ = log_name.data();
+  unlink(log_name.data());  // Still open: ffmpeg writes, we read; gone when both close it.
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) {
     error_ = std::string("video: cannot create a pipe to ffmpeg: ") + std::strerror(errno);
     close(log_fd);
-    std::remove(stderr_log_.c_str());
     return false;
   }
   // A larger pipe lets ffmpeg read whole frames while we render the next.
@@ -170,16 +168,16 @@ bool VideoRecorder::OpenFfmpeg(const std::string& program, const VideoOptions& o
   const int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   close(fds[0]);
-  close(log_fd);
   if (rc != 0) {
     close(fds[1]);
-    std::remove(stderr_log_.c_str());
+    close(log_fd);
     error_ = "video: cannot start '" + program + "': " + std::strerror(rc);
     return false;
   }
   // -nostdin only stops ffmpeg's interactive keys; "pipe:0" still reads frames.
   pid_ = pid;
   pipe_fd_ = fds[1];
+  stderr_log_fd_ = log_fd;
   output_path_ = options.path;
   sink_ = VideoSink::kFfmpeg;
   return true;
@@ -277,12 +275,17 @@ int VideoRecorder::WaitForFfmpeg() {
 }
 
 std::string VideoRecorder::FfmpegLastLine() const {
-  std::ifstream in(stderr_log_);
-  std::string line, last;
-  while (std::getline(in, line)) {
-    if (!line.empty()) last = line;
+  std::string text;
+  char buffer[4096];
+  off_t offset = 0;
+  ssize_t n = 0;
+  while (stderr_log_fd_ >= 0 && (n = pread(stderr_log_fd_, buffer, sizeof buffer, offset)) > 0) {
+    text.append(buffer, static_cast<size_t>(n));
+    offset += n;
   }
-  return last;
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  const size_t start = text.find_last_of('\n');
+  return start == std::string::npos ? text : text.substr(start + 1);
 }
 
 bool VideoRecorder::Close() {
@@ -301,8 +304,8 @@ bool VideoRecorder::Close() {
                (last.empty() ? ")" : "): " + last);
       ok = false;
     }
-    std::remove(stderr_log_.c_str());
-    stderr_log_.clear();
+    if (stderr_log_fd_ >= 0) close(stderr_log_fd_);
+    stderr_log_fd_ = -1;
   }
   if (ok && frames_written_ == 0) {
     error_ = "video: no frame was written to " + output_path_;

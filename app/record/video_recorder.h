@@ -96,7 +96,9 @@ class VideoRecorder {
   pid_t pid_ = -1;
   int pipe_fd_ = -1;
   bool pipe_broken_ = false;
-  std::string stderr_log_;  // ffmpeg's stderr, read for error messages.
+  // ffmpeg's stderr: an unlinked temporary file (nothing is left behind even
+  // if the viewer is killed), read for error messages.
+  int stderr_log_fd_ = -1;
 };
 
 }  // namespace stiction::app
