@@ -3,6 +3,7 @@
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -57,6 +58,12 @@ App::App(const AppOptions& options) : options_(options) {
   ImGui_ImplOpenGL3_Init("#version 330 core");
   imgui_ready_ = true;
   last_frame_time_ = Now();
+  ui_.video_fps = options.record_fps;
+  if (!options.record_path.empty() && !options.headless) {
+    // Interactive --record: recording from the first frame; a failure to
+    // start is shown in the UI and the viewer runs on.
+    StartRecording(options.record_path);
+  }
 }
 
 App::~App() {
@@ -118,6 +125,7 @@ bool App::LoadScene(const std::string& path, bool keep_camera) {
   const std::string gripper_error = SetUpGripper();
   snapshot_ = MakeSnapshot(*sim_, last_stats_, false);
   AddGhost(&snapshot_);
+  if (recording()) video_clock_.Restart(sim_->time());  // The video goes on with the new scene.
   if (!keep_camera) FitCamera();
   if (!render_scene_.warnings.empty()) {
     ui_.Error(render_scene_.warnings.front());
@@ -167,6 +175,11 @@ int App::Run() {
     return 0;
   }
   while (!window_->ShouldClose()) Frame();
+  if (recording()) {
+    const bool ok = StopRecording();
+    std::fprintf(stderr, "stiction: %s\n", ui_.message.c_str());
+    if (!ok) return 1;
+  }
   return 0;
 }
 
@@ -218,6 +231,14 @@ void App::Frame() {
     renderer_->Render(render_scene_, snapshot_, camera_, ui_.viz.render, debug, selected_body_, fw, fh);
     if (options_.sync_timing) glFinish();
     render_ms_ = (Now() - r0) * 1e3;
+    capture_ms_ = 0;
+    if (VideoFrameDue()) {
+      const double c0 = Now();
+      int w = 0, h = 0;
+      const std::vector<std::uint8_t> rgb = renderer_->ReadPixels(&w, &h);
+      WriteDueVideoFrames(rgb, w, h, std::numeric_limits<std::int64_t>::max());
+      capture_ms_ = (Now() - c0) * 1e3;
+    }
     renderer_->BlitToWindow(fw, fh);
     if (screenshot_requested_) {
       screenshot_requested_ = false;
@@ -259,7 +280,7 @@ void App::StepPhysics(double wall_dt) {
     return;
   }
   if (options_.steps_per_frame > 0) {
-    for (int i = 0; i < options_.steps_per_frame && !paused_; ++i) {
+    for (int i = 0; i < options_.steps_per_frame && !paused_ && !VideoFrameDue(); ++i) {
       if (DoStep()) ++steps_last_frame_;
     }
     clock_.EndFrame(wall_dt, sim_->time_step());
@@ -271,7 +292,10 @@ void App::StepPhysics(double wall_dt) {
   const double budget = std::max(clock_.budget(), 1e-3 * (frame_ms_ - physics_ms_));
   const double start = Now();
   clock_.BeginFrame(wall_dt);
-  while (!paused_ && clock_.WantsStep(sim_->time_step()) && Now() - start < budget) {
+  // While recording, a frame's physics ends at the state that reaches the
+  // next video frame time (frame-synchronous: that state is rendered and
+  // written this frame; see app.h).
+  while (!paused_ && !VideoFrameDue() && clock_.WantsStep(sim_->time_step()) && Now() - start < budget) {
     const double dt = sim_->time_step();
     if (!DoStep()) break;
     clock_.OnStep(dt);
@@ -330,6 +354,7 @@ void App::ResetSimulation() {
   ui_.gripper.Clear();
   snapshot_ = MakeSnapshot(*sim_, last_stats_, false);
   AddGhost(&snapshot_);
+  if (recording()) video_clock_.Restart(sim_->time());  // The video goes on from t = 0.
   ui_.Info("reset to t = 0");
 }
 
@@ -380,6 +405,9 @@ void App::HandleKey(int key, int action, int mods) {
       break;
     case GLFW_KEY_P:
       if (ctrl) RequestScreenshot();
+      break;
+    case GLFW_KEY_V:
+      if (!ctrl) ToggleRecording();
       break;
     case GLFW_KEY_TAB: ui_.show_panels = !ui_.show_panels; break;
     case GLFW_KEY_F1: ui_.show_help = !ui_.show_help; break;
@@ -705,6 +733,14 @@ AppView App::MakeView() const {
   v.steps_last_frame = steps_last_frame_;
   v.selected_body = selected_body_;
   if (selected_body_ > 0) v.selected_name = sim_->model().body(selected_body_).name;
+  v.recording = recording();
+  if (v.recording) {
+    v.video_path = video_.output_path();
+    v.video_png_sequence = video_.sink() == VideoSink::kPngSequence;
+    v.video_frames = video_.frames_written();
+    v.video_seconds = video_clock_.video_seconds();
+    v.video_fps = video_clock_.fps();
+  }
   return v;
 }
 
@@ -720,6 +756,110 @@ bool App::SaveScreenshot(const std::string& path) {
   int w = 0, h = 0;
   const std::vector<std::uint8_t> rgb = renderer_->ReadPixels(&w, &h);
   return WritePng(path, rgb, w, h);
+}
+
+// ---------------------------------------------------------------- video
+
+void App::ReportError(const std::string& message) {
+  ui_.Error(message);
+  // On a terminal, first erase a progress line the headless run may have drawn.
+  std::fprintf(stderr, "%sstiction: %s\n", isatty(STDERR_FILENO) == 1 ? "\r\033[K" : "", message.c_str());
+}
+
+void App::ToggleRecording() {
+  if (recording()) {
+    StopRecording();
+  } else {
+    StartRecording();
+  }
+}
+
+bool App::StartRecording(const std::string& path, int width, int height) {
+  if (recording()) StopRecording();
+  if (width <= 0 || height <= 0) FramebufferSize(&width, &height);
+  VideoOptions vo;
+  vo.path = path.empty() ? TimestampedVideoPath(options_.screenshot_dir) : path;
+  vo.width = width;
+  vo.height = height;
+  vo.fps = ui_.video_fps;
+  vo.ffmpeg = options_.ffmpeg_program;
+  if (!video_.Open(vo)) {
+    ReportError(video_.error());
+    return false;
+  }
+  video_clock_ = VideoFrameClock(vo.fps);
+  video_clock_.Start(sim_->time());
+  if (!video_.notice().empty()) {
+    ReportError(video_.notice());  // ffmpeg missing: PNGs instead, said loudly.
+  } else {
+    char text[96];
+    std::snprintf(text, sizeof text, " (%dx%d, %.4g fps of simulated time)", video_.width(), video_.height(),
+                  vo.fps);
+    ui_.Info("recording " + video_.output_path() + text);
+  }
+  return true;
+}
+
+bool App::StopRecording() {
+  if (!recording()) return true;
+  const std::string path = video_.output_path();
+  const bool png = video_.sink() == VideoSink::kPngSequence;
+  const std::int64_t frames = video_.frames_written();
+  const std::int64_t failed = video_.frames_failed();
+  const std::string frame_error = failed > 0 ? video_.error() : std::string();
+  const double seconds = video_clock_.video_seconds();
+  const bool ok = video_.Close();
+  char text[128];
+  std::snprintf(text, sizeof text, "%lld frames, %.3f s of simulated time", static_cast<long long>(frames),
+                seconds);
+  if (!ok) {
+    // One line: the first lost frame and ffmpeg's verdict if it adds to
+    // that, then how far the recording got (frames handed to ffmpeg before
+    // it failed may not be in a file at all: ffmpeg's status says).
+    std::string line = failed > 0 ? frame_error : video_.error();
+    if (failed > 0 && video_.error() != frame_error) line += "; " + video_.error();
+    ReportError(line + " (recording stopped after " + text + ")");
+    return false;
+  }
+  ui_.Info((png ? "PNG sequence saved to " : "video saved to ") + path + " (" + text + ")");
+  return true;
+}
+
+bool App::VideoFrameDue() const { return recording() && video_clock_.Due(sim_->time()) > 0; }
+
+bool App::WriteDueVideoFrames(const std::vector<std::uint8_t>& rgb, int width, int height,
+                              std::int64_t max_frames) {
+  const std::int64_t due = std::min(video_clock_.Due(sim_->time()), max_frames);
+  for (std::int64_t i = 0; i < due; ++i) {
+    // More than one only when a step is longer than 1/fps: the same state
+    // stands for each frame time it crossed.
+    if (!video_.AddFrame(rgb.data(), width, height)) {
+      StopRecording();  // Reports the lost frame (UI and stderr) and finalizes what was written.
+      return false;
+    }
+    video_clock_.Emitted(1);
+  }
+  return true;
+}
+
+bool App::StepToNextVideoFrame() {
+  if (!recording()) return false;
+  while (video_clock_.Due(sim_->time()) == 0) {
+    if (!DoStep()) return false;
+  }
+  snapshot_ = MakeSnapshot(*sim_, last_stats_, contacts_valid_, last_step_dt_);
+  return true;
+}
+
+bool App::CaptureVideoFrames(std::int64_t max_frames) {
+  if (!recording()) return false;
+  DebugDraw debug;
+  BuildDebugDraw(&debug);
+  renderer_->Render(render_scene_, snapshot_, camera_, ui_.viz.render, debug, selected_body_, video_.width(),
+                    video_.height());
+  int w = 0, h = 0;
+  const std::vector<std::uint8_t> rgb = renderer_->ReadPixels(&w, &h);
+  return WriteDueVideoFrames(rgb, w, h, max_frames);
 }
 
 }  // namespace stiction::app

@@ -5,6 +5,18 @@
 // Physics runs on the render thread inside a per-frame wall-time budget
 // (docs/viewer.md explains the choice and the measurements).
 //
+// Video recording (V, the Record button, --record): frames are due at fixed
+// simulated times (VideoFrameClock). While recording, the physics of a frame
+// stops at the first state that reaches the next frame time, and that
+// frame's scene image (the resolved FBO: no panels, no indicator) is written
+// — frame-synchronous stepping, so no frame time is ever skipped; when the
+// machine renders slower than fps x RTF the simulation slows down instead
+// (the achieved RTF shows it). Headless recording (RunHeadlessRecording)
+// uses the same stepping: StepToNextVideoFrame + CaptureVideoFrames.
+//
+// DoStep is the only place a physics step is taken, in every mode; a command
+// player (teleop replay) applies its commands there, before the step.
+//
 // Input arrives through HandleKey / HandleMouseButton / HandleCursor /
 // HandleScroll / HandleDrop, from the GLFW callbacks or directly from tests;
 // key codes and modifiers are GLFW's, cursor positions are window pixels
@@ -19,6 +31,8 @@
 #include "app/app_options.h"
 #include "app/input/perturbation.h"
 #include "app/physics_clock.h"
+#include "app/record/video_frame_clock.h"
+#include "app/record/video_recorder.h"
 #include "app/render/camera.h"
 #include "app/render/render_scene.h"
 #include "app/render/renderer.h"
@@ -75,14 +89,36 @@ class App final : public AppCommands, public GripperCommands {
   bool OpenScene(const std::string& path, bool keep_camera) override;
   bool ReloadScene() override;
   void RequestScreenshot() override;
+  void ToggleRecording() override;
+
+  // ---- Video. ----
+  /// Starts recording to `path` (empty: stiction-YYYYMMDD-HHMMSS.mp4 in the
+  /// screenshot directory) at width x height pixels (0: the framebuffer's
+  /// size), rounded down to even, at ui().video_fps frames per simulated
+  /// second; the first frame is the current state. Shows (and, without a
+  /// visible window, prints) the outcome; false if it could not start.
+  bool StartRecording(const std::string& path = "", int width = 0, int height = 0);
+  /// Finishes the file; false (with the message shown and printed to stderr)
+  /// if frames were lost or ffmpeg failed.
+  bool StopRecording();
+  bool recording() const { return video_.is_open(); }
+  const VideoRecorder& video() const { return video_; }
+  const VideoFrameClock& video_clock() const { return video_clock_; }
+  /// Headless recording: steps until a video frame is due (none if one is
+  /// due already) and refreshes the snapshot. False when a step failed.
+  bool StepToNextVideoFrame();
+  /// Renders the current state at the video size and writes the frames due
+  /// now, at most max_frames. False (message shown, printed to stderr,
+  /// recording stopped) when a frame could not be written.
+  bool CaptureVideoFrames(std::int64_t max_frames);
 
   // ---- GripperCommands (Gripper panel and teleop keys; app_gripper.cpp). ----
   void SetTeleop(bool on) override;
   void SetGripClosed(bool closed) override;
   void SetGripForce(double newtons) override;
-  void StartRecording() override;
-  void StopRecording() override;
-  bool SaveRecording(const std::string& path) override;
+  void StartCommandRecording() override;
+  void StopCommandRecording() override;
+  bool SaveCommandRecording(const std::string& path) override;
   bool ReplayCommands(const std::string& path) override;
 
   // ---- State, for the panels, the tests and the benchmark. ----
@@ -120,6 +156,8 @@ class App final : public AppCommands, public GripperCommands {
   std::string gl_renderer() const { return window_->gl_renderer() + ", " + window_->gl_version(); }
   double last_render_ms() const { return render_ms_; }
   double last_physics_ms() const { return physics_ms_; }
+  /// Wall time the last frame spent reading back and writing video frames [ms].
+  double last_capture_ms() const { return capture_ms_; }
   double fps() const { return fps_; }
   /// The gripper, when the scene has one (else nullptr).
   const GripperController* gripper() const { return gripper_ ? &*gripper_ : nullptr; }
@@ -128,12 +166,20 @@ class App final : public AppCommands, public GripperCommands {
   /// The command file being replayed, or nullptr.
   const CommandPlayer* player() const { return player_ ? &*player_ : nullptr; }
   const GraspReadout& grasp_readout() const { return readout_; }
+  /// What the panels are given this frame.
+  AppView MakeView() const;
 
  private:
   void InstallCallbacks();
   bool LoadScene(const std::string& path, bool keep_camera);
   void StepPhysics(double wall_dt);
   bool DoStep();
+  /// True while recording and a video frame is due at the current state.
+  bool VideoFrameDue() const;
+  /// Writes the frames due from `rgb` (the scene image just rendered).
+  bool WriteDueVideoFrames(const std::vector<std::uint8_t>& rgb, int width, int height, std::int64_t max_frames);
+  /// Shows `message` in the UI as an error and prints it to stderr.
+  void ReportError(const std::string& message);
   void UpdatePerturbationWrench();
   void EndPerturbation();
   void BuildDebugDraw(DebugDraw* debug) const;
@@ -144,7 +190,6 @@ class App final : public AppCommands, public GripperCommands {
   void Select(double x, double y);
   void CenterOn(double x, double y);
   void DragPerturbation(double dx, double dy, int mods);
-  AppView MakeView() const;
   // Gripper (app_gripper.cpp).
   /// After a scene load: the gripper and the scene's own command file.
   /// Returns an error line ("" if fine).
@@ -202,10 +247,13 @@ class App final : public AppCommands, public GripperCommands {
   CommandRecorder recorder_;
   bool teleop_ = false;
   GraspReadout readout_;
+  // Video.
+  VideoRecorder video_;
+  VideoFrameClock video_clock_;
 
   // Timing.
   double last_frame_time_ = 0;
-  double frame_ms_ = 0, physics_ms_ = 0, render_ms_ = 0, fps_ = 0;
+  double frame_ms_ = 0, physics_ms_ = 0, render_ms_ = 0, capture_ms_ = 0, fps_ = 0;
 };
 
 }  // namespace stiction::app

@@ -140,7 +140,7 @@ void App::SetGripForce(double newtons) {
   TeleopCommand(c);
 }
 
-void App::StartRecording() {
+void App::StartCommandRecording() {
   if (!gripper_) {
     ui_.Error("this scene has no gripper to record");
     return;
@@ -159,12 +159,12 @@ void App::StartRecording() {
   ui_.Info("recording gripper commands from t = 0 (Stop, then Save)");
 }
 
-void App::StopRecording() {
+void App::StopCommandRecording() {
   recorder_.Stop();
   ui_.Info("recording stopped: " + std::to_string(recorder_.log().entries.size()) + " commands");
 }
 
-bool App::SaveRecording(const std::string& path) {
+bool App::SaveCommandRecording(const std::string& path) {
   if (recorder_.log().entries.empty()) {
     ui_.Error("nothing recorded yet (Record, teleoperate, Stop)");
     return false;

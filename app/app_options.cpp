@@ -36,6 +36,12 @@ std::string AppUsage() {
          "  --screenshot FILE.png    with --headless-frames: save the last frame\n"
          "  --screenshot-dir DIR     where Ctrl+P writes PNGs (default: current directory)\n"
          "  --benchmark [SECONDS]    print frame-rate figures (hidden window) and exit\n"
+         "  --record FILE.mp4        record a video (H.264 via ffmpeg; a PNG sequence without ffmpeg);\n"
+         "                           without --headless recording starts at once and V stops it\n"
+         "  --fps N                  video frames per simulated second, 0 < N <= 240 (default 30)\n"
+         "  --headless               no visible window: run SCENE for --duration simulated seconds,\n"
+         "                           record --record FILE, then exit (--size sets the video size)\n"
+         "  --duration S             with --headless: simulated seconds to record (default: the scene's duration)\n"
          "  --no-vsync               do not wait for vertical sync\n"
          "  --replay FILE            replay this gripper command file (default: the scene's own)\n"
          "  -h, --help               this text\n";
@@ -93,6 +99,18 @@ ParsedOptions ParseAppOptions(const std::vector<std::string>& args) {
       if (i + 1 < args.size() && ParseDouble(args[i + 1], &o.benchmark_seconds)) ++i;
     } else if (a == "--replay") {
       if (!value(&o.replay_path)) return fail("--replay needs a command file");
+    } else if (a == "--record") {
+      if (!value(&o.record_path) || o.record_path.empty()) return fail("--record needs a file name");
+    } else if (a == "--fps") {
+      if (!value(&v) || !ParseDouble(v, &o.record_fps) || o.record_fps <= 0 || o.record_fps > 240) {
+        return fail("--fps: expected a number in (0, 240]");
+      }
+    } else if (a == "--headless") {
+      o.headless = true;
+    } else if (a == "--duration") {
+      if (!value(&v) || !ParseDouble(v, &o.duration) || o.duration <= 0) {
+        return fail("--duration: expected a positive number of seconds");
+      }
     } else if (a == "--no-vsync") {
       o.vsync = false;
     } else if (!a.empty() && a[0] == '-') {
@@ -106,7 +124,22 @@ ParsedOptions ParseAppOptions(const std::vector<std::string>& args) {
   if (!o.screenshot_path.empty() && o.headless_frames == 0) {
     return fail("--screenshot needs --headless-frames N");
   }
-  if (o.headless_frames > 0 || o.benchmark) {
+  if (o.headless) {
+    if (o.record_path.empty()) return fail("--headless needs --record FILE.mp4");
+    if (o.headless_frames > 0 || o.benchmark) {
+      return fail("--headless cannot be combined with --headless-frames or --benchmark");
+    }
+    if (o.width % 2 != 0 || o.height % 2 != 0) {
+      return fail("--size: a video needs even W and H (H.264 4:2:0), got " + std::to_string(o.width) + "x" +
+                  std::to_string(o.height));
+    }
+  } else if (o.duration > 0) {
+    return fail("--duration needs --headless");
+  }
+  if (!o.record_path.empty() && (o.headless_frames > 0 || o.benchmark)) {
+    return fail("--record cannot be combined with --headless-frames or --benchmark");
+  }
+  if (o.headless_frames > 0 || o.benchmark || o.headless) {
     o.visible = false;
     o.vsync = false;
   }

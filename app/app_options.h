@@ -24,6 +24,16 @@ struct AppOptions {
   /// Gripper command file to replay from t = 0 (--replay); "" = the scene's
   /// own `commands:` file, if any.
   std::string replay_path;
+  /// --record: the video file. Interactive: recording starts with the first
+  /// frame (V stops it). With headless: the video of the headless run.
+  std::string record_path;
+  double record_fps = 30.0;     ///< Video frames per simulated second, (0, 240].
+  /// --headless: hidden window, step frame-synchronously, record
+  /// `record_path` for `duration` simulated seconds, exit (docs/viewer.md).
+  bool headless = false;
+  double duration = 0;          ///< --duration [s] with --headless; 0: the scene's duration.
+  /// The encoder program (tests hide it to exercise the PNG fallback).
+  std::string ffmpeg_program = "ffmpeg";
 };
 
 struct ParsedOptions {

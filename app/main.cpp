@@ -6,6 +6,7 @@
 
 #include "app/app.h"
 #include "app/benchmark.h"
+#include "app/headless_recording.h"
 #include "engine/common/error.h"
 
 int main(int argc, char** argv) {
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (parsed.options.benchmark) return RunBenchmark(parsed.options);
+    if (parsed.options.headless) return RunHeadlessRecording(parsed.options);
     App app(parsed.options);
     return app.Run();
   } catch (const WindowError& e) {

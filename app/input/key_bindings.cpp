@@ -20,6 +20,7 @@ constexpr Binding kBindings[] = {
     {"= / -", "Real-time factor faster / slower (x2 / x0.5)"},
     {"Ctrl + L", "Reload the scene file (keeps the camera)"},
     {"Ctrl + P", "Screenshot to PNG"},
+    {"V", "Start / stop recording a video (MP4, frames at fixed simulated times)"},
     {"Esc", "Deselect the body and the inspected contact"},
     {"Tab", "Hide / show the panels"},
     {"T", "Teleop focus (scenes with a gripper): mouse and keys drive the gripper"},

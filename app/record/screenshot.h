@@ -6,11 +6,16 @@
 
 namespace stiction::app {
 
-/// Writes RGB pixels given bottom row first (glReadPixels order) as a PNG,
-/// flipped to top row first. Returns false on failure.
-bool WritePng(const std::string& path, const std::vector<std::uint8_t>& rgb, int width, int height);
+/// Writes RGB pixels as a PNG. Rows are given bottom row first (glReadPixels
+/// order, flipped on writing) unless bottom_row_first is false. Returns false
+/// on failure.
+bool WritePng(const std::string& path, const std::vector<std::uint8_t>& rgb, int width, int height,
+              bool bottom_row_first = true);
 
 /// "stiction-YYYYMMDD-HHMMSS-mmm.png" in `dir` (current directory when empty).
 std::string TimestampedScreenshotPath(const std::string& dir);
+
+/// "stiction-YYYYMMDD-HHMMSS.mp4" in `dir` (current directory when empty).
+std::string TimestampedVideoPath(const std::string& dir);
 
 }  // namespace stiction::app

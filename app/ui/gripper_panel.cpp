@@ -65,9 +65,9 @@ void DrawGripperPanel(const GripperView& view, UiState* ui, GripperCommands* com
   // Record and replay.
   ImGui::Separator();
   if (!view.recording) {
-    if (ImGui::Button("Record")) commands->StartRecording();
+    if (ImGui::Button("Record")) commands->StartCommandRecording();
   } else {
-    if (ImGui::Button("Stop")) commands->StopRecording();
+    if (ImGui::Button("Stop")) commands->StopCommandRecording();
   }
   ImGui::SameLine();
   if (view.recording) {
@@ -78,7 +78,7 @@ void DrawGripperPanel(const GripperView& view, UiState* ui, GripperCommands* com
   ImGui::SetNextItemWidth(200);
   ImGui::InputText("##record_path", &ui->gripper.record_path);
   ImGui::SameLine();
-  if (ImGui::Button("Save")) commands->SaveRecording(ui->gripper.record_path);
+  if (ImGui::Button("Save")) commands->SaveCommandRecording(ui->gripper.record_path);
   ImGui::SetNextItemWidth(200);
   ImGui::InputText("##replay_path", &ui->gripper.replay_path);
   ImGui::SameLine();

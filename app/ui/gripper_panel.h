@@ -21,10 +21,10 @@ class GripperCommands {
   /// Grip force [N], clamped to [1, 50].
   virtual void SetGripForce(double newtons) = 0;
   /// Resets to t = 0 and records every gripper command from there.
-  virtual void StartRecording() = 0;
-  virtual void StopRecording() = 0;
+  virtual void StartCommandRecording() = 0;
+  virtual void StopCommandRecording() = 0;
   /// Writes the recording; false (and a message) if it cannot.
-  virtual bool SaveRecording(const std::string& path) = 0;
+  virtual bool SaveCommandRecording(const std::string& path) = 0;
   /// Resets to t = 0 and replays a command file; false (and a message) on a
   /// bad file.
   virtual bool ReplayCommands(const std::string& path) = 0;

@@ -34,6 +34,44 @@ void DrawMessage(const UiState& ui) {
 
 double GravityNorm(const Simulation& sim) { return sim.model().gravity().norm(); }
 
+// The Record button and the video frame rate (docs/viewer.md "Video").
+void DrawRecordControls(const AppView& view, UiState* ui, AppCommands* commands) {
+  if (view.recording) {
+    ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.75f, 0.1f, 0.1f, 1.0f));
+    if (ImGui::Button("Stop recording (V)")) commands->ToggleRecording();
+    ImGui::PopStyleColor();
+    ImGui::SameLine();
+    ImGui::Text("%lld frames, %.2f s at %.4g fps", view.video_frames, view.video_seconds, view.video_fps);
+    ImGui::TextDisabled("%s %s", view.video_png_sequence ? "PNG frames in" : "to", view.video_path.c_str());
+  } else {
+    if (ImGui::Button("Record video (V)")) commands->ToggleRecording();
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(90);
+    ImGui::InputDouble("frames per simulated s", &ui->video_fps, 0.0, 0.0, "%.4g");
+    ui->video_fps = std::clamp(ui->video_fps, 1.0, 240.0);
+  }
+}
+
+// Red dot, elapsed simulated time and frames written, over the view. Drawn
+// by ImGui, so it is never in the recorded frames (they are the scene image).
+void DrawRecordingIndicator(const AppView& view) {
+  if (!view.recording) return;
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImDrawList* draw = ImGui::GetForegroundDrawList();
+  char text[96];
+  std::snprintf(text, sizeof text, "REC  %.2f s  %lld frames", view.video_seconds, view.video_frames);
+  const ImVec2 size = ImGui::CalcTextSize(text);
+  const float radius = 7.0f;
+  // Bottom centre: the top edge holds the collapsed panel headers.
+  const ImVec2 origin(vp->WorkPos.x + 0.5f * (vp->WorkSize.x - size.x) - radius,
+                      vp->WorkPos.y + vp->WorkSize.y - size.y - 16.0f);
+  draw->AddRectFilled(ImVec2(origin.x - 8, origin.y - 4),
+                      ImVec2(origin.x + 2 * radius + 8 + size.x + 8, origin.y + size.y + 4),
+                      IM_COL32(0, 0, 0, 140), 6.0f);
+  draw->AddCircleFilled(ImVec2(origin.x + radius, origin.y + 0.5f * size.y), radius, IM_COL32(230, 30, 30, 255));
+  draw->AddText(ImVec2(origin.x + 2 * radius + 8, origin.y), IM_COL32(255, 255, 255, 255), text);
+}
+
 void DrawSimulationPanel(const AppView& view, UiState* ui, AppCommands* commands) {
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(430, 0), ImGuiCond_FirstUseEver);
@@ -69,6 +107,7 @@ void DrawSimulationPanel(const AppView& view, UiState* ui, AppCommands* commands
   if (ImGui::Button("Step (->)")) commands->StepOnce();
   ImGui::SameLine();
   if (ImGui::Button("Reset (Bksp)")) commands->ResetSimulation();
+  DrawRecordControls(view, ui, commands);
 
   // Real-time factor: a log slider from 1% to 100x, or unlimited.
   bool unlimited = view.unlimited;
@@ -589,6 +628,7 @@ void DrawPanels(const AppView& view, UiState* ui, AppCommands* commands) {
     DrawPlotsPanel(ui);
     DrawInfoOverlay(view);
   }
+  DrawRecordingIndicator(view);  // Even with the panels hidden.
   if (ui->show_help) DrawHelp(ui);
 }
 

@@ -30,6 +30,8 @@ class AppCommands {
   virtual bool OpenScene(const std::string& path, bool keep_camera) = 0;
   virtual bool ReloadScene() = 0;
   virtual void RequestScreenshot() = 0;
+  /// Starts or stops video recording (V, the Record button).
+  virtual void ToggleRecording() = 0;
 };
 
 /// Read-only facts the panels show.
@@ -47,6 +49,13 @@ struct AppView {
   int steps_last_frame = 0;
   int selected_body = -1;
   std::string selected_name;
+  // Video recording (the indicator and the Record button).
+  bool recording = false;
+  bool video_png_sequence = false;  ///< ffmpeg missing: a PNG directory.
+  std::string video_path;
+  long long video_frames = 0;       ///< Frames written.
+  double video_seconds = 0;         ///< Simulated time they cover [s].
+  double video_fps = 30;
 };
 
 /// The panel fields for the simulation's current settings.

@@ -132,6 +132,7 @@ struct UiState {
   /// the next frame (never while a panel still reads the old simulation).
   std::string pending_open;
   bool pending_reload = false;
+  double video_fps = 30.0;       ///< Frames per simulated second of the next recording.
   std::string message;           ///< Last status or error line.
   bool message_is_error = false;
   Plots plots;

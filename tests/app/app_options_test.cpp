@@ -38,5 +38,40 @@ TEST(AppOptionsTest, RefusesBadInputWithOneLine) {
   }
 }
 
+TEST(AppOptionsTest, ParsesRecordingOptions) {
+  const ParsedOptions p = ParseAppOptions({"--headless", "scene.yaml", "--record", "out.mp4", "--duration", "2.5",
+                                           "--fps", "24", "--size", "320x240"});
+  ASSERT_TRUE(p.error.empty()) << p.error;
+  EXPECT_TRUE(p.options.headless);
+  EXPECT_EQ(p.options.scene_path, "scene.yaml");
+  EXPECT_EQ(p.options.record_path, "out.mp4");
+  EXPECT_EQ(p.options.duration, 2.5);
+  EXPECT_EQ(p.options.record_fps, 24);
+  EXPECT_FALSE(p.options.visible);  // Headless: hidden window.
+  // Interactive --record: a visible window that starts recording.
+  const ParsedOptions q = ParseAppOptions({"--record", "out.mp4"});
+  ASSERT_TRUE(q.error.empty()) << q.error;
+  EXPECT_FALSE(q.options.headless);
+  EXPECT_TRUE(q.options.visible);
+  EXPECT_EQ(q.options.record_fps, 30);  // The default.
+}
+
+TEST(AppOptionsTest, RefusesBadRecordingOptions) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"--headless"},                                            // No --record.
+           {"--headless", "--record", "a.mp4", "--size", "321x240"},  // Odd width.
+           {"--headless", "--record", "a.mp4", "--headless-frames", "2"},
+           {"--record", "a.mp4", "--benchmark"},
+           {"--duration", "2"},  // Without --headless.
+           {"--headless", "--record", "a.mp4", "--duration", "0"},
+           {"--fps", "0"},
+           {"--fps", "500"},
+           {"--record"}}) {
+    const ParsedOptions p = ParseAppOptions(args);
+    EXPECT_FALSE(p.error.empty()) << args.back();
+    EXPECT_EQ(p.error.find('\n'), std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace stiction::app

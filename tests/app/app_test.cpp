@@ -10,22 +10,22 @@
 #include <stb_image.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <sys/wait.h>
 
 #include "app/record/screenshot.h"
 #include "engine/scene/scene_loader.h"
+#include "tests/app/run_command.h"
 
 namespace stiction::app {
 namespace {
 
 namespace fs = std::filesystem;
+using test::RunCommand;
 
 const std::string kScenes = STICTION_SOURCE_DIR "/assets/scenes";
 const std::string kDemo = kScenes + "/demo.yaml";
@@ -630,15 +630,6 @@ TEST(AppContactTest, DefaultCameraFramesTheBodies) {
 
 // ------------------------------------------------------- the executable
 
-int RunCommand(const std::string& command, std::string* output) {
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return -1;
-  std::array<char, 512> buf{};
-  while (fgets(buf.data(), buf.size(), pipe) != nullptr) *output += buf.data();
-  const int status = pclose(pipe);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 TEST(AppExecutableTest, HeadlessFramesWriteAScreenshot) {
   const fs::path png = fs::temp_directory_path() / "stiction-app-test-headless.png";
   fs::remove(png);
@@ -813,15 +804,15 @@ TEST(AppGripperTest, RecordSaveReplayReproducesTheState) {
   const fs::path file = fs::temp_directory_path() / "stiction_app_gripper_record.yaml";
   App app(GripperOptions("grasp_box.yaml"));
   app.Frame();
-  app.StartRecording();
+  app.StartCommandRecording();
   ASSERT_TRUE(app.recorder().recording());
   EXPECT_EQ(app.simulation().step_index(), 0);
   TeleopGrasp(&app);
-  app.StopRecording();
+  app.StopCommandRecording();
   const VectorX q = app.simulation().positions(), v = app.simulation().velocities();
   const std::int64_t steps = app.simulation().step_index();
   ASSERT_GT(app.recorder().log().entries.size(), 10u);
-  ASSERT_TRUE(app.SaveRecording(file.string()));
+  ASSERT_TRUE(app.SaveCommandRecording(file.string()));
   // Replay in the same viewer: reset, then the same number of steps.
   ASSERT_TRUE(app.ReplayCommands(file.string()));
   EXPECT_FALSE(app.teleop());
@@ -844,11 +835,11 @@ TEST(AppGripperTest, ReplayOptionReproducesARecording) {
   std::int64_t steps = 0;
   {
     App app(GripperOptions("grasp_box.yaml"));
-    app.StartRecording();
+    app.StartCommandRecording();
     TeleopGrasp(&app);
     q = app.simulation().positions();
     steps = app.simulation().step_index();
-    ASSERT_TRUE(app.SaveRecording(file.string()));
+    ASSERT_TRUE(app.SaveCommandRecording(file.string()));
   }
   AppOptions o = GripperOptions("grasp_box.yaml");
   o.replay_path = file.string();

@@ -1,0 +1,318 @@
+#include "app/record/video_recorder.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+#include "app/record/screenshot.h"
+
+extern char** environ;
+
+namespace stiction::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool IsExecutableFile(const std::string& path) {
+  std::error_code ec;
+  return fs::is_regular_file(path, ec) && access(path.c_str(), X_OK) == 0;
+}
+
+std::string FormatFps(double fps) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", fps);
+  return text;
+}
+
+// SIGPIPE blocked on this thread while writing to ffmpeg, so that a dead
+// encoder turns into EPIPE (reported) instead of killing the viewer; a
+// SIGPIPE raised meanwhile is consumed before the mask is restored.
+class ScopedSigpipeBlock {
+ public:
+  ScopedSigpipeBlock() {
+    sigemptyset(&pipe_);
+    sigaddset(&pipe_, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_, &old_);
+  }
+  ~ScopedSigpipeBlock() {
+    const timespec zero{};
+    while (sigtimedwait(&pipe_, nullptr, &zero) > 0) {
+    }
+    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
+  ScopedSigpipeBlock(const ScopedSigpipeBlock&) = delete;
+  ScopedSigpipeBlock& operator=(const ScopedSigpipeBlock&) = delete;
+
+ private:
+  sigset_t pipe_{}, old_{};
+};
+
+}  // namespace
+
+VideoRecorder::~VideoRecorder() {
+  if (is_open()) Close();
+}
+
+std::string VideoRecorder::FindProgram(const std::string& program) {
+  if (program.empty()) return {};
+  if (program.find('/') != std::string::npos) return IsExecutableFile(program) ? program : std::string();
+  const char* path = std::getenv("PATH");
+  if (path == nullptr) return {};
+  const std::string dirs(path);
+  size_t begin = 0;
+  while (begin <= dirs.size()) {
+    const size_t end = std::min(dirs.find(':', begin), dirs.size());
+    const std::string dir = end > begin ? dirs.substr(begin, end - begin) : std::string(".");
+    const std::string candidate = dir + "/" + program;
+    if (IsExecutableFile(candidate)) return candidate;
+    begin = end + 1;
+  }
+  return {};
+}
+
+std::string VideoRecorder::PngDirectoryFor(const std::string& path) {
+  fs::path p(path);
+  if (p.has_extension()) p.replace_extension();
+  return p.string() + "-frames";
+}
+
+bool VideoRecorder::Open(const VideoOptions& options) {
+  if (is_open()) Close();
+  error_.clear();
+  notice_.clear();
+  frames_written_ = frames_failed_ = 0;
+  pipe_broken_ = false;
+  width_ = options.width & ~1;  // Even: H.264 4:2:0 subsamples chroma 2x2.
+  height_ = options.height & ~1;
+  fps_ = options.fps;
+  if (options.path.empty()) {
+    error_ = "video: no output file given";
+    return false;
+  }
+  if (width_ < 2 || height_ < 2) {
+    error_ = "video: frame size " + std::to_string(options.width) + "x" + std::to_string(options.height) +
+             " is too small";
+    return false;
+  }
+  if (!(std::isfinite(fps_) && fps_ > 0)) {
+    error_ = "video: the frame rate must be positive, got " + FormatFps(fps_);
+    return false;
+  }
+  frame_.assign(static_cast<size_t>(width_) * height_ * 3, 0);
+  const std::string program = FindProgram(options.ffmpeg);
+  if (program.empty()) return OpenPngSequence(options);
+  return OpenFfmpeg(program, options);
+}
+
+bool VideoRecorder::OpenPngSequence(const VideoOptions& options) {
+  output_path_ = PngDirectoryFor(options.path);
+  std::error_code ec;
+  fs::create_directories(output_path_, ec);
+  if (ec) {
+    error_ = "video: '" + options.ffmpeg + "' is not on PATH and the PNG directory '" + output_path_ +
+             "' cannot be created: " + ec.message();
+    return false;
+  }
+  notice_ = "video: '" + options.ffmpeg + "' not found on PATH: writing a PNG sequence " + output_path_ +
+            "/frame_%06d.png at " + FormatFps(fps_) + " fps instead of " + options.path;
+  sink_ = VideoSink::kPngSequence;
+  return true;
+}
+
+bool VideoRecorder::OpenFfmpeg(const std::string& program, const VideoOptions& options) {
+  const std::string log_template = (fs::temp_directory_path() / "stiction-ffmpeg-XXXXXX").string();
+  std::vector<char> log_name(log_template.begin(), log_template.end());
+  log_name.push_back('\0');
+  const int log_fd = mkostemp(log_name.data(), O_CLOEXEC);
+  if (log_fd < 0) {
+    error_ = std::string("video: cannot create a log file for ffmpeg: ") + std::strerror(errno);
+    return false;
+  }
+  unlink(log_name.data());  // Still open: ffmpeg writes, we read; gone when both close it.
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) {
+    error_ = std::string("video: cannot create a pipe to ffmpeg: ") + std::strerror(errno);
+    close(log_fd);
+    return false;
+  }
+  // A larger pipe lets ffmpeg read whole frames while we render the next.
+  fcntl(fds[1], F_SETPIPE_SZ, 1 << 20);
+
+  std::vector<std::string> args = {program, "-y", "-hide_banner", "-loglevel", "error", "-nostdin",
+                                   "-f", "rawvideo", "-pix_fmt", "rgb24",
+                                   "-s", std::to_string(width_) + "x" + std::to_string(height_),
+                                   "-r", FormatFps(fps_), "-i", "pipe:0",
+                                   "-an", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "18"};
+  args.insert(args.end(), options.extra_output_args.begin(), options.extra_output_args.end());
+  args.push_back(options.path);
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, log_fd, STDERR_FILENO);
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[0]);
+  if (rc != 0) {
+    close(fds[1]);
+    close(log_fd);
+    error_ = "video: cannot start '" + program + "': " + std::strerror(rc);
+    return false;
+  }
+  // -nostdin only stops ffmpeg's interactive keys; "pipe:0" still reads frames.
+  pid_ = pid;
+  pipe_fd_ = fds[1];
+  stderr_log_fd_ = log_fd;
+  output_path_ = options.path;
+  sink_ = VideoSink::kFfmpeg;
+  return true;
+}
+
+void VideoRecorder::ConvertFrame(const std::uint8_t* rgb, int width, int height) {
+  const size_t row_bytes = static_cast<size_t>(width_) * 3;
+  const size_t copy_bytes = static_cast<size_t>(std::min(width, width_)) * 3;
+  for (int r = 0; r < height_; ++r) {  // r: output row, top first.
+    std::uint8_t* out = frame_.data() + static_cast<size_t>(r) * row_bytes;
+    if (r < height) {
+      const std::uint8_t* in = rgb + static_cast<size_t>(height - 1 - r) * width * 3;
+      std::memcpy(out, in, copy_bytes);
+      std::memset(out + copy_bytes, 0, row_bytes - copy_bytes);
+    } else {
+      std::memset(out, 0, row_bytes);
+    }
+  }
+}
+
+void VideoRecorder::Fail(std::string message) {
+  ++frames_failed_;
+  error_ = std::move(message);
+}
+
+bool VideoRecorder::AddFrame(const std::uint8_t* rgb, int width, int height) {
+  const std::string frame_name = "video frame " + std::to_string(frames_written_ + frames_failed_);
+  if (!is_open()) {
+    Fail(frame_name + " not written: the video is not open");
+    return false;
+  }
+  if (rgb == nullptr || width <= 0 || height <= 0) {
+    Fail(frame_name + " not written: no pixels (" + std::to_string(width) + "x" + std::to_string(height) + ")");
+    return false;
+  }
+  ConvertFrame(rgb, width, height);
+  if (sink_ == VideoSink::kPngSequence) {
+    char name[32];
+    std::snprintf(name, sizeof name, "/frame_%06lld.png", static_cast<long long>(frames_written_));
+    const std::string file = output_path_ + name;
+    if (!WritePng(file, frame_, width_, height_, /*bottom_row_first=*/false)) {
+      Fail(frame_name + " not written: cannot write " + file);
+      return false;
+    }
+    ++frames_written_;
+    return true;
+  }
+  if (pipe_broken_) {
+    Fail(frame_name + " not written: ffmpeg is no longer running (" + error_ + ")");
+    return false;
+  }
+  if (!WriteToPipe(frame_.data(), frame_.size())) return false;
+  ++frames_written_;
+  return true;
+}
+
+bool VideoRecorder::WriteToPipe(const std::uint8_t* data, size_t size) {
+  const std::string frame_name = "video frame " + std::to_string(frames_written_ + frames_failed_);
+  ScopedSigpipeBlock block;
+  while (size > 0) {
+    const ssize_t n = write(pipe_fd_, data, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int err = errno;
+      pipe_broken_ = true;
+      close(pipe_fd_);
+      pipe_fd_ = -1;
+      if (err == EPIPE) {
+        const int status = WaitForFfmpeg();
+        const std::string last = FfmpegLastLine();
+        Fail(frame_name + " not written: ffmpeg closed its input (exit status " + std::to_string(status) +
+             (last.empty() ? ")" : ": " + last + ")"));
+      } else {
+        Fail(frame_name + " not written: writing to ffmpeg failed: " + std::strerror(err));
+      }
+      return false;
+    }
+    data += n;
+    size -= static_cast<size_t>(n);
+  }
+  return true;
+}
+
+int VideoRecorder::WaitForFfmpeg() {
+  if (pid_ <= 0) return -1;
+  int status = 0;
+  pid_t r;
+  do {
+    r = waitpid(pid_, &status, 0);
+  } while (r < 0 && errno == EINTR);
+  pid_ = -1;
+  if (r < 0) return -1;
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
+}
+
+std::string VideoRecorder::FfmpegLastLine() const {
+  std::string text;
+  char buffer[4096];
+  off_t offset = 0;
+  ssize_t n = 0;
+  while (stderr_log_fd_ >= 0 && (n = pread(stderr_log_fd_, buffer, sizeof buffer, offset)) > 0) {
+    text.append(buffer, static_cast<size_t>(n));
+    offset += n;
+  }
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  const size_t start = text.find_last_of('\n');
+  return start == std::string::npos ? text : text.substr(start + 1);
+}
+
+bool VideoRecorder::Close() {
+  if (!is_open()) return error_.empty();
+  bool ok = frames_failed_ == 0;
+  if (sink_ == VideoSink::kFfmpeg) {
+    if (pipe_fd_ >= 0) {
+      close(pipe_fd_);
+      pipe_fd_ = -1;
+    }
+    const bool already_reaped = pid_ <= 0;
+    const int status = WaitForFfmpeg();
+    if (!already_reaped && status != 0) {
+      const std::string last = FfmpegLastLine();
+      error_ = "video: ffmpeg failed to write " + output_path_ + " (exit status " + std::to_string(status) +
+               (last.empty() ? ")" : "): " + last);
+      ok = false;
+    }
+    if (stderr_log_fd_ >= 0) close(stderr_log_fd_);
+    stderr_log_fd_ = -1;
+  }
+  if (ok && frames_written_ == 0) {
+    error_ = "video: no frame was written to " + output_path_;
+    ok = false;
+  }
+  sink_ = VideoSink::kNone;
+  return ok;
+}
+
+}  // namespace stiction::app

@@ -1,0 +1,247 @@
+// Video recording in the viewer, with a real (hidden) window and OpenGL
+// context: ctest runs this executable under
+//   xvfb-run -a -s "-screen 0 1280x720x24 -noreset"
+// The MP4s are made by the real ffmpeg and checked with the real ffprobe.
+#include <gtest/gtest.h>
+#include <stb_image.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+
+#include "app/app.h"
+#include "tests/app/record/ffprobe.h"
+#include "tests/app/run_command.h"
+
+namespace stiction::app {
+namespace {
+
+namespace fs = std::filesystem;
+using test::RunCommand;
+
+const std::string kScenes = STICTION_SOURCE_DIR "/assets/scenes";
+const std::string kExe = STICTION_APP_EXE;
+
+fs::path TempPath(const std::string& name) {
+  const fs::path p = fs::temp_directory_path() / ("stiction-video-test-" + std::to_string(getpid()) + "-" + name);
+  fs::remove_all(p);
+  return p;
+}
+
+int CountFiles(const fs::path& dir) {
+  int n = 0;
+  for (const auto& e : fs::directory_iterator(dir)) n += e.is_regular_file() ? 1 : 0;
+  return n;
+}
+
+// Mean absolute difference of two RGB images of the same size.
+double MeanDifference(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b) {
+  double sum = 0;
+  for (size_t i = 0; i < a.size(); ++i) sum += std::abs(static_cast<int>(a[i]) - static_cast<int>(b[i]));
+  return sum / static_cast<double>(a.size());
+}
+
+// ---------------------------------------------------------------- headless
+
+TEST(HeadlessRecordingTest, WritesDurationTimesFpsFramesOfH264) {
+  // falling_box.yaml: δt = 1 ms, the box falls 0.5 m in the first 0.32 s.
+  const fs::path file = TempPath("falling.mp4");
+  std::string out;
+  const int code = RunCommand(kExe + " --headless " + kScenes + "/falling_box.yaml --record " + file.string() +
+                                  " --duration 1 --size 320x240",
+                              &out);
+  ASSERT_EQ(code, 0) << out;
+  const test::VideoProbe probe = test::ProbeVideo(file.string());
+  ASSERT_TRUE(probe.ok) << probe.output;
+  EXPECT_EQ(probe.codec, "h264");
+  EXPECT_EQ(probe.width, 320);
+  EXPECT_EQ(probe.height, 240);
+  EXPECT_EQ(probe.frames, 30);  // 1 s x 30 fps.
+  EXPECT_EQ(probe.frame_rate, "30/1");
+  EXPECT_NE(out.find("30 frames"), std::string::npos) << out;
+
+  // The video shows the simulation advancing: the camera frames the box at
+  // t = 0 and it falls out of view by 0.3 s, so the first and last frames
+  // differ, while the last two (a still scene) differ only by compression
+  // noise (measured 5e-4 levels mean; the first-vs-last difference is ≈ 8.5).
+  const auto first = test::DecodeFrame(file.string(), 0);
+  const auto before_last = test::DecodeFrame(file.string(), 28);
+  const auto last = test::DecodeFrame(file.string(), 29);
+  ASSERT_EQ(first.size(), 320u * 240u * 3u);
+  ASSERT_EQ(last.size(), first.size());
+  ASSERT_EQ(before_last.size(), first.size());
+  EXPECT_GT(MeanDifference(first, last), 2.0);
+  EXPECT_LT(MeanDifference(before_last, last), 0.1);
+  fs::remove(file);
+}
+
+TEST(HeadlessRecordingTest, FrameCountFollowsFpsAndDuration) {
+  const fs::path file = TempPath("fps12.mp4");
+  std::string out;
+  ASSERT_EQ(RunCommand(kExe + " --headless " + kScenes + "/pendulum.yaml --record " + file.string() +
+                           " --duration 1.25 --fps 12 --size 128x96",
+                       &out),
+            0)
+      << out;
+  const test::VideoProbe probe = test::ProbeVideo(file.string());
+  ASSERT_TRUE(probe.ok) << probe.output;
+  EXPECT_EQ(probe.frames, 15);  // round(1.25 s x 12 fps).
+  EXPECT_EQ(probe.frame_rate, "12/1");
+  EXPECT_EQ(probe.width, 128);
+  EXPECT_EQ(probe.height, 96);
+  fs::remove(file);
+}
+
+TEST(HeadlessRecordingTest, WithoutFfmpegOnPathWritesPngsAndSaysSo) {
+  // PATH without ffmpeg (the executable is given by its full path).
+  const fs::path file = TempPath("nopath.mp4");
+  const fs::path dir = TempPath("nopath-frames");
+  std::string out;
+  const int code = RunCommand("PATH=/nonexistent-stiction-bin " + kExe + " --headless " + kScenes +
+                                  "/falling_box.yaml --record " + file.string() + " --duration 0.5 --size 160x120",
+                              &out);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_NE(out.find("not found on PATH"), std::string::npos) << out;
+  EXPECT_NE(out.find(dir.string()), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(file));
+  ASSERT_TRUE(fs::is_directory(dir));
+  EXPECT_EQ(CountFiles(dir), 15);  // 0.5 s x 30 fps.
+  int w = 0, h = 0, c = 0;
+  stbi_uc* png = stbi_load((dir / "frame_000014.png").string().c_str(), &w, &h, &c, 3);
+  ASSERT_NE(png, nullptr);
+  EXPECT_EQ(w, 160);
+  EXPECT_EQ(h, 120);
+  stbi_image_free(png);
+  fs::remove_all(dir);
+}
+
+TEST(HeadlessRecordingTest, AFailingEncoderExitsOneWithOneLine) {
+  std::string out;
+  const int code = RunCommand(kExe + " --headless " + kScenes + "/falling_box.yaml" +
+                                  " --record /nonexistent-stiction-dir/x.mp4 --duration 1 --size 320x240",
+                              &out);
+  EXPECT_EQ(code, 1) << out;
+  EXPECT_EQ(out.find('\n'), out.size() - 1) << out;  // Exactly one line.
+  EXPECT_NE(out.find("ffmpeg"), std::string::npos) << out;
+}
+
+TEST(HeadlessRecordingTest, UsageErrorsExitTwo) {
+  std::string out;
+  EXPECT_EQ(RunCommand(kExe + " --headless " + kScenes + "/falling_box.yaml", &out), 2) << out;
+  EXPECT_NE(out.find("--headless needs --record"), std::string::npos) << out;
+  out.clear();
+  EXPECT_EQ(RunCommand(kExe + " --headless " + kScenes + "/falling_box.yaml --record x.mp4 --size 321x240", &out),
+            2)
+      << out;
+  EXPECT_NE(out.find("even"), std::string::npos) << out;
+}
+
+// ---------------------------------------------------------------- interactive
+
+AppOptions Interactive(const std::string& scene) {
+  AppOptions o;
+  o.scene_path = scene;
+  o.width = 320;
+  o.height = 240;
+  o.visible = false;
+  o.vsync = false;
+  o.steps_per_frame = 5;  // falling_box: δt = 1 ms, 5 ms of simulated time per frame.
+  return o;
+}
+
+TEST(ViewerRecordingTest, VTogglesRecordingAndFramesFollowSimulatedTime) {
+  const fs::path dir = TempPath("viewer");
+  fs::create_directories(dir);
+  AppOptions o = Interactive(kScenes + "/falling_box.yaml");
+  o.screenshot_dir = dir.string();
+  App app(o);
+  app.Frame();
+  ASSERT_FALSE(app.recording());
+  app.HandleKey(GLFW_KEY_V, GLFW_PRESS, 0);
+  ASSERT_TRUE(app.recording()) << app.ui().message;
+  const std::string path = app.video().output_path();
+  EXPECT_EQ(fs::path(path).parent_path(), dir);
+  EXPECT_EQ(fs::path(path).extension(), ".mp4");
+  EXPECT_EQ(fs::path(path).filename().string().rfind("stiction-", 0), 0u) << path;
+  EXPECT_TRUE(app.MakeView().recording);  // The indicator's input.
+  for (int i = 0; i < 60; ++i) {
+    app.Frame();
+    // Frame-synchronous: after every frame, the frame due at the current
+    // state has been written, one per 1/30 s of simulated time since t0.
+    ASSERT_EQ(app.video_clock().Due(app.simulation().time()), 0) << i;
+  }
+  const std::int64_t frames = app.video().frames_written();
+  // 60 frames x 5 steps = 0.3 s, but each frame's physics stops at a video
+  // frame time, so the simulation lags; whatever it reached, the video holds
+  // one frame per 1/30 s of it (frame 0 at the start of the recording).
+  const double t0 = 0.005;  // One frame of 5 steps ran before V.
+  EXPECT_EQ(frames, static_cast<std::int64_t>(std::floor((app.simulation().time() - t0) * 30 + 1e-6)) + 1);
+  EXPECT_GE(frames, 8);
+  app.HandleKey(GLFW_KEY_V, GLFW_PRESS, 0);
+  EXPECT_FALSE(app.recording());
+  EXPECT_FALSE(app.ui().message_is_error) << app.ui().message;
+  EXPECT_NE(app.ui().message.find("video saved"), std::string::npos) << app.ui().message;
+  const test::VideoProbe probe = test::ProbeVideo(path);
+  ASSERT_TRUE(probe.ok) << probe.output;
+  EXPECT_EQ(probe.frames, frames);
+  EXPECT_EQ(probe.width, 320);
+  EXPECT_EQ(probe.height, 240);
+  fs::remove_all(dir);
+}
+
+TEST(ViewerRecordingTest, RecordedFramesAreTheSceneImage) {
+  // With the PNG fallback the frames are lossless: the last one is exactly
+  // the scene image of the last frame (no panels, no recording indicator).
+  const fs::path file = TempPath("scene-image.mp4");
+  const fs::path dir = TempPath("scene-image-frames");
+  AppOptions o = Interactive(kScenes + "/falling_box.yaml");
+  o.ffmpeg_program = "stiction-test-no-such-ffmpeg";
+  App app(o);
+  ASSERT_TRUE(app.StartRecording(file.string()));
+  EXPECT_TRUE(app.ui().message_is_error);  // ffmpeg missing is said loudly.
+  EXPECT_NE(app.ui().message.find("not found on PATH"), std::string::npos) << app.ui().message;
+  // Run until a frame was written in the last App::Frame.
+  std::int64_t before = 0;
+  for (int i = 0; i < 40; ++i) {
+    before = app.video().frames_written();
+    app.Frame();
+  }
+  while (app.video().frames_written() == before) app.Frame();
+  const std::int64_t frames = app.video().frames_written();
+  int w = 0, h = 0;
+  const std::vector<std::uint8_t> scene = app.ReadPixels(&w, &h);
+  ASSERT_TRUE(app.StopRecording()) << app.ui().message;
+  char name[32];
+  std::snprintf(name, sizeof name, "frame_%06lld.png", static_cast<long long>(frames - 1));
+  int pw = 0, ph = 0, pc = 0;
+  stbi_uc* png = stbi_load((dir / name).string().c_str(), &pw, &ph, &pc, 3);
+  ASSERT_NE(png, nullptr) << (dir / name);
+  ASSERT_EQ(pw, w);
+  ASSERT_EQ(ph, h);
+  int differing = 0;
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      const std::uint8_t* a = &scene[(static_cast<size_t>(h - 1 - y) * w + x) * 3];  // Bottom row first.
+      const stbi_uc* b = png + (static_cast<size_t>(y) * w + x) * 3;
+      differing += (a[0] != b[0] || a[1] != b[1] || a[2] != b[2]) ? 1 : 0;
+    }
+  }
+  EXPECT_EQ(differing, 0);
+  stbi_image_free(png);
+  fs::remove_all(dir);
+}
+
+TEST(ViewerRecordingTest, ALostFrameIsShownAndStopsTheRecording) {
+  AppOptions o = Interactive(kScenes + "/falling_box.yaml");
+  App app(o);
+  ASSERT_TRUE(app.StartRecording("/nonexistent-stiction-dir/lost.mp4"));  // ffmpeg starts, then fails.
+  for (int i = 0; i < 200 && app.recording(); ++i) app.Frame();
+  ASSERT_FALSE(app.recording());
+  EXPECT_TRUE(app.ui().message_is_error);
+  EXPECT_NE(app.ui().message.find("not written"), std::string::npos) << app.ui().message;
+  EXPECT_NE(app.ui().message.find("recording stopped"), std::string::npos) << app.ui().message;
+}
+
+}  // namespace
+}  // namespace stiction::app
