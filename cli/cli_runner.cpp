@@ -12,6 +12,7 @@
 #include <iomanip>
 #include <iostream>
 #include <limits>
+#include <set>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
@@ -244,6 +245,7 @@ int RunSimulation(const CliOptions& options, const RunnerIo& io) {
     }
 
     RunStatistics stats;
+    std::set<std::string> models_used;
     ProgressBar progress(io.err, io.progress_allowed && !options.quiet, io.progress_fd);
     const Clock::time_point run_start = Clock::now();
     for (std::int64_t step = 1; step <= num_steps; ++step) {
@@ -261,6 +263,7 @@ int RunSimulation(const CliOptions& options, const RunnerIo& io) {
       // same call if it did not.
       if (!(result.stats.wall_time_s > 0)) result.stats.wall_time_s = measured_s;
       stats.Add(result.stats);
+      for (const ContactReport& c : sim.contacts()) models_used.insert(ContactModelName(c.model));
       ++run.steps;
       if (csv && step % options.csv_every == 0) {
         sim.CalcBodyStates().swap(bodies);
@@ -273,6 +276,7 @@ int RunSimulation(const CliOptions& options, const RunnerIo& io) {
     progress.Clear();
 
     run.sim_time_s = sim.time();
+    run.contact_models_used.assign(models_used.begin(), models_used.end());
     run.energy.final_kinetic_J = sim.CalcKineticEnergy();
     run.energy.final_potential_J = sim.CalcPotentialEnergy();
     run.bodies = sim.CalcBodyStates();
@@ -315,7 +319,12 @@ void PrintSummary(const RunSummary& run, const RunStatistics& stats, std::ostrea
   row("scene") << run.scene_path << '\n';
   row("integrator") << run.integrator.name << " (theta = " << Format(run.integrator.theta)
                     << ", theta_vq = " << Format(run.integrator.theta_vq) << ")\n";
-  row("solver") << run.solver << " (contact model " << run.contact_model << ")\n";
+  row("solver") << run.solver << " (contact model " << run.contact_model;
+  if (!run.contact_models_used.empty()) {
+    out << "; contacts used";
+    for (const std::string& m : run.contact_models_used) out << ' ' << m;
+  }
+  out << ")\n";
   row("dt") << Format(run.dt) << " s\n";
   if (!run.commands_file.empty()) row("commands") << run.commands_file << '\n';
   row("steps") << run.steps << '\n';

@@ -127,6 +127,7 @@ nlohmann::json MakeReportJson(const RunSummary& run, const RunStatistics& stats)
                           {"theta_vq", num(run.integrator.theta_vq)}};
   report["solver"] = run.solver;
   report["contact_model"] = run.contact_model;
+  report["contact_models_used"] = run.contact_models_used;
   report["overrides"] = run.overrides;
   report["dt"] = num(run.dt);
   report["duration_s"] = num(run.requested_duration_s);

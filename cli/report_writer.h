@@ -105,7 +105,10 @@ struct RunSummary {
   std::string commands_file;
   IntegratorDescription integrator;
   std::string solver;
-  std::string contact_model;
+  std::string contact_model;  ///< The scene's default model.
+  /// The models that contacts actually used during the run (materials may
+  /// name their own), sorted; empty when nothing touched.
+  std::vector<std::string> contact_models_used;
   std::vector<std::string> overrides;  ///< The --set list, sugar included.
   double dt = 0;                  ///< Time step δt [s].
   double requested_duration_s = 0;  ///< What the run was asked to simulate [s].

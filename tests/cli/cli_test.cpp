@@ -410,6 +410,26 @@ TEST_F(CliExecutableTest, DtAndIntegratorReachTheReport) {
   EXPECT_EQ(j["integrator"]["theta_vq"], 1.0);
 }
 
+TEST_F(CliExecutableTest, ReportSaysWhichContactModelRan) {
+  // The conveyor belt's box rests on the belt from the first step: the
+  // scene's model (lagged) runs unless overridden scene-wide or per material.
+  const fs::path scene = fs::path(kScenesDir) / "conveyor_belt.yaml";
+  const fs::path report = dir_ / "report.json";
+  for (const auto& [overrides, expected] :
+       std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{}, "lagged"},
+           {{"--set", "contact_model=similar"}, "similar"},
+           {{"--set", "materials.steel.contact_model=sap"}, "sap"}}) {
+    std::vector<std::string> args = {scene.string(), "--duration", "0.05", "--quiet", "--report", report.string()};
+    args.insert(args.end(), overrides.begin(), overrides.end());
+    const SimRun run = RunSim(args);
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const nlohmann::json j = nlohmann::json::parse(ReadFile(report));
+    ASSERT_EQ(j["contact_models_used"].size(), 1u) << expected;
+    EXPECT_EQ(j["contact_models_used"][0], expected);
+  }
+}
+
 TEST_F(CliExecutableTest, CsvEveryWritesEveryNthStep) {
   const fs::path scene = SomeScene();
   ASSERT_FALSE(scene.empty()) << "no scenes shipped in " << kScenesDir;

@@ -20,6 +20,9 @@ inline void ExpectReportShape(const nlohmann::json& j) {
     ASSERT_TRUE(j.contains(key)) << key;
     EXPECT_TRUE(j[key].is_number()) << key;
   }
+  ASSERT_TRUE(j.contains("contact_models_used"));
+  ASSERT_TRUE(j["contact_models_used"].is_array());
+  for (const auto& m : j["contact_models_used"]) EXPECT_TRUE(m.is_string());
   ASSERT_TRUE(j.contains("steps"));
   EXPECT_TRUE(j["steps"].is_number_integer());
   ASSERT_TRUE(j.contains("finite"));
