@@ -190,6 +190,8 @@ void Simulation::SetMaterial(const std::string& name, const ContactMaterial& mat
 }
 
 const std::vector<ContactReport>& Simulation::contacts() const { return stepper_->contacts(); }
+const ContactProblem& Simulation::last_contact_problem() const { return stepper_->problem(); }
+const SolverResult& Simulation::last_solver_result() const { return stepper_->solver_result(); }
 
 std::vector<std::string> Simulation::actuator_names() const {
   std::vector<std::string> names;

@@ -116,6 +116,10 @@ class Simulation {
   /// Only contacts: joint limits, actuators and weld/ball constraints are not
   /// reported here.
   const std::vector<ContactReport>& contacts() const;
+  /// The stage-2 problem and the solver's result of the last step (for
+  /// benchmarks and diagnostics: A, J, the constraint bundle, v, γ).
+  const ContactProblem& last_contact_problem() const;
+  const SolverResult& last_solver_result() const;
 
   /// Names of the scene's PD actuators (scene `actuators:`), in scene order.
   std::vector<std::string> actuator_names() const;
