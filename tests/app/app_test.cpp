@@ -505,6 +505,53 @@ TEST(AppContactTest, ContactPanelAppliesStiffnessAndSigma) {
   EXPECT_NEAR(StictionSlipBound(0.5, 1e-3, 9.81, 0.01), 4.905e-5, 1e-12);
 }
 
+// The Contact panel switches the contact model live: scene-wide, then per
+// material; two materials naming different models are refused.
+TEST(AppContactTest, ContactPanelSwitchesTheContactModelLive) {
+  App app(RunningBox(20));
+  Simulation& sim = app.simulation();
+  UiState& ui = app.ui();
+  auto models_in_contact = [&]() {
+    std::vector<ContactModel> out;
+    for (const ContactReport& c : sim.contacts()) out.push_back(c.model);
+    return out;
+  };
+  for (int i = 0; i < 5; ++i) app.Frame();
+  ASSERT_FALSE(sim.contacts().empty());
+  for (ContactModel m : models_in_contact()) EXPECT_EQ(m, ContactModel::kSap);
+
+  ui.contact_edits.model = static_cast<int>(ContactModel::kLagged);
+  ASSERT_TRUE(ApplyContactEdits(sim, &ui, &app)) << ui.message;
+  EXPECT_EQ(sim.contact_model_parameters().model, ContactModel::kLagged);
+  for (int i = 0; i < 3; ++i) app.Frame();
+  ASSERT_FALSE(sim.contacts().empty());
+  for (ContactModel m : models_in_contact()) EXPECT_EQ(m, ContactModel::kLagged);
+
+  // Per material: "rigid" names Similar, which wins over the scene's Lagged.
+  MaterialEdit* rigid = nullptr;
+  MaterialEdit* other = nullptr;
+  for (MaterialEdit& m : ui.contact_edits.materials) (m.name == "rigid" ? rigid : other) = &m;
+  ASSERT_NE(rigid, nullptr);
+  rigid->model = 1 + static_cast<int>(ContactModel::kSimilar);
+  ASSERT_TRUE(ApplyContactEdits(sim, &ui, &app)) << ui.message;
+  for (int i = 0; i < 3; ++i) app.Frame();
+  ASSERT_FALSE(sim.contacts().empty());
+  for (ContactModel m : models_in_contact()) EXPECT_EQ(m, ContactModel::kSimilar);
+
+  if (other != nullptr) {
+    // Another material naming a different model: refused, nothing changes.
+    other->model = 1 + static_cast<int>(ContactModel::kSap);
+    EXPECT_FALSE(ApplyContactEdits(sim, &ui, &app));
+    EXPECT_TRUE(ui.message_is_error);
+    EXPECT_NE(ui.message.find("conflicts"), std::string::npos) << ui.message;
+    EXPECT_EQ(sim.GetMaterial("rigid").model, ContactModel::kSimilar);
+    EXPECT_FALSE(sim.GetMaterial(other->name).model.has_value());
+  }
+  const double t = sim.time();
+  app.Frame();
+  EXPECT_GT(sim.time(), t);
+}
+
 TEST(AppContactTest, SolverPanelAppliesAndRefuses) {
   App app(RunningBox(5));
   Simulation& sim = app.simulation();
