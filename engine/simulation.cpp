@@ -115,6 +115,7 @@ Simulation::Simulation(const SceneDescription& scene) : scene_(scene) {
   solver.sap.line_search = scene_.solver.line_search == "backtracking" ? LineSearchKind::kBacktracking
                                                                        : LineSearchKind::kExact;
   solver.canal = scene_.solver.canal;
+  solver.subadmm = scene_.solver.subadmm;
   SetSolver(solver);
   Reset();
 }
@@ -163,6 +164,8 @@ void Simulation::SetMaterial(const std::string& name, const ContactMaterial& mat
 }
 
 const std::vector<ContactReport>& Simulation::contacts() const { return stepper_->contacts(); }
+
+const SolverResult& Simulation::solver_result() const { return stepper_->solver_result(); }
 
 std::vector<std::string> Simulation::actuator_names() const {
   std::vector<std::string> names;

@@ -125,6 +125,9 @@ class Simulation {
   /// Only contacts: joint limits, actuators and weld/ball constraints are not
   /// reported here.
   const std::vector<ContactReport>& contacts() const;
+  /// The contact solver's result of the last step that had constraints
+  /// (v, γ, iterations, residual histories when recorded).
+  const SolverResult& solver_result() const;
 
   /// Names of the scene's PD actuators (scene `actuators:`), in scene order.
   std::vector<std::string> actuator_names() const;

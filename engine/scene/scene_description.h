@@ -137,6 +137,7 @@ struct SolverDescription {
   double near_rigid_threshold = 1.0;  ///< β of SAP paper Eq. (29).
   double stiction_tolerance = 1e-3;   ///< σ of SAP paper Eq. (30).
   CanalSolverParameters canal;        ///< `solver.canal:` (docs/scene-format.md).
+  SubAdmmSolverParameters subadmm;    ///< `solver.subadmm:`.
 };
 
 struct SceneDescription {

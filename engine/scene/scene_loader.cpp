@@ -43,7 +43,7 @@ namespace fs = std::filesystem;
 // ---------------------------------------------------------------------------
 constexpr std::array<std::string_view, 4> kKnownContactModels = {
     "sap", "lagged", "similar", "regularized_lagged"};
-constexpr std::array<std::string_view, 2> kKnownSolvers = {"sap", "canal"};
+constexpr std::array<std::string_view, 3> kKnownSolvers = {"sap", "canal", "subadmm"};
 constexpr std::array<std::string_view, 2> kKnownLineSearches = {"exact", "backtracking"};
 constexpr std::array<std::string_view, 4> kIntegratorPresets = {
     "explicit_euler", "symplectic_euler", "implicit_euler", "midpoint"};
@@ -64,9 +64,9 @@ constexpr std::array<std::string_view, 14> kSceneKeys = {
     "solver",      "default_material", "materials", "world_geometry", "bodies", "joints",
     "actuators",   "constraints"};
 
-constexpr std::array<std::string_view, 8> kSolverKeys = {
+constexpr std::array<std::string_view, 9> kSolverKeys = {
     "type",          "relative_tolerance",   "absolute_tolerance", "max_iterations",
-    "line_search",   "near_rigid_threshold", "stiction_tolerance", "canal"};
+    "line_search",   "near_rigid_threshold", "stiction_tolerance", "canal", "subadmm"};
 constexpr std::array<std::string_view, 6> kMaterialKeys = {
     "name", "friction", "stiffness", "dissipation", "hc_dissipation", "contact_model"};
 constexpr std::array<std::string_view, 8> kGeometryKeys = {
@@ -848,6 +848,18 @@ void Loader::ParseSolver(const Ctx& ctx, const YAML::Node& node,
                        {"penetration_recovery", &p.penetration_recovery},
                        {"warm_start", nullptr, nullptr, &p.warm_start}},
                       [&] { ValidateCanalParameters(p); });
+  }
+  if (map.Has("subadmm")) {
+    SubAdmmSolverParameters& p = solver->subadmm;
+    ParseParameterMap(map.CtxOf("subadmm"), map.Get("subadmm"),
+                      {{"initial_penalty", &p.initial_penalty},
+                       {"penalty_balance", &p.penalty_balance},
+                       {"tolerance", &p.tolerance},
+                       {"max_iterations", nullptr, &p.max_iterations},
+                       {"num_threads", nullptr, &p.num_threads},
+                       {"penetration_recovery", &p.penetration_recovery},
+                       {"warm_start", nullptr, nullptr, &p.warm_start}},
+                      [&] { ValidateSubAdmmParameters(p); });
   }
 }
 

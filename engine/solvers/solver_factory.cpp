@@ -23,13 +23,15 @@ void ValidateSapParameters(const SapSolverParameters& p) {
 void ValidateSolverSettings(const SolverSettings& settings) {
   bool known = false;
   for (std::string_view t : kSolverTypes) known = known || t == settings.type;
-  if (!known) throw InputError("unknown solver '" + settings.type + "' (expected sap, canal)");
+  if (!known) throw InputError("unknown solver '" + settings.type + "' (expected sap, canal, subadmm)");
   ValidateSapParameters(settings.sap);
   ValidateCanalParameters(settings.canal);
+  ValidateSubAdmmParameters(settings.subadmm);
 }
 
 std::unique_ptr<ContactSolver> MakeContactSolver(const SolverSettings& settings) {
   if (settings.type == "canal") return std::make_unique<CanalSolver>(settings.canal);
+  if (settings.type == "subadmm") return std::make_unique<SubAdmmSolver>(settings.subadmm);
   return std::make_unique<SapSolver>(settings.sap);
 }
 
@@ -40,6 +42,7 @@ void ConfigureContactSolver(const SolverSettings& settings, std::unique_ptr<Cont
   }
   if (auto* sap = dynamic_cast<SapSolver*>(solver->get())) sap->set_parameters(settings.sap);
   if (auto* canal = dynamic_cast<CanalSolver*>(solver->get())) canal->set_parameters(settings.canal);
+  if (auto* admm = dynamic_cast<SubAdmmSolver*>(solver->get())) admm->set_parameters(settings.subadmm);
 }
 
 }  // namespace stiction

@@ -9,16 +9,18 @@
 #include "engine/solvers/canal_solver.h"
 #include "engine/solvers/contact_solver.h"
 #include "engine/solvers/sap_solver.h"
+#include "engine/solvers/subadmm_solver.h"
 
 namespace stiction {
 
 /// Solver names, as in scene files (`solver.type`), --solver and the viewer.
-inline constexpr std::array<std::string_view, 2> kSolverTypes = {"sap", "canal"};
+inline constexpr std::array<std::string_view, 3> kSolverTypes = {"sap", "canal", "subadmm"};
 
 struct SolverSettings {
   std::string type = "sap";  ///< One of kSolverTypes.
   SapSolverParameters sap;
   CanalSolverParameters canal;
+  SubAdmmSolverParameters subadmm;
 };
 
 /// Throws InputError naming the parameter when out of range or NaN.

@@ -1,5 +1,7 @@
 #include "engine/solvers/solver_layout.h"
 
+#include <algorithm>
+
 namespace stiction {
 
 void SolverLayout::Build(const ContactProblem& problem) {
@@ -69,6 +71,22 @@ void SolverLayout::MultiplyJTranspose(const ContactProblem& problem, const Vecto
           b.J.transpose() * gamma.segment(row_start[i], c.num_rows);
     }
   }
+}
+
+double SolverLayout::CalcMomentumError(const ContactProblem& problem, const VectorX& v,
+                                       const VectorX& v_star, const VectorX& gamma) const {
+  VectorX Adv, Av, jt;
+  MultiplyA(problem, v - v_star, &Adv);
+  MultiplyA(problem, v, &Av);
+  MultiplyJTranspose(problem, gamma, &jt);
+  VectorX scale(n);
+  for (int t : trees) {
+    scale.segment(local_start[t], problem.tree_nv[t]) =
+        problem.A[t].diagonal().cwiseSqrt().cwiseInverse();
+  }
+  const double g = (Adv - jt).cwiseProduct(scale).norm();
+  const double ref = std::max(Av.cwiseProduct(scale).norm(), jt.cwiseProduct(scale).norm());
+  return ref > 0 ? g / ref : g;
 }
 
 }  // namespace stiction

@@ -28,6 +28,11 @@ struct SolverLayout {
   void MultiplyJ(const ContactProblem& problem, const VectorX& v, VectorX* vc) const;
   /// y = Jᵀ γ.
   void MultiplyJTranspose(const ContactProblem& problem, const VectorX& gamma, VectorX* y) const;
+  /// e_m of SAP paper Eq. (32) with the scaling D = diag(A)^-½ of Eq. (25):
+  /// ‖D (A (v − v*) − Jᵀγ)‖ / max(‖D A v‖, ‖D Jᵀγ‖), local vectors. The
+  /// common accuracy figure of every solver (benchmarks).
+  double CalcMomentumError(const ContactProblem& problem, const VectorX& v, const VectorX& v_star,
+                           const VectorX& gamma) const;
 };
 
 }  // namespace stiction

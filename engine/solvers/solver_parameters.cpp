@@ -14,6 +14,7 @@ void Require(const char* solver, bool ok, const char* what) {
 }
 
 constexpr const char* kCanal = "canal";
+constexpr const char* kSubAdmm = "subadmm";
 
 }  // namespace
 
@@ -35,6 +36,19 @@ void ValidateCanalParameters(const CanalSolverParameters& p) {
               p.penetration_recovery <= 1,
           "penetration_recovery must be in (0, 1]");
   Require(kCanal, p.dense_max_size >= 0, "dense_max_size must be >= 0");
+}
+
+void ValidateSubAdmmParameters(const SubAdmmSolverParameters& p) {
+  Require(kSubAdmm, std::isfinite(p.initial_penalty) && p.initial_penalty >= 0,
+          "initial_penalty (beta0) must be >= 0 and finite [kg] (0: automatic)");
+  Require(kSubAdmm, std::isfinite(p.penalty_balance) && p.penalty_balance > 1,
+          "penalty_balance (gamma) must be > 1 and finite");
+  Require(kSubAdmm, std::isfinite(p.tolerance) && p.tolerance > 0, "tolerance must be positive and finite");
+  Require(kSubAdmm, p.max_iterations >= 1, "max_iterations must be >= 1");
+  Require(kSubAdmm, p.num_threads >= 1 && p.num_threads <= 256, "num_threads must be in [1, 256]");
+  Require(kSubAdmm, std::isfinite(p.penetration_recovery) && p.penetration_recovery > 0 &&
+                        p.penetration_recovery <= 1,
+          "penetration_recovery must be in (0, 1]");
 }
 
 }  // namespace stiction

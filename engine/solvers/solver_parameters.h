@@ -47,4 +47,31 @@ struct CanalSolverParameters {
 /// Throws InputError naming the parameter when out of range or NaN.
 void ValidateCanalParameters(const CanalSolverParameters& p);
 
+struct SubAdmmSolverParameters {
+  /// β0 [kg]; 0 selects the paper's rule (Sec. VI-B): the geometric mean
+  /// over trees of the pseudo-density m_j / (constraints on tree j), with
+  /// m_j the largest diagonal entry of A_j (the tree's mass for a free base).
+  double initial_penalty = 0;
+  /// γ > 1 of Eq. (43): β ← β √(θ_p/θ_d) when one residual exceeds γ times
+  /// the other (then every tree matrix is refactored).
+  double penalty_balance = 10;
+  /// θ_th of Alg. 2: stop when θ_p + θ_d < tolerance (Eq. 42; θ_p in m/s,
+  /// θ_d in N s: a mixed sum, as in the paper). > 0.
+  double tolerance = 1e-6;
+  /// l_max of Alg. 2, ≥ 1. At the cap the last iterate is returned with
+  /// status kMaxIterations (the stepper still uses it).
+  int max_iterations = 200;
+  /// Threads for the per-tree v-updates and factorizations (Eq. 34), ≥ 1.
+  int num_threads = 1;
+  /// As CanalSolverParameters::penetration_recovery. In (0, 1].
+  double penetration_recovery = 0.2;
+  /// Warm start λ (u = −λ) from the previous step by constraint key.
+  bool warm_start = true;
+  /// Record θ_p + θ_d after every iteration into residual_history.
+  bool record_history = false;
+};
+
+/// Throws InputError naming the parameter when out of range or NaN.
+void ValidateSubAdmmParameters(const SubAdmmSolverParameters& p);
+
 }  // namespace stiction
