@@ -381,6 +381,8 @@ void App::SetMaterial(const std::string& name, const ContactMaterial& material) 
 
 void App::SetSolverParameters(const SapSolverParameters& p) { sim_->SetSolverParameters(p); }
 
+void App::SetSolver(const SolverSettings& settings) { sim_->SetSolver(settings); }
+
 // ---------------------------------------------------------------- input
 
 void App::HandleKey(int key, int action, int mods) {

@@ -86,6 +86,7 @@ class App final : public AppCommands, public GripperCommands {
   void SetContactModelParameters(const ContactModelParameters& p) override;
   void SetMaterial(const std::string& name, const ContactMaterial& material) override;
   void SetSolverParameters(const SapSolverParameters& p) override;
+  void SetSolver(const SolverSettings& settings) override;
   bool OpenScene(const std::string& path, bool keep_camera) override;
   bool ReloadScene() override;
   void RequestScreenshot() override;

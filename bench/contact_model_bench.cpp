@@ -28,7 +28,7 @@ using namespace stiction;
 // log10 cond(D H D) of the last step's Newton matrix at its solution.
 double LogConditionNumber(const Simulation& sim) {
   const ContactProblem& p = sim.last_contact_problem();
-  const SolverResult& r = sim.last_solver_result();
+  const SolverResult& r = sim.solver_result();
   const int n = p.num_velocities();
   if (p.constraints.empty() || r.v.size() != n) return std::nan("");
   MatrixX H = MatrixX::Zero(n, n);

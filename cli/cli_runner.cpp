@@ -334,6 +334,11 @@ void PrintSummary(const RunSummary& run, const RunStatistics& stats, std::ostrea
   row("real-time") << Format(run.realtime_factor(), 4) << "x\n";
   row("iterations") << "mean " << Format(stats.mean_iterations(), 4) << ", max "
                     << stats.max_iterations() << '\n';
+  if (run.solver != "sap") {
+    row("AL") << "mean " << Format(stats.mean_outer_iterations(), 4)
+              << " outer iterations, max residual " << Format(stats.max_constraint_residual(), 3)
+              << ", " << stats.unconverged_steps() << " steps at the iteration cap\n";
+  }
   row("contacts") << "mean " << Format(stats.mean_contacts(), 4) << ", max "
                   << stats.max_contacts() << '\n';
   if (stats.num_steps() > 0) {

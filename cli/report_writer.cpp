@@ -83,6 +83,9 @@ void RunStatistics::Add(const StepStats& s) {
   sum_iterations_ += s.iterations;
   sum_line_search_iterations_ += s.line_search_iterations;
   sum_contacts_ += s.num_contacts;
+  sum_outer_iterations_ += s.outer_iterations;
+  max_constraint_residual_ = NanMax(max_constraint_residual_, s.constraint_residual);
+  if (!s.solver_converged) ++unconverged_steps_;
   sum_wall_time_s_ += s.wall_time_s;
   time_split_.free_motion += s.time.free_motion;
   time_split_.collision += s.time.collision;
@@ -149,6 +152,9 @@ nlohmann::json MakeReportJson(const RunSummary& run, const RunStatistics& stats)
   s["mean_contacts"] = num(stats.mean_contacts());
   s["max_contacts"] = stats.max_contacts();
   s["max_momentum_error"] = num(stats.max_momentum_error());
+  s["mean_outer_iterations"] = num(stats.mean_outer_iterations());
+  s["max_constraint_residual"] = num(stats.max_constraint_residual());
+  s["unconverged_steps"] = stats.unconverged_steps();
   s["max_complementarity_error"] = num(stats.max_complementarity_error());
   s["max_penetration_m"] = num(stats.max_penetration_m());
   s["mean_penetration_m"] = num(stats.mean_penetration_m());

@@ -44,6 +44,12 @@ class RunStatistics {
   double mean_line_search_iterations() const { return Mean(sum_line_search_iterations_); }
   int max_line_search_iterations() const { return max_line_search_iterations_; }
   double mean_contacts() const { return Mean(sum_contacts_); }
+  /// AL solvers (CANAL, SubADMM): mean outer iterations per step, the
+  /// largest final residual (StepStats::constraint_residual) and how many
+  /// steps stopped at the iteration cap. Zero for SAP.
+  double mean_outer_iterations() const { return Mean(sum_outer_iterations_); }
+  double max_constraint_residual() const { return max_constraint_residual_; }
+  std::int64_t unconverged_steps() const { return unconverged_steps_; }
   int max_contacts() const { return max_contacts_; }
   /// Largest e_m over the run (SAP paper Eq. (32)).
   double max_momentum_error() const { return max_momentum_error_; }
@@ -75,6 +81,9 @@ class RunStatistics {
   double sum_iterations_ = 0;
   double sum_line_search_iterations_ = 0;
   double sum_contacts_ = 0;
+  double sum_outer_iterations_ = 0;
+  double max_constraint_residual_ = 0;
+  std::int64_t unconverged_steps_ = 0;
   double sum_contact_penetration_m_ = 0;
   double sum_wall_time_s_ = 0;
   int max_iterations_ = 0;

@@ -117,13 +117,16 @@ Simulation::Simulation(const SceneDescription& scene) : scene_(scene) {
   contact.stiction_tolerance = scene_.solver.stiction_tolerance;
   contact.model = ParseContactModel(scene_.contact_model).value_or(ContactModel::kSap);
   SetContactModelParameters(contact);
-  SapSolverParameters solver;
-  solver.relative_tolerance = scene_.solver.relative_tolerance;
-  solver.absolute_tolerance = scene_.solver.absolute_tolerance;
-  solver.max_iterations = scene_.solver.max_iterations;
-  solver.line_search = scene_.solver.line_search == "backtracking" ? LineSearchKind::kBacktracking
-                                                                   : LineSearchKind::kExact;
-  SetSolverParameters(solver);
+  SolverSettings solver;
+  solver.type = scene_.solver.type;
+  solver.sap.relative_tolerance = scene_.solver.relative_tolerance;
+  solver.sap.absolute_tolerance = scene_.solver.absolute_tolerance;
+  solver.sap.max_iterations = scene_.solver.max_iterations;
+  solver.sap.line_search = scene_.solver.line_search == "backtracking" ? LineSearchKind::kBacktracking
+                                                                       : LineSearchKind::kExact;
+  solver.canal = scene_.solver.canal;
+  solver.subadmm = scene_.solver.subadmm;
+  SetSolver(solver);
   Reset();
 }
 
@@ -138,18 +141,13 @@ void Simulation::SetContactModelParameters(const ContactModelParameters& p) {
 }
 
 void Simulation::SetSolverParameters(const SapSolverParameters& p) {
-  if (!std::isfinite(p.relative_tolerance) || p.relative_tolerance < 0 || p.relative_tolerance > 1) {
-    throw InputError("solver relative tolerance must be in [0, 1]");
-  }
-  if (!std::isfinite(p.absolute_tolerance) || p.absolute_tolerance < 0) {
-    throw InputError("solver absolute tolerance must be >= 0 and finite");
-  }
-  if (p.max_iterations < 1) throw InputError("solver maximum iterations must be >= 1");
-  if (!(p.backtracking_rho > 0 && p.backtracking_rho < 1) || !(p.armijo_c > 0 && p.armijo_c < 1) ||
-      !(p.backtracking_alpha_max > 0) || !(p.exact_alpha_max > 0)) {
-    throw InputError("line search parameters out of range (0 < rho < 1, 0 < c < 1, alpha_max > 0)");
-  }
-  solver_params_ = p;
+  ValidateSapParameters(p);
+  solver_.sap = p;
+}
+
+void Simulation::SetSolver(const SolverSettings& settings) {
+  ValidateSolverSettings(settings);
+  solver_ = settings;
 }
 
 ContactMaterial Simulation::GetMaterial(const std::string& name) const {
@@ -191,7 +189,8 @@ void Simulation::SetMaterial(const std::string& name, const ContactMaterial& mat
 
 const std::vector<ContactReport>& Simulation::contacts() const { return stepper_->contacts(); }
 const ContactProblem& Simulation::last_contact_problem() const { return stepper_->problem(); }
-const SolverResult& Simulation::last_solver_result() const { return stepper_->solver_result(); }
+
+const SolverResult& Simulation::solver_result() const { return stepper_->solver_result(); }
 
 std::vector<std::string> Simulation::actuator_names() const {
   std::vector<std::string> names;
@@ -269,13 +268,13 @@ void Simulation::SetIntegrator(const IntegratorDescription& integrator) {
   scene_.integrator = integrator;
 }
 
-std::string Simulation::solver_name() const { return scene_.solver.type; }
 
 void Simulation::Reset() {
   q_ = q0_;
   v_ = v0_;
   time_ = 0;
   step_index_ = 0;
+  stepper_->ClearSolverWarmStart();
 }
 
 void Simulation::SetState(const VectorX& q, const VectorX& v) {
@@ -286,6 +285,7 @@ void Simulation::SetState(const VectorX& q, const VectorX& v) {
   q_ = q;
   v_ = v;
   model_->NormalizeQuaternions(&q_);
+  stepper_->ClearSolverWarmStart();
 }
 
 void Simulation::SetExternalWrenches(std::vector<ExternalWrench> wrenches) {
@@ -307,7 +307,7 @@ StepResult Simulation::Step() {
   params.dt = scene_.time_step;
   params.theta = {scene_.integrator.theta, scene_.integrator.theta_vq};
   params.contact = contact_params_;
-  params.solver = solver_params_;
+  params.solver = solver_;
   VectorX tau_ext;
   if (!wrenches_.empty()) {
     // Generalized forces τ = Jᵀ [τ_W; f_W] at the start-of-step configuration.

@@ -10,7 +10,7 @@
 #include "engine/common/eigen_types.h"
 #include "engine/contact/contact_problem_builder.h"
 #include "engine/multibody/multibody_model.h"
-#include "engine/solvers/sap_solver.h"
+#include "engine/solvers/solver_factory.h"
 #include "engine/scene/scene_description.h"
 
 namespace stiction {
@@ -23,13 +23,20 @@ enum class StepStatus {
 
 /// Per-step statistics. Contact-related entries are zero until contact exists.
 struct StepStats {
-  int iterations = 0;              ///< Solver iterations (stage 1 Newton + contact solver).
+  int iterations = 0;              ///< Solver iterations (stage 1 Newton + contact solver;
+                                   ///< CANAL: inner Newton steps summed; SubADMM: ADMM iterations).
   int line_search_iterations = 0;
   int num_contacts = 0;
   double momentum_error = 0;       ///< e_m, SAP paper Eq. (32).
   double complementarity_error = 0;  ///< e_μ, SAP paper Eq. (33).
   double max_penetration_m = 0;    ///< max(-φ) over contacts [m], ≥ 0.
   double wall_time_s = 0;          ///< Time spent inside Step() [s].
+  std::string solver;              ///< The contact solver that ran (sap, canal, subadmm).
+  // Augmented-Lagrangian solvers (CANAL, SubADMM); zero for SAP.
+  int outer_iterations = 0;        ///< CANAL: AL (outer) iterations.
+  double constraint_residual = 0;  ///< ‖J v̂ − z‖ at exit [m/s] (SubADMM: θ_p + θ_d).
+  double penalty = 0;              ///< AL penalty β at exit [kg] (not SAP's near-rigid β).
+  bool solver_converged = true;    ///< False when an AL solver stopped at its iteration cap.
   /// Where the step's time went [s] (benchmarks, docs/benchmarks.md).
   struct TimeSplit {
     double free_motion = 0;    ///< Stage 1 (θ-method Newton per tree).
@@ -96,7 +103,8 @@ class Simulation {
   const IntegratorDescription& integrator() const;
   /// Changes θ, θ_vq from the next step on. Throws InputError unless in [0, 1].
   void SetIntegrator(const IntegratorDescription& integrator);
-  std::string solver_name() const;
+  /// The contact solver that runs (sap, canal, subadmm).
+  std::string solver_name() const { return solver_.type; }
 
   /// Contact model parameters β, σ (SAP paper Eqs. 29–30), from the next
   /// step on. Throws InputError when out of range (β ≥ 0, σ > 0, finite).
@@ -105,7 +113,12 @@ class Simulation {
   /// SAP solver parameters (tolerances, iteration cap, line search), from the
   /// next step on. Throws InputError when out of range.
   void SetSolverParameters(const SapSolverParameters& p);
-  const SapSolverParameters& solver_parameters() const { return solver_params_; }
+  const SapSolverParameters& solver_parameters() const { return solver_.sap; }
+  /// Chooses the contact solver and every solver's parameters from the next
+  /// step on (docs/solvers.md). Validates everything before changing
+  /// anything; throws InputError naming the bad parameter.
+  void SetSolver(const SolverSettings& settings);
+  const SolverSettings& solver_settings() const { return solver_; }
   /// Changes a material's k [N/m], τd [s] and μ for every geometry that uses
   /// it, from the next step on. Throws InputError for an unknown name or
   /// out-of-range values (k > 0, τd ≥ 0, μ ≥ 0, finite).
@@ -116,10 +129,12 @@ class Simulation {
   /// Only contacts: joint limits, actuators and weld/ball constraints are not
   /// reported here.
   const std::vector<ContactReport>& contacts() const;
-  /// The stage-2 problem and the solver's result of the last step (for
-  /// benchmarks and diagnostics: A, J, the constraint bundle, v, γ).
+  /// The stage-2 problem of the last step (for benchmarks and diagnostics:
+  /// A, J, the constraint bundle).
   const ContactProblem& last_contact_problem() const;
-  const SolverResult& last_solver_result() const;
+  /// The contact solver's result of the last step that had constraints
+  /// (v, γ, iterations, residual histories when recorded).
+  const SolverResult& solver_result() const;
 
   /// Names of the scene's PD actuators (scene `actuators:`), in scene order.
   std::vector<std::string> actuator_names() const;
@@ -158,7 +173,7 @@ class Simulation {
   std::vector<std::string> geometry_materials_;  // Material name per collision geometry.
   std::unique_ptr<TimeStepper> stepper_;
   ContactModelParameters contact_params_;
-  SapSolverParameters solver_params_;
+  SolverSettings solver_;
   VectorX q0_, v0_;  // Initial state from the scene.
   std::vector<ExternalWrench> wrenches_;
   size_t FindActuator(const std::string& name) const;

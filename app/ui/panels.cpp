@@ -72,6 +72,47 @@ void DrawRecordingIndicator(const AppView& view) {
   draw->AddText(ImVec2(origin.x + 2 * radius + 8, origin.y), IM_COL32(255, 255, 255, 255), text);
 }
 
+void DrawCanalFields(CanalSolverParameters* c) {
+  ImGui::Separator();
+  ImGui::TextUnformatted("CANAL (augmented Lagrangian)");
+  ImGui::SetNextItemWidth(110);
+  // The AL penalty, not the Contact panel's near-rigid beta of SAP.
+  ImGui::InputDouble("AL penalty beta0 [kg] > 0", &c->initial_penalty, 0.0, 0.0, "%.3g");
+  ImGui::SetNextItemWidth(110);
+  ImGui::InputDouble("AL penalty growth kappa > 1", &c->penalty_growth, 0.0, 0.0, "%.3g");
+  ImGui::SetNextItemWidth(110);
+  ImGui::InputDouble("max AL penalty beta_max [kg] >= beta0", &c->max_penalty, 0.0, 0.0, "%.3g");
+  ImGui::SetNextItemWidth(110);
+  ImGui::InputDouble("residual ratio zeta (0, 1)", &c->residual_ratio, 0.0, 0.0, "%.3g");
+  ImGui::SetNextItemWidth(110);
+  ImGui::InputDouble("AL tolerance ||Jv - z|| [m/s] > 0", &c->tolerance, 0.0, 0.0, "%.3g");
+  ImGui::SetNextItemWidth(110);
+  ImGui::InputInt("max AL iterations >= 1", &c->max_iterations);
+  ImGui::SetNextItemWidth(110);
+  ImGui::InputDouble("Newton tolerance [0, 1)", &c->newton_tolerance, 0.0, 0.0, "%.3g");
+  ImGui::SetNextItemWidth(110);
+  ImGui::InputInt("max Newton iterations >= 1", &c->max_newton_iterations);
+  ImGui::SetNextItemWidth(110);
+  ImGui::InputDouble("penetration recovery per step (0, 1]##canal", &c->penetration_recovery, 0.0, 0.0, "%.3g");
+}
+
+void DrawSubAdmmFields(SubAdmmSolverParameters* s) {
+  ImGui::Separator();
+  ImGui::TextUnformatted("SubADMM (per-tree ADMM)");
+  ImGui::SetNextItemWidth(110);
+  ImGui::InputDouble("ADMM penalty beta0 [kg] >= 0 (0: auto)", &s->initial_penalty, 0.0, 0.0, "%.3g");
+  ImGui::SetNextItemWidth(110);
+  ImGui::InputDouble("penalty balance gamma > 1", &s->penalty_balance, 0.0, 0.0, "%.3g");
+  ImGui::SetNextItemWidth(110);
+  ImGui::InputDouble("tolerance theta_p + theta_d > 0", &s->tolerance, 0.0, 0.0, "%.3g");
+  ImGui::SetNextItemWidth(110);
+  ImGui::InputInt("max ADMM iterations >= 1", &s->max_iterations);
+  ImGui::SetNextItemWidth(110);
+  ImGui::InputInt("threads >= 1", &s->num_threads);
+  ImGui::SetNextItemWidth(110);
+  ImGui::InputDouble("penetration recovery per step (0, 1]##admm", &s->penetration_recovery, 0.0, 0.0, "%.3g");
+}
+
 void DrawSimulationPanel(const AppView& view, UiState* ui, AppCommands* commands) {
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(430, 0), ImGuiCond_FirstUseEver);
@@ -230,6 +271,7 @@ void DrawSolverPanel(const AppView& view, UiState* ui, AppCommands* commands) {
   SolverEdits& e = ui->solver_edits;
   ImGui::SetNextItemWidth(140);
   ImGui::Combo("solver", &e.solver, kSolverChoices, kNumSolverChoices);
+  ImGui::TextDisabled("SAP (convex, regularized) fields; CANAL/SubADMM (exact NCP) below");
   char preview[32];
   std::snprintf(preview, sizeof preview, "%.0e", e.relative_tolerance);
   ImGui::SetNextItemWidth(90);
@@ -252,6 +294,8 @@ void DrawSolverPanel(const AppView& view, UiState* ui, AppCommands* commands) {
   const char* kLineSearches[] = {"exact", "backtracking"};
   ImGui::SetNextItemWidth(140);
   if (ImGui::Combo("line search", &line_search, kLineSearches, 2)) e.backtracking = line_search == 1;
+  if (e.solver == 1) DrawCanalFields(&e.canal);
+  if (e.solver == 2) DrawSubAdmmFields(&e.subadmm);
   if (e.backtracking) {
     ImGui::SetNextItemWidth(110);
     ImGui::InputDouble("rho (0, 1)", &e.backtracking_rho, 0.0, 0.0, "%.3g");
@@ -267,6 +311,11 @@ void DrawSolverPanel(const AppView& view, UiState* ui, AppCommands* commands) {
   ImGui::TextDisabled("engine: %s, eps_r = %.3g, eps_a = %.3g, %d iterations, %s", sim.solver_name().c_str(),
                       p.relative_tolerance, p.absolute_tolerance, p.max_iterations,
                       p.line_search == LineSearchKind::kBacktracking ? "backtracking" : "exact");
+  if (sim.solver_name() != "sap") {
+    const SolverResult& r = sim.solver_result();
+    ImGui::TextDisabled("last step: %d AL iterations, %d inner steps, residual %.2e, AL penalty %.3g kg",
+                        r.outer_iterations, r.iterations, r.constraint_residual, r.penalty);
+  }
   DrawMessage(*ui);
   ImGui::End();
 }
@@ -583,17 +632,22 @@ SolverEdits SolverEditsFrom(const Simulation& sim) {
   e.backtracking_rho = p.backtracking_rho;
   e.armijo_c = p.armijo_c;
   e.backtracking_alpha_max = p.backtracking_alpha_max;
+  e.canal = sim.solver_settings().canal;
+  e.subadmm = sim.solver_settings().subadmm;
   return e;
 }
 
 bool ApplySolverEdits(const Simulation& sim, UiState* ui, AppCommands* commands) {
   const SolverEdits& e = ui->solver_edits;
-  if (e.solver < 0 || e.solver >= kNumSolverChoices || sim.solver_name() != kSolverChoices[e.solver]) {
-    ui->Error(std::string("refused: the engine has no run-time switch to solver '") +
-              (e.solver >= 0 && e.solver < kNumSolverChoices ? kSolverChoices[e.solver] : "?") + "'");
+  if (e.solver < 0 || e.solver >= kNumSolverChoices) {
+    ui->Error("refused: no such solver");
     return false;
   }
-  SapSolverParameters p = sim.solver_parameters();
+  SolverSettings settings = sim.solver_settings();
+  settings.type = kSolverChoices[e.solver];
+  settings.canal = e.canal;
+  settings.subadmm = e.subadmm;
+  SapSolverParameters& p = settings.sap;
   p.relative_tolerance = e.relative_tolerance;
   p.absolute_tolerance = e.absolute_tolerance;
   p.max_iterations = e.max_iterations;
@@ -602,14 +656,22 @@ bool ApplySolverEdits(const Simulation& sim, UiState* ui, AppCommands* commands)
   p.armijo_c = e.armijo_c;
   p.backtracking_alpha_max = e.backtracking_alpha_max;
   try {
-    commands->SetSolverParameters(p);  // Validates everything before changing anything.
+    commands->SetSolver(settings);  // Validates everything before changing anything.
   } catch (const InputError& error) {
     ui->Error(std::string("refused: ") + error.what());
     return false;
   }
   char text[160];
-  std::snprintf(text, sizeof text, "applied: eps_r = %.3g, eps_a = %.3g, %d iterations, %s line search",
-                p.relative_tolerance, p.absolute_tolerance, p.max_iterations, e.backtracking ? "backtracking" : "exact");
+  if (settings.type == "sap") {
+    std::snprintf(text, sizeof text, "applied: sap, eps_r = %.3g, eps_a = %.3g, %d iterations, %s line search",
+                  p.relative_tolerance, p.absolute_tolerance, p.max_iterations, e.backtracking ? "backtracking" : "exact");
+  } else if (settings.type == "canal") {
+    std::snprintf(text, sizeof text, "applied: canal, AL penalty beta0 = %.3g kg, tolerance %.3g m/s, %d AL iterations",
+                  e.canal.initial_penalty, e.canal.tolerance, e.canal.max_iterations);
+  } else {
+    std::snprintf(text, sizeof text, "applied: subadmm, tolerance %.3g, %d iterations, %d thread(s)",
+                  e.subadmm.tolerance, e.subadmm.max_iterations, e.subadmm.num_threads);
+  }
   ui->Info(text);
   return true;
 }

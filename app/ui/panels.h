@@ -27,6 +27,8 @@ class AppCommands {
   virtual void SetContactModelParameters(const ContactModelParameters& p) = 0;
   virtual void SetMaterial(const std::string& name, const ContactMaterial& material) = 0;
   virtual void SetSolverParameters(const SapSolverParameters& p) = 0;
+  /// Switches the contact solver and sets every solver's parameters.
+  virtual void SetSolver(const SolverSettings& settings) = 0;
   virtual bool OpenScene(const std::string& path, bool keep_camera) = 0;
   virtual bool ReloadScene() = 0;
   virtual void RequestScreenshot() = 0;

@@ -52,9 +52,9 @@ struct ContactEdits {
   std::vector<MaterialEdit> materials;
 };
 
-/// Contact solvers the engine offers (only SAP today).
-inline constexpr const char* kSolverChoices[] = {"sap"};
-inline constexpr int kNumSolverChoices = 1;
+/// Contact solvers the engine offers (stiction::kSolverTypes), switchable live.
+inline constexpr const char* kSolverChoices[] = {"sap", "canal", "subadmm"};
+inline constexpr int kNumSolverChoices = 3;
 /// ε_r presets of the Solver panel.
 inline constexpr double kRelativeToleranceChoices[] = {1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8};
 inline constexpr int kNumRelativeToleranceChoices = 8;
@@ -69,6 +69,8 @@ struct SolverEdits {
   double backtracking_rho = 0.8;      ///< ρ in (0, 1).
   double armijo_c = 1e-4;             ///< c in (0, 1).
   double backtracking_alpha_max = 1.25;  ///< α_max > 0.
+  CanalSolverParameters canal;      ///< CANAL's fields (docs/solvers.md).
+  SubAdmmSolverParameters subadmm;  ///< SubADMM's fields.
 };
 
 struct VisualizationState {

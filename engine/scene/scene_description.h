@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/common/eigen_types.h"
+#include "engine/solvers/solver_parameters.h"
 
 namespace stiction {
 
@@ -158,6 +159,8 @@ struct SolverDescription {
   std::string line_search = "exact";  ///< exact | backtracking.
   double near_rigid_threshold = 1.0;  ///< β of SAP paper Eq. (29).
   double stiction_tolerance = 1e-3;   ///< σ of SAP paper Eq. (30).
+  CanalSolverParameters canal;        ///< `solver.canal:` (docs/scene-format.md).
+  SubAdmmSolverParameters subadmm;    ///< `solver.subadmm:`.
 };
 
 struct SceneDescription {

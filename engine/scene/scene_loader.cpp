@@ -43,7 +43,7 @@ namespace fs = std::filesystem;
 // ---------------------------------------------------------------------------
 constexpr std::array<std::string_view, 4> kKnownContactModels = {
     "sap", "lagged", "similar", "regularized_lagged"};
-constexpr std::array<std::string_view, 1> kKnownSolvers = {"sap"};
+constexpr std::array<std::string_view, 3> kKnownSolvers = {"sap", "canal", "subadmm"};
 constexpr std::array<std::string_view, 2> kKnownLineSearches = {"exact", "backtracking"};
 constexpr std::array<std::string_view, 4> kIntegratorPresets = {
     "explicit_euler", "symplectic_euler", "implicit_euler", "midpoint"};
@@ -65,9 +65,9 @@ constexpr std::array<std::string_view, 16> kSceneKeys = {
     "solver",      "default_material", "materials", "world_geometry", "bodies", "joints",
     "actuators",   "constraints", "gripper",       "commands"};
 
-constexpr std::array<std::string_view, 7> kSolverKeys = {
+constexpr std::array<std::string_view, 9> kSolverKeys = {
     "type",          "relative_tolerance",   "absolute_tolerance", "max_iterations",
-    "line_search",   "near_rigid_threshold", "stiction_tolerance"};
+    "line_search",   "near_rigid_threshold", "stiction_tolerance", "canal", "subadmm"};
 constexpr std::array<std::string_view, 7> kMaterialKeys = {
     "name", "friction", "stiffness", "dissipation", "hc_dissipation", "stiction_velocity", "contact_model"};
 constexpr std::array<std::string_view, 8> kGeometryKeys = {
@@ -330,6 +330,18 @@ class Loader {
   std::vector<std::pair<YAML::Node, Ctx>> Elements(const Ctx& ctx, const YAML::Node& node) const;
 
   void ParseSolver(const Ctx& ctx, const YAML::Node& node, SolverDescription* solver) const;
+  /// A map of numeric/boolean solver parameters: each key read into its
+  /// field, then `validate` (the engine's own check) run so that a bad value
+  /// is reported at its key.
+  struct ParameterField {
+    std::string_view key;
+    double* number = nullptr;
+    int* integer = nullptr;
+    bool* flag = nullptr;
+  };
+  void ParseParameterMap(const Ctx& ctx, const YAML::Node& node,
+                         const std::vector<ParameterField>& fields,
+                         const std::function<void()>& validate) const;
   IntegratorDescription ParseIntegrator(const Ctx& ctx, const YAML::Node& node) const;
   MaterialDescription ParseMaterial(const Ctx& ctx, const YAML::Node& node) const;
   GeometryDescription ParseGeometry(const Ctx& ctx, const YAML::Node& node,
@@ -827,6 +839,55 @@ void Loader::ParseSolver(const Ctx& ctx, const YAML::Node& node,
   if (map.Has("stiction_tolerance")) {
     solver->stiction_tolerance =
         ReadPositive(map.CtxOf("stiction_tolerance"), map.Get("stiction_tolerance"));
+  }
+  if (map.Has("canal")) {
+    CanalSolverParameters& p = solver->canal;
+    ParseParameterMap(map.CtxOf("canal"), map.Get("canal"),
+                      {{"initial_penalty", &p.initial_penalty},
+                       {"penalty_growth", &p.penalty_growth},
+                       {"max_penalty", &p.max_penalty},
+                       {"residual_ratio", &p.residual_ratio},
+                       {"tolerance", &p.tolerance},
+                       {"max_iterations", nullptr, &p.max_iterations},
+                       {"newton_tolerance", &p.newton_tolerance},
+                       {"max_newton_iterations", nullptr, &p.max_newton_iterations},
+                       {"penetration_recovery", &p.penetration_recovery},
+                       {"warm_start", nullptr, nullptr, &p.warm_start}},
+                      [&] { ValidateCanalParameters(p); });
+  }
+  if (map.Has("subadmm")) {
+    SubAdmmSolverParameters& p = solver->subadmm;
+    ParseParameterMap(map.CtxOf("subadmm"), map.Get("subadmm"),
+                      {{"initial_penalty", &p.initial_penalty},
+                       {"penalty_balance", &p.penalty_balance},
+                       {"tolerance", &p.tolerance},
+                       {"max_iterations", nullptr, &p.max_iterations},
+                       {"num_threads", nullptr, &p.num_threads},
+                       {"penetration_recovery", &p.penetration_recovery},
+                       {"warm_start", nullptr, nullptr, &p.warm_start}},
+                      [&] { ValidateSubAdmmParameters(p); });
+  }
+}
+
+void Loader::ParseParameterMap(const Ctx& ctx, const YAML::Node& node,
+                               const std::vector<ParameterField>& fields,
+                               const std::function<void()>& validate) const {
+  const MapView map(*this, ctx, node);
+  std::vector<std::string_view> keys;
+  for (const ParameterField& f : fields) keys.push_back(f.key);
+  map.AllowOnly(keys);
+  for (const ParameterField& f : fields) {
+    if (!map.Has(f.key)) continue;
+    const Ctx key_ctx = map.CtxOf(f.key);
+    const YAML::Node& value = map.Get(f.key);
+    if (f.number != nullptr) *f.number = ReadNumber(key_ctx, value);
+    if (f.integer != nullptr) *f.integer = ReadInt(key_ctx, value, -1000000000, 1000000000);
+    if (f.flag != nullptr) *f.flag = ReadBool(key_ctx, value);
+    try {
+      validate();
+    } catch (const InputError& e) {
+      Fail(key_ctx, value, e.what());
+    }
   }
 }
 

@@ -33,12 +33,15 @@ struct SolverResult {
   int outer_iterations = 0;         ///< AL (outer) iterations.
   double constraint_residual = 0;   ///< ‖J v̂ − z‖ at exit.
   double penalty = 0;               ///< AL penalty β at exit (not SAP's near-rigid β).
+  std::vector<double> residual_history;  ///< ‖J v̂ − z‖ per AL iteration, when recorded.
 };
 
 class ContactSolver {
  public:
   virtual ~ContactSolver() = default;
   virtual std::string name() const = 0;
+  /// Forgets state carried between steps (warm starts), e.g. after a reset.
+  virtual void ClearWarmStart() {}
   /// Solves `problem` from `v_guess` (all trees; warm start). Never throws.
   virtual SolverStatus Solve(const ContactProblem& problem, const VectorX& v_guess,
                              SolverResult* result) = 0;

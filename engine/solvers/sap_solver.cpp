@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <sstream>
 
 namespace stiction {
@@ -38,90 +37,6 @@ int ContactProblem::num_rows() const {
   return rows;
 }
 
-void SapSolver::BuildLayout(const ContactProblem& problem) {
-  Layout& L = layout_;
-  L.local_start.assign(problem.num_trees(), -1);
-  L.trees.clear();
-  L.row_start.resize(problem.constraints.size());
-  L.rows = 0;
-  for (size_t i = 0; i < problem.constraints.size(); ++i) {
-    L.row_start[i] = L.rows;
-    L.rows += problem.constraints[i].num_rows;
-    for (const ConstraintJacobianBlock& b : problem.constraints[i].blocks) {
-      if (L.local_start[b.tree] < 0) {
-        L.local_start[b.tree] = 0;  // Mark; offsets assigned below in tree order.
-      }
-    }
-  }
-  L.n = 0;
-  for (int t = 0; t < problem.num_trees(); ++t) {
-    if (L.local_start[t] < 0) continue;
-    L.local_start[t] = L.n;
-    L.trees.push_back(t);
-    L.n += problem.tree_nv[t];
-  }
-  // Dense blocks of H: one per participating tree (diagonal) and one per
-  // pair of trees coupled by a constraint, stored with the later tree (in
-  // the local order) as the row tree so that the block is in the lower part.
-  pair_blocks_.clear();
-  diagonal_block_.assign(problem.num_trees(), -1);
-  std::map<std::pair<int, int>, int> index;
-  auto block_of = [&](int row_tree, int col_tree) {
-    auto [it, inserted] = index.emplace(std::make_pair(row_tree, col_tree), static_cast<int>(pair_blocks_.size()));
-    if (inserted) {
-      pair_blocks_.push_back({row_tree, col_tree,
-                              MatrixX::Zero(problem.tree_nv[row_tree], problem.tree_nv[col_tree])});
-    }
-    return it->second;
-  };
-  for (int t : L.trees) diagonal_block_[t] = block_of(t, t);
-  constraint_pairs_.resize(problem.constraints.size());
-  for (size_t i = 0; i < problem.constraints.size(); ++i) {
-    std::vector<int>& pairs = constraint_pairs_[i];
-    pairs.clear();
-    for (const ConstraintJacobianBlock& bi : problem.constraints[i].blocks) {
-      for (const ConstraintJacobianBlock& bj : problem.constraints[i].blocks) {
-        // Term J_jᵀ G J_i lands in rows of tree j, columns of tree i; keep
-        // only the one in the lower part (row tree later than column tree).
-        const bool lower = L.local_start[bj.tree] >= L.local_start[bi.tree];
-        pairs.push_back(lower ? block_of(bj.tree, bi.tree) : block_of(bi.tree, bj.tree));
-      }
-    }
-  }
-}
-
-void SapSolver::MultiplyA(const ContactProblem& problem, const VectorX& x, VectorX* y) const {
-  y->resize(layout_.n);
-  for (int t : layout_.trees) {
-    const int o = layout_.local_start[t], n = problem.tree_nv[t];
-    y->segment(o, n).noalias() = problem.A[t] * x.segment(o, n);
-  }
-}
-
-void SapSolver::CalcConstraintVelocities(const ContactProblem& problem, const VectorX& v,
-                                         VectorX* vc) const {
-  vc->setZero(layout_.rows);
-  for (size_t i = 0; i < problem.constraints.size(); ++i) {
-    const Constraint& c = problem.constraints[i];
-    for (const ConstraintJacobianBlock& b : c.blocks) {
-      vc->segment(layout_.row_start[i], c.num_rows).noalias() +=
-          b.J * v.segment(layout_.local_start[b.tree], problem.tree_nv[b.tree]);
-    }
-  }
-}
-
-void SapSolver::MultiplyJTranspose(const ContactProblem& problem, const VectorX& gamma,
-                                   VectorX* y) const {
-  y->setZero(layout_.n);
-  for (size_t i = 0; i < problem.constraints.size(); ++i) {
-    const Constraint& c = problem.constraints[i];
-    for (const ConstraintJacobianBlock& b : c.blocks) {
-      y->segment(layout_.local_start[b.tree], problem.tree_nv[b.tree]).noalias() +=
-          b.J.transpose() * gamma.segment(layout_.row_start[i], c.num_rows);
-    }
-  }
-}
-
 double SapSolver::EvaluateConstraints(const ContactProblem& problem, const VectorX& vc) {
   evals_.resize(problem.constraints.size());
   gamma_.resize(layout_.rows);
@@ -133,51 +48,6 @@ double SapSolver::EvaluateConstraints(const ContactProblem& problem, const Vecto
     cost += evals_[i].cost;
   }
   return cost;
-}
-
-void SapSolver::AssembleHessian(const ContactProblem& problem) {
-  // H = A + Jᵀ G J (Sec. IV-A), block-sparse by trees (Sec. IV-D): one dense
-  // block per pair of coupled trees, summed over the pair's constraints,
-  // then only the lower triangle goes to the sparse Cholesky (which reads
-  // the lower part). The pattern depends only on which trees each
-  // constraint couples, so it is the same at every Newton iteration.
-  for (PairBlock& pb : pair_blocks_) pb.H.setZero();
-  for (int t : layout_.trees) pair_blocks_[diagonal_block_[t]].H = problem.A[t];
-  for (size_t k = 0; k < problem.constraints.size(); ++k) {
-    const Constraint& c = problem.constraints[k];
-    const MatrixX& G = evals_[k].G;
-    const std::vector<int>& pairs = constraint_pairs_[k];
-    int p = 0;
-    for (const ConstraintJacobianBlock& bi : c.blocks) {
-      gj_.noalias() = G * bi.J;
-      for (const ConstraintJacobianBlock& bj : c.blocks) {
-        PairBlock& pb = pair_blocks_[pairs[p++]];
-        // pb holds rows of tree pb.row_tree, columns of pb.col_tree.
-        if (bj.tree == pb.row_tree && bi.tree == pb.col_tree) {
-          pb.H.noalias() += bj.J.transpose() * gj_;
-        }
-      }
-    }
-  }
-  if (use_dense_) {
-    H_dense_.setZero(layout_.n, layout_.n);
-    for (const PairBlock& pb : pair_blocks_) {
-      const int orow = layout_.local_start[pb.row_tree], ocol = layout_.local_start[pb.col_tree];
-      H_dense_.block(orow, ocol, pb.H.rows(), pb.H.cols()) = pb.H;  // Lower part suffices.
-    }
-    return;
-  }
-  triplets_.clear();
-  for (const PairBlock& pb : pair_blocks_) {
-    const int orow = layout_.local_start[pb.row_tree], ocol = layout_.local_start[pb.col_tree];
-    for (int col = 0; col < pb.H.cols(); ++col) {
-      for (int row = 0; row < pb.H.rows(); ++row) {
-        if (orow + row >= ocol + col) triplets_.emplace_back(orow + row, ocol + col, pb.H(row, col));
-      }
-    }
-  }
-  H_.resize(layout_.n, layout_.n);
-  H_.setFromTriplets(triplets_.begin(), triplets_.end());
 }
 
 SapSolver::LineSample SapSolver::SampleLine(const ContactProblem& problem, double alpha) {
@@ -205,52 +75,21 @@ SapSolver::LineSample SapSolver::SampleLine(const ContactProblem& problem, doubl
 }
 
 void SapSolver::PrepareLine(const ContactProblem& problem) {
-  CalcConstraintVelocities(problem, dv_, &dvc_);
-  MultiplyA(problem, dv_, &dp_);
+  layout_.MultiplyJ(problem, dv_, &dvc_);
+  layout_.MultiplyA(problem, dv_, &dp_);
   const VectorX d = v_ - v_star_;
   line_.dp_dot_dv_star = dp_.dot(d);
   line_.dv_dot_dp = dv_.dot(dp_);
   VectorX Ad;
-  MultiplyA(problem, d, &Ad);
+  layout_.MultiplyA(problem, d, &Ad);
   line_.a_cost = 0.5 * d.dot(Ad);
 }
 
 double SapSolver::ExactLineSearch(const ContactProblem& problem, double /*ell0*/,
                                   double d_ell0, int* iters) {
-  // rtsafe (Numerical Recipes §9.4): Newton–Raphson on f(α) = dℓ/dα with
-  // bisection whenever Newton leaves the bracket or converges slowly. ℓ is
-  // strongly convex along the line, so f is increasing with f(0) < 0.
-  const double alpha_max = params_.exact_alpha_max;
-  LineSample s_max = SampleLine(problem, alpha_max);
-  ++*iters;
-  if (s_max.d_cost <= 0) return alpha_max;
-  double lo = 0, hi = alpha_max;
-  double alpha = 1.0;  // The Newton step is usually close.
-  LineSample s = SampleLine(problem, alpha);
-  ++*iters;
-  double dx_old = hi - lo, dx = dx_old;
-  // dℓ/dα(α*) = 0 to 1e-12 of its initial value: well below what affects
-  // the Newton iterate, and reachable above round-off.
-  const double f_tol = 1e-12 * std::abs(d_ell0);
-  for (int k = 0; k < params_.max_line_search_iterations; ++k) {
-    if (std::abs(s.d_cost) <= f_tol) break;
-    if (s.d_cost < 0) lo = alpha; else hi = alpha;
-    const bool newton_out = ((alpha - hi) * s.d2_cost - s.d_cost) *
-                                ((alpha - lo) * s.d2_cost - s.d_cost) > 0;
-    const bool slow = std::abs(2 * s.d_cost) > std::abs(dx_old * s.d2_cost);
-    dx_old = dx;
-    if (newton_out || slow || s.d2_cost <= 0) {
-      dx = 0.5 * (hi - lo);
-      alpha = lo + dx;
-    } else {
-      dx = s.d_cost / s.d2_cost;
-      alpha -= dx;
-    }
-    if (std::abs(dx) <= 1e-14 * std::max(alpha, 1e-10) || hi - lo <= 1e-14 * hi) break;
-    s = SampleLine(problem, alpha);
-    ++*iters;
-  }
-  return alpha;
+  return stiction::ExactLineSearch([&](double alpha) { return SampleLine(problem, alpha); }, d_ell0,
+                                   params_.exact_alpha_max, params_.max_line_search_iterations,
+                                   iters);
 }
 
 double SapSolver::BacktrackingLineSearch(const ContactProblem& problem, double ell0,
@@ -270,8 +109,8 @@ SolverStatus SapSolver::Solve(const ContactProblem& problem, const VectorX& v_gu
   SolverResult& r = *result;
   r = SolverResult{};
   r.v = problem.v_star;
-  BuildLayout(problem);
-  const Layout& L = layout_;
+  layout_.Build(problem);
+  const SolverLayout& L = layout_;
   r.gamma = VectorX::Zero(L.rows);
   if (L.n == 0) return SolverStatus::kConverged;
 
@@ -290,24 +129,19 @@ SolverStatus SapSolver::Solve(const ContactProblem& problem, const VectorX& v_gu
   }
 
   VectorX grad, Adv, jc;
-  bool pattern_analyzed = false;
-  switch (params_.linear_solver) {
-    case LinearSolverKind::kDense: use_dense_ = true; break;
-    case LinearSolverKind::kSparse: use_dense_ = false; break;
-    case LinearSolverKind::kAuto: use_dense_ = L.n <= params_.dense_max_size; break;
-  }
+  H_.Analyze(problem, L, params_.linear_solver, params_.dense_max_size);
   double ell_prev = std::numeric_limits<double>::infinity();
   SolverStatus status = SolverStatus::kMaxIterations;
   for (int it = 0;; ++it) {
-    CalcConstraintVelocities(problem, v_, &vc_);
+    L.MultiplyJ(problem, v_, &vc_);
     const double ell_R = EvaluateConstraints(problem, vc_);
-    MultiplyA(problem, v_ - v_star_, &Adv);
+    L.MultiplyA(problem, v_ - v_star_, &Adv);
     const double ell = 0.5 * (v_ - v_star_).dot(Adv) + ell_R;
-    MultiplyJTranspose(problem, gamma_, &jc);
+    L.MultiplyJTranspose(problem, gamma_, &jc);
     grad = Adv - jc;  // ∇ℓ_p = A(v − v*) − Jᵀγ (Sec. IV-A).
     // Eq. (26) with the scaling D = diag(A)^-½ of Eq. (25); p = A v.
     VectorX p;
-    MultiplyA(problem, v_, &p);
+    L.MultiplyA(problem, v_, &p);
     const double g_norm = grad.cwiseProduct(scale_).norm();
     const double ref = std::max(p.cwiseProduct(scale_).norm(), jc.cwiseProduct(scale_).norm());
     r.cost = ell;
@@ -331,22 +165,14 @@ SolverStatus SapSolver::Solve(const ContactProblem& problem, const VectorX& v_gu
 
     // Newton direction Δv = −H⁻¹ ∇ℓ (Alg. 2, line 3).
     auto t0 = std::chrono::steady_clock::now();
-    AssembleHessian(problem);
+    // H = A + Jᵀ G J (Sec. IV-A), block-sparse by trees (Sec. IV-D).
+    H_.Assemble(problem, L, [&](int k) { return &evals_[k].G; });
     r.assembly_time_s += SecondsSince(t0);
     t0 = std::chrono::steady_clock::now();
-    bool factored = false;
-    if (use_dense_) {
-      dense_llt_.compute(H_dense_);  // Reads the lower triangle.
-      factored = dense_llt_.info() == Eigen::Success;
-      if (factored) dv_ = -dense_llt_.solve(grad);
-    } else {
-      if (!pattern_analyzed) {
-        llt_.analyzePattern(H_);
-        pattern_analyzed = true;
-      }
-      llt_.factorize(H_);
-      factored = llt_.info() == Eigen::Success;
-      if (factored) dv_ = -llt_.solve(grad);
+    const bool factored = H_.Factor();
+    if (factored) {
+      H_.Solve(grad, &dv_);
+      dv_ = -dv_;
     }
     if (!factored) {
       r.message = "SAP: the Newton matrix H = A + JᵀGJ is not positive definite";
@@ -373,7 +199,7 @@ SolverStatus SapSolver::Solve(const ContactProblem& problem, const VectorX& v_gu
   }
 
   // Results: γ at the final v (analytical inverse dynamics, Alg. 2 line 6).
-  CalcConstraintVelocities(problem, v_, &vc_);
+  L.MultiplyJ(problem, v_, &vc_);
   EvaluateConstraints(problem, vc_);
   r.gamma = gamma_;
   for (int t : L.trees) {
@@ -414,7 +240,7 @@ double SapSolver::LineSearchAlong(const ContactProblem& problem, const VectorX& 
 
 SapSolver::LineSample SapSolver::SampleAlong(const ContactProblem& problem, const VectorX& v,
                                              const VectorX& dv, double alpha) {
-  BuildLayout(problem);
+  layout_.Build(problem);
   v_star_.resize(layout_.n);
   v_.resize(layout_.n);
   dv_.resize(layout_.n);
@@ -424,7 +250,7 @@ SapSolver::LineSample SapSolver::SampleAlong(const ContactProblem& problem, cons
     v_.segment(o, n) = v.segment(g, n);
     dv_.segment(o, n) = dv.segment(g, n);
   }
-  CalcConstraintVelocities(problem, v_, &vc_);
+  layout_.MultiplyJ(problem, v_, &vc_);
   PrepareLine(problem);
   return SampleLine(problem, alpha);
 }

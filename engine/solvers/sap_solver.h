@@ -5,18 +5,14 @@
 // backtracking with Armijo's rule, and the stopping criterion of Eq. (26).
 #include <vector>
 
-#include <Eigen/Cholesky>
-#include <Eigen/SparseCholesky>
-#include <Eigen/SparseCore>
-
+#include "engine/solvers/block_newton_matrix.h"
 #include "engine/solvers/contact_solver.h"
+#include "engine/solvers/exact_line_search.h"
+#include "engine/solvers/solver_layout.h"
 
 namespace stiction {
 
 enum class LineSearchKind { kExact, kBacktracking };
-/// How H = A + JᵀGJ is factored: a dense LLT of the participating trees, a
-/// sparse (simplicial) Cholesky of the tree-block pattern, or by size.
-enum class LinearSolverKind { kAuto, kDense, kSparse };
 
 struct SapSolverParameters {
   double relative_tolerance = 1e-6;   ///< ε_r of Eq. (26), dimensionless.
@@ -54,27 +50,11 @@ class SapSolver final : public ContactSolver {
                      SolverResult* result) override;
 
   /// Cost and its first two derivatives along v + αΔv (Sec. IV-C), for tests.
-  struct LineSample {
-    double cost, d_cost, d2_cost;
-  };
+  using LineSample = stiction::LineSample;
 
  private:
-  // The problem restricted to trees that take part in some constraint; the
-  // others keep v = v*.
-  struct Layout {
-    std::vector<int> local_start;  // Per tree: offset in the local vector, −1 if absent.
-    std::vector<int> trees;        // Participating trees.
-    std::vector<int> row_start;    // Per constraint: first stacked row.
-    int n = 0;                     // Local velocities.
-    int rows = 0;                  // Constraint rows.
-  };
-  void BuildLayout(const ContactProblem& problem);
-  void MultiplyA(const ContactProblem& problem, const VectorX& x, VectorX* y) const;
-  void CalcConstraintVelocities(const ContactProblem& problem, const VectorX& v, VectorX* vc) const;
-  void MultiplyJTranspose(const ContactProblem& problem, const VectorX& gamma, VectorX* y) const;
   /// Evaluates every constraint at vc: returns Σ ℓ_i; fills gamma_ and evals_.
   double EvaluateConstraints(const ContactProblem& problem, const VectorX& vc);
-  void AssembleHessian(const ContactProblem& problem);
   LineSample SampleLine(const ContactProblem& problem, double alpha);
   /// Precomputes Δv_c, Δp and the A-norm terms of ℓ(α) for dv_ from v_.
   void PrepareLine(const ContactProblem& problem);
@@ -83,7 +63,7 @@ class SapSolver final : public ContactSolver {
                                 int* iters);
 
   SapSolverParameters params_;
-  Layout layout_;
+  SolverLayout layout_;
   VectorX v_star_;     // Local v*.
   VectorX v_, dv_;     // Local iterate and Newton direction.
   VectorX vc_, dvc_;   // Constraint velocities and their change along dv.
@@ -91,20 +71,7 @@ class SapSolver final : public ContactSolver {
   VectorX gamma_;
   std::vector<ConstraintEvaluation> evals_;
   VectorX scale_;      // D = diag(A)^-½ of Eq. (25).
-  struct PairBlock {
-    int row_tree, col_tree;
-    MatrixX H;  // nv_row × nv_col block of H.
-  };
-  std::vector<PairBlock> pair_blocks_;
-  std::vector<int> diagonal_block_;                // Per tree: its diagonal block.
-  std::vector<std::vector<int>> constraint_pairs_;  // Per constraint: block per (i, j).
-  MatrixX gj_;                                      // G J scratch.
-  std::vector<Eigen::Triplet<double>> triplets_;
-  Eigen::SparseMatrix<double> H_;
-  Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt_;
-  bool use_dense_ = false;
-  MatrixX H_dense_;
-  Eigen::LLT<MatrixX> dense_llt_;
+  BlockNewtonMatrix H_;  // A + JᵀGJ (Sec. IV-A).
   // Line search scratch.
   struct LineTerms {
     double a_cost = 0;          // ½‖v − v*‖²_A

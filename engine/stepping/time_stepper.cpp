@@ -103,19 +103,29 @@ StepStatus TimeStepper::Step(const StepperParameters& params, const VectorX& q0,
   stats->time.assembly = SecondsSince(t0);
   stats->num_contacts = static_cast<int>(reports_.size());
   stats->iterations = iterations;
+  stats->solver = params.solver.type;
   if (problem_.constraints.empty()) {
     *v = v_star;  // Eq. (18) with γ = 0.
   } else {
-    solver_.set_parameters(params.solver);
-    const SolverStatus status = solver_.Solve(problem_, v0, &solver_result_);
+    ConfigureContactSolver(params.solver, &solver_);
+    const SolverStatus status = solver_->Solve(problem_, v0, &solver_result_);
     stats->iterations = solver_result_.iterations;
+    stats->outer_iterations = solver_result_.outer_iterations;
+    stats->constraint_residual = solver_result_.constraint_residual;
+    stats->penalty = solver_result_.penalty;
+    stats->solver_converged = status == SolverStatus::kConverged;
     stats->line_search_iterations = solver_result_.line_search_iterations;
     stats->momentum_error = solver_result_.momentum_error;
     stats->complementarity_error = solver_result_.complementarity_error;
     stats->time.assembly += solver_result_.assembly_time_s;
     stats->time.factorization = solver_result_.factorization_time_s;
     stats->time.line_search = solver_result_.line_search_time_s;
-    if (status != SolverStatus::kConverged) {
+    // An AL solver (CANAL, SubADMM) at its iteration cap returns its last
+    // iterate, a usable soft-contact answer (CANAL paper Sec. V: one
+    // iteration already is a convex soft model); the step goes on and
+    // stats->solver_converged says so. SAP at its cap fails the step.
+    const bool usable = status == SolverStatus::kMaxIterations && solver_result_.outer_iterations > 0;
+    if (status != SolverStatus::kConverged && !usable) {
       *message = solver_result_.message;
       return status == SolverStatus::kNonFinite ? StepStatus::kNonFinite
                                                 : StepStatus::kSolverFailed;
@@ -132,7 +142,13 @@ StepStatus TimeStepper::Step(const StepperParameters& params, const VectorX& q0,
       ContactReport& r = reports_[i];
       r.vc = vc;
       r.gamma_C = solver_result_.gamma.segment<3>(row);
-      if (c.kind == ConstraintKind::kHuntCrossley) {
+      if (params.solver.type != "sap") {
+        // Exact solvers: the region of the impulse in the friction cone.
+        const double gn = r.gamma_C.z(), gt = r.gamma_C.head<2>().norm();
+        r.region = gn <= 0 ? ConeRegion::kNoContact
+                   : gt >= (1 - 1e-9) * c.mu * gn ? ConeRegion::kSliding
+                                                  : ConeRegion::kStiction;
+      } else if (c.kind == ConstraintKind::kHuntCrossley) {
         r.region = ClassifyHuntCrossley(c.hc, vc);
       } else {
         CalcFrictionConeImpulse(c.cone, vc, &r.region);

@@ -16,7 +16,7 @@
 #include "engine/multibody/kinematics.h"
 #include "engine/multibody/multibody_model.h"
 #include "engine/simulation.h"
-#include "engine/solvers/sap_solver.h"
+#include "engine/solvers/solver_factory.h"
 #include "engine/stepping/theta_method.h"
 
 namespace stiction {
@@ -25,7 +25,7 @@ struct StepperParameters {
   double dt = 0.01;  ///< δt [s].
   ThetaParameters theta;
   ContactModelParameters contact;
-  SapSolverParameters solver;
+  SolverSettings solver;  ///< Which contact solver, and its parameters.
 };
 
 class TimeStepper {
@@ -42,6 +42,10 @@ class TimeStepper {
                   const VectorX* tau_ext, VectorX* q, VectorX* v, StepStats* stats,
                   std::string* message);
 
+  /// Forgets the contact solver's warm-start state (after a reset).
+  void ClearSolverWarmStart() {
+    if (solver_ != nullptr) solver_->ClearWarmStart();
+  }
   /// The stage-2 problem of the last step (A, v*, constraints).
   const ContactProblem& problem() const { return problem_; }
   /// Per-contact results of the last step, in constraint order.
@@ -63,7 +67,7 @@ class TimeStepper {
   CollisionWorld* collision_;
   ThetaMethod theta_method_;
   ContactProblemBuilder builder_;
-  SapSolver solver_;
+  std::unique_ptr<ContactSolver> solver_;
   KinematicsCache cache_;     // Mid-step kinematics (stage 1 scratch).
   KinematicsCache cache_q0_;  // Start-of-step kinematics (contact query, J).
   VectorX K_, D_;  // Joint stiffness and damping diagonals (constant).

@@ -583,6 +583,37 @@ TEST(AppContactTest, SolverPanelAppliesAndRefuses) {
             app.ui().plots.log_momentum_error.values().size());
 }
 
+// The Solver panel switches to CANAL and SubADMM live, with their own
+// parameters, and refuses an invalid one with the engine's message.
+TEST(AppContactTest, SolverPanelSwitchesSolversLive) {
+  App app(RunningBox(5));
+  Simulation& sim = app.simulation();
+  UiState& ui = app.ui();
+  ui.solver_edits.solver = 1;  // canal
+  ui.solver_edits.canal.initial_penalty = 2e4;
+  ASSERT_TRUE(ApplySolverEdits(sim, &ui, &app)) << ui.message;
+  EXPECT_EQ(sim.solver_name(), "canal");
+  EXPECT_EQ(sim.solver_settings().canal.initial_penalty, 2e4);
+  app.Frame();
+  EXPECT_FALSE(app.paused()) << ui.message;
+  ui.solver_edits.canal.penalty_growth = 0.5;  // κ must be > 1.
+  EXPECT_FALSE(ApplySolverEdits(sim, &ui, &app));
+  EXPECT_TRUE(ui.message_is_error);
+  EXPECT_NE(ui.message.find("penalty_growth"), std::string::npos) << ui.message;
+  EXPECT_EQ(sim.solver_settings().canal.penalty_growth, 10);
+  ui.solver_edits = SolverEditsFrom(sim);
+  EXPECT_EQ(ui.solver_edits.solver, 1);
+  ui.solver_edits.solver = 2;  // subadmm
+  ui.solver_edits.subadmm.num_threads = 2;
+  ASSERT_TRUE(ApplySolverEdits(sim, &ui, &app)) << ui.message;
+  EXPECT_EQ(sim.solver_name(), "subadmm");
+  app.Frame();
+  EXPECT_FALSE(app.paused()) << ui.message;
+  ui.solver_edits.solver = 0;
+  ASSERT_TRUE(ApplySolverEdits(sim, &ui, &app)) << ui.message;
+  EXPECT_EQ(sim.solver_name(), "sap");
+}
+
 // Contact drawing shows where the projected contact points are.
 TEST(AppContactTest, ContactGlyphsAreDrawnAtTheContactPoints) {
   App app(Options(kBoxResting));

@@ -359,6 +359,27 @@ TEST_F(CliExecutableTest, SummaryOnStdoutUnlessQuiet) {
   }
 }
 
+TEST_F(CliExecutableTest, SolverOptionRunsCanalAndSubAdmmAndReportsTheirStatistics) {
+  const std::string scene = (kScenesDir / "box_resting.yaml").string();
+  for (const char* solver : {"canal", "subadmm"}) {
+    SCOPED_TRACE(solver);
+    const fs::path report = dir_ / (std::string(solver) + ".json");
+    const SimRun run = RunSim({scene, "--duration", "0.05", "--solver", solver, "--report", report.string()});
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_NE(run.out.find("AL"), std::string::npos) << run.out;
+    nlohmann::json j;
+    ASSERT_NO_THROW(j = nlohmann::json::parse(ReadFile(report)));
+    EXPECT_EQ(j["solver"], solver);
+    // The box rests on the ground from the first step: every step has
+    // contact and runs at least one AL iteration.
+    EXPECT_GE(j["stats"]["mean_outer_iterations"].get<double>(), 1.0);
+    EXPECT_EQ(j["stats"]["unconverged_steps"], 0);
+  }
+  const SimRun bad = RunSim({scene, "--solver", "pgs"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("unknown solver 'pgs'"), std::string::npos) << bad.err;
+}
+
 TEST_F(CliExecutableTest, MissingSceneIsOneLineExitTwo) {
   const std::string path = (dir_ / "no_such_scene.yaml").string();
   const SimRun run = RunSim({path, "--quiet"});

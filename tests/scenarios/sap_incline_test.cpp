@@ -14,25 +14,10 @@
 namespace stiction {
 namespace {
 
-constexpr double kG = 9.81, kMu = 0.5, kSigma = 1e-3, kDt = 0.01, kHalf = 0.05;
+constexpr double kG = 9.81, kMu = 0.5, kSigma = 1e-3, kDt = 0.01;
 
-// The incline scene tilted to tan α = `tan_alpha`: ramp and box pitched by α
-// about y, the box's bottom face on the ramp.
-Simulation MakeIncline(double tan_alpha) {
-  const double a = std::atan(tan_alpha);
-  const std::string rpy = "[0," + test::Num(a) + ",0]";
-  return Simulation::FromFile(
-      test::ScenePath("incline.yaml"),
-      {"world_geometry.ramp.pose.rpy=" + rpy, "bodies.box.pose.rpy=" + rpy,
-       "bodies.box.pose.position=[" + test::Num(kHalf * std::sin(a)) + ",0," +
-           test::Num(kHalf * std::cos(a)) + "]"});
-}
-
-// Unit vector down the incline (in the ramp plane, descending towards +x).
-Vector3 Downhill(double tan_alpha) {
-  const double a = std::atan(tan_alpha);
-  return Vector3(std::cos(a), 0, -std::sin(a));
-}
+using test::Downhill;
+using test::MakeIncline;
 
 TEST(SapInclineTest, SceneIsTheIssuesSetup) {
   Simulation sim = Simulation::FromFile(test::ScenePath("incline.yaml"));

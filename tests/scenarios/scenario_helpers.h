@@ -24,6 +24,34 @@ inline std::string Num(double x) {
   return os.str();
 }
 
+/// assets/scenes/incline.yaml tilted to tan α = `tan_alpha`: ramp and box
+/// pitched by α about y, the box's bottom face on the ramp (10 cm box).
+/// `extra` overrides are appended (e.g. "solver.type=canal").
+inline Simulation MakeIncline(double tan_alpha, const std::vector<std::string>& extra = {}) {
+  const double a = std::atan(tan_alpha), half = 0.05;
+  const std::string rpy = "[0," + Num(a) + ",0]";
+  std::vector<std::string> overrides = {
+      "world_geometry.ramp.pose.rpy=" + rpy, "bodies.box.pose.rpy=" + rpy,
+      "bodies.box.pose.position=[" + Num(half * std::sin(a)) + ",0," + Num(half * std::cos(a)) + "]"};
+  overrides.insert(overrides.end(), extra.begin(), extra.end());
+  return Simulation::FromFile(ScenePath("incline.yaml"), overrides);
+}
+
+/// Unit vector down the incline of MakeIncline (descending towards +x).
+inline Vector3 Downhill(double tan_alpha) {
+  const double a = std::atan(tan_alpha);
+  return Vector3(std::cos(a), 0, -std::sin(a));
+}
+
+/// The state of the body named `name` (fails the test if absent).
+inline BodyState BodyNamed(const Simulation& sim, const std::string& name) {
+  for (const BodyState& b : sim.CalcBodyStates()) {
+    if (b.name == name) return b;
+  }
+  ADD_FAILURE() << "no body named " << name;
+  return {};
+}
+
 /// Steps `sim` until `duration` seconds, calling `observe` after every step
 /// (and once before the first). Fails the test on a failed step.
 inline void Run(Simulation* sim, double duration, const std::function<void()>& observe) {

@@ -849,7 +849,7 @@ TEST(SceneLoaderErrorTest, UnknownEnumerations) {
               "unknown contact model 'magic' (expected one of: sap, lagged, similar, "
               "regularized_lagged)");
   ExpectError("solver: {type: pgs}\n", "inline.yaml:1: solver.type",
-              "unknown solver 'pgs' (expected one of: sap)");
+              "unknown solver 'pgs' (expected one of: sap, canal, subadmm)");
   ExpectError("solver: {line_search: wolfe}\n", "inline.yaml:1: solver.line_search",
               "unknown line search 'wolfe'");
   ExpectError("world_geometry:\n  - shape: {type: cone}\n",
@@ -1131,6 +1131,38 @@ TEST(SceneLoaderErrorTest, ConstraintErrors) {
   ExpectError(kTwoBodies + "constraints:\n  - {name: c, type: ball, body_a: a, body_b: b, axis: 1}\n",
               "inline.yaml:8: constraints[0]", "unknown key 'axis'");
   ExpectError(kTwoBodies + "constraints: 3\n", "inline.yaml:7: constraints", "expected a list");
+}
+
+}  // namespace
+}  // namespace stiction
+
+namespace stiction {
+namespace {
+
+TEST(SceneLoaderSolverTest, CanalAndSubAdmmParametersLoadAndAreValidatedAtTheirKey) {
+  const SceneDescription scene = Load(R"(solver:
+  type: canal
+  canal: {initial_penalty: 2.0e4, penalty_growth: 5, tolerance: 1.0e-8, max_iterations: 30, warm_start: false}
+  subadmm: {num_threads: 2, penalty_balance: 4}
+)");
+  EXPECT_EQ(scene.solver.type, "canal");
+  EXPECT_EQ(scene.solver.canal.initial_penalty, 2e4);
+  EXPECT_EQ(scene.solver.canal.penalty_growth, 5);
+  EXPECT_EQ(scene.solver.canal.tolerance, 1e-8);
+  EXPECT_EQ(scene.solver.canal.max_iterations, 30);
+  EXPECT_FALSE(scene.solver.canal.warm_start);
+  EXPECT_EQ(scene.solver.canal.max_penalty, CanalSolverParameters{}.max_penalty);
+  EXPECT_EQ(scene.solver.subadmm.num_threads, 2);
+  EXPECT_EQ(scene.solver.subadmm.penalty_balance, 4);
+  EXPECT_EQ(Load("solver: {type: subadmm}\n").solver.type, "subadmm");
+  ExpectError("solver:\n  canal:\n    penalty_growth: 1\n", "inline.yaml:3: solver.canal.penalty_growth",
+              "must be > 1");
+  ExpectError("solver:\n  subadmm: {num_threads: 0}\n", "inline.yaml:2: solver.subadmm.num_threads",
+              "num_threads");
+  ExpectError("solver:\n  canal: {tolerance: -1}\n", "inline.yaml:2: solver.canal.tolerance",
+              "tolerance must be positive");
+  ExpectError("solver:\n  canal: {beta: 1}\n", "inline.yaml:2: solver.canal", "unknown key 'beta'");
+  ExpectError("solver: {type: pgs}\n", "inline.yaml:1: solver.type", "unknown solver 'pgs'");
 }
 
 }  // namespace

@@ -1,0 +1,111 @@
+#include "engine/solvers/block_newton_matrix.h"
+
+#include <map>
+
+namespace stiction {
+
+void BlockNewtonMatrix::Analyze(const ContactProblem& problem, const SolverLayout& layout,
+                                LinearSolverKind kind, int dense_max_size) {
+  n_ = layout.n;
+  switch (kind) {
+    case LinearSolverKind::kDense: use_dense_ = true; break;
+    case LinearSolverKind::kSparse: use_dense_ = false; break;
+    case LinearSolverKind::kAuto: use_dense_ = layout.n <= dense_max_size; break;
+  }
+  pattern_analyzed_ = false;
+  // Dense blocks of H: one per participating tree (diagonal) and one per
+  // pair of trees coupled by a constraint, stored with the later tree (in
+  // the local order) as the row tree so that the block is in the lower part.
+  pair_blocks_.clear();
+  diagonal_block_.assign(problem.num_trees(), -1);
+  std::map<std::pair<int, int>, int> index;
+  auto block_of = [&](int row_tree, int col_tree) {
+    auto [it, inserted] =
+        index.emplace(std::make_pair(row_tree, col_tree), static_cast<int>(pair_blocks_.size()));
+    if (inserted) {
+      pair_blocks_.push_back({row_tree, col_tree,
+                              MatrixX::Zero(problem.tree_nv[row_tree], problem.tree_nv[col_tree])});
+    }
+    return it->second;
+  };
+  for (int t : layout.trees) diagonal_block_[t] = block_of(t, t);
+  constraint_pairs_.resize(problem.constraints.size());
+  for (size_t i = 0; i < problem.constraints.size(); ++i) {
+    std::vector<int>& pairs = constraint_pairs_[i];
+    pairs.clear();
+    for (const ConstraintJacobianBlock& bi : problem.constraints[i].blocks) {
+      for (const ConstraintJacobianBlock& bj : problem.constraints[i].blocks) {
+        // Term J_jᵀ G J_i lands in rows of tree j, columns of tree i; keep
+        // only the one in the lower part (row tree later than column tree).
+        const bool lower = layout.local_start[bj.tree] >= layout.local_start[bi.tree];
+        pairs.push_back(lower ? block_of(bj.tree, bi.tree) : block_of(bi.tree, bj.tree));
+      }
+    }
+  }
+}
+
+void BlockNewtonMatrix::Assemble(const ContactProblem& problem, const SolverLayout& layout,
+                                 const std::function<const MatrixX*(int)>& G) {
+  // Block-sparse by trees (SAP paper Sec. IV-D): one dense block per pair of
+  // coupled trees, summed over the pair's constraints, then only the lower
+  // triangle goes to the Cholesky (which reads the lower part). The pattern
+  // depends only on which trees each constraint couples, so it is the same
+  // at every Newton iteration.
+  for (PairBlock& pb : pair_blocks_) pb.H.setZero();
+  for (int t : layout.trees) pair_blocks_[diagonal_block_[t]].H = problem.A[t];
+  for (size_t k = 0; k < problem.constraints.size(); ++k) {
+    const MatrixX* Gk = G(static_cast<int>(k));
+    if (Gk == nullptr) continue;
+    const Constraint& c = problem.constraints[k];
+    const std::vector<int>& pairs = constraint_pairs_[k];
+    int p = 0;
+    for (const ConstraintJacobianBlock& bi : c.blocks) {
+      gj_.noalias() = *Gk * bi.J;
+      for (const ConstraintJacobianBlock& bj : c.blocks) {
+        PairBlock& pb = pair_blocks_[pairs[p++]];
+        // pb holds rows of tree pb.row_tree, columns of pb.col_tree.
+        if (bj.tree == pb.row_tree && bi.tree == pb.col_tree) {
+          pb.H.noalias() += bj.J.transpose() * gj_;
+        }
+      }
+    }
+  }
+  if (use_dense_) {
+    H_dense_.setZero(layout.n, layout.n);
+    for (const PairBlock& pb : pair_blocks_) {
+      const int orow = layout.local_start[pb.row_tree], ocol = layout.local_start[pb.col_tree];
+      H_dense_.block(orow, ocol, pb.H.rows(), pb.H.cols()) = pb.H;  // Lower part suffices.
+    }
+    return;
+  }
+  triplets_.clear();
+  for (const PairBlock& pb : pair_blocks_) {
+    const int orow = layout.local_start[pb.row_tree], ocol = layout.local_start[pb.col_tree];
+    for (int col = 0; col < pb.H.cols(); ++col) {
+      for (int row = 0; row < pb.H.rows(); ++row) {
+        if (orow + row >= ocol + col) triplets_.emplace_back(orow + row, ocol + col, pb.H(row, col));
+      }
+    }
+  }
+  H_.resize(layout.n, layout.n);
+  H_.setFromTriplets(triplets_.begin(), triplets_.end());
+}
+
+bool BlockNewtonMatrix::Factor() {
+  if (use_dense_) {
+    dense_llt_.compute(H_dense_);  // Reads the lower triangle.
+    return dense_llt_.info() == Eigen::Success;
+  }
+  if (!pattern_analyzed_) {
+    llt_.analyzePattern(H_);
+    pattern_analyzed_ = true;
+  }
+  llt_.factorize(H_);
+  return llt_.info() == Eigen::Success;
+}
+
+void BlockNewtonMatrix::Solve(const VectorX& b, VectorX* x) const {
+  *x = use_dense_ ? VectorX(dense_llt_.solve(b)) : VectorX(llt_.solve(b));
+}
+
+}  // namespace stiction

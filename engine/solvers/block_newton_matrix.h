@@ -1,0 +1,56 @@
+#pragma once
+// The Newton matrix H = A + Σ_k J_kᵀ G_k J_k of the primal solvers (SAP paper
+// Sec. IV-A/D; CANAL paper Eq. 24 with G_k = β ∂λ_k/∂λ̃*_k): one dense block
+// per participating tree and per pair of trees coupled by a constraint,
+// factored by a dense LLT (small problems) or a sparse simplicial Cholesky
+// whose pattern is analyzed once per problem. Shared by SAP and CANAL.
+#include <functional>
+#include <vector>
+
+#include <Eigen/Cholesky>
+#include <Eigen/SparseCholesky>
+#include <Eigen/SparseCore>
+
+#include "engine/common/eigen_types.h"
+#include "engine/contact/contact_problem.h"
+#include "engine/solvers/solver_layout.h"
+#include "engine/solvers/solver_parameters.h"
+
+namespace stiction {
+
+class BlockNewtonMatrix {
+ public:
+  /// Sets up the block pattern of `problem` on `layout` and picks the
+  /// factorization (kAuto: dense up to `dense_max_size` local velocities).
+  void Analyze(const ContactProblem& problem, const SolverLayout& layout, LinearSolverKind kind,
+               int dense_max_size);
+  /// H = A + Σ_k J_kᵀ G_k J_k. `G(k)` returns constraint k's rows × rows
+  /// weight, or null when it is zero (the constraint adds nothing).
+  void Assemble(const ContactProblem& problem, const SolverLayout& layout,
+                const std::function<const MatrixX*(int)>& G);
+  /// Cholesky of the assembled H; false when H is not positive definite.
+  bool Factor();
+  /// x = H⁻¹ b (after a successful Factor()).
+  void Solve(const VectorX& b, VectorX* x) const;
+  bool dense() const { return use_dense_; }
+
+ private:
+  struct PairBlock {
+    int row_tree, col_tree;
+    MatrixX H;  // nv_row × nv_col block of H.
+  };
+  std::vector<PairBlock> pair_blocks_;
+  std::vector<int> diagonal_block_;                 // Per tree: its diagonal block.
+  std::vector<std::vector<int>> constraint_pairs_;  // Per constraint: block per (i, j).
+  MatrixX gj_;                                      // G J scratch.
+  std::vector<Eigen::Triplet<double>> triplets_;
+  Eigen::SparseMatrix<double> H_;
+  Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt_;
+  bool pattern_analyzed_ = false;
+  bool use_dense_ = false;
+  int n_ = 0;
+  MatrixX H_dense_;
+  Eigen::LLT<MatrixX> dense_llt_;
+};
+
+}  // namespace stiction

@@ -1,0 +1,286 @@
+#include "engine/solvers/canal_solver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace stiction {
+
+namespace {
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The exact line search brackets α in (0, α_max] as SAP's default does.
+constexpr double kAlphaMax = 1.5;
+constexpr int kMaxLineSearchIterations = 100;
+
+}  // namespace
+
+void CanalSolver::SetErrors(const ContactProblem& problem) {
+  const SolverLayout& L = layout_;
+  types_.resize(problem.constraints.size());
+  e_.setZero(L.rows);
+  G_.resize(problem.constraints.size());
+  for (size_t i = 0; i < problem.constraints.size(); ++i) {
+    const Constraint& c = problem.constraints[i];
+    types_[i] = NcpTypeOf(c);
+    const int r = L.row_start[i];
+    const double e = NcpErrorTerm(c, problem.dt, params_.penetration_recovery);
+    if (types_[i] == NcpConstraintType::kContact) e_[r + 2] = e;  // e = [0, 0, e_n].
+    if (types_[i] == NcpConstraintType::kHard) e_[r] = e;
+  }
+}
+
+void CanalSolver::FreezeErrors(const ContactProblem& problem) {
+  // Eq. (21): ẽ_i = e_i + [0, 0, μ_i ‖z_{i,t}‖] with z from the previous AL
+  // iterate: the De Saxcé correction of Eq. (20), frozen so that the inner
+  // problem is convex.
+  e_tilde_ = e_;
+  for (size_t i = 0; i < problem.constraints.size(); ++i) {
+    if (types_[i] != NcpConstraintType::kContact) continue;
+    const int r = layout_.row_start[i];
+    e_tilde_[r + 2] += problem.constraints[i].mu * z_.segment<2>(r).norm();
+  }
+}
+
+double CanalSolver::EvaluateConstraint(const ContactProblem& problem, int k, const VectorX& vc,
+                                       VectorX* lambda, MatrixX* G) {
+  const Constraint& c = problem.constraints[k];
+  const int r = layout_.row_start[k], m = c.num_rows;
+  switch (types_[k]) {
+    case NcpConstraintType::kContact: {
+      // Eq. (21): λ = Π_C(λ̃*), λ̃* = −β J v − u − β ẽ; G = β ∂Π/∂λ̃* (Eq. 24).
+      const Vector3 y = -beta_ * (vc.segment<3>(r) + e_tilde_.segment<3>(r)) - u_.segment<3>(r);
+      Matrix3 D;
+      const Vector3 l = ProjectCone(y, c.mu, nullptr, &D);
+      lambda->segment<3>(r) = l;
+      *G = beta_ * D;
+      return 0.5 / beta_ * l.squaredNorm();  // Eq. (22).
+    }
+    case NcpConstraintType::kHard: {
+      // Eq. (14): λ = Π_{≥0}(λ*), λ* = −β (J v + e) − u (Eq. 18).
+      const double y = -beta_ * (vc[r] + e_tilde_[r]) - u_[r];
+      const double l = std::max(y, 0.0);
+      (*lambda)[r] = l;
+      G->setConstant(1, 1, y > 0 ? beta_ : 0.0);
+      return 0.5 / beta_ * l * l;
+    }
+    case NcpConstraintType::kSoft:
+      break;
+  }
+  // Soft constraints keep their SAP convex cost ℓ (γ = −∂ℓ/∂v_c, G = ∂²ℓ).
+  c.Evaluate(vc.segment(r, m), &eval_);
+  lambda->segment(r, m) = eval_.gamma;
+  *G = eval_.G;
+  return eval_.cost;
+}
+
+double CanalSolver::EvaluateAt(const ContactProblem& problem) {
+  layout_.MultiplyJ(problem, v_, &vc_);
+  lambda_.resize(layout_.rows);
+  double cost = 0;
+  for (size_t k = 0; k < problem.constraints.size(); ++k) {
+    cost += EvaluateConstraint(problem, static_cast<int>(k), vc_, &lambda_, &G_[k]);
+  }
+  VectorX Adv;
+  layout_.MultiplyA(problem, v_ - v_star_, &Adv);
+  return cost + 0.5 * (v_ - v_star_).dot(Adv);
+}
+
+LineSample CanalSolver::SampleLine(const ContactProblem& problem, double alpha) {
+  // As SAP's Sec. IV-C: h(α) = ½‖v − v*‖²_A + αΔpᵀ(v − v*) + ½α²ΔvᵀΔp + Σ h_i(v_c + αΔv_c),
+  // dh/dα = Δpᵀ(v(α) − v*) − Σ Δv_c,iᵀ λ_i(α), d²h/dα² = ΔvᵀΔp + Σ Δv_c,iᵀ G_i Δv_c,i.
+  vc_alpha_ = vc_ + alpha * dvc_;
+  lambda_scratch_.resize(layout_.rows);
+  LineSample s;
+  s.cost = line_a_cost_ + alpha * line_dp_dot_dv_star_ + 0.5 * alpha * alpha * line_dv_dot_dp_;
+  s.d_cost = line_dp_dot_dv_star_ + alpha * line_dv_dot_dp_;
+  s.d2_cost = line_dv_dot_dp_;
+  for (size_t k = 0; k < problem.constraints.size(); ++k) {
+    s.cost += EvaluateConstraint(problem, static_cast<int>(k), vc_alpha_, &lambda_scratch_, &G_scratch_);
+    const int r = layout_.row_start[k], m = problem.constraints[k].num_rows;
+    const auto dvc = dvc_.segment(r, m);
+    s.d_cost -= dvc.dot(lambda_scratch_.segment(r, m));
+    s.d2_cost += dvc.dot(G_scratch_ * dvc);
+  }
+  return s;
+}
+
+bool CanalSolver::SolveInner(const ContactProblem& problem, SolverResult* result) {
+  SolverResult& r = *result;
+  const SolverLayout& L = layout_;
+  VectorX scale(L.n), Adv, jc, p;
+  for (int t : L.trees) {
+    scale.segment(L.local_start[t], problem.tree_nv[t]) =
+        problem.A[t].diagonal().cwiseSqrt().cwiseInverse();
+  }
+  double h_prev = std::numeric_limits<double>::infinity();
+  for (int it = 0;; ++it) {
+    const double h = EvaluateAt(problem);
+    // r(v) = A v − b − Σ J_iᵀ λ_i (Eq. 21), the gradient of h (Prop. 3).
+    L.MultiplyA(problem, v_ - v_star_, &Adv);
+    L.MultiplyJTranspose(problem, lambda_, &jc);
+    grad_ = Adv - jc;
+    L.MultiplyA(problem, v_, &p);
+    const double g_norm = grad_.cwiseProduct(scale).norm();
+    const double ref = std::max(p.cwiseProduct(scale).norm(), jc.cwiseProduct(scale).norm());
+    r.momentum_error = ref > 0 ? g_norm / ref : g_norm;
+    if (!std::isfinite(h) || !std::isfinite(g_norm)) {
+      r.message = "CANAL: non-finite inner cost or gradient";
+      return false;
+    }
+    // Alg. 1 line 8 (θ_th^N relative to the momentum scale, as SAP's Eq. 26).
+    if (g_norm <= 1e-14 + params_.newton_tolerance * ref) return true;
+    // Round-off stall: h stopped decreasing.
+    if (it > 0 && h_prev - h < 1e-30 + 1e-15 * std::abs(h_prev)) return true;
+    if (it >= params_.max_newton_iterations) return true;
+    h_prev = h;
+
+    // Newton step d = −(∂r/∂v)⁻¹ r with ∂r/∂v = A + Σ β J_iᵀ ∂λ_i/∂λ̃*_i J_i (Eqs. 24–25).
+    auto t0 = std::chrono::steady_clock::now();
+    H_.Assemble(problem, L, [&](int k) -> const MatrixX* {
+      return (G_[k].array() == 0).all() ? nullptr : &G_[k];
+    });
+    r.assembly_time_s += SecondsSince(t0);
+    t0 = std::chrono::steady_clock::now();
+    if (!H_.Factor()) {
+      r.message = "CANAL: the inner Hessian A + sum beta J^T dPi J is not positive definite";
+      return false;
+    }
+    H_.Solve(grad_, &dv_);
+    dv_ = -dv_;
+    r.factorization_time_s += SecondsSince(t0);
+    const double d0 = grad_.dot(dv_);
+    if (!(d0 < 0)) return true;  // No descent left at round-off level.
+    // Exact line search (Sec. V-C), the 1-D convex h(v + αd).
+    t0 = std::chrono::steady_clock::now();
+    L.MultiplyJ(problem, dv_, &dvc_);
+    L.MultiplyA(problem, dv_, &dp_);
+    line_dp_dot_dv_star_ = dp_.dot(v_ - v_star_);
+    line_dv_dot_dp_ = dv_.dot(dp_);
+    line_a_cost_ = 0.5 * (v_ - v_star_).dot(Adv);
+    int ls_iters = 0;
+    const double alpha = ExactLineSearch([&](double a) { return SampleLine(problem, a); }, d0,
+                                         kAlphaMax, kMaxLineSearchIterations, &ls_iters);
+    r.line_search_iterations += ls_iters;
+    r.line_search_time_s += SecondsSince(t0);
+    v_ += alpha * dv_;
+    ++r.iterations;
+  }
+}
+
+SolverStatus CanalSolver::Solve(const ContactProblem& problem, const VectorX& v_guess,
+                                SolverResult* result) {
+  SolverResult& r = *result;
+  r = SolverResult{};
+  r.v = problem.v_star;
+  layout_.Build(problem);
+  const SolverLayout& L = layout_;
+  r.gamma = VectorX::Zero(L.rows);
+  if (L.n == 0) return SolverStatus::kConverged;
+  L.Gather(problem, problem.v_star, &v_star_);
+  L.Gather(problem, v_guess, &v_);  // Warm start of v̂ (Sec. V-D).
+  if (!v_.allFinite() || !v_star_.allFinite()) {
+    r.message = "CANAL: non-finite input velocities";
+    return SolverStatus::kNonFinite;
+  }
+  SetErrors(problem);
+  // Slack z = J v and multiplier u = −λ: from the previous step where the
+  // constraint key matches, else z = J v_guess and u = 0 (Alg. 1 line 2).
+  L.MultiplyJ(problem, v_, &z_);
+  VectorX lambda0 = VectorX::Zero(L.rows);
+  if (params_.warm_start) warm_start_.Load(problem, L, &lambda0, &z_);
+  u_ = -lambda0;
+  beta_ = params_.initial_penalty;
+  H_.Analyze(problem, L, params_.linear_solver, params_.dense_max_size);
+
+  SolverStatus status = SolverStatus::kMaxIterations;
+  double residual = std::numeric_limits<double>::infinity();
+  double residual_prev = residual;
+  VectorX vc_prev = z_;
+  for (int l = 0; l < params_.max_iterations; ++l) {
+    FreezeErrors(problem);                // Alg. 1 line 5.
+    if (!SolveInner(problem, &r)) {       // Lines 6–14; leaves vc_, λ at v̂^{l+1}.
+      return SolverStatus::kNonFinite;
+    }
+    // Line 15: z and u (Eqs. 12–13): β z = β J v̂ + u + λ, u ← u + β (J v̂ − z) = −λ.
+    double sum = 0, change = 0;
+    for (size_t k = 0; k < problem.constraints.size(); ++k) {
+      if (types_[k] == NcpConstraintType::kSoft) continue;
+      const int row = L.row_start[k], m = problem.constraints[k].num_rows;
+      const VectorX d = (u_.segment(row, m) + lambda_.segment(row, m)) / beta_;  // z − J v̂.
+      z_.segment(row, m) = vc_.segment(row, m) + d;
+      u_.segment(row, m) = -lambda_.segment(row, m);
+      sum += d.squaredNorm();
+      change += (vc_.segment(row, m) - vc_prev.segment(row, m)).squaredNorm();
+    }
+    vc_prev = vc_;
+    residual = std::sqrt(sum);
+    change = std::sqrt(change);
+    r.outer_iterations = l + 1;
+    if (params_.record_history) r.residual_history.push_back(residual);
+    // Line 16, and ADMM's dual residual: ‖J v − z‖ = ‖λ^{l+1} − λ^l‖/β alone
+    // stops early when β is much larger than the masses (λ still moves the
+    // velocities by β/m times that), so the constraint velocities J v must
+    // also have stopped changing, to the same tolerance.
+    if (residual < params_.tolerance && change < params_.tolerance) {
+      status = SolverStatus::kConverged;
+      break;
+    }
+    // Lines 19–20, Eq. (27).
+    if (residual > params_.residual_ratio * residual_prev) {
+      beta_ = std::min(params_.penalty_growth * beta_, params_.max_penalty);
+    }
+    residual_prev = residual;
+  }
+  r.constraint_residual = residual;
+  r.penalty = beta_;
+  r.gamma = lambda_;
+  L.Scatter(problem, v_, &r.v);
+  if (params_.warm_start) warm_start_.Save(problem, L, lambda_, z_);
+  if (status == SolverStatus::kMaxIterations) {
+    std::ostringstream os;
+    os << "CANAL did not reach ||J v - z|| < " << params_.tolerance << " m/s in "
+       << params_.max_iterations << " AL iterations (residual " << residual << " m/s)";
+    r.message = os.str();
+  }
+  return status;
+}
+
+double CanalSolver::EvaluateInner(const ContactProblem& problem, const VectorX& v, double beta,
+                                  const VectorX& u, const VectorX& e_tilde, VectorX* gradient,
+                                  MatrixX* hessian) {
+  layout_.Build(problem);
+  const SolverLayout& L = layout_;
+  SetErrors(problem);
+  L.Gather(problem, problem.v_star, &v_star_);
+  L.Gather(problem, v, &v_);
+  beta_ = beta;
+  u_ = u;
+  e_tilde_ = e_tilde;
+  const double h = EvaluateAt(problem);
+  VectorX Adv, jc;
+  L.MultiplyA(problem, v_ - v_star_, &Adv);
+  L.MultiplyJTranspose(problem, lambda_, &jc);
+  *gradient = Adv - jc;
+  hessian->setZero(L.n, L.n);
+  for (int t : L.trees) {
+    hessian->block(L.local_start[t], L.local_start[t], problem.tree_nv[t], problem.tree_nv[t]) =
+        problem.A[t];
+  }
+  for (size_t k = 0; k < problem.constraints.size(); ++k) {
+    const Constraint& c = problem.constraints[k];
+    MatrixX J = MatrixX::Zero(c.num_rows, L.n);
+    for (const ConstraintJacobianBlock& b : c.blocks) {
+      J.middleCols(L.local_start[b.tree], problem.tree_nv[b.tree]) += b.J;
+    }
+    *hessian += J.transpose() * G_[k] * J;
+  }
+  return h;
+}
+
+}  // namespace stiction

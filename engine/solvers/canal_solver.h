@@ -1,0 +1,77 @@
+#pragma once
+// CANAL (CANAL paper Sec. IV–V, Alg. 1): the exact Signorini–Coulomb NCP of
+// Eq. (5) by an augmented Lagrangian. Per constraint row a slack z (= J v at
+// convergence) and a multiplier u (= −λ); each outer iteration minimizes the
+// strongly convex h(v) of Eq. (22) — the cascaded inner problem with the De
+// Saxcé correction μ‖z_t‖ frozen from the previous iterate (Eq. 21) — by
+// Newton's method with the Hessian of Eq. (24) and an exact line search,
+// then updates z and u (Eqs. 12–13) and raises β by Eq. (27) when
+// ‖J v − z‖ stalls. Soft constraints (PD actuators, welds) keep their SAP
+// convex cost inside h (see ncp_constraints.h).
+#include <string>
+#include <vector>
+
+#include "engine/solvers/block_newton_matrix.h"
+#include "engine/solvers/constraint_warm_start.h"
+#include "engine/solvers/contact_solver.h"
+#include "engine/solvers/exact_line_search.h"
+#include "engine/solvers/ncp_constraints.h"
+#include "engine/solvers/solver_parameters.h"
+#include "engine/solvers/solver_layout.h"
+
+namespace stiction {
+
+class CanalSolver final : public ContactSolver {
+ public:
+  explicit CanalSolver(const CanalSolverParameters& p = {}) : params_(p) {}
+  std::string name() const override { return "canal"; }
+  const CanalSolverParameters& parameters() const { return params_; }
+  void set_parameters(const CanalSolverParameters& p) { params_ = p; }
+  /// Forgets the warm-start values (e.g. after a reset of the state).
+  void ClearWarmStart() override { warm_start_.Clear(); }
+
+  SolverStatus Solve(const ContactProblem& problem, const VectorX& v_guess,
+                     SolverResult* result) override;
+
+  /// For tests: h(v), its gradient and Hessian (Eqs. 22, 21, 24) for the
+  /// given β, multipliers u and frozen errors ẽ (rows stacked in problem
+  /// order; ẽ holds e for hard rows and e + [0, 0, μ‖z_t‖] for contacts);
+  /// v covers all trees, gradient and Hessian the participating trees only
+  /// (in tree order).
+  double EvaluateInner(const ContactProblem& problem, const VectorX& v, double beta,
+                       const VectorX& u, const VectorX& e_tilde, VectorX* gradient,
+                       MatrixX* hessian);
+
+ private:
+  void SetErrors(const ContactProblem& problem);
+  /// Frozen errors ẽ of Eq. (21) from the current slack z.
+  void FreezeErrors(const ContactProblem& problem);
+  /// Evaluates constraint k at constraint velocity vc: its impulse λ (or
+  /// SAP γ) into *lambda, the weight G of Eq. (24) into *G; returns its cost.
+  double EvaluateConstraint(const ContactProblem& problem, int k, const VectorX& vc,
+                            VectorX* lambda, MatrixX* G);
+  /// h at v_ (½‖v − v*‖²_A + Σ costs); fills vc_, lambda_, G_.
+  double EvaluateAt(const ContactProblem& problem);
+  LineSample SampleLine(const ContactProblem& problem, double alpha);
+  /// Minimizes h from v_ (Alg. 1 lines 6–14); returns false on failure.
+  bool SolveInner(const ContactProblem& problem, SolverResult* r);
+
+  CanalSolverParameters params_;
+  SolverLayout layout_;
+  BlockNewtonMatrix H_;
+  ConstraintWarmStart warm_start_;
+  std::vector<NcpConstraintType> types_;
+  double beta_ = 0;
+  VectorX v_star_, v_, dv_, grad_;
+  VectorX vc_, dvc_, dp_;
+  VectorX e_, e_tilde_;  // Errors e and ẽ per row (0 on tangential and soft rows).
+  VectorX u_, z_;        // AL multiplier and slack per row.
+  VectorX lambda_;       // λ (hard rows) or SAP γ (soft rows) at v_.
+  std::vector<MatrixX> G_;
+  double line_a_cost_ = 0, line_dp_dot_dv_star_ = 0, line_dv_dot_dp_ = 0;
+  VectorX vc_alpha_, lambda_scratch_;
+  MatrixX G_scratch_;
+  ConstraintEvaluation eval_;
+};
+
+}  // namespace stiction

@@ -1,0 +1,43 @@
+#pragma once
+// The exact-NCP view of the contact problem's constraints, shared by CANAL
+// and SubADMM (CANAL paper Sec. III-B and IV; formulas restated in
+// /work/shared/papers/canal-subadmm-formulas.md):
+//   * contacts (origin kContact, any kind): the Signorini–Coulomb conditions
+//     of Eq. (5) on rows [t1, t2, n], with the error term e = [0, 0, e_n];
+//   * joint limits (origin kJointLimit): hard unilateral rows (Eq. 3/14);
+//   * PD actuators and welds: soft constraints, kept as the SAP convex cost
+//     the builder made for them (an already regularized, convex model).
+// Error terms (velocities, since γ is an impulse): e = φ0/δt when φ0 ≥ 0, so
+// that a speculative contact may close its gap exactly within the step, and
+// r φ0/δt when overlapping (Baumgarte-like, 0 < r ≤ 1), so that penetration
+// is recovered over ~1/r steps rather than in one violent step.
+#include "engine/common/eigen_types.h"
+#include "engine/contact/contact_problem.h"
+#include "engine/contact/sap_constraint.h"
+
+namespace stiction {
+
+enum class NcpConstraintType {
+  kContact,  ///< Signorini–Coulomb, 3 rows [t1, t2, n] (Eq. 5).
+  kHard,     ///< 0 ≤ λ ⟂ J v + e ≥ 0, one row (Eq. 3).
+  kSoft,     ///< SAP's convex cost ℓ(J v) (actuators, welds).
+};
+
+NcpConstraintType NcpTypeOf(const Constraint& c);
+
+/// The velocity error e of a contact's normal row or a joint limit's row
+/// [m/s or rad/s]: φ0/δt if φ0 ≥ 0, recovery · φ0/δt otherwise.
+double NcpErrorTerm(const Constraint& c, double dt, double recovery);
+
+/// The strict operator of Eqs. (16)–(17): λ_n = max(λ*_n, 0), then λ_t the
+/// projection of λ*_t onto the disk of radius μ λ_n. Rows [t1, t2, n].
+Vector3 ProjectStrict(const Vector3& lambda_star, double mu);
+
+/// Euclidean projection onto the friction cone C = {‖λ_t‖ ≤ μ λ_n} (the
+/// proximal operator of CANAL's inner problem, Eq. 21), its region and, when
+/// `derivative` is given, ∂Π/∂y of Eq. (23) (rows and columns [t1, t2, n];
+/// on region boundaries the formula of the inner region).
+Vector3 ProjectCone(const Vector3& y, double mu, ConeRegion* region = nullptr,
+                    Matrix3* derivative = nullptr);
+
+}  // namespace stiction

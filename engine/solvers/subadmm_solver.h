@@ -1,0 +1,63 @@
+#pragma once
+// SubADMM (CANAL paper Sec. VI, Alg. 2): ADMM on the exact NCP with one
+// subsystem per kinematic tree. Each constraint's Jacobian is split per tree
+// (Eq. 30; a constraint within one tree keeps one block — we do not split it
+// body by body, see docs/solvers.md), with a slack z_ij per (constraint,
+// tree) pair. Per iteration: independent v-updates per tree with matrices
+// A_j + β Σ_i J_ijᵀ J_ij factored once per β (Eq. 34, in parallel),
+// closed-form λ/z updates per constraint (Eqs. 35–38, the strict operator
+// for contacts), u = −λ (Eq. 39), residuals θ_p, θ_d (Eq. 42) and the
+// adaptive penalty (Eq. 43).
+#include <string>
+#include <vector>
+
+#include <Eigen/Cholesky>
+
+#include "engine/solvers/constraint_warm_start.h"
+#include "engine/solvers/contact_solver.h"
+#include "engine/solvers/ncp_constraints.h"
+#include "engine/solvers/solver_layout.h"
+#include "engine/solvers/solver_parameters.h"
+
+namespace stiction {
+
+class SubAdmmSolver final : public ContactSolver {
+ public:
+  explicit SubAdmmSolver(const SubAdmmSolverParameters& p = {}) : params_(p) {}
+  std::string name() const override { return "subadmm"; }
+  const SubAdmmSolverParameters& parameters() const { return params_; }
+  void set_parameters(const SubAdmmSolverParameters& p) { params_ = p; }
+  void ClearWarmStart() override { warm_start_.Clear(); }
+
+  SolverStatus Solve(const ContactProblem& problem, const VectorX& v_guess,
+                     SolverResult* result) override;
+
+ private:
+  struct Incidence {
+    int constraint;  // Index in the problem.
+    int block;       // Index in the constraint's blocks.
+  };
+  /// Factors A_j + β Σ_i J_ijᵀ J_ij (Eq. 34's matrix) and solves for v_j.
+  void UpdateTree(const ContactProblem& problem, int tree, bool refactor);
+  /// λ and z updates (Eqs. 35–39), residuals (Eq. 42) and the penalty rule
+  /// (Eq. 43). Returns true when the iteration should stop.
+  bool UpdateConstraints(const ContactProblem& problem, SolverResult* r);
+  double InitialPenalty(const ContactProblem& problem) const;
+
+  SubAdmmSolverParameters params_;
+  SolverLayout layout_;
+  ConstraintWarmStart warm_start_;
+  std::vector<NcpConstraintType> types_;
+  std::vector<std::vector<Incidence>> incidences_;  // Per tree.
+  std::vector<Eigen::LLT<MatrixX>> llt_;            // Per tree.
+  std::vector<std::vector<VectorX>> z_;             // Per constraint, per block.
+  VectorX e_;        // Error terms per row (normal rows of contacts, hard rows).
+  VectorX lambda_;   // λ per row; u_ij = −λ_i.
+  VectorX v_, v_star_;
+  double beta_ = 0;
+  bool refactor_ = true;
+  int iteration_ = 0;
+  double theta_p_ = 0, theta_d_ = 0;
+};
+
+}  // namespace stiction
