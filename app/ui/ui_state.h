@@ -64,7 +64,7 @@ struct SolverEdits {
   int solver = 0;                     ///< Index into kSolverChoices.
   double relative_tolerance = 1e-6;   ///< ε_r in [0, 1].
   double absolute_tolerance = 1e-14;  ///< ε_a [√J], ≥ 0.
-  int max_iterations = 100;           ///< ≥ 1.
+  int max_iterations = 300;           ///< ≥ 1.
   bool backtracking = false;          ///< Line search: false exact, true backtracking.
   double backtracking_rho = 0.8;      ///< ρ in (0, 1).
   double armijo_c = 1e-4;             ///< c in (0, 1).

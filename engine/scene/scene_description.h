@@ -155,7 +155,7 @@ struct SolverDescription {
   std::string type = "sap";
   double relative_tolerance = 1e-6;  ///< ε_r of SAP paper Eq. (26).
   double absolute_tolerance = 1e-14; ///< ε_a of SAP paper Eq. (26).
-  int max_iterations = 100;
+  int max_iterations = 300;  ///< SAP Newton cap: stiff Hunt & Crossley impacts at large δt need > 100.
   std::string line_search = "exact";  ///< exact | backtracking.
   double near_rigid_threshold = 1.0;  ///< β of SAP paper Eq. (29).
   double stiction_tolerance = 1e-3;   ///< σ of SAP paper Eq. (30).

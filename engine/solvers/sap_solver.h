@@ -17,7 +17,7 @@ enum class LineSearchKind { kExact, kBacktracking };
 struct SapSolverParameters {
   double relative_tolerance = 1e-6;   ///< ε_r of Eq. (26), dimensionless.
   double absolute_tolerance = 1e-14;  ///< ε_a of Eq. (26) [√J].
-  int max_iterations = 100;
+  int max_iterations = 300;
   LineSearchKind line_search = LineSearchKind::kExact;
   /// Backtracking (Sec. IV-B): α ← ρα from α_max until Armijo's rule holds.
   double backtracking_rho = 0.8;

@@ -200,7 +200,7 @@ TEST(SceneLoaderTest, DefaultsForAMinimalScene) {
   EXPECT_EQ(scene.contact_model, "sap");
   EXPECT_EQ(scene.solver.type, "sap");
   EXPECT_DOUBLE_EQ(scene.solver.relative_tolerance, 1e-6);
-  EXPECT_EQ(scene.solver.max_iterations, 100);
+  EXPECT_EQ(scene.solver.max_iterations, 300);
   EXPECT_EQ(scene.solver.line_search, "exact");
   EXPECT_EQ(scene.default_material, "default");
   ASSERT_EQ(scene.materials.size(), 1u);
