@@ -19,6 +19,10 @@ inline constexpr DemoScene kDemoScenes[] = {
     {"Incline", "incline.yaml"},
     {"Spring-cylinder (friction)", "spring_cylinder_friction.yaml"},
     {"Spring-cylinder (frictionless)", "spring_cylinder.yaml"},
+    {"Conveyor belt (contact models)", "conveyor_belt.yaml"},
+    {"Falling sphere (slide to roll)", "falling_sphere.yaml"},
+    {"Sliding rod (Painleve)", "sliding_rod.yaml"},
+    {"Grasp hold (exact friction, CANAL)", "grasp_hold.yaml"},
     {"Default demo", "demo.yaml"},
 };
 

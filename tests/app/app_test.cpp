@@ -18,6 +18,7 @@
 #include <limits>
 
 #include "app/record/screenshot.h"
+#include "app/ui/demo_scenes.h"
 #include "engine/scene/scene_loader.h"
 #include "tests/app/run_command.h"
 
@@ -925,6 +926,15 @@ TEST(AppGripperTest, ReplayOptionReproducesARecording) {
   while (fresh.simulation().step_index() < steps) fresh.Frame();
   EXPECT_TRUE((fresh.simulation().positions().array() == q.array()).all());
   fs::remove(file);
+}
+
+// Every entry of the Demos list is a shipped scene with a description.
+TEST(AppDemoListTest, EveryDemoLoadsAndHasADescription) {
+  for (const DemoScene& demo : DemoScenes()) {
+    SCOPED_TRACE(demo.file);
+    const SceneDescription scene = LoadSceneFile(kScenes + "/" + demo.file);
+    EXPECT_FALSE(scene.description.empty());
+  }
 }
 
 TEST(AppGripperTest, DemoScenesOpenAndDescribeThemselves) {
