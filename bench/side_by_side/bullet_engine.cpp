@@ -1,0 +1,10 @@
+#include "bench/side_by_side/peer_engine.h"
+
+namespace stiction::bench {
+
+std::unique_ptr<PeerEngine> MakeBulletEngine(const SceneDescription&, std::string* why_not) {
+  if (why_not) *why_not = "Bullet adapter not written yet";
+  return nullptr;
+}
+
+}  // namespace stiction::bench

@@ -1,0 +1,3 @@
+#include <gtest/gtest.h>
+
+TEST(Placeholder, mujoco_scene_writer_test) { SUCCEED(); }

@@ -1,0 +1,3 @@
+#include <gtest/gtest.h>
+
+TEST(Placeholder, stiction_bench_test) { SUCCEED(); }
