@@ -57,7 +57,8 @@ struct Constraint {
   std::uint64_t key = 0;
 
   /// Evaluates ℓ, γ and G at the constraint velocity vc.
-  void Evaluate(const VectorX& vc, ConstraintEvaluation* out) const;
+  /// vc is taken by reference to any contiguous segment (no temporary).
+  void Evaluate(Eigen::Ref<const VectorX> vc, ConstraintEvaluation* out) const;
 };
 
 struct ContactProblem {

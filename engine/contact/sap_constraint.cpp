@@ -180,7 +180,7 @@ void EvaluateClamped(const SapClampedParameters& p, double vc, ConstraintEvaluat
   }
 }
 
-void EvaluateBilateral(const VectorX& R, const VectorX& v_hat, const VectorX& vc,
+void EvaluateBilateral(const VectorX& R, const VectorX& v_hat, Eigen::Ref<const VectorX> vc,
                        ConstraintEvaluation* out) {
   assert(out != nullptr && R.size() == vc.size() && v_hat.size() == vc.size());
   const Eigen::Index n = vc.size();

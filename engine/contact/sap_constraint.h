@@ -59,7 +59,7 @@ void EvaluateClamped(const SapClampedParameters& p, double vc, ConstraintEvaluat
 
 /// Bilateral constraint of any number of rows (weld: 6, ball: 3):
 /// γ = −R⁻¹(v_c − v̂), ℓ = ½ (v_c − v̂)ᵀ R⁻¹ (v_c − v̂), G = R⁻¹ (diagonal).
-void EvaluateBilateral(const VectorX& R, const VectorX& v_hat, const VectorX& vc,
+void EvaluateBilateral(const VectorX& R, const VectorX& v_hat, Eigen::Ref<const VectorX> vc,
                        ConstraintEvaluation* out);
 
 }  // namespace stiction

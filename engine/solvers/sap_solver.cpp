@@ -14,7 +14,7 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
 }
 }  // namespace
 
-void Constraint::Evaluate(const VectorX& vc, ConstraintEvaluation* out) const {
+void Constraint::Evaluate(Eigen::Ref<const VectorX> vc, ConstraintEvaluation* out) const {
   switch (kind) {
     case ConstraintKind::kFrictionCone:
       EvaluateFrictionCone(cone, Vector3(vc[0], vc[1], vc[2]), out);
@@ -69,7 +69,13 @@ SapSolver::LineSample SapSolver::SampleLine(const ContactProblem& problem, doubl
     const auto dvc_i = dvc_.segment(r, c.num_rows);
     s.cost += eval_scratch_.cost;
     s.d_cost -= dvc_i.dot(eval_scratch_.gamma);
-    s.d2_cost += dvc_i.dot(eval_scratch_.G * dvc_i);
+    // Δv_cᵀ G Δv_c without a temporary vector (this loop runs per sample).
+    const MatrixX& G = eval_scratch_.G;
+    for (int a = 0; a < c.num_rows; ++a) {
+      double row = 0;
+      for (int b = 0; b < c.num_rows; ++b) row += G(a, b) * dvc_i[b];
+      s.d2_cost += dvc_i[a] * row;
+    }
   }
   return s;
 }
