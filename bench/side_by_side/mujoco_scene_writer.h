@@ -46,7 +46,7 @@ struct MujocoContactCapacity {
   int njmax = 500;    ///< Constraint rows [count].
 };
 
-/// The <size> of `scene`: nconmax = max(100, 16 per colliding geometry on a
+/// The <size> of `scene`: nconmax = max(100, 6 per colliding geometry on a
 /// body); njmax = max(500, rows per contact (4 pyramidal, 3 elliptic, at
 /// condim 3) * nconmax + one row per limited joint).
 MujocoContactCapacity MujocoCapacity(const SceneDescription& scene, MujocoConfig config);

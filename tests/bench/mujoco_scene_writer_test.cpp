@@ -360,13 +360,13 @@ TEST(MujocoSceneWriterTest, CapacityGrowsWithTheScene) {
   const MujocoContactCapacity small = MujocoCapacity(BoxScene(), MujocoConfig::kPyramidalNewton);
   EXPECT_EQ(small.nconmax, 100);
   EXPECT_EQ(small.njmax, 500);
-  // The clutter: 40 objects -> 16 · 40 contacts, 4 (pyramid) or 3 rows each.
+  // The clutter: 40 objects -> 6 · 40 contacts, 4 (pyramid) or 3 rows each.
   const SceneDescription clutter =
       LoadSceneFile(std::string(STICTION_SOURCE_DIR) + "/assets/scenes/clutter.yaml");
-  EXPECT_EQ(MujocoCapacity(clutter, MujocoConfig::kPyramidalNewton).nconmax, 640);
-  EXPECT_EQ(MujocoCapacity(clutter, MujocoConfig::kPyramidalNewton).njmax, 2560);
-  EXPECT_EQ(MujocoCapacity(clutter, MujocoConfig::kEllipticNewton).njmax, 1920);
-  EXPECT_TRUE(Contains(Write(clutter), "<size nconmax=\"640\" njmax=\"2560\"/>"));
+  EXPECT_EQ(MujocoCapacity(clutter, MujocoConfig::kPyramidalNewton).nconmax, 240);
+  EXPECT_EQ(MujocoCapacity(clutter, MujocoConfig::kPyramidalNewton).njmax, 960);
+  EXPECT_EQ(MujocoCapacity(clutter, MujocoConfig::kEllipticNewton).njmax, 720);
+  EXPECT_TRUE(Contains(Write(clutter), "<size nconmax=\"240\" njmax=\"960\"/>"));
 }
 
 TEST(MujocoSceneWriterTest, ConfigNames) {
