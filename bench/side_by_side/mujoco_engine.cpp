@@ -57,6 +57,7 @@ class MujocoEngine final : public PeerEngine {
       before[i] = d_->warning[kWatchedWarnings[i].index].number;
     }
     mj_step(m_, d_);
+    kinematics_current_ = false;
     for (std::size_t i = 0; i < kWatchedWarnings.size(); ++i) {
       if (d_->warning[kWatchedWarnings[i].index].number != before[i]) {
         if (error) {
@@ -76,6 +77,7 @@ class MujocoEngine final : public PeerEngine {
   }
 
   Vector3 BodyPosition(int i) const override {
+    UpdateKinematics();
     const mjtNum* x = d_->xpos + 3 * body_ids_.at(i);
     return Vector3(x[0], x[1], x[2]);
   }
@@ -83,6 +85,7 @@ class MujocoEngine final : public PeerEngine {
   Vector3 BodyVelocity(int i) const override {
     // mjOBJ_XBODY: the body frame's origin (mjOBJ_BODY would be the centre
     // of mass); flg_local = 0: world axes. Result = [angular; linear].
+    UpdateKinematics();
     mjtNum velocity[6];
     mj_objectVelocity(m_, d_, mjOBJ_XBODY, body_ids_.at(i), velocity, 0);
     return Vector3(velocity[3], velocity[4], velocity[5]);
@@ -99,10 +102,24 @@ class MujocoEngine final : public PeerEngine {
   }
 
  private:
+  // mj_step leaves xpos, cvel etc. at the state *before* its integration
+  // (it runs mj_forward first, then integrates qpos, qvel). The queries
+  // recompute them from the current qpos, qvel on demand, outside Step():
+  // mj_step recomputes everything from qpos, qvel anyway, so this does not
+  // touch the dynamics, and Step() costs exactly one mj_step.
+  void UpdateKinematics() const {
+    if (kinematics_current_) return;
+    mj_kinematics(m_, d_);
+    mj_comPos(m_, d_);
+    mj_comVel(m_, d_);
+    kinematics_current_ = true;
+  }
+
   mjModel* m_;
   mjData* d_;
   std::vector<int> body_ids_;  // MuJoCo body id per scene body.
   std::string label_;
+  mutable bool kinematics_current_ = true;  // After MakeMujocoEngine's mj_forward.
 };
 
 // Compiles `mjcf` from an in-memory VFS file; nullptr and `error` on failure.
