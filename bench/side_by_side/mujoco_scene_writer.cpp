@@ -1,10 +1,470 @@
 #include "bench/side_by_side/mujoco_scene_writer.h"
 
-namespace stiction::bench {
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
 
-std::string WriteMjcf(const SceneDescription&, MujocoConfig, std::string* why_not) {
-  if (why_not) *why_not = "MJCF writer not written yet";
-  return "";
+namespace stiction::bench {
+namespace {
+
+// A limit one side of which is infinite is written with this stand-in [rad | m]
+// (MuJoCo's range needs two finite numbers); no joint reaches it.
+constexpr double kUnboundedLimit = 1e10;
+
+// Contact room per colliding body geometry: the clutter (40 objects) peaks at
+// 126 MuJoCo contacts (3.2 per object, measured in all three configurations),
+// so 6 leaves about 2x headroom; an overflow fails the step loudly. MuJoCo
+// 2.2's buffers grow with njmax² (nstack), so the room is not made larger.
+constexpr int kContactsPerGeometry = 6;
+
+std::string Num(double x) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.17g", x);
+  return buffer;
+}
+
+std::string Vec(const Vector3& v) { return Num(v.x()) + " " + Num(v.y()) + " " + Num(v.z()); }
+
+Quaternion QuaternionOf(const Matrix3& R) { return Quaternion(R).normalized(); }
+
+std::string Quat(const Quaternion& q) {
+  return Num(q.w()) + " " + Num(q.x()) + " " + Num(q.y()) + " " + Num(q.z());
+}
+
+// pos="..." quat="..." of a pose.
+std::string PoseAttributes(const RigidTransform& X) {
+  return "pos=\"" + Vec(X.p) + "\" quat=\"" + Quat(QuaternionOf(X.R)) + "\"";
+}
+
+std::string Escape(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// Text inside an XML comment must not hold "--".
+std::string CommentSafe(std::string text) {
+  for (std::size_t i = text.find("--"); i != std::string::npos; i = text.find("--", i)) {
+    text.replace(i, 2, "- -");
+  }
+  return text;
+}
+
+std::string Where(const SourceLocation& where) {
+  const std::string at = where.ToString();
+  return at.empty() ? "" : " (" + at + ")";
+}
+
+std::string JointTypeName(JointType type) {
+  switch (type) {
+    case JointType::kFree: return "free";
+    case JointType::kRevolute: return "revolute";
+    case JointType::kPrismatic: return "prismatic";
+    case JointType::kBall: return "ball";
+    case JointType::kFixed: return "fixed";
+  }
+  return "?";
+}
+
+std::size_t ExpectedQSize(JointType type) {
+  switch (type) {
+    case JointType::kFree: return 7;
+    case JointType::kBall: return 4;
+    case JointType::kRevolute:
+    case JointType::kPrismatic: return 1;
+    case JointType::kFixed: return 0;
+  }
+  return 0;
+}
+
+std::size_t ExpectedVSize(JointType type) {
+  switch (type) {
+    case JointType::kFree: return 6;
+    case JointType::kBall: return 3;
+    case JointType::kRevolute:
+    case JointType::kPrismatic: return 1;
+    case JointType::kFixed: return 0;
+  }
+  return 0;
+}
+
+// Initial q / v of `joint` with the documented defaults for empty vectors.
+std::vector<double> InitialQ(const JointDescription& joint) {
+  if (!joint.initial_q.empty()) return joint.initial_q;
+  switch (joint.type) {
+    case JointType::kFree: return {1, 0, 0, 0, 0, 0, 0};
+    case JointType::kBall: return {1, 0, 0, 0};
+    case JointType::kRevolute:
+    case JointType::kPrismatic: return {0};
+    case JointType::kFixed: return {};
+  }
+  return {};
+}
+
+std::vector<double> InitialV(const JointDescription& joint) {
+  if (!joint.initial_v.empty()) return joint.initial_v;
+  return std::vector<double>(ExpectedVSize(joint.type), 0.0);
+}
+
+// Pose X_FM of a free joint at its initial coordinates.
+RigidTransform FreeJointPose(const JointDescription& joint) {
+  const std::vector<double> q = InitialQ(joint);
+  const Quaternion q_FM = Quaternion(q[0], q[1], q[2], q[3]).normalized();
+  return {q_FM.toRotationMatrix(), Vector3(q[4], q[5], q[6])};
+}
+
+// The MJCF text of a scene, built body by body.
+class MjcfBuilder {
+ public:
+  MjcfBuilder(const SceneDescription& scene, MujocoConfig config) : scene_(scene), config_(config) {}
+
+  // Returns "" and sets why_not_ on the first element that cannot be mapped.
+  std::string Build();
+  const std::string& why_not() const { return why_not_; }
+
+ private:
+  bool Refuse(const std::string& reason) {
+    if (why_not_.empty()) why_not_ = reason;
+    return false;
+  }
+  bool CheckSceneLevel();
+  bool CheckJoint(const JointDescription& joint);
+  bool CheckActuator(const ActuatorDescription& actuator);
+  bool Friction(const GeometryDescription& geometry, double* mu);
+  bool WriteGeom(const GeometryDescription& geometry, const std::string& name, bool on_body,
+                 const std::string& indent);
+  bool WriteBody(int body, const JointDescription& joint, const std::string& indent);
+  void WriteJoint(const JointDescription& joint, const std::string& indent);
+
+  const SceneDescription& scene_;
+  MujocoConfig config_;
+  std::ostringstream out_;
+  std::string why_not_;
+  std::map<std::string, int> body_index_;
+  std::map<std::string, std::vector<int>> child_joints_;  // Parent name -> joints.
+  std::set<int> written_bodies_;
+};
+
+bool MjcfBuilder::CheckSceneLevel() {
+  if (!scene_.constraints.empty()) {
+    const ConstraintDescription& c = scene_.constraints.front();
+    return Refuse("constraint '" + c.name + "'" + Where(c.where) + ": " +
+                  (c.type == BodyConstraintType::kWeld ? "weld" : "ball") +
+                  " constraints are not mapped to MuJoCo (equality constraints)");
+  }
+  if (scene_.gripper.present) {
+    return Refuse("gripper" + Where(scene_.gripper.where) +
+                  ": the teleoperated gripper is not mapped to MuJoCo");
+  }
+  if (!(scene_.time_step > 0)) return Refuse("time_step must be positive for MuJoCo");
+  return true;
+}
+
+bool MjcfBuilder::CheckJoint(const JointDescription& joint) {
+  const std::string what = "joint '" + joint.name + "'" + Where(joint.where) + ": ";
+  if (!joint.initial_q.empty() && joint.initial_q.size() != ExpectedQSize(joint.type)) {
+    return Refuse(what + "initial_q has " + std::to_string(joint.initial_q.size()) +
+                  " values, a " + JointTypeName(joint.type) + " joint takes " +
+                  std::to_string(ExpectedQSize(joint.type)));
+  }
+  if (!joint.initial_v.empty() && joint.initial_v.size() != ExpectedVSize(joint.type)) {
+    return Refuse(what + "initial_v has " + std::to_string(joint.initial_v.size()) +
+                  " values, a " + JointTypeName(joint.type) + " joint takes " +
+                  std::to_string(ExpectedVSize(joint.type)));
+  }
+  if (joint.type == JointType::kFree && joint.parent != "world") {
+    return Refuse(what + "a free joint below body '" + joint.parent +
+                  "' is not mapped to MuJoCo (MuJoCo's free joints hang from the world)");
+  }
+  if (joint.parent != "world" && body_index_.count(joint.parent) == 0) {
+    return Refuse(what + "unknown parent body '" + joint.parent + "'");
+  }
+  if (body_index_.count(joint.child) == 0) {
+    return Refuse(what + "unknown child body '" + joint.child + "'");
+  }
+  return true;
+}
+
+bool MjcfBuilder::CheckActuator(const ActuatorDescription& actuator) {
+  const std::string what = "actuator '" + actuator.name + "'" + Where(actuator.where) + ": ";
+  const auto joint = std::find_if(scene_.joints.begin(), scene_.joints.end(),
+                                  [&](const JointDescription& j) { return j.name == actuator.joint; });
+  if (joint == scene_.joints.end()) return Refuse(what + "unknown joint '" + actuator.joint + "'");
+  if (joint->type != JointType::kRevolute && joint->type != JointType::kPrismatic) {
+    return Refuse(what + "an actuator on a " + JointTypeName(joint->type) +
+                  " joint is not mapped to MuJoCo");
+  }
+  if (!(actuator.effort_limit > 0)) return Refuse(what + "effort_limit must be positive");
+  return true;
+}
+
+bool MjcfBuilder::Friction(const GeometryDescription& geometry, double* mu) {
+  const std::string& name = geometry.material.empty() ? scene_.default_material : geometry.material;
+  for (const MaterialDescription& material : scene_.materials) {
+    if (material.name == name) {
+      *mu = material.friction;
+      return true;
+    }
+  }
+  return Refuse("geometry '" + geometry.name + "'" + Where(geometry.where) + ": material '" +
+                name + "' is not defined");
+}
+
+bool MjcfBuilder::WriteGeom(const GeometryDescription& geometry, const std::string& name,
+                            bool on_body, const std::string& indent) {
+  const std::string what = "geometry '" + geometry.name + "'" + Where(geometry.where) + ": ";
+  if (!geometry.groups.empty()) return Refuse(what + "collision groups are not mapped to MuJoCo");
+  const ShapeDescription& shape = geometry.shape;
+  std::string type_and_size;
+  switch (shape.type) {
+    case ShapeType::kMesh:
+      return Refuse(what + "meshes are not mapped to MuJoCo");
+    case ShapeType::kHalfSpace:
+      if (on_body) return Refuse(what + "half-spaces on bodies are not mapped to MuJoCo");
+      // An infinite plane (size 0 0 = infinite; 1 = rendering grid spacing);
+      // its outward normal is the local +z in both engines.
+      type_and_size = "type=\"plane\" size=\"0 0 1\"";
+      break;
+    case ShapeType::kBox:
+      type_and_size = "type=\"box\" size=\"" + Vec(shape.size / 2) + "\"";
+      break;
+    case ShapeType::kSphere:
+      type_and_size = "type=\"sphere\" size=\"" + Num(shape.radius) + "\"";
+      break;
+    case ShapeType::kCapsule:
+    case ShapeType::kCylinder:
+      // Both engines: axis = local z; MuJoCo's size is (radius, half-length
+      // of the cylindrical part), Stiction's `length` the whole part.
+      type_and_size = std::string("type=\"") +
+                      (shape.type == ShapeType::kCapsule ? "capsule" : "cylinder") +
+                      "\" size=\"" + Num(shape.radius) + " " + Num(shape.length / 2) + "\"";
+      break;
+  }
+  double mu = 0;
+  if (!Friction(geometry, &mu)) return false;
+  out_ << indent << "<geom name=\"" << Escape(name) << "\" " << type_and_size << " "
+       << PoseAttributes(geometry.X_BG) << " friction=\"" << Num(mu) << " 0.005 0.0001\"";
+  if (!geometry.collision) out_ << " contype=\"0\" conaffinity=\"0\"";
+  out_ << " rgba=\"" << Num(geometry.color[0]) << " " << Num(geometry.color[1]) << " "
+       << Num(geometry.color[2]) << " " << Num(geometry.color[3]) << "\"/>\n";
+  return true;
+}
+
+void MjcfBuilder::WriteJoint(const JointDescription& joint, const std::string& indent) {
+  const std::string name = Escape(joint.name);
+  if (joint.type == JointType::kFree) {
+    out_ << indent << "<freejoint name=\"" << name << "\"/>\n";
+    return;
+  }
+  if (joint.type == JointType::kFixed) return;
+  // Joint position and axis in the child frame C: p_CM and R_CM · axis_F
+  // (F and M coincide at q = 0).
+  out_ << indent << "<joint name=\"" << name << "\" pos=\"" << Vec(joint.X_CM.p) << "\"";
+  if (joint.type == JointType::kBall) {
+    out_ << " type=\"ball\"";
+  } else {
+    const Vector3 axis_C = joint.X_CM.R * joint.axis.normalized();
+    out_ << " type=\"" << (joint.type == JointType::kRevolute ? "hinge" : "slide") << "\" axis=\""
+         << Vec(axis_C) << "\"";
+    const bool lower = std::isfinite(joint.lower_limit);
+    const bool upper = std::isfinite(joint.upper_limit);
+    if (lower || upper) {
+      out_ << " limited=\"true\" range=\"" << Num(lower ? joint.lower_limit : -kUnboundedLimit)
+           << " " << Num(upper ? joint.upper_limit : kUnboundedLimit) << "\"";
+    } else {
+      out_ << " limited=\"false\"";
+    }
+    if (joint.spring_stiffness != 0) {
+      out_ << " stiffness=\"" << Num(joint.spring_stiffness) << "\" springref=\""
+           << Num(joint.spring_reference) << "\"";
+    }
+    if (joint.damping != 0) out_ << " damping=\"" << Num(joint.damping) << "\"";
+    if (joint.rotor_inertia != 0) out_ << " armature=\"" << Num(joint.rotor_inertia) << "\"";
+  }
+  out_ << "/>\n";
+}
+
+bool MjcfBuilder::WriteBody(int b, const JointDescription& joint, const std::string& indent) {
+  const BodyDescription& body = scene_.bodies[b];
+  if (!written_bodies_.insert(b).second) {
+    return Refuse("body '" + body.name + "'" + Where(body.where) +
+                  " is the child of more than one joint");
+  }
+  // Pose of C in its parent: at the initial state for free bodies (MuJoCo's
+  // qpos0), else at q = 0: X_PC = X_PF · X_CM⁻¹.
+  RigidTransform X_PC = joint.X_PF * joint.X_CM.inverse();
+  if (joint.type == JointType::kFree) X_PC = joint.X_PF * FreeJointPose(joint) * joint.X_CM.inverse();
+  out_ << indent << "<body name=\"" << Escape(body.name) << "\" " << PoseAttributes(X_PC) << ">\n";
+  const std::string inner = indent + "  ";
+  WriteJoint(joint, inner);
+  const Matrix3& I = body.I_Bcm_B;
+  out_ << inner << "<inertial pos=\"" << Vec(body.com_B) << "\" mass=\"" << Num(body.mass)
+       << "\" fullinertia=\"" << Num(I(0, 0)) << " " << Num(I(1, 1)) << " " << Num(I(2, 2)) << " "
+       << Num(I(0, 1)) << " " << Num(I(0, 2)) << " " << Num(I(1, 2)) << "\"/>\n";
+  for (std::size_t g = 0; g < body.geometries.size(); ++g) {
+    const GeometryDescription& geometry = body.geometries[g];
+    const std::string name =
+        body.name + "/" + (geometry.name.empty() ? std::to_string(g) : geometry.name);
+    if (!WriteGeom(geometry, name, /*on_body=*/true, inner)) return false;
+  }
+  for (const int j : child_joints_[body.name]) {
+    const JointDescription& child = scene_.joints[j];
+    if (!WriteBody(body_index_.at(child.child), child, inner)) return false;
+  }
+  out_ << indent << "</body>\n";
+  return true;
+}
+
+std::string MjcfBuilder::Build() {
+  if (!CheckSceneLevel()) return "";
+  for (std::size_t b = 0; b < scene_.bodies.size(); ++b) {
+    body_index_[scene_.bodies[b].name] = static_cast<int>(b);
+  }
+  for (std::size_t j = 0; j < scene_.joints.size(); ++j) {
+    const JointDescription& joint = scene_.joints[j];
+    if (!CheckJoint(joint)) return "";
+    child_joints_[joint.parent].push_back(static_cast<int>(j));
+  }
+  for (const ActuatorDescription& actuator : scene_.actuators) {
+    if (!CheckActuator(actuator)) return "";
+  }
+
+  const MujocoContactCapacity capacity = MujocoCapacity(scene_, config_);
+  const bool pyramidal = config_ == MujocoConfig::kPyramidalNewton;
+  const bool noslip = config_ == MujocoConfig::kEllipticNoslip;
+  out_ << "<!-- stiction-bench (issue 8): " << CommentSafe(scene_.file.empty() ? "scene" : scene_.file)
+       << " in MuJoCo, configuration \"" << MujocoConfigName(config_)
+       << "\": solver Newton, cone " << (pyramidal ? "pyramidal" : "elliptic")
+       << (noslip ? ", noslip_iterations 10" : "")
+       << ". Every other option at MuJoCo's defaults (integrator Euler, iterations, tolerance,"
+          " solref, solimp, margin, condim). -->\n";
+  out_ << "<mujoco model=\"stiction-bench\">\n";
+  // Angles in radians (MJCF's default is degrees); the inertia is explicit.
+  out_ << "  <compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n";
+  out_ << "  <option timestep=\"" << Num(scene_.time_step) << "\" gravity=\"" << Vec(scene_.gravity)
+       << "\" solver=\"Newton\" cone=\"" << (pyramidal ? "pyramidal" : "elliptic") << "\""
+       << (noslip ? " noslip_iterations=\"10\"" : "") << "/>\n";
+  out_ << "  <size nconmax=\"" << capacity.nconmax << "\" njmax=\"" << capacity.njmax << "\"/>\n";
+  out_ << "  <worldbody>\n";
+  for (const GeometryDescription& geometry : scene_.world_geometries) {
+    if (!WriteGeom(geometry, geometry.name, /*on_body=*/false, "    ")) return "";
+  }
+  for (const int j : child_joints_["world"]) {
+    const JointDescription& joint = scene_.joints[j];
+    if (!WriteBody(body_index_.at(joint.child), joint, "    ")) return "";
+  }
+  out_ << "  </worldbody>\n";
+  for (std::size_t b = 0; b < scene_.bodies.size(); ++b) {
+    if (written_bodies_.count(static_cast<int>(b)) == 0) {
+      const BodyDescription& body = scene_.bodies[b];
+      Refuse("body '" + body.name + "'" + Where(body.where) +
+             " is not connected to the world by joints");
+      return "";
+    }
+  }
+  if (!scene_.actuators.empty()) {
+    out_ << "  <actuator>\n";
+    for (const ActuatorDescription& a : scene_.actuators) {
+      // force = ctrl − kp q − kd v, ctrl = kp q_d + kd v_d (MujocoControl).
+      out_ << "    <general name=\"" << Escape(a.name) << "\" joint=\"" << Escape(a.joint)
+           << "\" gainprm=\"1\" biastype=\"affine\" biasprm=\"0 " << Num(a.kp == 0 ? 0.0 : -a.kp) << " "
+           << Num(a.kd == 0 ? 0.0 : -a.kd) << "\" ctrllimited=\"false\" forcelimited=\"true\" forcerange=\""
+           << Num(-a.effort_limit) << " " << Num(a.effort_limit) << "\"/>\n";
+    }
+    out_ << "  </actuator>\n";
+  }
+  out_ << "</mujoco>\n";
+  return out_.str();
+}
+
+}  // namespace
+
+std::string MujocoConfigName(MujocoConfig config) {
+  switch (config) {
+    case MujocoConfig::kPyramidalNewton: return "pyramidal Newton";
+    case MujocoConfig::kEllipticNewton: return "elliptic Newton";
+    case MujocoConfig::kEllipticNoslip: return "elliptic Newton + noslip";
+  }
+  return "?";
+}
+
+MujocoContactCapacity MujocoCapacity(const SceneDescription& scene, MujocoConfig config) {
+  int colliding = 0;
+  for (const BodyDescription& body : scene.bodies) {
+    for (const GeometryDescription& geometry : body.geometries) colliding += geometry.collision ? 1 : 0;
+  }
+  int limited = 0;
+  for (const JointDescription& joint : scene.joints) {
+    limited += std::isfinite(joint.lower_limit) || std::isfinite(joint.upper_limit) ? 1 : 0;
+  }
+  MujocoContactCapacity capacity;
+  capacity.nconmax = std::max(capacity.nconmax, kContactsPerGeometry * colliding);
+  const int rows_per_contact = config == MujocoConfig::kPyramidalNewton ? 4 : 3;
+  capacity.njmax = std::max(capacity.njmax, rows_per_contact * capacity.nconmax + limited);
+  return capacity;
+}
+
+std::string WriteMjcf(const SceneDescription& scene, MujocoConfig config, std::string* why_not) {
+  MjcfBuilder builder(scene, config);
+  std::string mjcf = builder.Build();
+  if (mjcf.empty() && why_not) *why_not = builder.why_not();
+  return mjcf;
+}
+
+MujocoJointState ToMujocoJointState(const JointDescription& joint) {
+  const std::vector<double> q = InitialQ(joint);
+  const std::vector<double> v = InitialV(joint);
+  MujocoJointState state;
+  switch (joint.type) {
+    case JointType::kFixed:
+      break;
+    case JointType::kRevolute:
+    case JointType::kPrismatic:
+      state.qpos = {q[0]};
+      state.qvel = {v[0]};
+      break;
+    case JointType::kBall: {
+      const Quaternion q_FM = Quaternion(q[0], q[1], q[2], q[3]).normalized();
+      const Quaternion q_CM = QuaternionOf(joint.X_CM.R);
+      const Quaternion q_mj = (q_CM * q_FM * q_CM.conjugate()).normalized();
+      const Vector3 w_C = joint.X_CM.R * Vector3(v[0], v[1], v[2]);
+      state.qpos = {q_mj.w(), q_mj.x(), q_mj.y(), q_mj.z()};
+      state.qvel = {w_C.x(), w_C.y(), w_C.z()};
+      break;
+    }
+    case JointType::kFree: {
+      // The parent is the world (WriteMjcf refuses others), so P = W.
+      const RigidTransform X_FM = FreeJointPose(joint);
+      const RigidTransform X_WM = joint.X_PF * X_FM;
+      const RigidTransform X_WC = X_WM * joint.X_CM.inverse();
+      const Vector3 w_M(v[0], v[1], v[2]);
+      const Vector3 v_F(v[3], v[4], v[5]);
+      const Vector3 w_W = X_WM.R * w_M;
+      const Vector3 w_C = joint.X_CM.R * w_M;
+      // Velocity of C's origin: that of M's origin plus ω × (p_WCo − p_WMo).
+      const Vector3 v_WCo = joint.X_PF.R * v_F + w_W.cross(X_WC.p - X_WM.p);
+      const Quaternion q_WC = QuaternionOf(X_WC.R);
+      state.qpos = {X_WC.p.x(), X_WC.p.y(), X_WC.p.z(), q_WC.w(), q_WC.x(), q_WC.y(), q_WC.z()};
+      state.qvel = {v_WCo.x(), v_WCo.y(), v_WCo.z(), w_C.x(), w_C.y(), w_C.z()};
+      break;
+    }
+  }
+  return state;
+}
+
+double MujocoControl(const ActuatorDescription& actuator) {
+  return actuator.kp * actuator.target_position + actuator.kd * actuator.target_velocity;
 }
 
 }  // namespace stiction::bench
