@@ -1,5 +1,6 @@
 #include "engine/solvers/block_newton_matrix.h"
 
+#include <algorithm>
 #include <map>
 
 namespace stiction {
@@ -24,7 +25,7 @@ void BlockNewtonMatrix::Analyze(const ContactProblem& problem, const SolverLayou
         index.emplace(std::make_pair(row_tree, col_tree), static_cast<int>(pair_blocks_.size()));
     if (inserted) {
       pair_blocks_.push_back({row_tree, col_tree,
-                              MatrixX::Zero(problem.tree_nv[row_tree], problem.tree_nv[col_tree])});
+                              MatrixX::Zero(problem.tree_nv[row_tree], problem.tree_nv[col_tree]), {}});
     }
     return it->second;
   };
@@ -42,6 +43,67 @@ void BlockNewtonMatrix::Analyze(const ContactProblem& problem, const SolverLayou
       }
     }
   }
+  if (use_dense_) return;
+  // The sparse pattern (lower triangle of the blocks) is fixed for the whole
+  // solve: build it once and remember where each block entry lives in the
+  // value array, so that Assemble writes values in place (no triplets, no
+  // sorting per Newton iteration).
+  std::vector<Eigen::Triplet<double>> pattern;
+  for (const PairBlock& pb : pair_blocks_) {
+    const int orow = layout.local_start[pb.row_tree], ocol = layout.local_start[pb.col_tree];
+    for (int col = 0; col < pb.H.cols(); ++col) {
+      for (int row = 0; row < pb.H.rows(); ++row) {
+        if (orow + row >= ocol + col) pattern.emplace_back(orow + row, ocol + col, 0.0);
+      }
+    }
+  }
+  H_.resize(layout.n, layout.n);
+  H_.setFromTriplets(pattern.begin(), pattern.end());
+  H_.makeCompressed();
+  const int* outer = H_.outerIndexPtr();
+  const int* inner = H_.innerIndexPtr();
+  for (PairBlock& pb : pair_blocks_) {
+    const int orow = layout.local_start[pb.row_tree], ocol = layout.local_start[pb.col_tree];
+    pb.value_index.assign(pb.H.size(), -1);
+    for (int col = 0; col < pb.H.cols(); ++col) {
+      const int j = ocol + col;
+      for (int row = 0; row < pb.H.rows(); ++row) {
+        const int i = orow + row;
+        if (i < j) continue;
+        const int* at = std::lower_bound(inner + outer[j], inner + outer[j + 1], i);
+        pb.value_index[col * pb.H.rows() + row] = static_cast<int>(at - inner);
+      }
+    }
+  }
+}
+
+void BlockNewtonMatrix::AddProducts(const Constraint& c, const MatrixX& G, const std::vector<int>& pairs) {
+  // The common case, a contact between free bodies (3 rows, 6 velocities
+  // per tree), with fixed-size kernels; any other shape with dynamic ones.
+  const bool fixed = c.num_rows == 3 && std::all_of(c.blocks.begin(), c.blocks.end(), [](const auto& b) {
+    return b.J.cols() == 6;
+  });
+  int p = 0;
+  for (const ConstraintJacobianBlock& bi : c.blocks) {
+    Eigen::Matrix<double, 3, 6> gj_fixed;
+    if (fixed) {
+      gj_fixed.noalias() = Eigen::Map<const Eigen::Matrix3d>(G.data()) *
+                           Eigen::Map<const Eigen::Matrix<double, 3, 6>>(bi.J.data());
+    } else {
+      gj_.noalias() = G * bi.J;
+    }
+    for (const ConstraintJacobianBlock& bj : c.blocks) {
+      PairBlock& pb = pair_blocks_[pairs[p++]];
+      // pb holds rows of tree pb.row_tree, columns of pb.col_tree.
+      if (bj.tree != pb.row_tree || bi.tree != pb.col_tree) continue;
+      if (fixed) {
+        Eigen::Map<Eigen::Matrix<double, 6, 6>>(pb.H.data()).noalias() +=
+            Eigen::Map<const Eigen::Matrix<double, 3, 6>>(bj.J.data()).transpose() * gj_fixed;
+      } else {
+        pb.H.noalias() += bj.J.transpose() * gj_;
+      }
+    }
+  }
 }
 
 void BlockNewtonMatrix::Assemble(const ContactProblem& problem, const SolverLayout& layout,
@@ -56,19 +118,7 @@ void BlockNewtonMatrix::Assemble(const ContactProblem& problem, const SolverLayo
   for (size_t k = 0; k < problem.constraints.size(); ++k) {
     const MatrixX* Gk = G(static_cast<int>(k));
     if (Gk == nullptr) continue;
-    const Constraint& c = problem.constraints[k];
-    const std::vector<int>& pairs = constraint_pairs_[k];
-    int p = 0;
-    for (const ConstraintJacobianBlock& bi : c.blocks) {
-      gj_.noalias() = *Gk * bi.J;
-      for (const ConstraintJacobianBlock& bj : c.blocks) {
-        PairBlock& pb = pair_blocks_[pairs[p++]];
-        // pb holds rows of tree pb.row_tree, columns of pb.col_tree.
-        if (bj.tree == pb.row_tree && bi.tree == pb.col_tree) {
-          pb.H.noalias() += bj.J.transpose() * gj_;
-        }
-      }
-    }
+    AddProducts(problem.constraints[k], *Gk, constraint_pairs_[k]);
   }
   if (use_dense_) {
     H_dense_.setZero(layout.n, layout.n);
@@ -78,17 +128,14 @@ void BlockNewtonMatrix::Assemble(const ContactProblem& problem, const SolverLayo
     }
     return;
   }
-  triplets_.clear();
+  // In place, on the pattern fixed by Analyze.
+  double* values = H_.valuePtr();
   for (const PairBlock& pb : pair_blocks_) {
-    const int orow = layout.local_start[pb.row_tree], ocol = layout.local_start[pb.col_tree];
-    for (int col = 0; col < pb.H.cols(); ++col) {
-      for (int row = 0; row < pb.H.rows(); ++row) {
-        if (orow + row >= ocol + col) triplets_.emplace_back(orow + row, ocol + col, pb.H(row, col));
-      }
+    const double* h = pb.H.data();
+    for (std::size_t e = 0; e < pb.value_index.size(); ++e) {
+      if (pb.value_index[e] >= 0) values[pb.value_index[e]] = h[e];
     }
   }
-  H_.resize(layout.n, layout.n);
-  H_.setFromTriplets(triplets_.begin(), triplets_.end());
 }
 
 bool BlockNewtonMatrix::Factor() {

@@ -38,12 +38,15 @@ class BlockNewtonMatrix {
   struct PairBlock {
     int row_tree, col_tree;
     MatrixX H;  // nv_row × nv_col block of H.
+    // Sparse path: index into H_'s value array of each entry (column-major
+    // over H), −1 for entries above the diagonal (not stored).
+    std::vector<int> value_index;
   };
+  void AddProducts(const Constraint& c, const MatrixX& G, const std::vector<int>& pairs);
   std::vector<PairBlock> pair_blocks_;
   std::vector<int> diagonal_block_;                 // Per tree: its diagonal block.
   std::vector<std::vector<int>> constraint_pairs_;  // Per constraint: block per (i, j).
   MatrixX gj_;                                      // G J scratch.
-  std::vector<Eigen::Triplet<double>> triplets_;
   Eigen::SparseMatrix<double> H_;
   Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt_;
   bool pattern_analyzed_ = false;
