@@ -1,1 +1,111 @@
-// placeholder
+#include "bench/side_by_side/bench_metrics.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+namespace stiction::bench {
+namespace {
+
+std::string Format(const char* fmt, double a, double b = 0) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, fmt, a, b);
+  return buf;
+}
+
+}  // namespace
+
+RunResult RunScene(const BenchScene& bench, PeerEngine& engine) {
+  RunResult r;
+  const double dt = bench.scene.time_step;
+  const int steps = std::max(1, static_cast<int>(std::lround(bench.duration / dt)));
+  const int half = steps / 2;
+  const int steady_start = steps - std::max(1, static_cast<int>(std::lround(kSteadyFraction * steps)));
+  const int tracked = bench.tracked_body;
+  Vector3 p0 = Vector3::Zero(), p_half = Vector3::Zero(), v_half = Vector3::Zero();
+  if (tracked >= 0) p0 = engine.BodyPosition(tracked);
+  double iterations = 0, steady_iterations = 0, steady_penetration = 0;
+  int steady_steps = 0;
+  using Clock = std::chrono::steady_clock;
+  for (int i = 0; i < steps; ++i) {
+    const Clock::time_point start = Clock::now();
+    const bool ok = engine.Step(&r.error);
+    r.wall_s += std::chrono::duration<double>(Clock::now() - start).count();
+    if (!ok) {
+      r.ok = false;
+      r.failed_at_s = (i + 1) * dt;
+      break;
+    }
+    ++r.steps;
+    iterations += engine.LastIterations();
+    if (i >= steady_start) {
+      steady_iterations += engine.LastIterations();
+      steady_penetration += engine.LastMaxPenetration();
+      ++steady_steps;
+    }
+    if (i + 1 == half && tracked >= 0) {
+      p_half = engine.BodyPosition(tracked);
+      v_half = engine.BodyVelocity(tracked);
+    }
+  }
+  r.mean_iterations = iterations / std::max(r.steps, 1);
+  r.steady_iterations = steady_iterations / std::max(steady_steps, 1);
+  r.steady_penetration_m = steady_penetration / std::max(steady_steps, 1);
+  if (!r.ok) {
+    r.metric_pass = false;
+    r.metric_text = Format("failed at t = %.3f s", r.failed_at_s);
+    return r;
+  }
+  // The second half of the run: from the end of step `half` to the end.
+  const double span = (steps - half) * dt;
+  Vector3 p_end = Vector3::Zero(), v_end = Vector3::Zero();
+  if (tracked >= 0) {
+    p_end = engine.BodyPosition(tracked);
+    v_end = engine.BodyVelocity(tracked);
+  }
+  switch (bench.metric) {
+    case Metric::kSettle: {
+      double vmax = 0;
+      for (std::size_t b = 0; b < bench.scene.bodies.size(); ++b) {
+        vmax = std::max(vmax, engine.BodyVelocity(static_cast<int>(b)).norm());
+      }
+      r.metric = vmax;
+      r.metric_text = Format("max speed at end %.2e m/s", vmax);
+      break;
+    }
+    case Metric::kCreep: {
+      r.metric = (p_end - p_half).dot(bench.slope_direction) / span;
+      r.metric_text = Format("creep %.4f mm/s (mu sigma g dt = %.4f)", 1e3 * r.metric,
+                             1e3 * bench.creep_bound);
+      break;
+    }
+    case Metric::kAcceleration: {
+      r.metric = (v_end - v_half).dot(bench.slope_direction) / span;
+      const double error = (r.metric - bench.expected_acceleration) / bench.expected_acceleration;
+      r.metric_text = Format("a = %.4f m/s^2, error %+.2f%%", r.metric, 100 * error);
+      break;
+    }
+    case Metric::kGraspDrift: {
+      r.metric = (p_end.z() - p_half.z()) / span;
+      // Dropped: the box fell more than its own half size (5 cm).
+      r.metric_pass = p_end.z() > p0.z() - 0.05;
+      r.metric_text = r.metric_pass ? Format("drift %.4f mm/s", 1e3 * r.metric)
+                                    : Format("dropped (%.3f m below start)", p0.z() - p_end.z());
+      break;
+    }
+    case Metric::kStack: {
+      // Standing: the top box is within 5 cm (half a box) of where it started.
+      const double offset = (p_end - p0).norm();
+      r.metric = (p_end - p_half).head<2>().norm() / span;
+      r.metric_pass = offset < 0.05;
+      r.metric_text = r.metric_pass
+                          ? Format("stands; top drift %.4f mm/s, offset %.2f mm", 1e3 * r.metric, 1e3 * offset)
+                          : Format("fell; top box %.3f m from its start", offset);
+      break;
+    }
+  }
+  return r;
+}
+
+}  // namespace stiction::bench

@@ -1,1 +1,112 @@
-// placeholder
+#include "bench/side_by_side/stiction_engine.h"
+
+#include <exception>
+
+#include "engine/common/error.h"
+#include "engine/simulation.h"
+
+namespace stiction::bench {
+namespace {
+
+class StictionEngine final : public PeerEngine {
+ public:
+  StictionEngine(const SceneDescription& scene, StictionVariant variant)
+      : sim_(scene), variant_(variant) {
+    SolverSettings s = sim_.solver_settings();
+    ContactModelParameters p = sim_.contact_model_parameters();
+    switch (variant) {
+      case StictionVariant::kSap: break;
+      case StictionVariant::kLagged: p.model = ContactModel::kLagged; break;
+      case StictionVariant::kSimilar: p.model = ContactModel::kSimilar; break;
+      case StictionVariant::kRegularizedLagged: p.model = ContactModel::kRegularizedLagged; break;
+      case StictionVariant::kCanal: s.type = "canal"; break;
+      case StictionVariant::kSubAdmm1: s.type = "subadmm"; s.subadmm.num_threads = 1; break;
+      case StictionVariant::kSubAdmm2: s.type = "subadmm"; s.subadmm.num_threads = 2; break;
+    }
+    sim_.SetSolver(s);
+    sim_.SetContactModelParameters(p);
+    for (const BodyDescription& b : scene.bodies) {
+      for (int m = 1; m < sim_.model().num_bodies(); ++m) {
+        if (sim_.model().body(m).name == b.name) scene_to_state_.push_back(m - 1);
+      }
+    }
+  }
+
+  std::string label() const override {
+    switch (variant_) {
+      case StictionVariant::kSap: return "Stiction SAP";
+      case StictionVariant::kLagged: return "Stiction SAP, Lagged H&C";
+      case StictionVariant::kSimilar: return "Stiction SAP, Similar H&C";
+      case StictionVariant::kRegularizedLagged: return "Stiction SAP, reg. Lagged H&C";
+      case StictionVariant::kCanal: return "Stiction CANAL";
+      case StictionVariant::kSubAdmm1: return "Stiction SubADMM 1 thread";
+      case StictionVariant::kSubAdmm2: return "Stiction SubADMM 2 threads";
+    }
+    return "Stiction";
+  }
+
+  bool Step(std::string* error) override {
+    const StepResult r = sim_.Step();
+    states_valid_ = false;
+    last_ = r.stats;
+    if (r.status != StepStatus::kSuccess) {
+      if (error) *error = r.message;
+      return false;
+    }
+    return true;
+  }
+
+  Vector3 BodyPosition(int i) const override { return State(i).position; }
+  Vector3 BodyVelocity(int i) const override { return State(i).linear_velocity; }
+  double LastIterations() const override { return last_.iterations; }
+  double LastMaxPenetration() const override { return last_.max_penetration_m; }
+
+ private:
+  const BodyState& State(int i) const {
+    if (!states_valid_) {
+      states_ = sim_.CalcBodyStates();
+      states_valid_ = true;
+    }
+    return states_.at(scene_to_state_.at(i));
+  }
+
+  Simulation sim_;
+  StictionVariant variant_;
+  std::vector<int> scene_to_state_;  // Scene body index -> CalcBodyStates index.
+  StepStats last_;
+  mutable std::vector<BodyState> states_;
+  mutable bool states_valid_ = false;
+};
+
+}  // namespace
+
+std::vector<StictionVariant> AllStictionVariants() {
+  return {StictionVariant::kSap,   StictionVariant::kLagged,   StictionVariant::kSimilar,
+          StictionVariant::kRegularizedLagged, StictionVariant::kCanal,
+          StictionVariant::kSubAdmm1, StictionVariant::kSubAdmm2};
+}
+
+const char* StictionVariantKey(StictionVariant v) {
+  switch (v) {
+    case StictionVariant::kSap: return "sap";
+    case StictionVariant::kLagged: return "lagged";
+    case StictionVariant::kSimilar: return "similar";
+    case StictionVariant::kRegularizedLagged: return "reg_lagged";
+    case StictionVariant::kCanal: return "canal";
+    case StictionVariant::kSubAdmm1: return "subadmm1";
+    case StictionVariant::kSubAdmm2: return "subadmm2";
+  }
+  return "?";
+}
+
+std::unique_ptr<PeerEngine> MakeStictionEngine(const SceneDescription& scene, StictionVariant variant,
+                                               std::string* why_not) {
+  try {
+    return std::make_unique<StictionEngine>(scene, variant);
+  } catch (const std::exception& e) {
+    if (why_not) *why_not = e.what();
+    return nullptr;
+  }
+}
+
+}  // namespace stiction::bench

@@ -1,0 +1,62 @@
+#pragma once
+// The scenes of the side-by-side benchmark (issue 8), each a SceneDescription
+// every engine is built from, plus what the benchmark measures on it.
+// Built from the shipped YAML scenes (assets/scenes/) and modified in code
+// where a scene is a variant (time step, tilt, object count).
+#include <string>
+#include <vector>
+
+#include "engine/common/eigen_types.h"
+#include "engine/scene/scene_description.h"
+
+namespace stiction::bench {
+
+/// The accuracy metric of a scene (docs/benchmarks.md, "Side by side").
+enum class Metric {
+  kSettle,        ///< Clutter: largest body speed at the end [m/s].
+  kCreep,         ///< Incline stick: speed down the slope over the 2nd half [mm/s].
+  kAcceleration,  ///< Incline slide: acceleration down the slope over the 2nd half vs analytic.
+  kGraspDrift,    ///< Grasp hold: the box's vertical speed over the 2nd half [mm/s].
+  kStack,         ///< Stack: standing or not, top box horizontal speed over the 2nd half.
+};
+
+struct BenchScene {
+  std::string name;          ///< Row label, e.g. "clutter40_walls".
+  SceneDescription scene;    ///< What every engine builds.
+  double duration = 1;       ///< Simulated time [s].
+  Metric metric = Metric::kSettle;
+  int objects = 0;           ///< Free bodies (scaling fit).
+  bool scaling = false;      ///< Part of the object-count series (MakeScaledClutter).
+  int tracked_body = -1;     ///< Scene body index the metric follows (box, top box).
+  Vector3 slope_direction = Vector3::Zero();  ///< Incline: unit vector down the slope.
+  double expected_acceleration = 0;           ///< Incline slide: g(sin α − μ cos α) [m/s²].
+  double creep_bound = 0;    ///< Incline stick: μσgδt, SAP paper Eq. (31) [m/s].
+};
+
+/// 40 objects dropped into the 80 cm box (assets/scenes/clutter.yaml) or the
+/// same without walls (clutter_nowalls.yaml), at time step `dt`; the
+/// dissipation time scale τd = δt as in SAP paper Sec. VI-C.
+BenchScene MakeClutter(bool walls, double dt, double duration);
+
+/// `objects` (a multiple of 40) objects without walls: tiles of the 40-object
+/// clutter_nowalls layout on a square grid 1.2 m apart, every tile after the
+/// first with its own ±5 mm horizontal jitter. Named "clutterN_grid".
+BenchScene MakeScaledClutter(int objects, double dt, double duration);
+
+/// assets/scenes/incline.yaml tilted to tan α = `tan_alpha` (μ = 0.5):
+/// 0.40 sticks (metric kCreep), 0.60 slides (kAcceleration).
+BenchScene MakeIncline(double tan_alpha, double dt, double duration);
+
+/// assets/scenes/grasp_hold.yaml: a 1 kg box between two pads pressed with
+/// 20 N each, μ = 1.
+BenchScene MakeGraspHold(double dt, double duration);
+
+/// assets/scenes/stack10.yaml: ten 10 cm boxes, μ = 0.5.
+BenchScene MakeStack10(double dt, double duration);
+
+/// The benchmark's scene list. `short_run`: every scene kind once, short
+/// durations and one scaled clutter, so the whole table takes well under a
+/// minute (CI runs it).
+std::vector<BenchScene> MakeBenchScenes(bool short_run);
+
+}  // namespace stiction::bench

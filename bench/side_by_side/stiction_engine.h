@@ -1,0 +1,33 @@
+#pragma once
+// Stiction behind the side-by-side benchmark's PeerEngine interface: one
+// row per solver and contact model the engine has.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench/side_by_side/peer_engine.h"
+
+namespace stiction::bench {
+
+enum class StictionVariant {
+  kSap,                ///< SAP solver, SAP contact model (the default).
+  kLagged,             ///< SAP solver, Lagged Hunt & Crossley (papers/002 Sec. VI-B).
+  kSimilar,            ///< SAP solver, Similar Hunt & Crossley (Sec. VI-C).
+  kRegularizedLagged,  ///< SAP solver, regularized Lagged (Eq. 44).
+  kCanal,              ///< CANAL, exact Coulomb (papers/001 Sec. IV-V).
+  kSubAdmm1,           ///< SubADMM on 1 thread (papers/001 Sec. VI).
+  kSubAdmm2,           ///< SubADMM on 2 threads.
+};
+
+std::vector<StictionVariant> AllStictionVariants();
+/// "sap", "lagged", "similar", "reg_lagged", "canal", "subadmm1", "subadmm2".
+const char* StictionVariantKey(StictionVariant v);
+
+/// Stiction running `scene` in `variant`. The scene's own parameters are kept
+/// (materials, σ, β, tolerances); the variant only picks the solver and the
+/// scene-wide contact model. Returns nullptr and sets `why_not` when the
+/// scene does not build.
+std::unique_ptr<PeerEngine> MakeStictionEngine(const SceneDescription& scene, StictionVariant variant,
+                                               std::string* why_not);
+
+}  // namespace stiction::bench
