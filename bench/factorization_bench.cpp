@@ -1,4 +1,5 @@
-// Measures SAP's Newton-matrix factorization dense vs sparse on a scene:
+// Measures SAP's Newton-matrix factorization on a scene: dense LLT, Eigen's
+// simplicial sparse Cholesky and the supernodal-by-tree block Cholesky:
 //   stiction-factorization-bench SCENE.yaml [SECONDS]
 // Prints ms per step and the factorization share for each choice, so that
 // SapSolverParameters::dense_max_size can be chosen by measurement.
@@ -47,7 +48,8 @@ int main(int argc, char** argv) {
   try {
     std::printf("%-8s %12s %18s %10s\n", "solver", "ms/step", "factorization ms", "iters");
     for (auto [name, kind] : {std::pair{"dense", stiction::LinearSolverKind::kDense},
-                              std::pair{"sparse", stiction::LinearSolverKind::kSparse}}) {
+                              std::pair{"sparse", stiction::LinearSolverKind::kSparse},
+                              std::pair{"block", stiction::LinearSolverKind::kBlock}}) {
       const Result r = Run(argv[1], seconds, kind);
       std::printf("%-8s %12.4f %18.4f %10.2f%s\n", name, r.ms_per_step, r.factorization_ms,
                   r.mean_iterations, r.ok ? "" : "  (a step failed)");

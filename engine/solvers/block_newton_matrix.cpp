@@ -8,10 +8,15 @@ namespace stiction {
 void BlockNewtonMatrix::Analyze(const ContactProblem& problem, const SolverLayout& layout,
                                 LinearSolverKind kind, int dense_max_size) {
   n_ = layout.n;
+  use_block_ = false;
   switch (kind) {
     case LinearSolverKind::kDense: use_dense_ = true; break;
     case LinearSolverKind::kSparse: use_dense_ = false; break;
-    case LinearSolverKind::kAuto: use_dense_ = layout.n <= dense_max_size; break;
+    case LinearSolverKind::kBlock: use_dense_ = false, use_block_ = true; break;
+    case LinearSolverKind::kAuto:
+      use_dense_ = layout.n <= dense_max_size;
+      use_block_ = !use_dense_;
+      break;
   }
   pattern_analyzed_ = false;
   // Dense blocks of H: one per participating tree (diagonal) and one per
@@ -44,6 +49,29 @@ void BlockNewtonMatrix::Analyze(const ContactProblem& problem, const SolverLayou
     }
   }
   if (use_dense_) return;
+  if (use_block_) {
+    // Blocks are the participating trees in layout order; pair blocks with
+    // two different trees are the off-diagonal ones.
+    tree_block_.assign(problem.num_trees(), -1);
+    std::vector<int> sizes;
+    for (int t : layout.trees) {
+      tree_block_[t] = static_cast<int>(sizes.size());
+      sizes.push_back(problem.tree_nv[t]);
+    }
+    std::vector<std::pair<int, int>> off;
+    block_diagonal_.assign(sizes.size(), nullptr);
+    block_off_.clear();
+    for (const PairBlock& pb : pair_blocks_) {
+      if (pb.row_tree == pb.col_tree) {
+        block_diagonal_[tree_block_[pb.row_tree]] = &pb.H;
+      } else {
+        off.emplace_back(tree_block_[pb.row_tree], tree_block_[pb.col_tree]);
+        block_off_.push_back(&pb.H);
+      }
+    }
+    block_llt_.Analyze(sizes, off);
+    return;
+  }
   // The sparse pattern (lower triangle of the blocks) is fixed for the whole
   // solve: build it once and remember where each block entry lives in the
   // value array, so that Assemble writes values in place (no triplets, no
@@ -120,6 +148,7 @@ void BlockNewtonMatrix::Assemble(const ContactProblem& problem, const SolverLayo
     if (Gk == nullptr) continue;
     AddProducts(problem.constraints[k], *Gk, constraint_pairs_[k]);
   }
+  if (use_block_) return;  // Factor() reads the pair blocks directly.
   if (use_dense_) {
     H_dense_.setZero(layout.n, layout.n);
     for (const PairBlock& pb : pair_blocks_) {
@@ -143,6 +172,7 @@ bool BlockNewtonMatrix::Factor() {
     dense_llt_.compute(H_dense_);  // Reads the lower triangle.
     return dense_llt_.info() == Eigen::Success;
   }
+  if (use_block_) return block_llt_.Factor(block_diagonal_, block_off_);
   if (!pattern_analyzed_) {
     llt_.analyzePattern(H_);
     pattern_analyzed_ = true;
@@ -152,6 +182,10 @@ bool BlockNewtonMatrix::Factor() {
 }
 
 void BlockNewtonMatrix::Solve(const VectorX& b, VectorX* x) const {
+  if (use_block_) {
+    block_llt_.Solve(b, x);  // b is in layout order = the blocks' order.
+    return;
+  }
   *x = use_dense_ ? VectorX(dense_llt_.solve(b)) : VectorX(llt_.solve(b));
 }
 

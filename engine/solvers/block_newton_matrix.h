@@ -13,6 +13,7 @@
 
 #include "engine/common/eigen_types.h"
 #include "engine/contact/contact_problem.h"
+#include "engine/solvers/block_cholesky.h"
 #include "engine/solvers/solver_layout.h"
 #include "engine/solvers/solver_parameters.h"
 
@@ -51,6 +52,11 @@ class BlockNewtonMatrix {
   Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt_;
   bool pattern_analyzed_ = false;
   bool use_dense_ = false;
+  bool use_block_ = false;
+  BlockCholesky block_llt_;
+  std::vector<int> tree_block_;                 // Tree → block index (layout order).
+  std::vector<const MatrixX*> block_diagonal_;  // Per block: its diagonal H block.
+  std::vector<const MatrixX*> block_off_;       // Per off-diagonal pair block.
   int n_ = 0;
   MatrixX H_dense_;
   Eigen::LLT<MatrixX> dense_llt_;

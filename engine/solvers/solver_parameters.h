@@ -6,8 +6,10 @@
 namespace stiction {
 
 /// How a Newton matrix is factored: a dense LLT of the participating trees,
-/// a sparse (simplicial) Cholesky of the tree-block pattern, or by size.
-enum class LinearSolverKind { kAuto, kDense, kSparse };
+/// Eigen's sparse simplicial (entry-wise) Cholesky, the supernodal-by-tree
+/// block Cholesky (engine/solvers/block_cholesky.h), or by size (dense up to
+/// dense_max_size velocities, block above; docs/benchmarks.md measures why).
+enum class LinearSolverKind { kAuto, kDense, kSparse, kBlock };
 
 struct CanalSolverParameters {
   /// β0: AL penalty at the start of each step [kg] (impulse per velocity);
