@@ -110,8 +110,143 @@ double SapSolver::BacktrackingLineSearch(const ContactProblem& problem, double e
   return alpha;
 }
 
+int SapSolver::FindIslands(const ContactProblem& problem) {
+  const int trees = problem.num_trees();
+  tree_parent_.resize(trees);
+  for (int t = 0; t < trees; ++t) tree_parent_[t] = t;
+  auto root = [&](int t) {
+    while (tree_parent_[t] != t) t = tree_parent_[t] = tree_parent_[tree_parent_[t]];
+    return t;
+  };
+  for (const Constraint& c : problem.constraints) {
+    for (std::size_t b = 1; b < c.blocks.size(); ++b) {
+      const int a = root(c.blocks[0].tree), d = root(c.blocks[b].tree);
+      if (a != d) tree_parent_[std::max(a, d)] = std::min(a, d);  // Root = smallest tree.
+    }
+  }
+  // Islands in order of their smallest tree: deterministic.
+  int count = 0;
+  std::vector<int> island_of_root(trees, -1);
+  std::vector<int> first_tree;
+  for (std::size_t k = 0; k < problem.constraints.size(); ++k) {
+    const int r = root(problem.constraints[k].blocks.front().tree);
+    if (island_of_root[r] < 0) {
+      island_of_root[r] = count++;
+      first_tree.push_back(r);
+    }
+  }
+  // Number islands by their root (the smallest tree), not by first constraint.
+  std::vector<int> order(count);
+  for (int i = 0; i < count; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return first_tree[a] < first_tree[b]; });
+  std::vector<int> rank(count);
+  for (int i = 0; i < count; ++i) rank[order[i]] = i;
+  islands_.resize(count);
+  for (auto& island : islands_) island.clear();
+  for (std::size_t k = 0; k < problem.constraints.size(); ++k) {
+    const int r = root(problem.constraints[k].blocks.front().tree);
+    islands_[rank[island_of_root[r]]].push_back(static_cast<int>(k));
+  }
+  return count;
+}
+
+void SapSolver::ExtractIsland(const ContactProblem& problem, int i, const VectorX& v_guess) {
+  ContactProblem& sub = island_problem_;
+  island_trees_.clear();
+  tree_local_.assign(problem.num_trees(), -1);
+  for (int k : islands_[i]) {
+    for (const ConstraintJacobianBlock& b : problem.constraints[k].blocks) {
+      if (tree_local_[b.tree] < 0) {
+        tree_local_[b.tree] = 0;
+        island_trees_.push_back(b.tree);
+      }
+    }
+  }
+  std::sort(island_trees_.begin(), island_trees_.end());  // Keep the tree order.
+  const int n_trees = static_cast<int>(island_trees_.size());
+  sub.dt = problem.dt;
+  sub.tree_v_start.resize(n_trees);
+  sub.tree_nv.resize(n_trees);
+  sub.A.resize(n_trees);
+  int nv = 0;
+  for (int t = 0; t < n_trees; ++t) {
+    const int g = island_trees_[t];
+    tree_local_[g] = t;
+    sub.tree_v_start[t] = nv;
+    sub.tree_nv[t] = problem.tree_nv[g];
+    sub.A[t] = problem.A[g];
+    nv += problem.tree_nv[g];
+  }
+  sub.v_star.resize(nv);
+  island_guess_.resize(nv);
+  for (int t = 0; t < n_trees; ++t) {
+    const int g = island_trees_[t];
+    sub.v_star.segment(sub.tree_v_start[t], sub.tree_nv[t]) = problem.v_star.segment(problem.tree_v_start[g], problem.tree_nv[g]);
+    island_guess_.segment(sub.tree_v_start[t], sub.tree_nv[t]) = v_guess.segment(problem.tree_v_start[g], problem.tree_nv[g]);
+  }
+  sub.constraints.resize(islands_[i].size());
+  for (std::size_t k = 0; k < islands_[i].size(); ++k) {
+    sub.constraints[k] = problem.constraints[islands_[i][k]];  // Reuses capacity.
+    for (ConstraintJacobianBlock& b : sub.constraints[k].blocks) b.tree = tree_local_[b.tree];
+  }
+}
+
 SolverStatus SapSolver::Solve(const ContactProblem& problem, const VectorX& v_guess,
                               SolverResult* result) {
+  const int islands = params_.solve_islands && !problem.constraints.empty() ? FindIslands(problem) : 1;
+  last_num_islands_ = islands;
+  if (islands <= 1) return SolveConnected(problem, v_guess, result);
+  SolverResult& r = *result;
+  r = SolverResult{};
+  r.v = problem.v_star;
+  r.gamma = VectorX::Zero(problem.num_rows());
+  std::vector<int> row_start(problem.constraints.size());
+  for (std::size_t k = 0, row = 0; k < problem.constraints.size(); ++k) {
+    row_start[k] = static_cast<int>(row);
+    row += problem.constraints[k].num_rows;
+  }
+  SolverStatus status = SolverStatus::kConverged;
+  for (int i = 0; i < islands; ++i) {
+    ExtractIsland(problem, i, v_guess);
+    SolverResult& s = island_result_;
+    const SolverStatus st = SolveConnected(island_problem_, island_guess_, &s);
+    for (std::size_t t = 0; t < island_trees_.size(); ++t) {
+      const int g = island_trees_[t];
+      r.v.segment(problem.tree_v_start[g], problem.tree_nv[g]) =
+          s.v.segment(island_problem_.tree_v_start[t], island_problem_.tree_nv[t]);
+    }
+    for (std::size_t k = 0, row = 0; k < islands_[i].size(); ++k) {
+      const int c = islands_[i][k];
+      const int m = problem.constraints[c].num_rows;
+      r.gamma.segment(row_start[c], m) = s.gamma.segment(row, m);
+      row += m;
+    }
+    r.iterations = std::max(r.iterations, s.iterations);
+    r.line_search_iterations += s.line_search_iterations;
+    r.cost += s.cost;
+    r.momentum_error = std::max(r.momentum_error, s.momentum_error);
+    r.complementarity_error = std::max(r.complementarity_error, s.complementarity_error);
+    r.assembly_time_s += s.assembly_time_s;
+    r.factorization_time_s += s.factorization_time_s;
+    r.line_search_time_s += s.line_search_time_s;
+    if (params_.record_history) {
+      auto& h = r.momentum_error_history;
+      const auto& hs = s.momentum_error_history;
+      const std::size_t n = std::max(h.size(), hs.size());
+      const double h_last = h.empty() ? 0 : h.back();
+      h.resize(n, h_last);
+      for (std::size_t k = 0; k < n; ++k) h[k] = std::max(h[k], hs.empty() ? 0 : hs[std::min(k, hs.size() - 1)]);
+    }
+    if (st != SolverStatus::kConverged && status == SolverStatus::kConverged) {
+      status = st;
+      r.message = s.message + " (island " + std::to_string(i + 1) + " of " + std::to_string(islands) + ")";
+    }
+  }
+  return status;
+}
+
+SolverStatus SapSolver::SolveConnected(const ContactProblem& problem, const VectorX& v_guess,
+                                       SolverResult* result) {
   SolverResult& r = *result;
   r = SolverResult{};
   r.v = problem.v_star;

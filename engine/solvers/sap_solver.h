@@ -35,8 +35,17 @@ struct SapSolverParameters {
   /// (chosen by measurement, docs/benchmarks.md).
   int dense_max_size = 24;
   /// Record e_m (Eq. 32) at every iteration into SolverResult (for tests
-  /// and convergence plots).
+  /// and convergence plots). With islands: the largest e_m over the islands
+  /// at each iteration (an island that converged keeps its last value).
   bool record_history = false;
+  /// Solve independent islands (groups of trees coupled by constraints, SAP
+  /// paper Sec. IV-D's forest graph split into connected components) as
+  /// separate problems: ℓ_p is a sum over islands, so each island's Newton
+  /// iteration is exactly SAP on that island, and a calm island stops
+  /// iterating while another is still resolving an impact. Eq. (26) is then
+  /// checked per island. Reported: iterations, e_m and e_μ = the largest
+  /// over the islands; line-search iterations, cost and times = their sums.
+  bool solve_islands = true;
 };
 
 class SapSolver final : public ContactSolver {
@@ -48,11 +57,21 @@ class SapSolver final : public ContactSolver {
 
   SolverStatus Solve(const ContactProblem& problem, const VectorX& v_guess,
                      SolverResult* result) override;
+  /// Islands of the last Solve() (1 when solved as one problem).
+  int last_num_islands() const { return last_num_islands_; }
 
   /// Cost and its first two derivatives along v + αΔv (Sec. IV-C), for tests.
   using LineSample = stiction::LineSample;
 
  private:
+  /// Alg. 2 on one problem (every tree in it may be coupled).
+  SolverStatus SolveConnected(const ContactProblem& problem, const VectorX& v_guess,
+                              SolverResult* result);
+  /// Splits `problem` into islands_ (constraint indices per island, ordered
+  /// by their first tree); returns their number.
+  int FindIslands(const ContactProblem& problem);
+  /// Copies island `i` of `problem` into island_problem_ (trees renumbered).
+  void ExtractIsland(const ContactProblem& problem, int i, const VectorX& v_guess);
   /// Evaluates every constraint at vc: returns Σ ℓ_i; fills gamma_ and evals_.
   double EvaluateConstraints(const ContactProblem& problem, const VectorX& vc);
   LineSample SampleLine(const ContactProblem& problem, double alpha);
@@ -63,6 +82,14 @@ class SapSolver final : public ContactSolver {
                                 int* iters);
 
   SapSolverParameters params_;
+  int last_num_islands_ = 0;
+  std::vector<std::vector<int>> islands_;  // Constraint indices per island.
+  std::vector<int> island_trees_;          // Scratch: the island's trees (global ids).
+  std::vector<int> tree_parent_;           // Union-find over trees.
+  std::vector<int> tree_local_;            // Global tree → island tree, −1 if absent.
+  ContactProblem island_problem_;
+  VectorX island_guess_;
+  SolverResult island_result_;
   SolverLayout layout_;
   VectorX v_star_;     // Local v*.
   VectorX v_, dv_;     // Local iterate and Newton direction.

@@ -51,12 +51,22 @@ TEST_P(HuntCrossleyClutterTest, FortyObjectsSettleInTheBox) {
     EXPECT_GT(b.position.z(), 0.0) << b.name;
     EXPECT_LT(b.position.z(), 0.8) << b.name;
   }
-  // Settled: the pile fell from up to 1.45 m (~300 J of potential energy);
-  // what is left moving is below 1e-2 J (objects may still roll slowly at
-  // 3 s, Fig. 13). Penetration stays physical: the heaviest stack (~5 kg on
-  // one contact point at k = 1e7 N/m) sinks 5 µm; 0.1 mm allows the
-  // dynamic loads of the late rolling.
-  EXPECT_LT(ke, 1e-2);
+  // Settled: the pile fell from up to 1.45 m (~300 J of potential energy)
+  // and nothing falls or bounces any more: every vertical speed is below
+  // 1 cm/s (a bounce off even 1 mm leaves at ≥ 0.14 m/s). Spheres may still
+  // roll on the floor at 3 s (Fig. 13): without rolling resistance a rolling
+  // sphere keeps its energy, so the kinetic energy left is set by chaotic
+  // details (measured 5e-4 to 1e-2 J across models and solver settings);
+  // 3e-2 J (1e-4 of the energy dropped) is a sphere rolling at 0.3 m/s.
+  double max_vertical_speed = 0;
+  for (const BodyState& b : sim.CalcBodyStates()) {
+    max_vertical_speed = std::max(max_vertical_speed, std::abs(b.linear_velocity.z()));
+  }
+  EXPECT_LT(max_vertical_speed, 1e-2);
+  EXPECT_LT(ke, 3e-2);
+  // Penetration stays physical: the heaviest stack (~5 kg on one contact
+  // point at k = 1e7 N/m) sinks 5 µm; 0.1 mm allows the dynamic loads of the
+  // late rolling.
   EXPECT_LT(max_penetration_late, 1e-4);
 }
 
