@@ -19,6 +19,12 @@ constexpr double kUnboundedLimit = 1e10;
 // so 6 leaves about 2x headroom; an overflow fails the step loudly. MuJoCo
 // 2.2's buffers grow with njmax² (nstack), so the room is not made larger.
 constexpr int kContactsPerGeometry = 6;
+// MuJoCo 2.2.2's mjData arena grows with njmax²: 6 contacts per object for
+// the 640-object clutter (15 360 rows) fails mj_makeData ("could not create
+// mjData"). Rows are capped at 8192 (a 512 MB arena for the njmax² part),
+// which leaves ~3 contacts per object at 640: tight, but an overflow fails
+// the step loudly ("contact list full") rather than silently.
+constexpr int kMaxConstraintRows = 8192;
 
 std::string Num(double x) {
   char buffer[32];
@@ -412,6 +418,10 @@ MujocoContactCapacity MujocoCapacity(const SceneDescription& scene, MujocoConfig
   capacity.nconmax = std::max(capacity.nconmax, kContactsPerGeometry * colliding);
   const int rows_per_contact = config == MujocoConfig::kPyramidalNewton ? 4 : 3;
   capacity.njmax = std::max(capacity.njmax, rows_per_contact * capacity.nconmax + limited);
+  if (capacity.njmax > kMaxConstraintRows) {
+    capacity.njmax = kMaxConstraintRows;
+    capacity.nconmax = std::max(1, (kMaxConstraintRows - limited) / rows_per_contact);
+  }
   return capacity;
 }
 

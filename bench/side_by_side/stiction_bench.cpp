@@ -97,9 +97,11 @@ std::string Fixed(const char* fmt, double v) {
 }
 
 std::string Table(const std::vector<Row>& rows) {
-  std::map<std::string, double> mujoco_rtf;  // Scene -> RTF of MuJoCo's default.
+  // Scene and δt -> RTF of MuJoCo's default configuration.
+  auto key = [](const Row& r) { return r.scene + "@" + Fixed("%g", r.dt); };
+  std::map<std::string, double> mujoco_rtf;
   for (const Row& r : rows) {
-    if (r.engine_key == "mujoco" && r.available && r.result.ok) mujoco_rtf[r.scene] = r.rtf();
+    if (r.engine_key == "mujoco" && r.available && r.result.ok) mujoco_rtf[key(r)] = r.rtf();
   }
   std::ostringstream out;
   out << "| scene | δt [ms] | T [s] | engine | runs | wall [s] (median) | real-time factor | × MuJoCo default"
@@ -112,7 +114,7 @@ std::string Table(const std::vector<Row>& rows) {
       out << "– | – | – | – | – | – | – | n/a: " << r.why_not << " |\n";
       continue;
     }
-    const auto mj = mujoco_rtf.find(r.scene);
+    const auto mj = mujoco_rtf.find(key(r));
     out << r.runs << " | " << Fixed("%.3f", r.median_wall_s) << " | "
         << (r.result.ok ? Fixed("%.2f", r.rtf()) : "–") << " | "
         << (mj != mujoco_rtf.end() && r.result.ok && mj->second > 0 ? Fixed("%.2f", r.rtf() / mj->second) : "–")
@@ -123,16 +125,15 @@ std::string Table(const std::vector<Row>& rows) {
   return out.str();
 }
 
-/// Least-squares slope of log(ms/step) against log(objects) per engine.
-std::string ScalingFit(const std::vector<Row>& rows) {
+/// Least-squares slopes of log(time per step) against log(objects) per
+/// engine over the scaling series (engine key -> exponent, sizes).
+std::map<std::string, std::pair<double, int>> ScalingExponents(const std::vector<Row>& rows) {
   std::map<std::string, std::vector<std::pair<double, double>>> points;
-  std::map<std::string, std::string> labels;
   for (const Row& r : rows) {
     if (!r.scaling || !r.available || !r.result.ok || r.result.steps == 0) continue;
     points[r.engine_key].emplace_back(std::log(r.objects), std::log(r.median_wall_s / r.result.steps));
-    labels[r.engine_key] = r.label;
   }
-  std::ostringstream out;
+  std::map<std::string, std::pair<double, int>> exponents;
   for (const auto& [key, p] : points) {
     if (p.size() < 2) continue;
     double mx = 0, my = 0;
@@ -140,8 +141,18 @@ std::string ScalingFit(const std::vector<Row>& rows) {
     mx /= p.size(), my /= p.size();
     double sxy = 0, sxx = 0;
     for (const auto& [x, y] : p) sxy += (x - mx) * (y - my), sxx += (x - mx) * (x - mx);
-    out << "- " << labels[key] << ": time per step ∝ objects^" << Fixed("%.2f", sxy / sxx) << " over "
-        << p.size() << " sizes\n";
+    exponents[key] = {sxy / sxx, static_cast<int>(p.size())};
+  }
+  return exponents;
+}
+
+std::string ScalingFit(const std::vector<Row>& rows) {
+  std::map<std::string, std::string> labels;
+  for (const Row& r : rows) labels[r.engine_key] = r.label;
+  std::ostringstream out;
+  for (const auto& [key, fit] : ScalingExponents(rows)) {
+    out << "- " << labels[key] << ": time per step ∝ objects^" << Fixed("%.2f", fit.first) << " over "
+        << fit.second << " sizes\n";
   }
   return out.str();
 }
@@ -174,6 +185,11 @@ std::string Targets(const std::vector<Row>& rows) {
     }
     line(sap->result.steady_iterations <= 3, "clutter40_walls, 10 ms: SAP steady-state iterations/step " +
                                                  Fixed("%.2f", sap->result.steady_iterations) + " (target ≤ 3)");
+  }
+  const auto exponents = ScalingExponents(rows);
+  if (const auto e = exponents.find("sap"); e != exponents.end() && e->second.second >= 3) {
+    line(e->second.first <= 1.2, "clutter without walls: SAP time per step ∝ objects^" +
+                                     Fixed("%.2f", e->second.first) + " (target ≤ 1.2)");
   }
   if (const Row* r = Find(rows, "incline_stick", "sap"); r && r->result.ok) {
     const BenchScene b = MakeIncline(0.40, r->dt, r->duration);
