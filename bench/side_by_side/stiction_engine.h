@@ -19,13 +19,18 @@ enum class StictionVariant {
   kSubAdmm2,           ///< SubADMM on 2 threads.
 };
 
+/// Contact stiffness cap of the Hunt & Crossley variants [N/m]: they have no
+/// near-rigid regularization, so they run at papers/002's clutter stiffness
+/// (Sec. X-A) instead of the scenes' near-rigid 1e12.
+inline constexpr double kHuntCrossleyBenchStiffness = 1e7;
+
 std::vector<StictionVariant> AllStictionVariants();
 /// "sap", "lagged", "similar", "reg_lagged", "canal", "subadmm1", "subadmm2".
 const char* StictionVariantKey(StictionVariant v);
 
 /// Stiction running `scene` in `variant`. The scene's own parameters are kept
-/// (materials, σ, β, tolerances); the variant only picks the solver and the
-/// scene-wide contact model. Returns nullptr and sets `why_not` when the
+/// (materials, σ, β, tolerances); the variant picks the solver and the
+/// scene-wide contact model, and the Hunt & Crossley variants cap k. Returns nullptr and sets `why_not` when the
 /// scene does not build.
 std::unique_ptr<PeerEngine> MakeStictionEngine(const SceneDescription& scene, StictionVariant variant,
                                                std::string* why_not);

@@ -14,6 +14,7 @@ enum class SolverStatus {
   kConverged = 0,
   kMaxIterations,  ///< Stopped at the iteration cap without meeting the tolerance.
   kNonFinite,      ///< NaN/Inf appeared (bad data); the result is unusable.
+  kStalled,        ///< Stopped decreasing the cost at round-off far from the tolerance.
 };
 
 struct SolverResult {

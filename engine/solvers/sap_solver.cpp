@@ -110,6 +110,16 @@ double SapSolver::BacktrackingLineSearch(const ContactProblem& problem, double e
   return alpha;
 }
 
+SolverStatus SapSolver::StallStatus(double momentum_error, const char* why, SolverResult* r) const {
+  if (momentum_error <= params_.stall_momentum_error) return SolverStatus::kConverged;
+  std::ostringstream os;
+  os << "SAP stalled at round-off: " << why << " at momentum error e_m = " << momentum_error
+     << " (> " << params_.stall_momentum_error
+     << "); the Newton matrix is too ill-conditioned (contact stiffness too high for this time step?)";
+  r->message = os.str();
+  return SolverStatus::kStalled;
+}
+
 int SapSolver::FindIslands(const ContactProblem& problem) {
   const int trees = problem.num_trees();
   tree_parent_.resize(trees);
@@ -298,7 +308,7 @@ SolverStatus SapSolver::SolveConnected(const ContactProblem& problem, const Vect
     }
     // Round-off stall: the cost stopped decreasing.
     if (it > 0 && ell_prev - ell < params_.cost_abs_tolerance + params_.cost_rel_tolerance * std::abs(ell_prev)) {
-      status = SolverStatus::kConverged;
+      status = StallStatus(r.momentum_error, "the cost stopped decreasing", &r);
       break;
     }
     if (it >= params_.max_iterations) break;
@@ -324,7 +334,7 @@ SolverStatus SapSolver::SolveConnected(const ContactProblem& problem, const Vect
     const double d_ell0 = grad.dot(dv_);
     if (!(d_ell0 < 0)) {
       // No descent left at round-off level.
-      status = SolverStatus::kConverged;
+      status = StallStatus(r.momentum_error, "no descent direction is left", &r);
       break;
     }
     // Line search (Alg. 2, line 4).
