@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "engine/common/error.h"
+#include "engine/scene/scene_loader.h"
 #include "engine/simulation.h"
 
 namespace stiction::bench {
@@ -16,11 +17,13 @@ bool IsHuntCrossley(StictionVariant v) {
 
 // The Hunt & Crossley models have no near-rigid cap (SAP's β, Eq. 29): at the
 // scenes' k = 1e12 N/m the Newton matrix is too ill-conditioned at 10 ms and
-// SAP stalls. They run at papers/002's clutter stiffness instead (Sec. X-A),
-// k = min(k, 1e7) N/m, as the peers run their own contact models.
+// SAP stalls. They run as papers/002 runs them (Sec. X-A), as the peers run
+// their own contact models: k = min(k, 1e7) N/m and symplectic Euler (the
+// midpoint rule makes stiff H&C contact ring, docs/contact-model.md).
 SceneDescription ForVariant(SceneDescription scene, StictionVariant v) {
   if (IsHuntCrossley(v)) {
     for (MaterialDescription& m : scene.materials) m.stiffness = std::min(m.stiffness, kHuntCrossleyBenchStiffness);
+    scene.integrator = IntegratorPreset("symplectic_euler");
   }
   return scene;
 }
@@ -52,9 +55,9 @@ class StictionEngine final : public PeerEngine {
   std::string label() const override {
     switch (variant_) {
       case StictionVariant::kSap: return "Stiction SAP";
-      case StictionVariant::kLagged: return "Stiction SAP, Lagged H&C k ≤ 1e7";
-      case StictionVariant::kSimilar: return "Stiction SAP, Similar H&C k ≤ 1e7";
-      case StictionVariant::kRegularizedLagged: return "Stiction SAP, reg. Lagged H&C k ≤ 1e7";
+      case StictionVariant::kLagged: return "Stiction SAP, Lagged H&C k ≤ 1e7, sympl. Euler";
+      case StictionVariant::kSimilar: return "Stiction SAP, Similar H&C k ≤ 1e7, sympl. Euler";
+      case StictionVariant::kRegularizedLagged: return "Stiction SAP, reg. Lagged H&C k ≤ 1e7, sympl. Euler";
       case StictionVariant::kCanal: return "Stiction CANAL";
       case StictionVariant::kSubAdmm1: return "Stiction SubADMM 1 thread";
       case StictionVariant::kSubAdmm2: return "Stiction SubADMM 2 threads";

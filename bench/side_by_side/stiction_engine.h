@@ -30,7 +30,8 @@ const char* StictionVariantKey(StictionVariant v);
 
 /// Stiction running `scene` in `variant`. The scene's own parameters are kept
 /// (materials, σ, β, tolerances); the variant picks the solver and the
-/// scene-wide contact model, and the Hunt & Crossley variants cap k. Returns nullptr and sets `why_not` when the
+/// scene-wide contact model; the Hunt & Crossley variants cap k and use
+/// symplectic Euler, as papers/002 runs them. Returns nullptr and sets `why_not` when the
 /// scene does not build.
 std::unique_ptr<PeerEngine> MakeStictionEngine(const SceneDescription& scene, StictionVariant variant,
                                                std::string* why_not);

@@ -306,9 +306,14 @@ SolverStatus SapSolver::SolveConnected(const ContactProblem& problem, const Vect
       status = SolverStatus::kConverged;
       break;
     }
-    // Round-off stall: the cost stopped decreasing.
-    if (it > 0 && ell_prev - ell < params_.cost_abs_tolerance + params_.cost_rel_tolerance * std::abs(ell_prev)) {
-      status = StallStatus(r.momentum_error, "the cost stopped decreasing", &r);
+    // Round-off stall: the cost stopped decreasing. Accepted as converged
+    // when e_m is already small; otherwise Newton goes on, since the exact
+    // line search works on dℓ/dα (exact) rather than on differences of ℓ,
+    // and can still make progress that ℓ's round-off hides. The iteration
+    // cap, or a direction that is no longer a descent one, ends it then.
+    if (it > 0 && ell_prev - ell < params_.cost_abs_tolerance + params_.cost_rel_tolerance * std::abs(ell_prev) &&
+        StallStatus(r.momentum_error, "the cost stopped decreasing", &r) == SolverStatus::kConverged) {
+      status = SolverStatus::kConverged;
       break;
     }
     if (it >= params_.max_iterations) break;

@@ -30,14 +30,15 @@ struct SapSolverParameters {
   /// ℓ_prev − ℓ < cost_abs_tolerance + cost_rel_tolerance · |ℓ_prev|.
   double cost_abs_tolerance = 1e-30;
   double cost_rel_tolerance = 1e-15;
-  /// A round-off stop (above, or no descent direction left) counts as
-  /// converged only when e_m (Eq. 32) is below this; otherwise the solve
-  /// reports kStalled. Without it, an ill-conditioned problem (e.g. Hunt &
-  /// Crossley contact with k = 1e12 N/m at δt = 10 ms) could stop at e_m ≈ 1
-  /// and be taken as a solution, silently losing momentum balance. 1%: a
-  /// stiff but meaningful solve whose accuracy round-off limits stalls at
-  /// e_m ~ 1e-3 (measured: regularized Lagged, k = 1e7, clutter at 10 ms);
-  /// the failures this catches stall at e_m = 0.1–1.
+  /// A round-off stop (the cost no longer decreases, or no descent
+  /// direction is left) counts as converged only when e_m (Eq. 32) is below
+  /// this. Above it, a stalled cost lets Newton go on (the exact line search
+  /// uses dℓ/dα, not differences of ℓ) until the iteration cap, and a lost
+  /// descent direction reports kStalled. Without it, an ill-conditioned
+  /// problem (e.g. Hunt & Crossley contact with k = 1e12 N/m at δt = 10 ms)
+  /// stopped at e_m ≈ 1 and was taken as a solution, silently losing
+  /// momentum balance. 1%: far above what converged solves reach (≤ ε_r),
+  /// far below the non-solutions this catches (e_m = 0.1–1).
   double stall_momentum_error = 1e-2;
   LinearSolverKind linear_solver = LinearSolverKind::kAuto;
   /// kAuto uses the dense LLT up to this many participating velocities

@@ -122,7 +122,7 @@ TEST(StictionBenchExecutable, ShortModePrintsEveryEngineOnEveryScene) {
   for (const char* scene : {"clutter40_walls", "clutter40_grid", "clutter80_grid", "incline_stick", "incline_slide",
                             "grasp_hold", "stack10"}) {
     for (const char* engine : {"Stiction SAP |", "Stiction CANAL |", "Stiction SubADMM 2 threads |",
-                               "Stiction SAP, Lagged H&C k ≤ 1e7 |", "MuJoCo 2.2.2 pyramidal Newton |",
+                               "Stiction SAP, Lagged H&C k ≤ 1e7, sympl. Euler |", "MuJoCo 2.2.2 pyramidal Newton |",
                                "MuJoCo 2.2.2 elliptic Newton + noslip |", "Bullet 3.24 SI |"}) {
       const std::string row = std::string("| ") + scene + " | 10 | ";
       bool found = false;
