@@ -83,12 +83,11 @@ SapSolver::LineSample SapSolver::SampleLine(const ContactProblem& problem, doubl
 void SapSolver::PrepareLine(const ContactProblem& problem) {
   layout_.MultiplyJ(problem, dv_, &dvc_);
   layout_.MultiplyA(problem, dv_, &dp_);
-  const VectorX d = v_ - v_star_;
-  line_.dp_dot_dv_star = dp_.dot(d);
+  v_minus_star_ = v_ - v_star_;  // Members: no allocation per Newton iteration.
+  line_.dp_dot_dv_star = dp_.dot(v_minus_star_);
   line_.dv_dot_dp = dv_.dot(dp_);
-  VectorX Ad;
-  layout_.MultiplyA(problem, d, &Ad);
-  line_.a_cost = 0.5 * d.dot(Ad);
+  layout_.MultiplyA(problem, v_minus_star_, &a_times_);
+  line_.a_cost = 0.5 * v_minus_star_.dot(a_times_);
 }
 
 double SapSolver::ExactLineSearch(const ContactProblem& problem, double /*ell0*/,
@@ -286,15 +285,15 @@ SolverStatus SapSolver::SolveConnected(const ContactProblem& problem, const Vect
   for (int it = 0;; ++it) {
     L.MultiplyJ(problem, v_, &vc_);
     const double ell_R = EvaluateConstraints(problem, vc_);
-    L.MultiplyA(problem, v_ - v_star_, &Adv);
-    const double ell = 0.5 * (v_ - v_star_).dot(Adv) + ell_R;
+    v_minus_star_ = v_ - v_star_;
+    L.MultiplyA(problem, v_minus_star_, &Adv);
+    const double ell = 0.5 * v_minus_star_.dot(Adv) + ell_R;
     L.MultiplyJTranspose(problem, gamma_, &jc);
     grad = Adv - jc;  // ∇ℓ_p = A(v − v*) − Jᵀγ (Sec. IV-A).
     // Eq. (26) with the scaling D = diag(A)^-½ of Eq. (25); p = A v.
-    VectorX p;
-    L.MultiplyA(problem, v_, &p);
+    L.MultiplyA(problem, v_, &a_times_);  // p = A v.
     const double g_norm = grad.cwiseProduct(scale_).norm();
-    const double ref = std::max(p.cwiseProduct(scale_).norm(), jc.cwiseProduct(scale_).norm());
+    const double ref = std::max(a_times_.cwiseProduct(scale_).norm(), jc.cwiseProduct(scale_).norm());
     r.cost = ell;
     r.momentum_error = ref > 0 ? g_norm / ref : g_norm;  // Eq. (32).
     if (params_.record_history) r.momentum_error_history.push_back(r.momentum_error);

@@ -108,6 +108,7 @@ class SapSolver final : public ContactSolver {
   VectorX v_, dv_;     // Local iterate and Newton direction.
   VectorX vc_, dvc_;   // Constraint velocities and their change along dv.
   VectorX dp_;         // A dv.
+  VectorX v_minus_star_, a_times_;  // v − v* and a product with A (scratch).
   VectorX gamma_;
   std::vector<ConstraintEvaluation> evals_;
   VectorX scale_;      // D = diag(A)^-½ of Eq. (25).
