@@ -10,17 +10,24 @@ double ExactLineSearch(const std::function<LineSample(double)>& sample, double d
   // rtsafe (Numerical Recipes §9.4): Newton–Raphson on f(α) = dℓ/dα with
   // bisection whenever Newton leaves the bracket or converges slowly. ℓ is
   // strongly convex along the line, so f is increasing with f(0) < 0.
-  const LineSample s_max = sample(alpha_max);
-  ++*iters;
-  if (s_max.d_cost <= 0) return alpha_max;
-  double lo = 0, hi = alpha_max;
-  double alpha = std::min(1.0, alpha_max);  // The Newton step is usually close.
-  LineSample s = sample(alpha);
-  ++*iters;
-  double dx_old = hi - lo, dx = dx_old;
   // dℓ/dα(α*) = 0 to 1e-12 of its initial value: well below what affects
   // the Newton iterate, and reachable above round-off.
   const double f_tol = 1e-12 * std::abs(d_cost0);
+  // The full Newton step first: near convergence it is the minimizer to
+  // round-off and the search ends after one sample. Only when dℓ/dα(1) < 0
+  // does the minimizer lie beyond 1, and α_max is sampled.
+  double lo = 0, hi = alpha_max;
+  double alpha = std::min(1.0, alpha_max);
+  LineSample s = sample(alpha);
+  ++*iters;
+  if (std::abs(s.d_cost) <= f_tol) return alpha;
+  if (s.d_cost < 0) {
+    if (alpha >= alpha_max) return alpha_max;  // α_max ≤ 1 and still descending.
+    const LineSample s_max = sample(alpha_max);
+    ++*iters;
+    if (s_max.d_cost <= 0) return alpha_max;
+  }
+  double dx_old = hi - lo, dx = dx_old;
   for (int k = 0; k < max_iterations; ++k) {
     if (std::abs(s.d_cost) <= f_tol) break;
     if (s.d_cost < 0) lo = alpha; else hi = alpha;
