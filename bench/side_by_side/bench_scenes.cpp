@@ -35,17 +35,26 @@ int CountFreeBodies(const SceneDescription& scene) {
   return n;
 }
 
+// The common part of every benchmark scene: a shipped YAML scene (with
+// overrides) at time step `dt`, measured by `metric` over `duration`.
+BenchScene LoadBenchScene(const std::string& name, const std::string& file, double dt, double duration,
+                          Metric metric, const std::vector<std::string>& overrides = {}) {
+  BenchScene b;
+  b.name = name;
+  b.scene = LoadSceneFile(ScenePath(file), overrides);
+  b.scene.time_step = dt;
+  b.duration = duration;
+  b.metric = metric;
+  b.objects = CountFreeBodies(b.scene);
+  return b;
+}
+
 }  // namespace
 
 BenchScene MakeClutter(bool walls, double dt, double duration) {
-  BenchScene b;
-  b.name = walls ? "clutter40_walls" : "clutter40_nowalls";
-  b.scene = LoadSceneFile(ScenePath(walls ? "clutter.yaml" : "clutter_nowalls.yaml"));
-  b.scene.time_step = dt;
+  BenchScene b = LoadBenchScene(walls ? "clutter40_walls" : "clutter40_nowalls",
+                                walls ? "clutter.yaml" : "clutter_nowalls.yaml", dt, duration, Metric::kSettle);
   Material(&b.scene, "clutter").dissipation = dt;  // τd = δt (SAP paper Sec. VI-C).
-  b.duration = duration;
-  b.metric = Metric::kSettle;
-  b.objects = CountFreeBodies(b.scene);
   return b;
 }
 
@@ -97,19 +106,15 @@ BenchScene MakeIncline(double tan_alpha, double dt, double duration) {
   char rpy[64], position[96];
   std::snprintf(rpy, sizeof rpy, "[0,%.17g,0]", a);
   std::snprintf(position, sizeof position, "[%.17g,0,%.17g]", 0.05 * std::sin(a), 0.05 * std::cos(a));
-  BenchScene b;
   // The overrides documented in incline.yaml tilt the ramp and the box.
-  b.scene = LoadSceneFile(ScenePath("incline.yaml"),
-                          {std::string("world_geometry.ramp.pose.rpy=") + rpy,
-                           std::string("bodies.box.pose.rpy=") + rpy,
-                           std::string("bodies.box.pose.position=") + position});
-  b.scene.time_step = dt;
+  BenchScene b = LoadBenchScene("incline", "incline.yaml", dt, duration, Metric::kCreep,
+                                {std::string("world_geometry.ramp.pose.rpy=") + rpy,
+                                 std::string("bodies.box.pose.rpy=") + rpy,
+                                 std::string("bodies.box.pose.position=") + position});
   const double mu = Material(&b.scene, "incline").friction;
   const double g = -b.scene.gravity.z();
   b.name = tan_alpha < mu ? "incline_stick" : "incline_slide";
-  b.duration = duration;
   b.metric = tan_alpha < mu ? Metric::kCreep : Metric::kAcceleration;
-  b.objects = 1;
   b.tracked_body = BodyIndex(b.scene, "box");
   b.slope_direction = Vector3(std::cos(a), 0, -std::sin(a));  // Descends towards +x.
   b.expected_acceleration = g * (std::sin(a) - mu * std::cos(a));
@@ -118,27 +123,15 @@ BenchScene MakeIncline(double tan_alpha, double dt, double duration) {
 }
 
 BenchScene MakeGraspHold(double dt, double duration) {
-  BenchScene b;
-  b.name = "grasp_hold";
-  b.scene = LoadSceneFile(ScenePath("grasp_hold.yaml"));
-  b.scene.time_step = dt;
-  b.duration = duration;
-  b.metric = Metric::kGraspDrift;
-  b.objects = 1;
+  BenchScene b = LoadBenchScene("grasp_hold", "grasp_hold.yaml", dt, duration, Metric::kGraspDrift);
   b.tracked_body = BodyIndex(b.scene, "box");
   return b;
 }
 
 BenchScene MakeStack10(double dt, double duration) {
-  BenchScene b;
-  b.name = "stack10";
-  b.scene = LoadSceneFile(ScenePath("stack10.yaml"));
-  b.scene.time_step = dt;
+  BenchScene b = LoadBenchScene("stack10", "stack10.yaml", dt, duration, Metric::kStack);
   // τd = δt/π, the paper's critically damped choice (Eq. 28), as the file has for 10 ms.
   for (MaterialDescription& m : b.scene.materials) m.dissipation = dt / M_PI;
-  b.duration = duration;
-  b.metric = Metric::kStack;
-  b.objects = CountFreeBodies(b.scene);
   b.tracked_body = BodyIndex(b.scene, "box_9");
   return b;
 }

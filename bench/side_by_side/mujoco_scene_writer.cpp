@@ -7,6 +7,8 @@
 #include <set>
 #include <sstream>
 
+#include "engine/multibody/multibody_model.h"
+
 namespace stiction::bench {
 namespace {
 
@@ -83,27 +85,9 @@ std::string JointTypeName(JointType type) {
   return "?";
 }
 
-std::size_t ExpectedQSize(JointType type) {
-  switch (type) {
-    case JointType::kFree: return 7;
-    case JointType::kBall: return 4;
-    case JointType::kRevolute:
-    case JointType::kPrismatic: return 1;
-    case JointType::kFixed: return 0;
-  }
-  return 0;
-}
-
-std::size_t ExpectedVSize(JointType type) {
-  switch (type) {
-    case JointType::kFree: return 6;
-    case JointType::kBall: return 3;
-    case JointType::kRevolute:
-    case JointType::kPrismatic: return 1;
-    case JointType::kFixed: return 0;
-  }
-  return 0;
-}
+// Coordinate counts per joint type, as the engine defines them.
+std::size_t ExpectedQSize(JointType type) { return static_cast<std::size_t>(JointNumPositions(type)); }
+std::size_t ExpectedVSize(JointType type) { return static_cast<std::size_t>(JointNumVelocities(type)); }
 
 // Initial q / v of `joint` with the documented defaults for empty vectors.
 std::vector<double> InitialQ(const JointDescription& joint) {

@@ -109,10 +109,10 @@ double SapSolver::BacktrackingLineSearch(const ContactProblem& problem, double e
   return alpha;
 }
 
-SolverStatus SapSolver::StallStatus(double momentum_error, const char* why, SolverResult* r) const {
+SolverStatus SapSolver::StallStatus(double momentum_error, SolverResult* r) const {
   if (momentum_error <= params_.stall_momentum_error) return SolverStatus::kConverged;
   std::ostringstream os;
-  os << "SAP stalled at round-off: " << why << " at momentum error e_m = " << momentum_error
+  os << "SAP stalled at round-off: no descent direction is left at momentum error e_m = " << momentum_error
      << " (> " << params_.stall_momentum_error
      << "); the Newton matrix is too ill-conditioned (contact stiffness too high for this time step?)";
   r->message = os.str();
@@ -133,28 +133,18 @@ int SapSolver::FindIslands(const ContactProblem& problem) {
       if (a != d) tree_parent_[std::max(a, d)] = std::min(a, d);  // Root = smallest tree.
     }
   }
-  // Islands in order of their smallest tree: deterministic.
+  // Islands numbered in order of their root, the smallest tree of each
+  // island: deterministic.
+  island_of_root_.assign(trees, -1);
+  for (const Constraint& c : problem.constraints) island_of_root_[root(c.blocks.front().tree)] = 0;
   int count = 0;
-  std::vector<int> island_of_root(trees, -1);
-  std::vector<int> first_tree;
-  for (std::size_t k = 0; k < problem.constraints.size(); ++k) {
-    const int r = root(problem.constraints[k].blocks.front().tree);
-    if (island_of_root[r] < 0) {
-      island_of_root[r] = count++;
-      first_tree.push_back(r);
-    }
+  for (int t = 0; t < trees; ++t) {
+    if (island_of_root_[t] == 0) island_of_root_[t] = ++count;  // 1-based while marking.
   }
-  // Number islands by their root (the smallest tree), not by first constraint.
-  std::vector<int> order(count);
-  for (int i = 0; i < count; ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](int a, int b) { return first_tree[a] < first_tree[b]; });
-  std::vector<int> rank(count);
-  for (int i = 0; i < count; ++i) rank[order[i]] = i;
   islands_.resize(count);
   for (auto& island : islands_) island.clear();
   for (std::size_t k = 0; k < problem.constraints.size(); ++k) {
-    const int r = root(problem.constraints[k].blocks.front().tree);
-    islands_[rank[island_of_root[r]]].push_back(static_cast<int>(k));
+    islands_[island_of_root_[root(problem.constraints[k].blocks.front().tree)] - 1].push_back(static_cast<int>(k));
   }
   return count;
 }
@@ -311,7 +301,7 @@ SolverStatus SapSolver::SolveConnected(const ContactProblem& problem, const Vect
     // and can still make progress that ℓ's round-off hides. The iteration
     // cap, or a direction that is no longer a descent one, ends it then.
     if (it > 0 && ell_prev - ell < params_.cost_abs_tolerance + params_.cost_rel_tolerance * std::abs(ell_prev) &&
-        StallStatus(r.momentum_error, "the cost stopped decreasing", &r) == SolverStatus::kConverged) {
+        r.momentum_error <= params_.stall_momentum_error) {
       status = SolverStatus::kConverged;
       break;
     }
@@ -338,7 +328,7 @@ SolverStatus SapSolver::SolveConnected(const ContactProblem& problem, const Vect
     const double d_ell0 = grad.dot(dv_);
     if (!(d_ell0 < 0)) {
       // No descent left at round-off level.
-      status = StallStatus(r.momentum_error, "no descent direction is left", &r);
+      status = StallStatus(r.momentum_error, &r);
       break;
     }
     // Line search (Alg. 2, line 4).

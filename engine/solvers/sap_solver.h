@@ -82,9 +82,9 @@ class SapSolver final : public ContactSolver {
   int FindIslands(const ContactProblem& problem);
   /// Copies island `i` of `problem` into island_problem_ (trees renumbered).
   void ExtractIsland(const ContactProblem& problem, int i, const VectorX& v_guess);
-  /// kConverged when a round-off stop happened with e_m below
+  /// For a lost descent direction: kConverged when e_m is below
   /// stall_momentum_error, else kStalled with the message set.
-  SolverStatus StallStatus(double momentum_error, const char* why, SolverResult* r) const;
+  SolverStatus StallStatus(double momentum_error, SolverResult* r) const;
   /// Evaluates every constraint at vc: returns Σ ℓ_i; fills gamma_ and evals_.
   double EvaluateConstraints(const ContactProblem& problem, const VectorX& vc);
   LineSample SampleLine(const ContactProblem& problem, double alpha);
@@ -99,6 +99,7 @@ class SapSolver final : public ContactSolver {
   std::vector<std::vector<int>> islands_;  // Constraint indices per island.
   std::vector<int> island_trees_;          // Scratch: the island's trees (global ids).
   std::vector<int> tree_parent_;           // Union-find over trees.
+  std::vector<int> island_of_root_;        // Root tree → island number.
   std::vector<int> tree_local_;            // Global tree → island tree, −1 if absent.
   ContactProblem island_problem_;
   VectorX island_guess_;
