@@ -30,8 +30,12 @@ ConeState ClassifyFrictionCone(const SapFrictionConeParameters& p, const Vector3
   ConeState s;
   // y = −R⁻¹(v_c − v̂_c), v̂_c = (0, 0, v̂_n).
   s.y << -vc.x() / p.Rt, -vc.y() / p.Rt, -(vc.z() - p.vn_hat) / p.Rn;
-  // hypot neither overflows nor underflows: y_r = 0 exactly iff y_t = 0.
-  s.yr = std::hypot(s.y.x(), s.y.y());
+  // y_r = ‖y_t‖. The plain square root is exact enough and several times
+  // cheaper than hypot (this runs per line-search sample); hypot takes over
+  // only where y_t² would underflow or overflow, so that y_r = 0 exactly iff
+  // y_t = 0 still holds.
+  const double yr2 = s.y.x() * s.y.x() + s.y.y() * s.y.y();
+  s.yr = yr2 > 1e-280 && yr2 < 1e280 ? std::sqrt(yr2) : std::hypot(s.y.x(), s.y.y());
   const double ratio = p.Rt / p.Rn;
   s.mu_hat = p.mu * ratio;
   s.mu_tilde2 = p.mu * p.mu * ratio;
@@ -68,6 +72,29 @@ double SlidingNormalImpulse(const ConeState& s) {
 Eigen::Vector2d UnitTangent(const ConeState& s) {
   if (!(s.yr > 0)) return Eigen::Vector2d::Zero();
   return Eigen::Vector2d(s.y.x() / s.yr, s.y.y() / s.yr);
+}
+
+// G in region II (Eq. 37), simplified with μ̂ Rn = μ Rt,
+// μ̂ s / y_r · Rn/Rt² = μ s/(Rt y_r) and s/(1 + μ̃²) = γ_n:
+//   G_tt = c_par P(t̂) + c_perp P⊥(t̂),   c_par = μ²/(Rn(1+μ̃²)),
+//   c_perp = μ γ_n/(Rt y_r),   G_tn = c_tn t̂,   c_tn = μ/(Rn(1+μ̃²)),
+//   G_nn = 1/(Rn(1+μ̃²)).
+// Region II has μ γ_n = ‖γ_t‖ < y_r, so the P⊥ weight is in [0, 1/Rt): the
+// min() keeps it bounded even if y_r is subnormal (and it is 0 for μ = 0,
+// where G = diag(0, 0, 1/Rn) for every t̂).
+struct SlidingHessian {
+  double c_par = 0, c_perp = 0, c_tn = 0, c_nn = 0;
+};
+
+SlidingHessian CalcSlidingHessian(const SapFrictionConeParameters& p, const ConeState& s,
+                                  double gn) {
+  const double d = 1 / (1 + s.mu_tilde2);
+  SlidingHessian h;
+  h.c_perp = s.yr > 0 ? std::min(1.0, p.mu * gn / s.yr) / p.Rt : 0;
+  h.c_par = p.mu * p.mu * d / p.Rn;
+  h.c_tn = p.mu * d / p.Rn;
+  h.c_nn = d / p.Rn;
+  return h;
 }
 
 // γ = P_F(y) for a classified state.
@@ -123,30 +150,20 @@ void EvaluateFrictionCone(const SapFrictionConeParameters& p, const Vector3& vc,
     }
     case ConeRegion::kSliding: {
       const double gn = SlidingNormalImpulse(s);
-      const double d = 1 / (1 + s.mu_tilde2);
       const Eigen::Vector2d t = UnitTangent(s);
       const double tx = t.x();
       const double ty = t.y();
       out->gamma = ConeImpulse(p, s);
       // Eq. (35): ℓ = Rn (y_n + μ̂ y_r)² / (2(1 + μ̃²)) = ½ Rn (1 + μ̃²) γ_n².
       out->cost = 0.5 * p.Rn * (1 + s.mu_tilde2) * gn * gn;
-      // G = R⁻¹ ∇²ℓ_R R⁻¹ with Eq. (37), simplified with μ̂ Rn = μ Rt,
-      // μ̂ s / y_r · Rn/Rt² = μ s/(Rt y_r) and s/(1 + μ̃²) = γ_n:
-      //   G_tt = μ²/(Rn(1+μ̃²)) P(t̂) + μ γ_n/(Rt y_r) P⊥(t̂)
-      //   G_tn = μ/(Rn(1+μ̃²)) t̂,   G_nn = 1/(Rn(1+μ̃²)).
-      // Region II has μ γ_n = ‖γ_t‖ < y_r, so the P⊥ weight is in [0, 1/Rt):
-      // the min() keeps it bounded even if y_r is subnormal (and it is 0 for
-      // μ = 0, where G = diag(0, 0, 1/Rn) for every t̂).
-      const double c_perp = s.yr > 0 ? std::min(1.0, p.mu * gn / s.yr) / p.Rt : 0;
-      const double c_par = p.mu * p.mu * d / p.Rn;
-      const double c_tn = p.mu * d / p.Rn;
-      // c_par P + c_perp (I − P), P = t̂ t̂ᵀ.
-      G(0, 0) = c_perp + (c_par - c_perp) * tx * tx;
-      G(1, 1) = c_perp + (c_par - c_perp) * ty * ty;
-      G(0, 1) = G(1, 0) = (c_par - c_perp) * tx * ty;
-      G(0, 2) = G(2, 0) = c_tn * tx;
-      G(1, 2) = G(2, 1) = c_tn * ty;
-      G(2, 2) = d / p.Rn;
+      // c_par P + c_perp (I − P), P = t̂ t̂ᵀ (Eq. 37).
+      const SlidingHessian h = CalcSlidingHessian(p, s, gn);
+      G(0, 0) = h.c_perp + (h.c_par - h.c_perp) * tx * tx;
+      G(1, 1) = h.c_perp + (h.c_par - h.c_perp) * ty * ty;
+      G(0, 1) = G(1, 0) = (h.c_par - h.c_perp) * tx * ty;
+      G(0, 2) = G(2, 0) = h.c_tn * tx;
+      G(1, 2) = G(2, 1) = h.c_tn * ty;
+      G(2, 2) = h.c_nn;
       return;
     }
     case ConeRegion::kNoContact:
@@ -155,6 +172,39 @@ void EvaluateFrictionCone(const SapFrictionConeParameters& p, const Vector3& vc,
   out->gamma.setZero();
   out->cost = 0;
   G.setZero();
+}
+
+FrictionConeLineTerms EvaluateFrictionConeAlong(const SapFrictionConeParameters& p,
+                                                 const Vector3& vc, const Vector3& dvc) {
+  // The same cost, impulse and G as EvaluateFrictionCone, reduced to what a
+  // line-search sample needs (SAP paper Sec. IV-C): ℓ, γᵀΔv_c and
+  // Δv_cᵀ G Δv_c, with no matrix formed.
+  const ConeState s = ClassifyFrictionCone(p, vc);
+  FrictionConeLineTerms out;
+  const double yn = s.y.z();
+  const double dt2 = dvc.x() * dvc.x() + dvc.y() * dvc.y();
+  switch (s.region) {
+    case ConeRegion::kStiction:
+      out.cost = 0.5 * (p.Rt * s.yr * s.yr + p.Rn * yn * yn);  // Eq. (35).
+      out.gamma_dot_dvc = s.y.dot(dvc);
+      // G = R⁻¹ (Eq. 37), tangential part 0 when μ = 0 (see EvaluateFrictionCone).
+      out.dvc_G_dvc = (p.mu > 0 ? dt2 / p.Rt : 0) + dvc.z() * dvc.z() / p.Rn;
+      break;
+    case ConeRegion::kSliding: {
+      const double gn = SlidingNormalImpulse(s);
+      const Eigen::Vector2d t = UnitTangent(s);
+      const double t_dot = t.x() * dvc.x() + t.y() * dvc.y();
+      out.cost = 0.5 * p.Rn * (1 + s.mu_tilde2) * gn * gn;  // Eq. (35).
+      out.gamma_dot_dvc = p.mu * gn * t_dot + gn * dvc.z();
+      const SlidingHessian h = CalcSlidingHessian(p, s, gn);
+      out.dvc_G_dvc = h.c_perp * dt2 + (h.c_par - h.c_perp) * t_dot * t_dot +
+                      2 * h.c_tn * t_dot * dvc.z() + h.c_nn * dvc.z() * dvc.z();
+      break;
+    }
+    case ConeRegion::kNoContact:
+      break;
+  }
+  return out;
 }
 
 void EvaluateClamped(const SapClampedParameters& p, double vc, ConstraintEvaluation* out) {

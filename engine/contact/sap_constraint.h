@@ -43,6 +43,17 @@ Vector3 CalcFrictionConeImpulse(const SapFrictionConeParameters& p, const Vector
 void EvaluateFrictionCone(const SapFrictionConeParameters& p, const Vector3& vc,
                           ConstraintEvaluation* out);
 
+/// What one line-search sample needs of a friction cone at v_c along Δv_c
+/// (SAP paper Sec. IV-C): the cost ℓ(v_c), γᵀΔv_c and Δv_cᵀ G Δv_c, the same
+/// values EvaluateFrictionCone gives, without forming γ or G.
+struct FrictionConeLineTerms {
+  double cost = 0;           ///< ℓ [J].
+  double gamma_dot_dvc = 0;  ///< γᵀΔv_c [J].
+  double dvc_G_dvc = 0;      ///< Δv_cᵀ G Δv_c [J].
+};
+FrictionConeLineTerms EvaluateFrictionConeAlong(const SapFrictionConeParameters& p,
+                                                 const Vector3& vc, const Vector3& dvc);
+
 /// One-row constraint whose impulse is clamped to [lower, upper] (either may
 /// be ±∞; lower ≤ 0 ≤ upper): γ = clamp(y, lower, upper), y = −(v_c − v̂)/R.
 /// With [0, ∞) it is a unilateral near-rigid constraint (joint limits); with

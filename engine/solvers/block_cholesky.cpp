@@ -10,6 +10,19 @@ namespace {
 using Matrix6 = Eigen::Matrix<double, 6, 6>;
 using Map6 = Eigen::Map<Matrix6>;
 using ConstMap6 = Eigen::Map<const Matrix6>;
+using Vector6 = Eigen::Matrix<double, 6, 1>;
+
+// X ← X L⁻ᵀ for a 6×6 lower-triangular L: column j of X Lᵀ = B reads
+// Σ_{m ≤ j} X(:, m) L(j, m) = B(:, j), solved column by column (forward
+// substitution on all six rows at once). Eigen's solveInPlace takes its
+// general blocked path even for fixed 6×6 sizes; this is the same
+// arithmetic without the blocking overhead.
+void SolveRightLowerTranspose6(const ConstMap6& L, Map6* X) {
+  for (int j = 0; j < 6; ++j) {
+    for (int m = 0; m < j; ++m) X->col(j) -= L(j, m) * X->col(m);
+    X->col(j) /= L(j, j);
+  }
+}
 
 }  // namespace
 
@@ -23,8 +36,11 @@ void BlockCholesky::Analyze(const std::vector<int>& sizes,
 
   // Minimum-degree elimination on the block graph: eliminating a block makes
   // its remaining neighbours a clique (the fill). Ties go to the lowest
-  // index, so the order is deterministic.
-  std::vector<std::vector<int>> adjacent(n);
+  // index, so the order is deterministic. Scratch and factor storage are
+  // members reused across calls (one call per solve and island).
+  std::vector<std::vector<int>>& adjacent = adjacent_;
+  adjacent.resize(n);
+  for (auto& a : adjacent) a.clear();
   for (const auto& [r, c] : off_diagonal) {
     assert(r != c && r >= 0 && c >= 0 && r < n && c < n);
     adjacent[r].push_back(c);
@@ -34,20 +50,19 @@ void BlockCholesky::Analyze(const std::vector<int>& sizes,
     std::sort(a.begin(), a.end());
     a.erase(std::unique(a.begin(), a.end()), a.end());
   }
-  std::vector<bool> eliminated(n, false);
-  std::vector<int> order;
-  order.reserve(n);
-  std::vector<std::vector<int>> column_rows(n);  // By original block: its L row blocks.
+  eliminated_.assign(n, 0);
+  order_.clear();
+  std::vector<std::vector<int>>& column_rows = column_rows_;  // By original block: its L row blocks.
+  column_rows.resize(n);
   for (int step = 0; step < n; ++step) {
     int best = -1;
     std::size_t best_degree = std::numeric_limits<std::size_t>::max();
     for (int b = 0; b < n; ++b) {
-      if (!eliminated[b] && adjacent[b].size() < best_degree) best = b, best_degree = adjacent[b].size();
+      if (!eliminated_[b] && adjacent[b].size() < best_degree) best = b, best_degree = adjacent[b].size();
     }
-    eliminated[best] = true;
-    order.push_back(best);
-    const std::vector<int> neighbours = adjacent[best];
-    column_rows[best] = neighbours;
+    eliminated_[best] = 1;
+    order_.push_back(best);
+    const std::vector<int>& neighbours = column_rows[best] = adjacent[best];
     for (int u : neighbours) {
       std::vector<int>& a = adjacent[u];
       a.erase(std::remove(a.begin(), a.end(), best), a.end());
@@ -58,17 +73,18 @@ void BlockCholesky::Analyze(const std::vector<int>& sizes,
     adjacent[best].clear();
   }
   position_.assign(n, -1);
-  for (int k = 0; k < n; ++k) position_[order[k]] = k;
+  for (int k = 0; k < n; ++k) position_[order_[k]] = k;
 
-  columns_.assign(n, Column{});
+  columns_.resize(n);
   for (int k = 0; k < n; ++k) {
     Column& col = columns_[k];
-    col.block = order[k];
+    col.block = order_[k];
     col.D.setZero(sizes[col.block], sizes[col.block]);
-    std::vector<int> rows;
-    for (int b : column_rows[col.block]) rows.push_back(position_[b]);
-    std::sort(rows.begin(), rows.end());
-    for (int r : rows) col.slots.push_back({r, MatrixX::Zero(sizes[order[r]], sizes[col.block])});
+    const std::vector<int>& rows_of = column_rows[col.block];
+    col.slots.resize(rows_of.size());
+    for (std::size_t r = 0; r < rows_of.size(); ++r) col.slots[r].row = position_[rows_of[r]];
+    std::sort(col.slots.begin(), col.slots.end(), [](const Slot& a, const Slot& b) { return a.row < b.row; });
+    for (Slot& slot : col.slots) slot.L.setZero(sizes[order_[slot.row]], sizes[col.block]);
   }
   // Right-looking updates: for rows i ≤ j of column k, L(j, i) −= L(j, k) L(i, k)ᵀ.
   // The fill guarantees L(j, i) exists.
@@ -89,7 +105,7 @@ void BlockCholesky::Analyze(const std::vector<int>& sizes,
     placement_.push_back(pr > pc ? Placement{pc, SlotOf(pc, pr), false} : Placement{pr, SlotOf(pr, pc), true});
   }
   column_start_.assign(n + 1, 0);
-  for (int k = 0; k < n; ++k) column_start_[k + 1] = column_start_[k] + sizes[order[k]];
+  for (int k = 0; k < n; ++k) column_start_[k + 1] = column_start_[k] + sizes[order_[k]];
   work_.resize(offsets_[n]);
 }
 
@@ -130,10 +146,10 @@ bool BlockCholesky::Factor(const std::vector<const MatrixX*>& diagonal,
       const Eigen::LLT<Matrix6> llt(ConstMap6(col.D.data()));
       if (llt.info() != Eigen::Success) return false;
       Map6(col.D.data()) = llt.matrixLLT();
-      const auto LkkT = ConstMap6(col.D.data()).transpose().triangularView<Eigen::Upper>();
+      const ConstMap6 Lkk(col.D.data());
       for (Slot& s : col.slots) {
         Map6 X(s.L.data());
-        LkkT.solveInPlace<Eigen::OnTheRight>(X);
+        SolveRightLowerTranspose6(Lkk, &X);
       }
     } else {
       col.llt.compute(col.D);
@@ -165,6 +181,35 @@ void BlockCholesky::Solve(const VectorX& b, VectorX* x) const {
     const int blk = columns_[k].block;
     y.segment(start[k], sizes_[blk]) = b.segment(offsets_[blk], sizes_[blk]);
   }
+  if (all_six_) {
+    // The same two sweeps with fixed 6×6 kernels.
+    for (std::size_t k = 0; k < columns_.size(); ++k) {
+      const Column& col = columns_[k];
+      auto yk = y.segment<6>(start[k]);
+      ConstMap6(col.D.data()).triangularView<Eigen::Lower>().solveInPlace(yk);
+      for (const Slot& s : col.slots) y.segment<6>(start[s.row]).noalias() -= ConstMap6(s.L.data()) * yk;
+    }
+    for (std::size_t k = columns_.size(); k-- > 0;) {
+      const Column& col = columns_[k];
+      auto yk = y.segment<6>(start[k]);
+      for (const Slot& s : col.slots) {
+        yk.noalias() -= ConstMap6(s.L.data()).transpose() * y.segment<6>(start[s.row]);
+      }
+      ConstMap6(col.D.data()).transpose().triangularView<Eigen::Upper>().solveInPlace(yk);
+    }
+  } else {
+    SolveSweeps(&y);
+  }
+  x->resize(b.size());
+  for (std::size_t k = 0; k < columns_.size(); ++k) {
+    const int blk = columns_[k].block;
+    x->segment(offsets_[blk], sizes_[blk]) = y.segment(start[k], sizes_[blk]);
+  }
+}
+
+void BlockCholesky::SolveSweeps(VectorX* y_ptr) const {
+  VectorX& y = *y_ptr;
+  const std::vector<int>& start = column_start_;
   // L y' = y.
   for (std::size_t k = 0; k < columns_.size(); ++k) {
     const Column& col = columns_[k];
@@ -178,11 +223,6 @@ void BlockCholesky::Solve(const VectorX& b, VectorX* x) const {
     auto yk = y.segment(start[k], col.D.rows());
     for (const Slot& s : col.slots) yk.noalias() -= s.L.transpose() * y.segment(start[s.row], s.L.rows());
     col.D.transpose().triangularView<Eigen::Upper>().solveInPlace(yk);
-  }
-  x->resize(b.size());
-  for (std::size_t k = 0; k < columns_.size(); ++k) {
-    const int blk = columns_[k].block;
-    x->segment(offsets_[blk], sizes_[blk]) = y.segment(start[k], sizes_[blk]);
   }
 }
 

@@ -60,6 +60,9 @@ class BlockCholesky {
     bool transpose;   // Stored as H_rcᵀ (c is eliminated after r).
   };
   int SlotOf(int column, int row) const;
+  // The forward and backward sweeps of Solve() for blocks of any size, on
+  // y ordered by elimination position.
+  void SolveSweeps(VectorX* y) const;
 
   std::vector<int> sizes_, offsets_;  // Original order.
   std::vector<int> position_;         // Block → elimination position.
@@ -67,6 +70,10 @@ class BlockCholesky {
   std::vector<int> column_start_;     // Offset of each column's segment, elimination order.
   std::vector<Placement> placement_;  // Per Analyze off-diagonal pair.
   bool all_six_ = false;
+  // Analyze() scratch, kept for its capacity.
+  std::vector<std::vector<int>> adjacent_, column_rows_;
+  std::vector<char> eliminated_;
+  std::vector<int> order_;
   mutable VectorX work_;
 };
 

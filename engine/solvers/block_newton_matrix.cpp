@@ -1,7 +1,6 @@
 #include "engine/solvers/block_newton_matrix.h"
 
 #include <algorithm>
-#include <map>
 
 namespace stiction {
 
@@ -22,17 +21,26 @@ void BlockNewtonMatrix::Analyze(const ContactProblem& problem, const SolverLayou
   // Dense blocks of H: one per participating tree (diagonal) and one per
   // pair of trees coupled by a constraint, stored with the later tree (in
   // the local order) as the row tree so that the block is in the lower part.
-  pair_blocks_.clear();
+  // Storage is reused across calls (one call per solve and island): blocks
+  // keep their allocation when their size is unchanged, and the lookup of a
+  // tree pair scans the row tree's short list of column trees.
+  num_pair_blocks_ = 0;
   diagonal_block_.assign(problem.num_trees(), -1);
-  std::map<std::pair<int, int>, int> index;
+  pairs_of_row_tree_.resize(problem.num_trees());
+  for (int t : layout.trees) pairs_of_row_tree_[t].clear();
   auto block_of = [&](int row_tree, int col_tree) {
-    auto [it, inserted] =
-        index.emplace(std::make_pair(row_tree, col_tree), static_cast<int>(pair_blocks_.size()));
-    if (inserted) {
-      pair_blocks_.push_back({row_tree, col_tree,
-                              MatrixX::Zero(problem.tree_nv[row_tree], problem.tree_nv[col_tree]), {}});
+    for (const auto& [col, block] : pairs_of_row_tree_[row_tree]) {
+      if (col == col_tree) return block;
     }
-    return it->second;
+    const int block = num_pair_blocks_++;
+    if (static_cast<int>(pair_blocks_.size()) < num_pair_blocks_) pair_blocks_.emplace_back();
+    PairBlock& pb = pair_blocks_[block];
+    pb.row_tree = row_tree;
+    pb.col_tree = col_tree;
+    pb.H.setZero(problem.tree_nv[row_tree], problem.tree_nv[col_tree]);
+    pb.value_index.clear();
+    pairs_of_row_tree_[row_tree].emplace_back(col_tree, block);
+    return block;
   };
   for (int t : layout.trees) diagonal_block_[t] = block_of(t, t);
   constraint_pairs_.resize(problem.constraints.size());
@@ -53,15 +61,17 @@ void BlockNewtonMatrix::Analyze(const ContactProblem& problem, const SolverLayou
     // Blocks are the participating trees in layout order; pair blocks with
     // two different trees are the off-diagonal ones.
     tree_block_.assign(problem.num_trees(), -1);
-    std::vector<int> sizes;
+    std::vector<int>& sizes = block_sizes_;
+    sizes.clear();
     for (int t : layout.trees) {
       tree_block_[t] = static_cast<int>(sizes.size());
       sizes.push_back(problem.tree_nv[t]);
     }
-    std::vector<std::pair<int, int>> off;
+    std::vector<std::pair<int, int>>& off = block_pairs_;
+    off.clear();
     block_diagonal_.assign(sizes.size(), nullptr);
     block_off_.clear();
-    for (const PairBlock& pb : pair_blocks_) {
+    for (const PairBlock& pb : ActiveBlocks()) {
       if (pb.row_tree == pb.col_tree) {
         block_diagonal_[tree_block_[pb.row_tree]] = &pb.H;
       } else {
@@ -77,7 +87,7 @@ void BlockNewtonMatrix::Analyze(const ContactProblem& problem, const SolverLayou
   // value array, so that Assemble writes values in place (no triplets, no
   // sorting per Newton iteration).
   std::vector<Eigen::Triplet<double>> pattern;
-  for (const PairBlock& pb : pair_blocks_) {
+  for (const PairBlock& pb : ActiveBlocks()) {
     const int orow = layout.local_start[pb.row_tree], ocol = layout.local_start[pb.col_tree];
     for (int col = 0; col < pb.H.cols(); ++col) {
       for (int row = 0; row < pb.H.rows(); ++row) {
@@ -90,7 +100,7 @@ void BlockNewtonMatrix::Analyze(const ContactProblem& problem, const SolverLayou
   H_.makeCompressed();
   const int* outer = H_.outerIndexPtr();
   const int* inner = H_.innerIndexPtr();
-  for (PairBlock& pb : pair_blocks_) {
+  for (PairBlock& pb : ActiveBlocks()) {
     const int orow = layout.local_start[pb.row_tree], ocol = layout.local_start[pb.col_tree];
     pb.value_index.assign(pb.H.size(), -1);
     for (int col = 0; col < pb.H.cols(); ++col) {
@@ -141,7 +151,7 @@ void BlockNewtonMatrix::Assemble(const ContactProblem& problem, const SolverLayo
   // triangle goes to the Cholesky (which reads the lower part). The pattern
   // depends only on which trees each constraint couples, so it is the same
   // at every Newton iteration.
-  for (PairBlock& pb : pair_blocks_) pb.H.setZero();
+  for (PairBlock& pb : ActiveBlocks()) pb.H.setZero();
   for (int t : layout.trees) pair_blocks_[diagonal_block_[t]].H = problem.A[t];
   for (size_t k = 0; k < problem.constraints.size(); ++k) {
     const MatrixX* Gk = G(static_cast<int>(k));
@@ -151,7 +161,7 @@ void BlockNewtonMatrix::Assemble(const ContactProblem& problem, const SolverLayo
   if (use_block_) return;  // Factor() reads the pair blocks directly.
   if (use_dense_) {
     H_dense_.setZero(layout.n, layout.n);
-    for (const PairBlock& pb : pair_blocks_) {
+    for (const PairBlock& pb : ActiveBlocks()) {
       const int orow = layout.local_start[pb.row_tree], ocol = layout.local_start[pb.col_tree];
       H_dense_.block(orow, ocol, pb.H.rows(), pb.H.cols()) = pb.H;  // Lower part suffices.
     }
@@ -159,7 +169,7 @@ void BlockNewtonMatrix::Assemble(const ContactProblem& problem, const SolverLayo
   }
   // In place, on the pattern fixed by Analyze.
   double* values = H_.valuePtr();
-  for (const PairBlock& pb : pair_blocks_) {
+  for (const PairBlock& pb : ActiveBlocks()) {
     const double* h = pb.H.data();
     for (std::size_t e = 0; e < pb.value_index.size(); ++e) {
       if (pb.value_index[e] >= 0) values[pb.value_index[e]] = h[e];

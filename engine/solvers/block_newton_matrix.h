@@ -5,6 +5,7 @@
 // factored by a dense LLT (small problems) or a sparse simplicial Cholesky
 // whose pattern is analyzed once per problem. Shared by SAP and CANAL.
 #include <functional>
+#include <span>
 #include <vector>
 
 #include <Eigen/Cholesky>
@@ -44,7 +45,12 @@ class BlockNewtonMatrix {
     std::vector<int> value_index;
   };
   void AddProducts(const Constraint& c, const MatrixX& G, const std::vector<int>& pairs);
+  // The blocks of the current pattern are the first num_pair_blocks_ of
+  // pair_blocks_ (the rest keep their storage for later calls).
+  std::span<PairBlock> ActiveBlocks() { return {pair_blocks_.data(), static_cast<std::size_t>(num_pair_blocks_)}; }
   std::vector<PairBlock> pair_blocks_;
+  int num_pair_blocks_ = 0;
+  std::vector<std::vector<std::pair<int, int>>> pairs_of_row_tree_;  // Per row tree: (column tree, block).
   std::vector<int> diagonal_block_;                 // Per tree: its diagonal block.
   std::vector<std::vector<int>> constraint_pairs_;  // Per constraint: block per (i, j).
   MatrixX gj_;                                      // G J scratch.
@@ -55,6 +61,8 @@ class BlockNewtonMatrix {
   bool use_block_ = false;
   BlockCholesky block_llt_;
   std::vector<int> tree_block_;                 // Tree → block index (layout order).
+  std::vector<int> block_sizes_;                // Scratch for block_llt_.Analyze.
+  std::vector<std::pair<int, int>> block_pairs_;
   std::vector<const MatrixX*> block_diagonal_;  // Per block: its diagonal H block.
   std::vector<const MatrixX*> block_off_;       // Per off-diagonal pair block.
   int n_ = 0;

@@ -57,7 +57,6 @@ SapSolver::LineSample SapSolver::SampleLine(const ContactProblem& problem, doubl
   //   ℓ(α)    = ½‖v − v*‖²_A + α Δpᵀ(v − v*) + ½α² ΔvᵀΔp + Σ ℓ_i(v_c + αΔv_c)
   //   dℓ/dα   = Δpᵀ(v(α) − v*) − Δv_cᵀ γ(α)
   //   d²ℓ/dα² = Δvᵀ Δp + Σ Δv_c,iᵀ G_i(α) Δv_c,i.
-  vc_alpha_ = vc_ + alpha * dvc_;
   LineSample s;
   s.cost = line_.a_cost + alpha * line_.dp_dot_dv_star + 0.5 * alpha * alpha * line_.dv_dot_dp;
   s.d_cost = line_.dp_dot_dv_star + alpha * line_.dv_dot_dp;
@@ -65,8 +64,20 @@ SapSolver::LineSample SapSolver::SampleLine(const ContactProblem& problem, doubl
   for (size_t i = 0; i < problem.constraints.size(); ++i) {
     const Constraint& c = problem.constraints[i];
     const int r = layout_.row_start[i];
-    c.Evaluate(vc_alpha_.segment(r, c.num_rows), &eval_scratch_);
     const auto dvc_i = dvc_.segment(r, c.num_rows);
+    if (c.kind == ConstraintKind::kFrictionCone) {
+      // The common case, with fixed-size arithmetic and no γ or G formed.
+      const Vector3 dvc3 = dvc_.segment<3>(r);
+      const FrictionConeLineTerms t =
+          EvaluateFrictionConeAlong(c.cone, vc_.segment<3>(r) + alpha * dvc3, dvc3);
+      s.cost += t.cost;
+      s.d_cost -= t.gamma_dot_dvc;
+      s.d2_cost += t.dvc_G_dvc;
+      continue;
+    }
+    auto vc_i = vc_alpha_.segment(r, c.num_rows);
+    vc_i = vc_.segment(r, c.num_rows) + alpha * dvc_i;
+    c.Evaluate(vc_i, &eval_scratch_);
     s.cost += eval_scratch_.cost;
     s.d_cost -= dvc_i.dot(eval_scratch_.gamma);
     // Δv_cᵀ G Δv_c without a temporary vector (this loop runs per sample).
@@ -81,13 +92,13 @@ SapSolver::LineSample SapSolver::SampleLine(const ContactProblem& problem, doubl
 }
 
 void SapSolver::PrepareLine(const ContactProblem& problem) {
+  // Needs v_minus_star_ = v − v* and adv_ = A(v − v*) at the current v.
   layout_.MultiplyJ(problem, dv_, &dvc_);
   layout_.MultiplyA(problem, dv_, &dp_);
-  v_minus_star_ = v_ - v_star_;  // Members: no allocation per Newton iteration.
+  vc_alpha_.resize(layout_.rows);
   line_.dp_dot_dv_star = dp_.dot(v_minus_star_);
   line_.dv_dot_dp = dv_.dot(dp_);
-  layout_.MultiplyA(problem, v_minus_star_, &a_times_);
-  line_.a_cost = 0.5 * v_minus_star_.dot(a_times_);
+  line_.a_cost = 0.5 * v_minus_star_.dot(adv_);
 }
 
 double SapSolver::ExactLineSearch(const ContactProblem& problem, double /*ell0*/,
@@ -268,20 +279,24 @@ SolverStatus SapSolver::SolveConnected(const ContactProblem& problem, const Vect
     return SolverStatus::kNonFinite;
   }
 
-  VectorX grad, Adv, jc;
+  VectorX grad, jc;
   H_.Analyze(problem, L, params_.linear_solver, params_.dense_max_size);
+  L.MultiplyA(problem, v_star_, &a_v_star_);
   double ell_prev = std::numeric_limits<double>::infinity();
   SolverStatus status = SolverStatus::kMaxIterations;
   for (int it = 0;; ++it) {
+    // v_c = J v and A(v − v*) from v itself at every iteration (not updated
+    // along the step), so that the convergence test sees the residual of v
+    // free of accumulated round-off.
     L.MultiplyJ(problem, v_, &vc_);
-    const double ell_R = EvaluateConstraints(problem, vc_);
     v_minus_star_ = v_ - v_star_;
-    L.MultiplyA(problem, v_minus_star_, &Adv);
-    const double ell = 0.5 * v_minus_star_.dot(Adv) + ell_R;
+    L.MultiplyA(problem, v_minus_star_, &adv_);
+    const double ell_R = EvaluateConstraints(problem, vc_);
+    const double ell = 0.5 * v_minus_star_.dot(adv_) + ell_R;
     L.MultiplyJTranspose(problem, gamma_, &jc);
-    grad = Adv - jc;  // ∇ℓ_p = A(v − v*) − Jᵀγ (Sec. IV-A).
+    grad = adv_ - jc;  // ∇ℓ_p = A(v − v*) − Jᵀγ (Sec. IV-A).
     // Eq. (26) with the scaling D = diag(A)^-½ of Eq. (25); p = A v.
-    L.MultiplyA(problem, v_, &a_times_);  // p = A v.
+    a_times_ = adv_ + a_v_star_;  // p = A v.
     const double g_norm = grad.cwiseProduct(scale_).norm();
     const double ref = std::max(a_times_.cwiseProduct(scale_).norm(), jc.cwiseProduct(scale_).norm());
     r.cost = ell;
@@ -344,8 +359,8 @@ SolverStatus SapSolver::SolveConnected(const ContactProblem& problem, const Vect
   }
 
   // Results: γ at the final v (analytical inverse dynamics, Alg. 2 line 6).
-  L.MultiplyJ(problem, v_, &vc_);
-  EvaluateConstraints(problem, vc_);
+  // Every exit above comes after EvaluateConstraints at the final v_, so
+  // gamma_ already holds it.
   r.gamma = gamma_;
   for (int t : L.trees) {
     r.v.segment(problem.tree_v_start[t], problem.tree_nv[t]) =
@@ -396,6 +411,8 @@ SapSolver::LineSample SapSolver::SampleAlong(const ContactProblem& problem, cons
     dv_.segment(o, n) = dv.segment(g, n);
   }
   layout_.MultiplyJ(problem, v_, &vc_);
+  v_minus_star_ = v_ - v_star_;
+  layout_.MultiplyA(problem, v_minus_star_, &adv_);
   PrepareLine(problem);
   return SampleLine(problem, alpha);
 }

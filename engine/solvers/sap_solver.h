@@ -88,7 +88,8 @@ class SapSolver final : public ContactSolver {
   /// Evaluates every constraint at vc: returns Σ ℓ_i; fills gamma_ and evals_.
   double EvaluateConstraints(const ContactProblem& problem, const VectorX& vc);
   LineSample SampleLine(const ContactProblem& problem, double alpha);
-  /// Precomputes Δv_c, Δp and the A-norm terms of ℓ(α) for dv_ from v_.
+  /// Precomputes Δv_c, Δp and the A-norm terms of ℓ(α) for dv_ from v_
+  /// (needs v_minus_star_ and adv_ at v_).
   void PrepareLine(const ContactProblem& problem);
   double ExactLineSearch(const ContactProblem& problem, double ell0, double d_ell0, int* iters);
   double BacktrackingLineSearch(const ContactProblem& problem, double ell0, double d_ell0,
@@ -109,7 +110,10 @@ class SapSolver final : public ContactSolver {
   VectorX v_, dv_;     // Local iterate and Newton direction.
   VectorX vc_, dvc_;   // Constraint velocities and their change along dv.
   VectorX dp_;         // A dv.
-  VectorX v_minus_star_, a_times_;  // v − v* and a product with A (scratch).
+  VectorX v_minus_star_;  // v − v*.
+  VectorX adv_;           // A(v − v*).
+  VectorX a_v_star_;      // A v*.
+  VectorX a_times_;       // p = A v (scratch).
   VectorX gamma_;
   std::vector<ConstraintEvaluation> evals_;
   VectorX scale_;      // D = diag(A)^-½ of Eq. (25).

@@ -55,8 +55,14 @@ void SolverLayout::MultiplyJ(const ContactProblem& problem, const VectorX& v, Ve
   for (size_t i = 0; i < problem.constraints.size(); ++i) {
     const Constraint& c = problem.constraints[i];
     for (const ConstraintJacobianBlock& b : c.blocks) {
-      vc->segment(row_start[i], c.num_rows).noalias() +=
-          b.J * v.segment(local_start[b.tree], problem.tree_nv[b.tree]);
+      const int o = local_start[b.tree];
+      if (c.num_rows == 3 && b.J.cols() == 6) {
+        // A contact on a free body, the common case: fixed-size kernel.
+        vc->segment<3>(row_start[i]).noalias() +=
+            Eigen::Map<const Eigen::Matrix<double, 3, 6>>(b.J.data()) * v.segment<6>(o);
+      } else {
+        vc->segment(row_start[i], c.num_rows).noalias() += b.J * v.segment(o, problem.tree_nv[b.tree]);
+      }
     }
   }
 }
@@ -67,8 +73,14 @@ void SolverLayout::MultiplyJTranspose(const ContactProblem& problem, const Vecto
   for (size_t i = 0; i < problem.constraints.size(); ++i) {
     const Constraint& c = problem.constraints[i];
     for (const ConstraintJacobianBlock& b : c.blocks) {
-      y->segment(local_start[b.tree], problem.tree_nv[b.tree]).noalias() +=
-          b.J.transpose() * gamma.segment(row_start[i], c.num_rows);
+      const int o = local_start[b.tree];
+      if (c.num_rows == 3 && b.J.cols() == 6) {
+        y->segment<6>(o).noalias() +=
+            Eigen::Map<const Eigen::Matrix<double, 3, 6>>(b.J.data()).transpose() * gamma.segment<3>(row_start[i]);
+      } else {
+        y->segment(o, problem.tree_nv[b.tree]).noalias() +=
+            b.J.transpose() * gamma.segment(row_start[i], c.num_rows);
+      }
     }
   }
 }

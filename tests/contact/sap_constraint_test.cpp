@@ -439,6 +439,35 @@ TEST(SapFrictionConeTest, GIsSymmetricPsdEverywhere) {
   }
 }
 
+// The line-search form (ℓ, γᵀΔv_c, Δv_cᵀGΔv_c without γ or G) against the
+// full evaluation, in every region and on the special points of
+// GIsSymmetricPsdEverywhere; also where y_t² underflows or exceeds 1e280 (the
+// square-root shortcut hands over to hypot there).
+TEST(SapFrictionConeTest, LineTermsMatchTheFullEvaluation) {
+  SampleGenerator gen(808);
+  ConstraintEvaluation e;
+  for (int i = 0; i < 600; ++i) {
+    SapFrictionConeParameters p = gen.RandomParameters();
+    Vector3 y = YFromAngles(p, std::pow(10.0, gen.U(-3, 3)), gen.U(0, kPi), gen.U(-kPi, kPi));
+    if (i % 5 == 1) y.head<2>().setZero();
+    if (i % 5 == 2) p.mu = 0;
+    if (i % 50 == 3) y.setZero();
+    if (i % 50 == 4) y.head<2>() *= 1e-160;  // y_t² underflows.
+    if (i % 50 == 5) y.head<2>() *= 1e142;   // y_t² beyond 1e280 (the cost stays finite).
+    const Vector3 vc = VcFromY(p, y);
+    const Vector3 dvc(gen.U(-1, 1), gen.U(-1, 1), gen.U(-1, 1));
+    EvaluateFrictionCone(p, vc, &e);
+    const FrictionConeLineTerms t = EvaluateFrictionConeAlong(p, vc, dvc);
+    // Same formulas in a different association order: 1e-12 relative to
+    // the size of the terms summed.
+    const double g_scale = e.gamma.cwiseAbs().dot(dvc.cwiseAbs());
+    const double h_scale = dvc.cwiseAbs().dot(e.G.cwiseAbs() * dvc.cwiseAbs());
+    EXPECT_NEAR(t.cost, e.cost, 1e-12 * e.cost) << "sample " << i;
+    EXPECT_NEAR(t.gamma_dot_dvc, e.gamma.dot(dvc), 1e-12 * g_scale) << "sample " << i;
+    EXPECT_NEAR(t.dvc_G_dvc, dvc.dot(e.G * dvc), 1e-12 * h_scale) << "sample " << i;
+  }
+}
+
 // ---------------------------------------------------------------------------
 // 3. Physical checks of Sec. V-A.
 

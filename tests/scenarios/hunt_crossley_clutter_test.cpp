@@ -82,18 +82,27 @@ namespace {
 
 // At SAP's near-rigid stiffness k = 1e12 N/m (which the Hunt & Crossley
 // models do not cap, unlike SAP's β of Eq. 29) and δt = 10 ms, the Newton
-// matrix of the Similar model is too ill-conditioned: the cost stops
-// decreasing at round-off with the momentum balance far from met (e_m ≈ 1),
-// and Newton does not get closer within its iteration cap. The step must
-// fail with SAP's reason, not advance on a non-solution (it used to accept
-// the round-off stall: the pile then gained energy and penetrated by 0.1 m).
+// matrix of the Similar model is too ill-conditioned: within a few steps the
+// cost stops decreasing at round-off with the momentum balance far from met
+// (e_m ≈ 1), and Newton does not get closer within its iteration cap. That
+// step must fail with SAP's reason, not advance on a non-solution (SAP used
+// to accept the round-off stall at e_m ≈ 1: the pile then gained energy and
+// penetrated by 0.1 m). What is checked is SAP's contract: a step that
+// advances has e_m within stall_momentum_error (the old behaviour breaks
+// it), and the run fails with the message. Penetration is no test of it:
+// steps solved to e_m = 4e-4 already reach 1 cm here, and how many steps get
+// through before the failing one depends on round-off (step 11 or step 23).
 TEST(HuntCrossleyStiffnessTest, IllConditionedStepFailsInsteadOfAdvancing) {
   Simulation sim = Simulation::FromFile(test::ScenePath("clutter.yaml"), {"contact_model=similar"});
+  const double accepted_error = sim.solver_parameters().stall_momentum_error;
   StepResult failure;
   for (int i = 0; i < 50 && failure.status == StepStatus::kSuccess; ++i) {
     const StepResult r = sim.Step();
-    if (r.status != StepStatus::kSuccess) failure = r;
-    ASSERT_LT(r.stats.max_penetration_m, 0.01) << "step " << i << " advanced on a non-solution";
+    if (r.status != StepStatus::kSuccess) {
+      failure = r;
+    } else {
+      ASSERT_LE(r.stats.momentum_error, accepted_error) << "step " << i << " advanced on a non-solution";
+    }
   }
   EXPECT_EQ(failure.status, StepStatus::kSolverFailed);
   EXPECT_NE(failure.message.find("SAP"), std::string::npos) << failure.message;
