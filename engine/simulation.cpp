@@ -124,6 +124,7 @@ Simulation::Simulation(const SceneDescription& scene) : scene_(scene) {
   solver.sap.max_iterations = scene_.solver.max_iterations;
   solver.sap.line_search = scene_.solver.line_search == "backtracking" ? LineSearchKind::kBacktracking
                                                                        : LineSearchKind::kExact;
+  solver.sap.exact_line_search_tolerance = scene_.solver.line_search_tolerance;
   solver.canal = scene_.solver.canal;
   solver.subadmm = scene_.solver.subadmm;
   SetSolver(solver);

@@ -303,6 +303,9 @@ void DrawSolverPanel(const AppView& view, UiState* ui, AppCommands* commands) {
     ImGui::InputDouble("Armijo c (0, 1)", &e.armijo_c, 0.0, 0.0, "%.3g");
     ImGui::SetNextItemWidth(110);
     ImGui::InputDouble("alpha_max > 0", &e.backtracking_alpha_max, 0.0, 0.0, "%.3g");
+  } else {
+    ImGui::SetNextItemWidth(110);
+    ImGui::InputDouble("line search tolerance (0, 1)", &e.line_search_tolerance, 0.0, 0.0, "%.3g");
   }
   if (ImGui::Button("Apply##solver")) ApplySolverEdits(sim, ui, commands);
   ImGui::SameLine();
@@ -632,6 +635,7 @@ SolverEdits SolverEditsFrom(const Simulation& sim) {
   e.backtracking_rho = p.backtracking_rho;
   e.armijo_c = p.armijo_c;
   e.backtracking_alpha_max = p.backtracking_alpha_max;
+  e.line_search_tolerance = p.exact_line_search_tolerance;
   e.canal = sim.solver_settings().canal;
   e.subadmm = sim.solver_settings().subadmm;
   return e;
@@ -655,6 +659,7 @@ bool ApplySolverEdits(const Simulation& sim, UiState* ui, AppCommands* commands)
   p.backtracking_rho = e.backtracking_rho;
   p.armijo_c = e.armijo_c;
   p.backtracking_alpha_max = e.backtracking_alpha_max;
+  p.exact_line_search_tolerance = e.line_search_tolerance;
   try {
     commands->SetSolver(settings);  // Validates everything before changing anything.
   } catch (const InputError& error) {

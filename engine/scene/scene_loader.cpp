@@ -65,9 +65,10 @@ constexpr std::array<std::string_view, 16> kSceneKeys = {
     "solver",      "default_material", "materials", "world_geometry", "bodies", "joints",
     "actuators",   "constraints", "gripper",       "commands"};
 
-constexpr std::array<std::string_view, 9> kSolverKeys = {
+constexpr std::array<std::string_view, 10> kSolverKeys = {
     "type",          "relative_tolerance",   "absolute_tolerance", "max_iterations",
-    "line_search",   "near_rigid_threshold", "stiction_tolerance", "canal", "subadmm"};
+    "line_search",   "line_search_tolerance", "near_rigid_threshold", "stiction_tolerance",
+    "canal",         "subadmm"};
 constexpr std::array<std::string_view, 7> kMaterialKeys = {
     "name", "friction", "stiffness", "dissipation", "hc_dissipation", "stiction_velocity", "contact_model"};
 constexpr std::array<std::string_view, 8> kGeometryKeys = {
@@ -831,6 +832,14 @@ void Loader::ParseSolver(const Ctx& ctx, const YAML::Node& node,
   if (map.Has("line_search")) {
     solver->line_search = ReadChoice(map.CtxOf("line_search"), map.Get("line_search"),
                                      kKnownLineSearches, "line search");
+  }
+  if (map.Has("line_search_tolerance")) {
+    const YAML::Node& node = map.Get("line_search_tolerance");
+    const double value = ReadNumber(map.CtxOf("line_search_tolerance"), node);
+    if (!(value > 0 && value < 1)) {
+      Fail(map.CtxOf("line_search_tolerance"), node, "must be in (0, 1), got " + OneLine(node.Scalar()));
+    }
+    solver->line_search_tolerance = value;
   }
   if (map.Has("near_rigid_threshold")) {
     solver->near_rigid_threshold =

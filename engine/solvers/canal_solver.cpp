@@ -16,6 +16,8 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
 
 // The exact line search brackets α in (0, α_max] as SAP's default does.
 constexpr double kAlphaMax = 1.5;
+// The inner line search to round-off, as before SAP got its tolerance.
+constexpr double kLineSearchTolerance = 1e-12;
 constexpr int kMaxLineSearchIterations = 100;
 
 }  // namespace
@@ -165,7 +167,8 @@ bool CanalSolver::SolveInner(const ContactProblem& problem, SolverResult* result
     line_a_cost_ = 0.5 * (v_ - v_star_).dot(Adv);
     int ls_iters = 0;
     const double alpha = ExactLineSearch([&](double a) { return SampleLine(problem, a); }, d0,
-                                         kAlphaMax, kMaxLineSearchIterations, &ls_iters);
+                                         kAlphaMax, kLineSearchTolerance, kMaxLineSearchIterations,
+                                         &ls_iters);
     r.line_search_iterations += ls_iters;
     r.line_search_time_s += SecondsSince(t0);
     v_ += alpha * dv_;

@@ -6,13 +6,13 @@
 namespace stiction {
 
 double ExactLineSearch(const std::function<LineSample(double)>& sample, double d_cost0,
-                       double alpha_max, int max_iterations, int* iters) {
+                       double alpha_max, double relative_tolerance, int max_iterations, int* iters) {
   // rtsafe (Numerical Recipes §9.4): Newton–Raphson on f(α) = dℓ/dα with
   // bisection whenever Newton leaves the bracket or converges slowly. ℓ is
   // strongly convex along the line, so f is increasing with f(0) < 0.
-  // dℓ/dα(α*) = 0 to 1e-12 of its initial value: well below what affects
-  // the Newton iterate, and reachable above round-off.
-  const double f_tol = 1e-12 * std::abs(d_cost0);
+  // dℓ/dα(α*) = 0 to relative_tolerance of its initial value (SAP: 1e-3 by
+  // default, a strong Wolfe condition; CANAL: 1e-12, round-off).
+  const double f_tol = relative_tolerance * std::abs(d_cost0);
   // The full Newton step first: near convergence it is the minimizer to
   // round-off and the search ends after one sample. Only when dℓ/dα(1) < 0
   // does the minimizer lie beyond 1, and α_max is sampled.

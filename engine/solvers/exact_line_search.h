@@ -12,8 +12,10 @@ struct LineSample {
 };
 
 /// Returns α* ∈ (0, α_max] minimizing ℓ(α) = sample(α).cost, given
-/// dℓ/dα(0) = d_cost0 < 0. Counts samples in *iters.
+/// dℓ/dα(0) = d_cost0 < 0: the search ends once |dℓ/dα(α)| ≤
+/// relative_tolerance · |dℓ/dα(0)| (or the bracket collapses to round-off).
+/// Counts samples in *iters.
 double ExactLineSearch(const std::function<LineSample(double)>& sample, double d_cost0,
-                       double alpha_max, int max_iterations, int* iters);
+                       double alpha_max, double relative_tolerance, int max_iterations, int* iters);
 
 }  // namespace stiction

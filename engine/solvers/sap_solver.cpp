@@ -104,7 +104,8 @@ void SapSolver::PrepareLine(const ContactProblem& problem) {
 double SapSolver::ExactLineSearch(const ContactProblem& problem, double /*ell0*/,
                                   double d_ell0, int* iters) {
   return stiction::ExactLineSearch([&](double alpha) { return SampleLine(problem, alpha); }, d_ell0,
-                                   params_.exact_alpha_max, params_.max_line_search_iterations,
+                                   params_.exact_alpha_max, params_.exact_line_search_tolerance,
+                                   params_.max_line_search_iterations,
                                    iters);
 }
 

@@ -18,6 +18,9 @@ void ValidateSapParameters(const SapSolverParameters& p) {
       !(p.backtracking_alpha_max > 0) || !(p.exact_alpha_max > 0)) {
     throw InputError("line search parameters out of range (0 < rho < 1, 0 < c < 1, alpha_max > 0)");
   }
+  if (!(p.exact_line_search_tolerance > 0 && p.exact_line_search_tolerance < 1)) {
+    throw InputError("exact line search tolerance must be in (0, 1)");
+  }
 }
 
 void ValidateSolverSettings(const SolverSettings& settings) {

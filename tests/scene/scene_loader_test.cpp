@@ -221,7 +221,7 @@ time_step: 2e-3
 duration: 1.5
 integrator: symplectic_euler
 contact_model: lagged
-solver: {relative_tolerance: 1e-5, max_iterations: 7, line_search: backtracking, near_rigid_threshold: 0.5, stiction_tolerance: 1e-4, absolute_tolerance: 0}
+solver: {relative_tolerance: 1e-5, max_iterations: 7, line_search: backtracking, line_search_tolerance: 1e-6, near_rigid_threshold: 0.5, stiction_tolerance: 1e-4, absolute_tolerance: 0}
 default_material: steel
 materials:
   - {name: steel, friction: 0.3, stiffness: 2e5, dissipation: 0.02, hc_dissipation: 5, contact_model: similar}
@@ -256,6 +256,7 @@ bodies:
   EXPECT_DOUBLE_EQ(scene.solver.absolute_tolerance, 0.0);
   EXPECT_EQ(scene.solver.max_iterations, 7);
   EXPECT_EQ(scene.solver.line_search, "backtracking");
+  EXPECT_DOUBLE_EQ(scene.solver.line_search_tolerance, 1e-6);
   EXPECT_DOUBLE_EQ(scene.solver.near_rigid_threshold, 0.5);
   EXPECT_DOUBLE_EQ(scene.solver.stiction_tolerance, 1e-4);
   EXPECT_EQ(scene.default_material, "steel");
@@ -736,6 +737,10 @@ TEST(SceneLoaderErrorTest, OutOfRangeValues) {
               "inline.yaml:4: bodies[0].color", "expected a list of 3 to 4 numbers");
   ExpectError("solver: {max_iterations: 0}\n", "inline.yaml:1: solver.max_iterations",
               "must be in [1, ");
+  ExpectError("solver: {line_search_tolerance: 0}\n", "inline.yaml:1: solver.line_search_tolerance",
+              "must be in (0, 1), got 0");
+  ExpectError("solver: {line_search_tolerance: 1}\n", "inline.yaml:1: solver.line_search_tolerance",
+              "must be in (0, 1), got 1");
   ExpectError("solver: {stiction_tolerance: 0}\n", "inline.yaml:1: solver.stiction_tolerance",
               "must be positive");
 }
