@@ -87,7 +87,7 @@ StepStatus TimeStepper::Step(const StepperParameters& params, const VectorX& q0,
   }
 
   // Stage 2: constraints at q0 (J = J(q0), Eq. 7), then the convex solve.
-  problem_.constraints.clear();
+  builder_.Recycle(&problem_.constraints);
   reports_.clear();
   CalcKinematics(model_, q0, v0, BodyRange::All(model_), &cache_q0_);
   const double margin = CalcSpeculativeMargin(dt);
