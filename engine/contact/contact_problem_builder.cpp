@@ -98,10 +98,52 @@ ContactProblemBuilder::ContactProblemBuilder(const MultibodyModel& model,
 const MatrixX& ContactProblemBuilder::InverseA(const ContactProblem& problem, int tree) {
   if (!A_inverse_valid_[tree]) {
     const MatrixX& A = problem.A[tree];
-    A_inverse_[tree] = A.llt().solve(MatrixX::Identity(A.rows(), A.cols()));
+    MatrixX& A_inv = A_inverse_[tree];
+    if (A.rows() == 6 && A.cols() == 6) {
+      const Eigen::LLT<Matrix6> llt(Eigen::Map<const Matrix6>(A.data()));
+      A_inv.resize(6, 6);
+      Eigen::Map<Matrix6>(A_inv.data()) = llt.solve(Matrix6::Identity());
+    } else {
+      llt_.compute(A);
+      A_inv = llt_.solve(MatrixX::Identity(A.rows(), A.cols()));
+    }
     A_inverse_valid_[tree] = true;
   }
   return A_inverse_[tree];
+}
+
+void ContactProblemBuilder::Recycle(std::vector<Constraint>* constraints) {
+  // Last first, so that AppendConstraint (which pops the back) hands the
+  // storage of constraint i to the next step's constraint i: consecutive
+  // steps mostly have the same constraints, with blocks of the same shapes.
+  for (auto it = constraints->rbegin(); it != constraints->rend(); ++it) {
+    pool_.push_back(std::move(*it));
+  }
+  constraints->clear();
+}
+
+Constraint& ContactProblemBuilder::AppendConstraint(ContactProblem* problem, int num_blocks) {
+  Constraint c;
+  if (!pool_.empty()) {
+    c.blocks = std::move(pool_.back().blocks);
+    pool_.pop_back();
+  }
+  c.blocks.resize(num_blocks);
+  problem->constraints.push_back(std::move(c));
+  return problem->constraints.back();
+}
+
+void ContactProblemBuilder::AddDelassusBlock(const ContactProblem& problem,
+                                             const ConstraintJacobianBlock& b, Matrix3* W) {
+  const MatrixX& A_inv = InverseA(problem, b.tree);
+  if (b.J.cols() == 6) {
+    const Eigen::Map<const Eigen::Matrix<double, 3, 6>> J(b.J.data());
+    const Eigen::Matrix<double, 3, 6> JA = J * Eigen::Map<const Matrix6>(A_inv.data());
+    W->noalias() += JA * J.transpose();
+  } else {
+    JA_.noalias() = b.J * A_inv;
+    W->noalias() += JA_ * b.J.transpose();
+  }
 }
 
 void ContactProblemBuilder::Build(const KinematicsCache& cache, const VectorX& q0, const VectorX& v0,
@@ -128,24 +170,48 @@ void ContactProblemBuilder::Build(const KinematicsCache& cache, const VectorX& q
     if (!moves_a && !moves_b) continue;  // Two welded bodies: nothing to solve.
 
     const Matrix3 R_WC = ContactFrame(cp.nhat_AB_W);
-    Constraint c;
+    const bool self_contact = moves_a && moves_b && tree_a == tree_b;
+    const int num_blocks = self_contact ? 1 : static_cast<int>(moves_a) + static_cast<int>(moves_b);
+    Constraint& c = AppendConstraint(problem, num_blocks);
     c.kind = ConstraintKind::kFrictionCone;
     c.num_rows = 3;
-    // v_c = R_WCᵀ (v_B − v_A) at the contact point: blocks per tree.
+    // v_c = R_WCᵀ (v_B − v_A) at the contact point: blocks per tree, each
+    // R_WCᵀ times the rows of the tree's point Jacobian (3 × nv_tree).
+    auto contact_jacobian = [&](int body, double sign, bool accumulate, MatrixX* J) {
+      CalcTreeFrameJacobian(model_, cache, body, cp.p_W, &jacobian_);
+      const Matrix3 R = sign * R_WC.transpose();
+      if (!accumulate) J->resize(3, jacobian_.cols());
+      if (jacobian_.cols() == 6) {
+        Eigen::Map<Eigen::Matrix<double, 3, 6>> J6(J->data());
+        const auto Jv = Eigen::Map<const Matrix6>(jacobian_.data()).bottomRows<3>();
+        if (accumulate) {
+          J6.noalias() += R * Jv;
+        } else {
+          J6.noalias() = R * Jv;
+        }
+      } else if (accumulate) {
+        J->noalias() += R * jacobian_.bottomRows<3>();
+      } else {
+        J->noalias() = R * jacobian_.bottomRows<3>();
+      }
+    };
+    int block = 0;
     if (moves_b) {
-      c.blocks.push_back({tree_b, R_WC.transpose() * CalcTreePointJacobian(model_, cache, cp.body_b, cp.p_W)});
+      c.blocks[block].tree = tree_b;
+      contact_jacobian(cp.body_b, 1.0, false, &c.blocks[block].J);
+      ++block;
     }
     if (moves_a) {
-      MatrixX Ja = -(R_WC.transpose() * CalcTreePointJacobian(model_, cache, cp.body_a, cp.p_W));
-      if (moves_b && tree_a == tree_b) {
-        c.blocks[0].J += Ja;  // Self-contact within one tree.
+      if (self_contact) {
+        contact_jacobian(cp.body_a, -1.0, true, &c.blocks[0].J);  // Self-contact within one tree.
       } else {
-        c.blocks.push_back({tree_a, std::move(Ja)});
+        c.blocks[block].tree = tree_a;
+        contact_jacobian(cp.body_a, -1.0, false, &c.blocks[block].J);
       }
     }
     // Delassus diagonal block estimate W_ii ≈ Σ_t J_it A_t⁻¹ J_itᵀ (Sec. V-B).
     Matrix3 W = Matrix3::Zero();
-    for (const ConstraintJacobianBlock& b : c.blocks) W += b.J * InverseA(*problem, b.tree) * b.J.transpose();
+    for (const ConstraintJacobianBlock& b : c.blocks) AddDelassusBlock(*problem, b, &W);
     const double w = W.norm() / 3.0;  // ‖W_ii‖_rms.
 
     const ContactMaterial m = CombineMaterials(materials_[cp.geometry_a], materials_[cp.geometry_b]);
@@ -187,7 +253,6 @@ void ContactProblemBuilder::Build(const KinematicsCache& cache, const VectorX& q
     c.mu = m.friction;
     c.key = MakeKey(ConstraintOrigin::kContact, static_cast<std::uint64_t>(cp.geometry_a),
                     static_cast<std::uint64_t>(cp.geometry_b), static_cast<std::uint64_t>(point_index));
-    problem->constraints.push_back(std::move(c));
 
     ContactReport report;
     report.body_a = cp.body_a;
@@ -220,12 +285,12 @@ void ContactProblemBuilder::Build(const KinematicsCache& cache, const VectorX& q
       const double sign = side == 0 ? 1.0 : -1.0;
       const double w = InverseA(*problem, tree)(col, col);
       const double tau_d = beta / kPi * dt;
-      Constraint c;
+      Constraint& c = AppendConstraint(problem, 1);
       c.kind = ConstraintKind::kClamped;
       c.num_rows = 1;
-      MatrixX J = MatrixX::Zero(1, t.nv);
-      J(0, col) = sign;
-      c.blocks.push_back({tree, std::move(J)});
+      c.blocks[0].tree = tree;
+      c.blocks[0].J.setZero(1, t.nv);
+      c.blocks[0].J(0, col) = sign;
       c.clamped.R = std::max(beta * beta / (4 * kPi * kPi), 1e-12) * w;
       c.clamped.v_hat = -phi / (dt + tau_d);
       c.clamped.lower = 0;
@@ -233,7 +298,6 @@ void ContactProblemBuilder::Build(const KinematicsCache& cache, const VectorX& q
       c.phi0 = phi;
       c.key = MakeKey(ConstraintOrigin::kJointLimit, static_cast<std::uint64_t>(&j - model_.joints().data()),
                       static_cast<std::uint64_t>(side), 0);
-      problem->constraints.push_back(std::move(c));
     }
   }
 
@@ -253,20 +317,19 @@ void ContactProblemBuilder::Build(const KinematicsCache& cache, const VectorX& q
     const Tree& t = model_.tree(tree);
     if (t.nv == 0) continue;
     const double gain = dt * a.kp + a.kd;  // δt Kp + Kd > 0 (validated).
-    Constraint c;
+    actuator_constraints_[i] = static_cast<int>(problem->constraints.size());
+    Constraint& c = AppendConstraint(problem, 1);
     c.kind = ConstraintKind::kClamped;
     c.num_rows = 1;
-    MatrixX J = MatrixX::Zero(1, t.nv);
-    J(0, j.v_start - t.v_start) = 1.0;  // v_c = joint velocity.
-    c.blocks.push_back({tree, std::move(J)});
+    c.blocks[0].tree = tree;
+    c.blocks[0].J.setZero(1, t.nv);
+    c.blocks[0].J(0, j.v_start - t.v_start) = 1.0;  // v_c = joint velocity.
     c.clamped.R = 1.0 / (dt * gain);
     c.clamped.v_hat = (a.kd * a.target_velocity - a.kp * (q0[j.q_start] - a.target_position)) / gain;
     c.clamped.lower = -dt * a.effort_limit;
     c.clamped.upper = dt * a.effort_limit;
     c.origin = ConstraintOrigin::kActuator;
     c.key = MakeKey(ConstraintOrigin::kActuator, i, 0, 0);
-    actuator_constraints_[i] = static_cast<int>(problem->constraints.size());
-    problem->constraints.push_back(std::move(c));
   }
 
   // Weld and ball constraints (SAP paper Sec. VII) as bilateral rows with the

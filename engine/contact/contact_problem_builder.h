@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/Cholesky>
+
 #include "engine/common/eigen_types.h"
 #include "engine/contact/contact_problem.h"
 #include "engine/geometry/contact_manifold.h"
@@ -113,6 +115,11 @@ class ContactProblemBuilder {
              const std::vector<ContactPoint>& contacts, const ContactModelParameters& params,
              double margin, ContactProblem* problem, std::vector<ContactReport>* reports);
 
+  /// Moves the constraints of the last problem into a pool whose storage
+  /// (Jacobian blocks) the next Build() reuses, and clears *constraints.
+  /// Call instead of constraints.clear() to avoid per-step allocations.
+  void Recycle(std::vector<Constraint>* constraints);
+
   std::vector<ContactMaterial>& materials() { return materials_; }
   /// PD actuators and body constraints appended by every Build() (after the
   /// contacts and joint limits). Editable between steps.
@@ -123,8 +130,15 @@ class ContactProblemBuilder {
   const std::vector<int>& actuator_constraints() const { return actuator_constraints_; }
 
  private:
-  // A_t⁻¹ for the O(n) Delassus estimate of Sec. V-B, factored on demand.
+  // A_t⁻¹ for the O(n) Delassus estimate of Sec. V-B, factored on demand
+  // (once per tree and step; fixed-size LLT for 6-DOF trees).
   const MatrixX& InverseA(const ContactProblem& problem, int tree);
+  // Appends a constraint with `num_blocks` Jacobian blocks to the problem,
+  // reusing the storage of a recycled one; all other fields are defaults.
+  Constraint& AppendConstraint(ContactProblem* problem, int num_blocks);
+  // W += J A_t⁻¹ Jᵀ for a 3-row block (fixed-size kernels for 6 columns).
+  void AddDelassusBlock(const ContactProblem& problem, const ConstraintJacobianBlock& b,
+                        Matrix3* W);
 
   const MultibodyModel& model_;
   std::vector<ContactMaterial> materials_;
@@ -133,6 +147,10 @@ class ContactProblemBuilder {
   std::vector<int> actuator_constraints_;
   std::vector<MatrixX> A_inverse_;
   std::vector<bool> A_inverse_valid_;
+  Eigen::LLT<MatrixX> llt_;           // Scratch for trees that are not 6-DOF.
+  std::vector<Constraint> pool_;      // Recycled constraints (see Recycle()).
+  Matrix6X jacobian_;                 // Scratch: a tree frame Jacobian.
+  MatrixX JA_;                        // Scratch: J A⁻¹ for trees that are not 6-DOF.
 };
 
 }  // namespace stiction

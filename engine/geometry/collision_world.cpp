@@ -165,11 +165,24 @@ void NarrowPhase(const CollisionGeometry& X, const CollisionGeometry& Y, double 
     CapsuleCapsuleContacts(Round(X), Round(Y), margin, out);
     return;
   }
+  if (IsPolytope(tx) && IsPolytope(ty)) {
+    // Face axes first: they bound φ from below, so a face axis separating the
+    // pair by the margin or more means no contact, and no GJK/MPR query
+    // (HullHullContacts would append nothing whatever FCL returned).
+    thread_local HullPairFaces faces;
+    CalcHullHullFaces(Hull(X), Hull(Y), &faces);
+    if (faces.separation() >= margin) return;
+    const SignedDistance sd = FclSignedDistance(X, Y);
+    if (!(sd.phi < margin)) return;
+    if (HullHullContacts(Hull(X), Hull(Y), faces, sd.phi, margin, kFaceContactTolerance, out)) {
+      return;
+    }
+    FclPointContact(sd, margin, out);
+    return;
+  }
   const SignedDistance sd = FclSignedDistance(X, Y);
   if (!(sd.phi < margin)) return;
-  if (IsPolytope(tx) && IsPolytope(ty)) {
-    if (HullHullContacts(Hull(X), Hull(Y), sd.phi, margin, kFaceContactTolerance, out)) return;
-  } else if (tx == ShapeType::kCapsule && IsPolytope(ty)) {
+  if (tx == ShapeType::kCapsule && IsPolytope(ty)) {
     const size_t begin = out->size();
     if (HullRoundContacts(Hull(Y), Round(X), RoundKind::kCapsule, sd.phi, margin,
                           kFaceContactTolerance, out)) {

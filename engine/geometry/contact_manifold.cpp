@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 namespace stiction {
 namespace {
@@ -80,11 +81,9 @@ void SegmentEnds(const PlacedRound& round, Vector3* a, Vector3* b) {
   *b = round.X_WG.p + half;
 }
 
-std::vector<Vector3> WorldVertices(const PlacedHull& hull) {
-  std::vector<Vector3> v;
-  v.reserve(hull.hull->vertices_G.size());
-  for (const Vector3& p : hull.hull->vertices_G) v.push_back(hull.X_WG * p);
-  return v;
+void WorldVertices(const PlacedHull& hull, std::vector<Vector3>* v) {
+  v->clear();
+  for (const Vector3& p : hull.hull->vertices_G) v->push_back(hull.X_WG * p);
 }
 
 // The face plane of `hull`'s face f, in world.
@@ -114,25 +113,25 @@ std::pair<int, double> BestFace(const PlacedHull& hull, const std::vector<Vector
 
 // Unit outward side-plane normals of a face polygon (world), one per edge
 // starting at loop vertex i.
-std::vector<Vector3> SideNormals(const std::vector<Vector3>& loop_W, const Vector3& n_W) {
-  std::vector<Vector3> sides;
+void SideNormals(const std::vector<Vector3>& loop_W, const Vector3& n_W,
+                 std::vector<Vector3>* sides) {
   const size_t m = loop_W.size();
-  sides.reserve(m);
+  sides->clear();
   for (size_t i = 0; i < m; ++i) {
     // For a loop counter-clockwise about n, edge × n points out of the polygon.
     const Vector3 s = (loop_W[(i + 1) % m] - loop_W[i]).cross(n_W);
     const double len = s.norm();
-    sides.push_back(len > 0 ? Vector3(s / len) : Vector3::Zero());
+    sides->push_back(len > 0 ? Vector3(s / len) : Vector3::Zero());
   }
-  return sides;
 }
 
 // Sutherland–Hodgman: clips `polygon` against every side plane; `value` is a
 // per-vertex scalar interpolated along cut edges (e.g. phi).
 void ClipPolygon(const std::vector<Vector3>& loop_W, const std::vector<Vector3>& sides,
                  std::vector<Vector3>* polygon, std::vector<double>* value) {
-  std::vector<Vector3> next;
-  std::vector<double> next_value;
+  // Per-thread scratch: no allocation once the buffers have grown.
+  thread_local std::vector<Vector3> next;
+  thread_local std::vector<double> next_value;
   for (size_t i = 0; i < loop_W.size() && !polygon->empty(); ++i) {
     if (sides[i].isZero()) continue;
     next.clear();
@@ -315,10 +314,25 @@ void CapsuleCapsuleContacts(const PlacedRound& capsule_A, const PlacedRound& cap
 
 bool HullHullContacts(const PlacedHull& A, const PlacedHull& B, double phi_exact,
                       double margin, double tolerance, std::vector<ContactPoint>* out) {
-  const std::vector<Vector3> vA = WorldVertices(A);
-  const std::vector<Vector3> vB = WorldVertices(B);
-  const auto [fA, sA] = BestFace(A, vB);
-  const auto [fB, sB] = BestFace(B, vA);
+  thread_local HullPairFaces faces;
+  CalcHullHullFaces(A, B, &faces);
+  return HullHullContacts(A, B, faces, phi_exact, margin, tolerance, out);
+}
+
+void CalcHullHullFaces(const PlacedHull& A, const PlacedHull& B, HullPairFaces* faces) {
+  WorldVertices(A, &faces->vertices_A_W);
+  WorldVertices(B, &faces->vertices_B_W);
+  std::tie(faces->face_A, faces->separation_A) = BestFace(A, faces->vertices_B_W);
+  std::tie(faces->face_B, faces->separation_B) = BestFace(B, faces->vertices_A_W);
+}
+
+bool HullHullContacts(const PlacedHull& A, const PlacedHull& B, const HullPairFaces& faces,
+                      double phi_exact, double margin, double tolerance,
+                      std::vector<ContactPoint>* out) {
+  const std::vector<Vector3>& vA = faces.vertices_A_W;
+  const std::vector<Vector3>& vB = faces.vertices_B_W;
+  const int fA = faces.face_A, fB = faces.face_B;
+  const double sA = faces.separation_A, sB = faces.separation_B;
   const double best = std::max(sA, sB);
   // Face axes bound the signed distance from below: max(sA, sB) <= phi.
   if (best >= margin) return true;  // A separating face axis: no contact.
@@ -343,12 +357,16 @@ bool HullHullContacts(const PlacedHull& A, const PlacedHull& B, double phi_exact
     }
   }
 
-  std::vector<Vector3> loop_W;
+  // Per-thread scratch: no allocation once the buffers have grown.
+  thread_local std::vector<Vector3> loop_W, polygon, sides;
+  thread_local std::vector<double> unused;
+  loop_W.clear();
   for (int id : ref.hull->faces[f_ref].vertices) loop_W.push_back(v_ref[id]);
-  std::vector<Vector3> polygon;
+  polygon.clear();
   for (int id : inc.hull->faces[f_inc].vertices) polygon.push_back(v_inc[id]);
-  std::vector<double> unused(polygon.size(), 0.0);
-  ClipPolygon(loop_W, SideNormals(loop_W, plane.normal_W), &polygon, &unused);
+  unused.assign(polygon.size(), 0.0);
+  SideNormals(loop_W, plane.normal_W, &sides);
+  ClipPolygon(loop_W, sides, &polygon, &unused);
 
   const size_t begin = out->size();
   const Vector3 nhat_AB = reference_is_B ? Vector3(-plane.normal_W) : plane.normal_W;
@@ -409,7 +427,8 @@ bool HullRoundContacts(const PlacedHull& A, const PlacedRound& B, RoundKind kind
   }
   std::vector<Vector3> loop_W;
   for (int id : A.hull->faces[best].vertices) loop_W.push_back(A.X_WG * A.hull->vertices_G[id]);
-  const std::vector<Vector3> sides = SideNormals(loop_W, plane.normal_W);
+  std::vector<Vector3> sides;
+  SideNormals(loop_W, plane.normal_W, &sides);
 
   std::vector<ContactPoint> kept;
   // Keep the deepest point of the line contact (capsule, or cylinder on its

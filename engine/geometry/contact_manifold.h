@@ -10,6 +10,7 @@
 // A), and phi = (p_B_surface - p_A_surface) · nhat_AB_W, negative when the
 // shapes overlap. p_W is midway between the two surface points. Only points
 // with phi < margin are appended.
+#include <algorithm>
 #include <vector>
 
 #include "engine/common/eigen_types.h"
@@ -106,6 +107,24 @@ void CapsuleCapsuleContacts(const PlacedRound& capsule_A, const PlacedRound& cap
 /// returns false when clipping leaves no point.
 bool HullHullContacts(const PlacedHull& A, const PlacedHull& B, double phi_exact,
                       double margin, double tolerance, std::vector<ContactPoint>* out);
+
+/// The face-axis (SAT) part of HullHullContacts, computed once so that a
+/// caller can skip the exact distance query when a face axis separates the
+/// polytopes by `margin` or more (HullHullContacts then appends nothing and
+/// returns true, whatever phi_exact). Holds the world vertices as scratch
+/// that is reused from call to call.
+struct HullPairFaces {
+  std::vector<Vector3> vertices_A_W, vertices_B_W;
+  int face_A = -1, face_B = -1;
+  double separation_A = 0, separation_B = 0;  ///< [m], along A's and B's best face.
+  /// max(separation_A, separation_B): a lower bound on the signed distance [m].
+  double separation() const { return std::max(separation_A, separation_B); }
+};
+void CalcHullHullFaces(const PlacedHull& A, const PlacedHull& B, HullPairFaces* faces);
+/// HullHullContacts with the face axes of CalcHullHullFaces(A, B).
+bool HullHullContacts(const PlacedHull& A, const PlacedHull& B, const HullPairFaces& faces,
+                      double phi_exact, double margin, double tolerance,
+                      std::vector<ContactPoint>* out);
 
 /// The kind of round shape in HullRoundContacts.
 enum class RoundKind { kCapsule, kCylinder };

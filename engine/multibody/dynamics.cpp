@@ -43,8 +43,12 @@ void CalcTreeMassMatrix(const MultibodyModel& model, const KinematicsCache& cach
   }
 }
 
-void CalcTreeInverseDynamics(const MultibodyModel& model, const KinematicsCache& cache,
-                             int tree, const VectorX& vdot, VectorX* tau) {
+namespace {
+
+// RNEA of CalcTreeInverseDynamics; vdot == nullptr means v̇ = 0 (the bias
+// terms k needs, without a full-size zero vector per call).
+void InverseDynamics(const MultibodyModel& model, const KinematicsCache& cache, int tree,
+                     const VectorX* vdot, VectorX* tau) {
   const Tree& t = model.tree(tree);
   const int n = t.body_end - t.body_begin;
   std::vector<Vector6> A(n), F(n);
@@ -55,7 +59,9 @@ void CalcTreeInverseDynamics(const MultibodyModel& model, const KinematicsCache&
     const int p = model.body(b).parent;
     const Vector6& A_p = p >= t.body_begin ? A[p - t.body_begin] : A_world;
     Vector6 a = A_p + cache.Sdot_v[b];
-    if (j.nv > 0) a += cache.S.middleCols(j.v_start, j.nv) * vdot.segment(j.v_start, j.nv);
+    if (j.nv > 0 && vdot != nullptr) {
+      a += cache.S.middleCols(j.v_start, j.nv) * vdot->segment(j.v_start, j.nv);
+    }
     A[b - t.body_begin] = a;
     const Matrix6& I = cache.I_Wo[b];
     F[b - t.body_begin] = I * a + CrossForce(cache.V_WB[b], I * cache.V_WB[b]);
@@ -65,19 +71,27 @@ void CalcTreeInverseDynamics(const MultibodyModel& model, const KinematicsCache&
     const Vector6& f = F[b - t.body_begin];
     if (j.nv > 0) {
       tau->segment(j.v_start, j.nv) = cache.S.middleCols(j.v_start, j.nv).transpose() * f;
-      if (HasScalarCoordinate(j)) (*tau)[j.v_start] += j.rotor_inertia * vdot[j.v_start];
+      if (HasScalarCoordinate(j) && vdot != nullptr) {
+        (*tau)[j.v_start] += j.rotor_inertia * (*vdot)[j.v_start];
+      }
     }
     const int p = model.body(b).parent;
     if (p >= t.body_begin) F[p - t.body_begin] += f;
   }
 }
 
+}  // namespace
+
+void CalcTreeInverseDynamics(const MultibodyModel& model, const KinematicsCache& cache,
+                             int tree, const VectorX& vdot, VectorX* tau) {
+  InverseDynamics(model, cache, tree, &vdot, tau);
+}
+
 void CalcTreeGeneralizedForces(const MultibodyModel& model, const KinematicsCache& cache,
                                int tree, const VectorX& q, const VectorX& v,
                                const VectorX* tau_ext, VectorX* k) {
   const Tree& t = model.tree(tree);
-  const VectorX zero = VectorX::Zero(model.num_velocities());
-  CalcTreeInverseDynamics(model, cache, tree, zero, k);
+  InverseDynamics(model, cache, tree, nullptr, k);
   k->segment(t.v_start, t.nv) *= -1.0;
   for (int b = t.body_begin; b < t.body_end; ++b) {
     const Joint& j = model.joint(model.body(b).joint);

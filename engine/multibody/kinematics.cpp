@@ -132,19 +132,28 @@ Matrix3X CalcTreePointJacobian(const MultibodyModel& model, const KinematicsCach
 
 Matrix6X CalcTreeFrameJacobian(const MultibodyModel& model, const KinematicsCache& cache,
                                int body, const Vector3& p_WP) {
-  if (body == 0) return Matrix6X(6, 0);
+  Matrix6X J;
+  CalcTreeFrameJacobian(model, cache, body, p_WP, &J);
+  return J;
+}
+
+void CalcTreeFrameJacobian(const MultibodyModel& model, const KinematicsCache& cache, int body,
+                           const Vector3& p_WP, Matrix6X* J) {
+  if (body == 0) {
+    J->resize(6, 0);
+    return;
+  }
   const Tree& t = model.tree(model.body(body).tree);
-  Matrix6X J = Matrix6X::Zero(6, t.nv);
+  J->setZero(6, t.nv);
   for (int b = body; b > 0; b = model.body(b).parent) {
     const Joint& joint = model.joint(model.body(b).joint);
     for (int k = 0; k < joint.nv; ++k) {
       const int col = joint.v_start + k;
       const Vector6 s = cache.S.col(col);
-      J.col(col - t.v_start).head<3>() = s.head<3>();
-      J.col(col - t.v_start).tail<3>() = PointVelocity(s, p_WP);
+      J->col(col - t.v_start).head<3>() = s.head<3>();
+      J->col(col - t.v_start).tail<3>() = PointVelocity(s, p_WP);
     }
   }
-  return J;
 }
 
 Matrix3X CalcPointJacobian(const MultibodyModel& model, const KinematicsCache& cache,

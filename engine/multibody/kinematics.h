@@ -59,6 +59,10 @@ Matrix3X CalcTreePointJacobian(const MultibodyModel& model, const KinematicsCach
 /// for the world.
 Matrix6X CalcTreeFrameJacobian(const MultibodyModel& model, const KinematicsCache& cache,
                                int body, const Vector3& p_WP);
+/// The same into *J (resized to 6 × nv_tree, so no allocation when a caller
+/// reuses J for trees of one size).
+void CalcTreeFrameJacobian(const MultibodyModel& model, const KinematicsCache& cache, int body,
+                           const Vector3& p_WP, Matrix6X* J);
 
 /// Rotation matrix of a quaternion stored (w, x, y, z) at q[start], normalized.
 Matrix3 RotationFromQuaternion(const VectorX& q, int start);

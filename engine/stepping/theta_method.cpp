@@ -28,7 +28,29 @@ ThetaMethod::ThetaMethod(const MultibodyModel& model)
       k_(VectorX::Zero(model.num_velocities())),
       v_work_(VectorX::Zero(model.num_velocities())),
       qdot_(VectorX::Zero(model.num_positions())),
-      v_vq_(VectorX::Zero(model.num_velocities())) {}
+      v_vq_(VectorX::Zero(model.num_velocities())) {
+  free_bodies_.resize(model.num_trees());
+  for (int t = 0; t < model.num_trees(); ++t) {
+    const Tree& tree = model.tree(t);
+    if (tree.body_end - tree.body_begin != 1) continue;
+    const Body& body = model.body(tree.body_begin);
+    const Joint& joint = model.joint(body.joint);
+    if (joint.type != JointType::kFree || body.parent != 0) continue;
+    FreeBody& fb = free_bodies_[t];
+    fb.active = true;
+    fb.mass = body.mass;
+    const RigidTransform X_MB = joint.X_CM.inverse();
+    fb.r_M = X_MB * body.com_B;
+    const Matrix3 I_c_M = X_MB.R * body.I_Bcm_B * X_MB.R.transpose();
+    // Parallel-axis theorem: I_o = I_c + m [r]×ᵀ[r]×.
+    const Matrix3 r_x = Skew(fb.r_M);
+    fb.I_o_M = I_c_M + body.mass * r_x.transpose() * r_x;
+    // The world (body 0) is at the identity: X_WF = X_PF.
+    fb.R_WF = joint.X_PF.R;
+    fb.mg_F = body.mass * (fb.R_WF.transpose() * model.gravity());
+    fb.com_at_origin = (fb.r_M.array() == 0).all();
+  }
+}
 
 void ThetaMethod::CalcPositions(int tree, const VectorX& q0, const VectorX& v0,
                                 const VectorX& v, double dt, const ThetaParameters& p,
@@ -83,6 +105,9 @@ FreeMotionStatus ThetaMethod::SolveFreeMotion(int tree, const VectorX& q0,
   if (t.nv == 0) {
     M_t->resize(0, 0);
     return status;
+  }
+  if (free_bodies_[tree].active) {
+    return SolveFreeBodyMotion(tree, q0, v0, dt, p, tau_ext, v_star, M_t);
   }
   auto vs = v_star->segment(t.v_start, t.nv);
   // Explicit step v = v0 + δt M(q0)⁻¹ k(q0, v0): the answer when θ = 0 (then
@@ -162,6 +187,138 @@ FreeMotionStatus ThetaMethod::SolveFreeMotion(int tree, const VectorX& q0,
   if (!cache_current) CalcResidual(tree, q0, v0, *v_star, dt, p, tau_ext, cache, M_t, &r);
   status.residual_norm = r.lpNorm<Eigen::Infinity>();
   if (!std::isfinite(status.residual_norm) || !vs.allFinite()) status.converged = false;
+  return status;
+}
+
+void ThetaMethod::CalcFreeBodyTerms(const FreeBody& fb, const Matrix3& R_FM, const Vector6& v,
+                                    const Vector6& tau, Matrix6* M, Vector6* k) const {
+  const Vector3 w = v.head<3>();
+  const double m = fb.mass;
+  const Matrix3 M_wu = m * Skew(fb.r_M) * R_FM.transpose();
+  M->topLeftCorner<3, 3>() = fb.I_o_M;
+  M->topRightCorner<3, 3>() = M_wu;
+  M->bottomLeftCorner<3, 3>() = M_wu.transpose();
+  M->bottomRightCorner<3, 3>() = m * Matrix3::Identity();
+  // k = −C v + τ_g + τ_ext (Eq. 7): gyroscopic torque about Mo, gravity's
+  // torque about Mo, centripetal force of the offset COM, gravity.
+  k->head<3>() = -w.cross(fb.I_o_M * w) + fb.r_M.cross(R_FM.transpose() * fb.mg_F) + tau.head<3>();
+  k->tail<3>() = -m * (R_FM * w.cross(w.cross(fb.r_M))) + fb.mg_F + tau.tail<3>();
+}
+
+void ThetaMethod::CalcFreeBodyForceJacobian(const FreeBody& fb, const Matrix3& R_FM,
+                                            const Vector6& v, Matrix6* dk_dv) const {
+  const Vector3 w = v.head<3>();
+  const Vector3& r = fb.r_M;
+  dk_dv->setZero();
+  // ∂(−ω × I ω)/∂ω = [I ω]× − [ω]× I.
+  dk_dv->topLeftCorner<3, 3>() = Skew(fb.I_o_M * w) - Skew(w) * fb.I_o_M;
+  // ∂(ω × (ω × r))/∂ω = (ω·r) 1 + ω rᵀ − 2 r ωᵀ.
+  dk_dv->bottomLeftCorner<3, 3>() =
+      -fb.mass * (R_FM * (w.dot(r) * Matrix3::Identity() + w * r.transpose() - 2 * r * w.transpose()));
+}
+
+FreeMotionStatus ThetaMethod::SolveFreeBodyMotion(int tree, const VectorX& q0, const VectorX& v0,
+                                                  double dt, const ThetaParameters& p,
+                                                  const VectorX* tau_ext, VectorX* v_star,
+                                                  MatrixX* M_t) {
+  const Tree& t = model_.tree(tree);
+  const FreeBody& fb = free_bodies_[tree];
+  FreeMotionStatus status;
+  const Vector6 v0t = v0.segment<6>(t.v_start);
+  const Vector6 tau = tau_ext != nullptr ? Vector6(tau_ext->segment<6>(t.v_start)) : Vector6::Zero();
+  // R_FM enters only through the COM offset: with r = 0 every term that
+  // holds it vanishes, and q^θ is not needed.
+  auto rotation = [&](const VectorX& q) -> Matrix3 {
+    return fb.com_at_origin ? Matrix3::Identity() : RotationFromQuaternion(q, t.q_start);
+  };
+  Matrix6 M;
+  Vector6 k;
+  // Explicit step v = v0 + δt M(q0)⁻¹ k(q0, v0): the answer when θ = 0, the
+  // initial guess for Newton otherwise.
+  CalcFreeBodyTerms(fb, rotation(q0), v0t, tau, &M, &k);
+  Vector6 v = v0t + dt * Eigen::LLT<Matrix6>(M).solve(k);
+  if (!p.implicit_in_v()) {
+    v_star->segment<6>(t.v_start) = v;
+    *M_t = M;
+    return status;
+  }
+
+  // m(v) of Eq. (14) with M and k at q^θ(v), v^θ; R_FM of q^θ into *R.
+  auto residual = [&](const Vector6& v_eval, Matrix6* M_eval, Vector6* k_eval,
+                      Matrix3* R) -> Vector6 {
+    if (fb.com_at_origin) {
+      R->setIdentity();
+    } else {
+      v_work_.segment<6>(t.v_start) = v_eval;
+      CalcPositions(tree, q0, v0, v_work_, dt, p, &q_theta_, &q_next_);
+      *R = RotationFromQuaternion(q_theta_, t.q_start);
+    }
+    const Vector6 v_theta = p.theta * v_eval + (1 - p.theta) * v0t;
+    CalcFreeBodyTerms(fb, *R, v_theta, tau, M_eval, k_eval);
+    return (*M_eval) * (v_eval - v0t) - dt * (*k_eval);
+  };
+
+  Vector6 r;
+  Matrix3 R_FM;
+  Matrix6 J, M_h;
+  Vector6 k_h;
+  Matrix3 R_h;
+  double r_prev = std::numeric_limits<double>::infinity();
+  bool finite_differences = false;
+  bool current = false;  // M, k and r belong to v.
+  status.converged = false;
+  for (int it = 0; it <= kMaxNewtonIterations; ++it) {
+    r = residual(v, &M, &k, &R_FM);
+    current = true;
+    const double r_norm = r.lpNorm<Eigen::Infinity>();
+    // Convergence test of the generic path; the closed form has no m|p|²
+    // cancellation, so its round-off floor scales with M itself.
+    const double momentum_scale =
+        (M * (v - v0t)).lpNorm<Eigen::Infinity>() + dt * k.lpNorm<Eigen::Infinity>();
+    const double round_off =
+        16 * std::numeric_limits<double>::epsilon() *
+        (M.lpNorm<Eigen::Infinity>() * (v.lpNorm<Eigen::Infinity>() + v0t.lpNorm<Eigen::Infinity>()) +
+         momentum_scale);
+    if (!std::isfinite(r_norm)) break;
+    if (r_norm <= std::max(kResidualRelativeTolerance * momentum_scale, round_off)) {
+      status.converged = true;
+      break;
+    }
+    if (it == kMaxNewtonIterations) break;
+    // Newton's method with ∂m/∂v = M − δt θ ∂k/∂v^θ (Eq. 14 differentiated
+    // at fixed q^θ): exact when r = 0 (M and k do not depend on q), a
+    // quasi-Newton step otherwise (the q^θ(v) terms are O(δt) smaller). If it
+    // stops contracting the residual 10× per iteration, forward differences.
+    if (r_norm > 0.1 * r_prev) finite_differences = true;
+    if (!finite_differences) {
+      Matrix6 dk_dv;
+      CalcFreeBodyForceJacobian(fb, R_FM, p.theta * v + (1 - p.theta) * v0t, &dk_dv);
+      J = M - dt * p.theta * dk_dv;
+    } else {
+      for (int i = 0; i < 6; ++i) {
+        Vector6 v_h = v;
+        const double h = 1e-7 * std::max(1.0, std::abs(v[i]));
+        v_h[i] += h;
+        J.col(i) = (residual(v_h, &M_h, &k_h, &R_h) - r) / h;
+      }
+    }
+    r_prev = r_norm;
+    const Vector6 dv = -Eigen::PartialPivLU<Matrix6>(J).solve(r);
+    v += dv;
+    current = false;
+    status.newton_iterations = it + 1;
+    if (!dv.allFinite()) break;
+    if (dv.lpNorm<Eigen::Infinity>() <=
+        kNewtonRelativeTolerance * std::max(1e-3, v.lpNorm<Eigen::Infinity>())) {
+      status.converged = true;
+      break;
+    }
+  }
+  if (!current) r = residual(v, &M, &k, &R_FM);
+  v_star->segment<6>(t.v_start) = v;
+  *M_t = M;
+  status.residual_norm = r.lpNorm<Eigen::Infinity>();
+  if (!std::isfinite(status.residual_norm) || !v.allFinite()) status.converged = false;
   return status;
 }
 

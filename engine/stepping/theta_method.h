@@ -4,6 +4,7 @@
 // which solves the free-motion velocities v* from m(v*) = 0, one tree at a
 // time (trees do not interact without constraints).
 #include <string>
+#include <vector>
 
 #include "engine/common/eigen_types.h"
 #include "engine/multibody/kinematics.h"
@@ -41,9 +42,12 @@ class ThetaMethod {
                      VectorX* q) const;
 
   /// Stage 1 (Eq. 13) for tree t: writes the tree's slice of v_star. Newton's
-  /// method with a forward-difference Jacobian of m(v) when θ > 0; a single
-  /// mass-matrix solve when θ = 0. Leaves kinematics of the final mid-step
-  /// state in `cache` and the mass matrix M(q^θ(v*)) in *M_t.
+  /// method on m(v) when θ > 0; a single mass-matrix solve when θ = 0. A tree
+  /// that is one free body uses the closed-form M, k and an analytic ∂m/∂v
+  /// (below); other trees the generic kinematics/CRBA/RNEA with a
+  /// forward-difference Jacobian. Writes the mass matrix M(q^θ(v*)) in *M_t.
+  /// `cache` is scratch for the generic path (its entries for the tree are
+  /// overwritten; the free-body path leaves it alone).
   FreeMotionStatus SolveFreeMotion(int tree, const VectorX& q0, const VectorX& v0,
                                    double dt, const ThetaParameters& p,
                                    const VectorX* tau_ext, VectorX* v_star,
@@ -55,7 +59,35 @@ class ThetaMethod {
                     double dt, const ThetaParameters& p, const VectorX* tau_ext,
                     KinematicsCache* cache, MatrixX* M_t, VectorX* r);
 
+  // A tree made of a single body on a free joint (its parent is the world, so
+  // the joint frame F is fixed). With v = [ω_M (in M); u = ṗ_FM (in F)], the
+  // COM at r and the rotational inertia I_o about M's origin (both in M,
+  // constant), and R = R_FM:
+  //   M = [I_o, m[r]× Rᵀ; −m R [r]×, m 1],
+  //   k = [−ω × I_o ω + m r × (R_WMᵀ g); −m R (ω × (ω × r)) + m R_WFᵀ g] + τ_ext
+  // (Newton–Euler about the moving point M: the terms in u cancel). With
+  // r = 0, M is constant and k independent of q.
+  struct FreeBody {
+    bool active = false;
+    double mass = 0;
+    Vector3 r_M = Vector3::Zero();  // COM in M [m].
+    Matrix3 I_o_M = Matrix3::Zero();  // Rotational inertia about Mo, M axes.
+    Matrix3 R_WF = Matrix3::Identity();
+    Vector3 mg_F = Vector3::Zero();  // m R_WFᵀ g [N].
+    bool com_at_origin = true;  // r = 0: M(q) constant, k independent of q.
+  };
+  // M and k above at R_FM (of the normalized quaternion) and velocities v.
+  void CalcFreeBodyTerms(const FreeBody& fb, const Matrix3& R_FM, const Vector6& v,
+                         const Vector6& tau, Matrix6* M, Vector6* k) const;
+  // ∂k/∂v at fixed positions (gyroscopic and centripetal terms).
+  void CalcFreeBodyForceJacobian(const FreeBody& fb, const Matrix3& R_FM, const Vector6& v,
+                                 Matrix6* dk_dv) const;
+  FreeMotionStatus SolveFreeBodyMotion(int tree, const VectorX& q0, const VectorX& v0,
+                                       double dt, const ThetaParameters& p,
+                                       const VectorX* tau_ext, VectorX* v_star, MatrixX* M_t);
+
   const MultibodyModel& model_;
+  std::vector<FreeBody> free_bodies_;  // Per tree.
   // Scratch, full size; only tree slices are touched.
   VectorX q_theta_, q_next_, v_theta_, k_, v_work_;
   mutable VectorX qdot_, v_vq_;  // CalcPositions scratch.

@@ -87,7 +87,7 @@ StepStatus TimeStepper::Step(const StepperParameters& params, const VectorX& q0,
   }
 
   // Stage 2: constraints at q0 (J = J(q0), Eq. 7), then the convex solve.
-  problem_.constraints.clear();
+  builder_.Recycle(&problem_.constraints);
   reports_.clear();
   CalcKinematics(model_, q0, v0, BodyRange::All(model_), &cache_q0_);
   const double margin = CalcSpeculativeMargin(dt);
@@ -137,7 +137,12 @@ StepStatus TimeStepper::Step(const StepperParameters& params, const VectorX& q0,
       const Constraint& c = problem_.constraints[i];
       Vector3 vc = Vector3::Zero();
       for (const ConstraintJacobianBlock& b : c.blocks) {
-        vc += b.J * v->segment(problem_.tree_v_start[b.tree], problem_.tree_nv[b.tree]);
+        const int start = problem_.tree_v_start[b.tree];
+        if (b.J.cols() == 6) {  // No dynamic temporary for 6-DOF trees.
+          vc.noalias() += Eigen::Map<const Eigen::Matrix<double, 3, 6>>(b.J.data()) * v->segment<6>(start);
+        } else {
+          vc.noalias() += b.J * v->segment(start, problem_.tree_nv[b.tree]);
+        }
       }
       ContactReport& r = reports_[i];
       r.vc = vc;

@@ -113,3 +113,69 @@ TEST(ThetaMethodTest, FastBodyFarFromTheOriginConverges) {
 
 }  // namespace
 }  // namespace stiction
+
+namespace stiction {
+namespace {
+
+// A free body whose joint frames are rotated and offset and whose COM is off
+// M's origin: the closed-form M and k of the free-body path must match the
+// generic CRBA/RNEA, and stage 1's answer must satisfy Eq. (14) evaluated by
+// the generic path.
+MultibodyModel MakeOffsetFreeBody(const Vector3& com_B) {
+  MultibodyModel model;
+  Body b;
+  b.name = "brick";
+  b.mass = 1.7;
+  b.com_B = com_B;
+  b.I_Bcm_B = test::BoxInertia(b.mass, Vector3(0.1, 0.25, 0.4));
+  Joint j;
+  j.name = "brick_free";
+  j.type = JointType::kFree;
+  j.X_PF.R = Eigen::AngleAxisd(0.3, Vector3(1, 2, 3).normalized()).toRotationMatrix();
+  j.X_PF.p = Vector3(0.2, -0.1, 0.5);
+  j.X_CM.R = Eigen::AngleAxisd(-0.7, Vector3(-2, 1, 0.5).normalized()).toRotationMatrix();
+  j.X_CM.p = Vector3(0.03, 0.01, -0.02);
+  model.AddBody(b, j);
+  model.Finalize();
+  return model;
+}
+
+TEST(ThetaMethodTest, FreeBodyClosedFormMatchesTheGenericResidual) {
+  for (const Vector3& com : {Vector3(0.04, -0.03, 0.06), Vector3(0, 0, 0)}) {
+    const MultibodyModel model = MakeOffsetFreeBody(com);
+    VectorX q0, v0;
+    test::RandomState(model, 21, &q0, &v0);
+    v0.head<3>() << 6, -4, 9;  // Fast asymmetric spin: large gyroscopic terms.
+    VectorX tau = VectorX::Zero(6);
+    tau << 0.3, -0.2, 0.1, 1.0, -2.0, 0.5;
+    const double dt = 0.01;
+    for (const ThetaParameters p : {ThetaParameters{1, 1}, ThetaParameters{0.5, 0.5},
+                                    ThetaParameters{0, 0}}) {
+      ThetaMethod method(model);
+      KinematicsCache cache(model);
+      MatrixX M;
+      VectorX v_star = v0;
+      const FreeMotionStatus s =
+          method.SolveFreeMotion(0, q0, v0, dt, p, &tau, &v_star, &cache, &M);
+      ASSERT_TRUE(s.converged);
+      EXPECT_LE(s.newton_iterations, 6);
+      VectorX q_theta = q0, q = q0;
+      method.CalcPositions(0, q0, v0, v_star, dt, p, &q_theta, &q);
+      const VectorX v_theta = p.theta * v_star + (1 - p.theta) * v0;
+      const VectorX& q_eval = p.theta > 0 ? q_theta : q0;
+      const VectorX& v_eval = p.theta > 0 ? v_theta : v0;
+      KinematicsCache c2(model);
+      CalcKinematics(model, q_eval, v_eval, BodyRange::All(model), &c2);
+      MatrixX M2;
+      CalcTreeMassMatrix(model, c2, 0, &M2);
+      EXPECT_TRUE(M.isApprox(M2, 1e-13)) << "M =\n" << M << "\ngeneric\n" << M2;
+      VectorX k = VectorX::Zero(6);
+      CalcTreeGeneralizedForces(model, c2, 0, q_eval, v_eval, &tau, &k);
+      const VectorX m = M2 * (v_star - v0) - dt * k;
+      EXPECT_LT(m.norm(), 1e-12 * (1 + (M2 * v_star).norm())) << "theta " << p.theta;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace stiction
