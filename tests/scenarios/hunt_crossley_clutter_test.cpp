@@ -6,9 +6,11 @@
 // Figs. 14–16 are produced by bench/stiction-contact-model-bench).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "tests/scenarios/scenario_helpers.h"
 
@@ -16,6 +18,12 @@ namespace stiction {
 namespace {
 
 class HuntCrossleyClutterTest : public ::testing::TestWithParam<std::string> {};
+
+double Median(std::vector<double> x) {
+  if (x.empty()) return 0;
+  std::nth_element(x.begin(), x.begin() + x.size() / 2, x.end());
+  return x[x.size() / 2];
+}
 
 TEST_P(HuntCrossleyClutterTest, FortyObjectsSettleInTheBox) {
   Simulation sim = Simulation::FromFile(
@@ -27,7 +35,7 @@ TEST_P(HuntCrossleyClutterTest, FortyObjectsSettleInTheBox) {
   // settles by t ≈ 2 s.
   const int steps = static_cast<int>(std::lround(3.0 / sim.time_step()));
   double iterations_early = 0, iterations_late = 0, max_penetration_late = 0;
-  double max_ke_settled = 0, max_vertical_speed_settled = 0;  // Over the last 0.5 s.
+  std::vector<double> ke_settled, vertical_speed_settled;  // Per step of the last 1 s.
   int late = 0;
   for (int i = 0; i < steps; ++i) {
     const StepResult r = sim.Step();
@@ -40,11 +48,11 @@ TEST_P(HuntCrossleyClutterTest, FortyObjectsSettleInTheBox) {
       max_penetration_late = std::max(max_penetration_late, r.stats.max_penetration_m);
       ++late;
     }
-    if (sim.time() > 2.5) {
-      max_ke_settled = std::max(max_ke_settled, sim.CalcKineticEnergy());
-      for (const BodyState& b : sim.CalcBodyStates()) {
-        max_vertical_speed_settled = std::max(max_vertical_speed_settled, std::abs(b.linear_velocity.z()));
-      }
+    if (sim.time() > 2.0) {
+      ke_settled.push_back(sim.CalcKineticEnergy());
+      double vz = 0;
+      for (const BodyState& b : sim.CalcBodyStates()) vz = std::max(vz, std::abs(b.linear_velocity.z()));
+      vertical_speed_settled.push_back(vz);
     }
   }
   const double ke = sim.CalcKineticEnergy();
@@ -58,19 +66,18 @@ TEST_P(HuntCrossleyClutterTest, FortyObjectsSettleInTheBox) {
     EXPECT_GT(b.position.z(), 0.0) << b.name;
     EXPECT_LT(b.position.z(), 0.8) << b.name;
   }
-  // Settled over the whole last 0.5 s: the pile fell from up to 1.45 m
-  // (~300 J of potential energy) and nothing bounces any more: every
-  // vertical speed stays below 0.14 m/s, the speed of a bounce off even
-  // 1 mm. Spheres may still roll on the floor (Fig. 13): without rolling
-  // resistance a rolling sphere keeps its energy, so the kinetic energy left
-  // is set by chaotic details (measured 3e-4 to 1e-2 J across models and
-  // solver settings); 3e-2 J (1e-4 of the energy dropped) is a sphere
-  // rolling at 0.3 m/s. The same chaos decides whether a sphere perched on
-  // a box edge slides off near 3 s (seen with Similar at one line-search
-  // tolerance: 1.5 cm/s downwards at 3 s), so no tighter vertical bound is
-  // asserted at a single instant.
-  EXPECT_LT(max_vertical_speed_settled, 0.14);
-  EXPECT_LT(max_ke_settled, 3e-2);
+  // Settled: the pile fell from up to 1.45 m (~300 J of potential energy)
+  // and in the last second it is at rest most of the time: the median over
+  // its steps of the largest vertical speed is below 1 cm/s (a bounce off
+  // even 1 mm leaves at ≥ 0.14 m/s), and the median kinetic energy below
+  // 3e-2 J (1e-4 of the energy dropped; a sphere rolling at 0.3 m/s).
+  // Spheres may keep rolling on the floor (Fig. 13): without rolling
+  // resistance a rolling sphere keeps its energy. Medians, not maxima or one
+  // instant: in a chaotic pile a sphere perched on a box may roll off and
+  // bounce at any time (seen at 2.3 s with Lagged and at 3 s with Similar
+  // after round-off-level changes), which is physics, not failure to settle.
+  EXPECT_LT(Median(vertical_speed_settled), 1e-2);
+  EXPECT_LT(Median(ke_settled), 3e-2);
   // Penetration stays physical: the heaviest stack (~5 kg on one contact
   // point at k = 1e7 N/m) sinks 5 µm; 0.1 mm allows the dynamic loads of the
   // late rolling.
