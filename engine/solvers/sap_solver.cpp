@@ -4,7 +4,10 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <condition_variable>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 namespace stiction {
 
@@ -161,11 +164,12 @@ int SapSolver::FindIslands(const ContactProblem& problem) {
   return count;
 }
 
-void SapSolver::ExtractIsland(const ContactProblem& problem, int i, const VectorX& v_guess) {
+void SapSolver::ExtractIsland(const ContactProblem& problem, const std::vector<int>& island,
+                              const VectorX& v_guess) {
   ContactProblem& sub = island_problem_;
   island_trees_.clear();
   tree_local_.assign(problem.num_trees(), -1);
-  for (int k : islands_[i]) {
+  for (int k : island) {
     for (const ConstraintJacobianBlock& b : problem.constraints[k].blocks) {
       if (tree_local_[b.tree] < 0) {
         tree_local_[b.tree] = 0;
@@ -195,43 +199,178 @@ void SapSolver::ExtractIsland(const ContactProblem& problem, int i, const Vector
     sub.v_star.segment(sub.tree_v_start[t], sub.tree_nv[t]) = problem.v_star.segment(problem.tree_v_start[g], problem.tree_nv[g]);
     island_guess_.segment(sub.tree_v_start[t], sub.tree_nv[t]) = v_guess.segment(problem.tree_v_start[g], problem.tree_nv[g]);
   }
-  sub.constraints.resize(islands_[i].size());
-  for (std::size_t k = 0; k < islands_[i].size(); ++k) {
-    sub.constraints[k] = problem.constraints[islands_[i][k]];  // Reuses capacity.
+  sub.constraints.resize(island.size());
+  for (std::size_t k = 0; k < island.size(); ++k) {
+    sub.constraints[k] = problem.constraints[island[k]];  // Reuses capacity.
     for (ConstraintJacobianBlock& b : sub.constraints[k].blocks) b.tree = tree_local_[b.tree];
   }
+}
+
+// A thread kept by the solver, with its own SapSolver (its own scratch),
+// solving one share of the islands per Solve(). Hand-off by a mutex and a
+// condition variable: the main thread posts the job, solves its own share,
+// then waits for the worker's.
+class SapSolver::IslandWorker {
+ public:
+  IslandWorker() : thread_([this] { Run(); }) {}
+  ~IslandWorker() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+  }
+  IslandWorker(const IslandWorker&) = delete;
+  IslandWorker& operator=(const IslandWorker&) = delete;
+
+  void Post(const SapSolverParameters& params, const ContactProblem& problem,
+            const std::vector<std::vector<int>>& islands, const std::vector<int>& which,
+            const VectorX& v_guess, std::vector<IslandSolve>* out) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      solver_.set_parameters(params);
+      job_ = Job{&problem, &islands, &which, &v_guess, out};
+      pending_ = true;
+    }
+    wake_.notify_one();
+  }
+  void Wait() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, [this] { return !pending_; });
+  }
+
+ private:
+  struct Job {
+    const ContactProblem* problem = nullptr;
+    const std::vector<std::vector<int>>* islands = nullptr;
+    const std::vector<int>* which = nullptr;
+    const VectorX* v_guess = nullptr;
+    std::vector<IslandSolve>* out = nullptr;
+  };
+  void Run() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      wake_.wait(lock, [this] { return pending_ || stop_; });
+      if (stop_) return;
+      const Job job = job_;
+      lock.unlock();
+      // SolveConnected never throws; each island writes only its own entry.
+      solver_.SolveIslands(*job.problem, *job.islands, *job.which, *job.v_guess, job.out);
+      lock.lock();
+      pending_ = false;
+      done_.notify_one();
+    }
+  }
+
+  SapSolver solver_;
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  Job job_;
+  bool pending_ = false;
+  bool stop_ = false;
+  std::thread thread_;  // Last: started once the members above exist.
+};
+
+SapSolver::SapSolver(const SapSolverParameters& p) : params_(p) {}
+SapSolver::~SapSolver() = default;
+
+void SapSolver::SolveIslands(const ContactProblem& problem, const std::vector<std::vector<int>>& islands,
+                             const std::vector<int>& which, const VectorX& v_guess,
+                             std::vector<IslandSolve>* out) {
+  for (int i : which) {
+    ExtractIsland(problem, islands[i], v_guess);
+    IslandSolve& s = (*out)[i];
+    s.status = SolveConnected(island_problem_, island_guess_, &s.result);
+    s.trees = island_trees_;
+  }
+}
+
+bool SapSolver::SplitIslands(const ContactProblem& problem) {
+  const int count = static_cast<int>(islands_.size());
+  island_size_.assign(count, 0);
+  tree_local_.assign(problem.num_trees(), -1);  // Marks trees already counted.
+  int total = 0;
+  for (int i = 0; i < count; ++i) {
+    for (int k : islands_[i]) {
+      for (const ConstraintJacobianBlock& b : problem.constraints[k].blocks) {
+        if (tree_local_[b.tree] == i) continue;
+        tree_local_[b.tree] = i;
+        island_size_[i] += problem.tree_nv[b.tree];
+      }
+    }
+    total += island_size_[i];
+  }
+  share_[0].clear();
+  share_[1].clear();
+  if (!params_.parallel_islands || count < 2 || total < params_.parallel_min_velocities) return false;
+  // Largest first onto the lighter share (a Newton iteration costs about
+  // linearly in the island's velocities for these tree-sparse problems).
+  std::vector<int>& order = island_trees_;  // Scratch.
+  order.resize(count);
+  for (int i = 0; i < count; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return island_size_[a] > island_size_[b]; });
+  int load[2] = {0, 0};
+  for (int i : order) {
+    const int t = load[1] < load[0] ? 1 : 0;
+    share_[t].push_back(i);
+    load[t] += island_size_[i];
+  }
+  if (5 * std::min(load[0], load[1]) < total) {  // One island dominates: no gain.
+    share_[0].clear();
+    share_[1].clear();
+    return false;
+  }
+  // Each share in island order (deterministic scratch reuse).
+  std::sort(share_[0].begin(), share_[0].end());
+  std::sort(share_[1].begin(), share_[1].end());
+  return true;
 }
 
 SolverStatus SapSolver::Solve(const ContactProblem& problem, const VectorX& v_guess,
                               SolverResult* result) {
   const int islands = params_.solve_islands && !problem.constraints.empty() ? FindIslands(problem) : 1;
   last_num_islands_ = islands;
+  last_num_threads_ = 1;
   if (islands <= 1) return SolveConnected(problem, v_guess, result);
+  if (static_cast<int>(island_solves_.size()) < islands) island_solves_.resize(islands);
+  if (SplitIslands(problem)) {
+    if (worker_ == nullptr) worker_ = std::make_unique<IslandWorker>();
+    worker_->Post(params_, problem, islands_, share_[1], v_guess, &island_solves_);
+    SolveIslands(problem, islands_, share_[0], v_guess, &island_solves_);
+    worker_->Wait();
+    last_num_threads_ = 2;
+  } else {
+    share_[0].resize(islands);
+    for (int i = 0; i < islands; ++i) share_[0][i] = i;
+    SolveIslands(problem, islands_, share_[0], v_guess, &island_solves_);
+  }
   SolverResult& r = *result;
   r = SolverResult{};
   r.v = problem.v_star;
   r.gamma = VectorX::Zero(problem.num_rows());
-  std::vector<int> row_start(problem.constraints.size());
+  row_start_.resize(problem.constraints.size());
   for (std::size_t k = 0, row = 0; k < problem.constraints.size(); ++k) {
-    row_start[k] = static_cast<int>(row);
+    row_start_[k] = static_cast<int>(row);
     row += problem.constraints[k].num_rows;
   }
+  // Merged in island order, whichever thread solved each.
   SolverStatus status = SolverStatus::kConverged;
   for (int i = 0; i < islands; ++i) {
-    ExtractIsland(problem, i, v_guess);
-    SolverResult& s = island_result_;
-    const SolverStatus st = SolveConnected(island_problem_, island_guess_, &s);
-    for (std::size_t t = 0; t < island_trees_.size(); ++t) {
-      const int g = island_trees_[t];
-      r.v.segment(problem.tree_v_start[g], problem.tree_nv[g]) =
-          s.v.segment(island_problem_.tree_v_start[t], island_problem_.tree_nv[t]);
+    const IslandSolve& solve = island_solves_[i];
+    const SolverResult& s = solve.result;
+    int v_offset = 0;
+    for (const int g : solve.trees) {
+      r.v.segment(problem.tree_v_start[g], problem.tree_nv[g]) = s.v.segment(v_offset, problem.tree_nv[g]);
+      v_offset += problem.tree_nv[g];
     }
     for (std::size_t k = 0, row = 0; k < islands_[i].size(); ++k) {
       const int c = islands_[i][k];
       const int m = problem.constraints[c].num_rows;
-      r.gamma.segment(row_start[c], m) = s.gamma.segment(row, m);
+      r.gamma.segment(row_start_[c], m) = s.gamma.segment(row, m);
       row += m;
     }
+    const SolverStatus st = solve.status;
     r.iterations = std::max(r.iterations, s.iterations);
     r.line_search_iterations += s.line_search_iterations;
     r.cost += s.cost;
@@ -280,7 +419,8 @@ SolverStatus SapSolver::SolveConnected(const ContactProblem& problem, const Vect
     return SolverStatus::kNonFinite;
   }
 
-  VectorX grad, jc;
+  VectorX& grad = grad_;  // Members: no allocation per solve once sized.
+  VectorX& jc = jc_;
   H_.Analyze(problem, L, params_.linear_solver, params_.dense_max_size);
   L.MultiplyA(problem, v_star_, &a_v_star_);
   double ell_prev = std::numeric_limits<double>::infinity();
