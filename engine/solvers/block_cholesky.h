@@ -42,6 +42,7 @@ class BlockCholesky {
   struct Slot {
     int row = -1;  // Position (elimination order) of the row block, > column.
     MatrixX L;     // size(row) × size(column).
+    bool fill = true;  // No H block lands here: Factor() starts it from zero.
   };
   struct Update {  // L(j, i) −= L(j, k) L(i, k)ᵀ for the rows i ≤ j of column k.
     int a, b;      // Slots of column k holding i (a) and j (b).
@@ -51,6 +52,7 @@ class BlockCholesky {
   struct Column {
     int block = -1;  // Original block index.
     MatrixX D;       // H_kk, then its Cholesky factor L_kk in the lower triangle.
+    Eigen::Matrix<double, 6, 1> inv_diagonal;  // 1 / L_kk(j, j) (6×6 blocks only).
     Eigen::LLT<MatrixX> llt;  // Workspace for blocks other than 6×6.
     std::vector<Slot> slots;  // Sorted by row position.
     std::vector<Update> updates;
