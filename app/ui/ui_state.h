@@ -69,7 +69,7 @@ struct SolverEdits {
   double backtracking_rho = 0.8;      ///< ρ in (0, 1).
   double armijo_c = 1e-4;             ///< c in (0, 1).
   double backtracking_alpha_max = 1.25;  ///< α_max > 0.
-  double line_search_tolerance = 1e-3;   ///< Exact search: |dℓ/dα| ratio, in (0, 1).
+  double line_search_tolerance = 1e-6;   ///< Exact search: |dℓ/dα| ratio, in (0, 1).
   CanalSolverParameters canal;      ///< CANAL's fields (docs/solvers.md).
   SubAdmmSolverParameters subadmm;  ///< SubADMM's fields.
 };

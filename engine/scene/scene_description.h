@@ -158,7 +158,7 @@ struct SolverDescription {
   int max_iterations = 300;  ///< SAP Newton cap: stiff Hunt & Crossley impacts at large δt need > 100.
   std::string line_search = "exact";  ///< exact | backtracking.
   /// Exact line search: stop at |dℓ/dα| ≤ this · |dℓ/dα(0)|, in (0, 1).
-  double line_search_tolerance = 1e-3;
+  double line_search_tolerance = 1e-6;
   double near_rigid_threshold = 1.0;  ///< β of SAP paper Eq. (29).
   double stiction_tolerance = 1e-3;   ///< σ of SAP paper Eq. (30).
   CanalSolverParameters canal;        ///< `solver.canal:` (docs/scene-format.md).

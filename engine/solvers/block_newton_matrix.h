@@ -2,8 +2,11 @@
 // The Newton matrix H = A + Σ_k J_kᵀ G_k J_k of the primal solvers (SAP paper
 // Sec. IV-A/D; CANAL paper Eq. 24 with G_k = β ∂λ_k/∂λ̃*_k): one dense block
 // per participating tree and per pair of trees coupled by a constraint,
-// factored by a dense LLT (small problems) or a sparse simplicial Cholesky
-// whose pattern is analyzed once per problem. Shared by SAP and CANAL.
+// factored by a dense LLT (small problems), the supernodal-by-tree block
+// Cholesky (block_cholesky.h; the default above 24 velocities) or Eigen's
+// simplicial Cholesky, each on a pattern analyzed once per problem. Only the
+// lower triangle of the diagonal blocks is assembled and read. Shared by
+// SAP and CANAL.
 #include <functional>
 #include <span>
 #include <vector>

@@ -10,7 +10,7 @@ double ExactLineSearch(const std::function<LineSample(double)>& sample, double d
   // rtsafe (Numerical Recipes §9.4): Newton–Raphson on f(α) = dℓ/dα with
   // bisection whenever Newton leaves the bracket or converges slowly. ℓ is
   // strongly convex along the line, so f is increasing with f(0) < 0.
-  // dℓ/dα(α*) = 0 to relative_tolerance of its initial value (SAP: 1e-3 by
+  // dℓ/dα(α*) = 0 to relative_tolerance of its initial value (SAP: 1e-6 by
   // default, a strong Wolfe condition; CANAL: 1e-12, round-off).
   const double f_tol = relative_tolerance * std::abs(d_cost0);
   // The full Newton step first: near convergence it is the minimizer to
