@@ -177,20 +177,13 @@ void ContactProblemBuilder::Build(const KinematicsCache& cache, const VectorX& q
     c.num_rows = 3;
     // v_c = R_WCᵀ (v_B − v_A) at the contact point: blocks per tree, each
     // R_WCᵀ times the rows of the tree's point Jacobian (3 × nv_tree).
-    auto contact_jacobian = [&](int body, double sign, bool accumulate, MatrixX* J) {
+    auto contact_jacobian = [&](int body, double sign, MatrixX* J) {
       CalcTreeFrameJacobian(model_, cache, body, cp.p_W, &jacobian_);
       const Matrix3 R = sign * R_WC.transpose();
-      if (!accumulate) J->resize(3, jacobian_.cols());
+      J->resize(3, jacobian_.cols());
       if (jacobian_.cols() == 6) {
-        Eigen::Map<Eigen::Matrix<double, 3, 6>> J6(J->data());
-        const auto Jv = Eigen::Map<const Matrix6>(jacobian_.data()).bottomRows<3>();
-        if (accumulate) {
-          J6.noalias() += R * Jv;
-        } else {
-          J6.noalias() = R * Jv;
-        }
-      } else if (accumulate) {
-        J->noalias() += R * jacobian_.bottomRows<3>();
+        Eigen::Map<Eigen::Matrix<double, 3, 6>>(J->data()).noalias() =
+            R * Eigen::Map<const Matrix6>(jacobian_.data()).bottomRows<3>();
       } else {
         J->noalias() = R * jacobian_.bottomRows<3>();
       }
@@ -198,15 +191,16 @@ void ContactProblemBuilder::Build(const KinematicsCache& cache, const VectorX& q
     int block = 0;
     if (moves_b) {
       c.blocks[block].tree = tree_b;
-      contact_jacobian(cp.body_b, 1.0, false, &c.blocks[block].J);
+      contact_jacobian(cp.body_b, 1.0, &c.blocks[block].J);
       ++block;
     }
     if (moves_a) {
-      if (self_contact) {
-        contact_jacobian(cp.body_a, -1.0, true, &c.blocks[0].J);  // Self-contact within one tree.
+      if (self_contact) {  // Self-contact within one tree (rare): one block J_B − J_A.
+        contact_jacobian(cp.body_a, -1.0, &self_jacobian_);
+        c.blocks[0].J += self_jacobian_;
       } else {
         c.blocks[block].tree = tree_a;
-        contact_jacobian(cp.body_a, -1.0, false, &c.blocks[block].J);
+        contact_jacobian(cp.body_a, -1.0, &c.blocks[block].J);
       }
     }
     // Delassus diagonal block estimate W_ii ≈ Σ_t J_it A_t⁻¹ J_itᵀ (Sec. V-B).

@@ -151,6 +151,7 @@ class ContactProblemBuilder {
   std::vector<Constraint> pool_;      // Recycled constraints (see Recycle()).
   Matrix6X jacobian_;                 // Scratch: a tree frame Jacobian.
   MatrixX JA_;                        // Scratch: J A⁻¹ for trees that are not 6-DOF.
+  MatrixX self_jacobian_;             // Scratch: body A's block of a self-contact.
 };
 
 }  // namespace stiction

@@ -288,6 +288,9 @@ void SapSolver::SolveIslands(const ContactProblem& problem, const std::vector<st
 
 bool SapSolver::SplitIslands(const ContactProblem& problem) {
   const int count = static_cast<int>(islands_.size());
+  share_[0].clear();
+  share_[1].clear();
+  if (!params_.parallel_islands || count < 2) return false;
   island_size_.assign(count, 0);
   tree_local_.assign(problem.num_trees(), -1);  // Marks trees already counted.
   int total = 0;
@@ -301,9 +304,7 @@ bool SapSolver::SplitIslands(const ContactProblem& problem) {
     }
     total += island_size_[i];
   }
-  share_[0].clear();
-  share_[1].clear();
-  if (!params_.parallel_islands || count < 2 || total < params_.parallel_min_velocities) return false;
+  if (total < params_.parallel_min_velocities) return false;
   // Largest first onto the lighter share (a Newton iteration costs about
   // linearly in the island's velocities for these tree-sparse problems).
   std::vector<int>& order = island_trees_;  // Scratch.

@@ -18,6 +18,18 @@ constexpr int kMaxNewtonIterations = 25;
 // tight enough that the midpoint rule conserves energy to round-off.
 constexpr double kNewtonRelativeTolerance = 1e-13;
 constexpr double kResidualRelativeTolerance = 1e-14;
+
+// Stage 1's residual test, shared by the generic and the free-body path:
+// ‖m(v)‖∞ negligible relative to the momentum change of the step (tight
+// enough for midpoint to conserve energy), or at the round-off floor of
+// evaluating m = M(v − v0) − δt k, which grows with the inertia entries that
+// multiply the velocities.
+bool ResidualConverged(double r_norm, double momentum_scale, double inertia_scale, double v_norm,
+                       double v0_norm) {
+  const double round_off =
+      16 * std::numeric_limits<double>::epsilon() * (inertia_scale * (v_norm + v0_norm) + momentum_scale);
+  return r_norm <= std::max(kResidualRelativeTolerance * momentum_scale, round_off);
+}
 }  // namespace
 
 ThetaMethod::ThetaMethod(const MultibodyModel& model)
@@ -134,11 +146,9 @@ FreeMotionStatus ThetaMethod::SolveFreeMotion(int tree, const VectorX& q0,
     CalcResidual(tree, q0, v0, *v_star, dt, p, tau_ext, cache, M_t, &r);
     cache_current = true;
     const double r_norm = r.lpNorm<Eigen::Infinity>();
-    // Converged when the residual is negligible relative to the momentum
-    // change of the step (tight enough for midpoint to conserve energy), or
-    // at the round-off floor of evaluating it. Spatial inertias about the
-    // world origin hold m|p|² terms that cancel in M = SᵀIS, so that floor
-    // grows with the bodies' distance from the origin and their speed.
+    // Spatial inertias about the world origin hold m|p|² terms that cancel
+    // in M = SᵀIS, so the round-off floor grows with the bodies' distance
+    // from the origin and their speed.
     const auto v0t = v0.segment(t.v_start, t.nv);
     const double momentum_scale =
         ((*M_t) * (vs - v0t)).lpNorm<Eigen::Infinity>() +
@@ -147,12 +157,9 @@ FreeMotionStatus ThetaMethod::SolveFreeMotion(int tree, const VectorX& q0,
     for (int b = t.body_begin; b < t.body_end; ++b) {
       inertia_scale = std::max(inertia_scale, cache->I_Wo[b].lpNorm<Eigen::Infinity>());
     }
-    const double round_off =
-        16 * std::numeric_limits<double>::epsilon() *
-        (inertia_scale * (vs.lpNorm<Eigen::Infinity>() + v0t.lpNorm<Eigen::Infinity>()) +
-         momentum_scale);
     if (!std::isfinite(r_norm)) break;
-    if (r_norm <= std::max(kResidualRelativeTolerance * momentum_scale, round_off)) {
+    if (ResidualConverged(r_norm, momentum_scale, inertia_scale, vs.lpNorm<Eigen::Infinity>(),
+                          v0t.lpNorm<Eigen::Infinity>())) {
       status.converged = true;
       break;
     }
@@ -271,16 +278,13 @@ FreeMotionStatus ThetaMethod::SolveFreeBodyMotion(int tree, const VectorX& q0, c
     r = residual(v, &M, &k, &R_FM);
     current = true;
     const double r_norm = r.lpNorm<Eigen::Infinity>();
-    // Convergence test of the generic path; the closed form has no m|p|²
-    // cancellation, so its round-off floor scales with M itself.
+    // The closed form has no m|p|² cancellation, so its round-off floor
+    // scales with M itself.
     const double momentum_scale =
         (M * (v - v0t)).lpNorm<Eigen::Infinity>() + dt * k.lpNorm<Eigen::Infinity>();
-    const double round_off =
-        16 * std::numeric_limits<double>::epsilon() *
-        (M.lpNorm<Eigen::Infinity>() * (v.lpNorm<Eigen::Infinity>() + v0t.lpNorm<Eigen::Infinity>()) +
-         momentum_scale);
     if (!std::isfinite(r_norm)) break;
-    if (r_norm <= std::max(kResidualRelativeTolerance * momentum_scale, round_off)) {
+    if (ResidualConverged(r_norm, momentum_scale, M.lpNorm<Eigen::Infinity>(), v.lpNorm<Eigen::Infinity>(),
+                          v0t.lpNorm<Eigen::Infinity>())) {
       status.converged = true;
       break;
     }

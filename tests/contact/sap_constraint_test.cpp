@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numbers>
 #include <random>
+#include <utility>
 #include <vector>
 
 namespace stiction {
@@ -109,6 +110,18 @@ class SampleGenerator {
     p.Rt = p.Rn * std::pow(10.0, U(-4, 0));
     p.vn_hat = U(-1, 1);
     return p;
+  }
+
+  // A point anywhere (random parameters, y at a random angle and scale), or
+  // on sample i one of the special points: y_t = 0 (i % 5 == 1), μ = 0
+  // (i % 5 == 2), the apex y = 0 (i % 50 == 3).
+  std::pair<SapFrictionConeParameters, Vector3> Anywhere(int i) {
+    SapFrictionConeParameters p = RandomParameters();
+    Vector3 y = YFromAngles(p, std::pow(10.0, U(-3, 3)), U(0, kPi), U(-kPi, kPi));
+    if (i % 5 == 1) y.head<2>().setZero();
+    if (i % 5 == 2) p.mu = 0;
+    if (i % 50 == 3) y.setZero();
+    return {p, y};
   }
 
   Sample Draw(ConeRegion region, double margin, double mu_min = 0) {
@@ -428,11 +441,7 @@ TEST(SapFrictionConeTest, GIsSymmetricPsdEverywhere) {
   SampleGenerator gen(555);
   ConstraintEvaluation e;
   for (int i = 0; i < 600; ++i) {
-    SapFrictionConeParameters p = gen.RandomParameters();
-    Vector3 y = YFromAngles(p, std::pow(10.0, gen.U(-3, 3)), gen.U(0, kPi), gen.U(-kPi, kPi));
-    if (i % 5 == 1) y.head<2>().setZero();
-    if (i % 5 == 2) p.mu = 0;
-    if (i % 50 == 3) y.setZero();
+    const auto [p, y] = gen.Anywhere(i);
     EvaluateFrictionCone(p, VcFromY(p, y), &e);
     ExpectSymmetricPsdBounded(p, e.G);
     EXPECT_GE(e.cost, 0);
@@ -447,11 +456,7 @@ TEST(SapFrictionConeTest, LineTermsMatchTheFullEvaluation) {
   SampleGenerator gen(808);
   ConstraintEvaluation e;
   for (int i = 0; i < 600; ++i) {
-    SapFrictionConeParameters p = gen.RandomParameters();
-    Vector3 y = YFromAngles(p, std::pow(10.0, gen.U(-3, 3)), gen.U(0, kPi), gen.U(-kPi, kPi));
-    if (i % 5 == 1) y.head<2>().setZero();
-    if (i % 5 == 2) p.mu = 0;
-    if (i % 50 == 3) y.setZero();
+    auto [p, y] = gen.Anywhere(i);
     if (i % 50 == 4) y.head<2>() *= 1e-160;  // y_t² underflows.
     if (i % 50 == 5) y.head<2>() *= 1e142;   // y_t² beyond 1e280 (the cost stays finite).
     const Vector3 vc = VcFromY(p, y);

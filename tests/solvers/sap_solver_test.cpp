@@ -60,6 +60,26 @@ double Cost(const ContactProblem& p, const VectorX& v) {
   return cost;
 }
 
+// Appends `count` friction cones that couple trees only within the pairs
+// {0, 1}, {2, 3}, …: constraint i acts on pair i % pairs (so the islands'
+// constraints interleave in problem order), on both of its trees unless
+// i % single_every == 0, then on the first alone.
+void AddPairedCones(ContactProblem* p, unsigned seed, int count, int pairs, int single_every) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int i = 0; i < count; ++i) {
+    Constraint c;
+    const int ta = 2 * (i % pairs);
+    c.blocks.push_back({ta, MatrixX::NullaryExpr(3, 6, [&] { return u(gen); })});
+    if (i % single_every != 0) c.blocks.push_back({ta + 1, MatrixX::NullaryExpr(3, 6, [&] { return u(gen); })});
+    c.cone.mu = 0.5;
+    c.cone.Rn = 1e-3;
+    c.cone.Rt = 1e-6;
+    c.cone.vn_hat = 0.5 * u(gen);
+    p->constraints.push_back(c);
+  }
+}
+
 TEST(SapSolverTest, ConvergesToTheMinimizerWithTheRequestedMomentumError) {
   for (unsigned seed = 0; seed < 20; ++seed) {
     const ContactProblem p = RandomProblem(seed);
@@ -181,19 +201,7 @@ TEST(SapSolverTest, IslandsSolvedSeparatelyGiveTheSameSolution) {
   // that the impulse rows must be scattered back in problem order.
   for (unsigned seed = 0; seed < 5; ++seed) {
     ContactProblem p = RandomProblem(seed, /*trees=*/5, /*contacts=*/0);
-    std::mt19937 gen(seed + 100);
-    std::uniform_real_distribution<double> u(-1, 1);
-    for (int i = 0; i < 10; ++i) {
-      Constraint c;
-      const int ta = i % 2 == 0 ? 0 : 2;
-      c.blocks.push_back({ta, MatrixX::NullaryExpr(3, 6, [&] { return u(gen); })});
-      if (i % 3 != 0) c.blocks.push_back({ta + 1, MatrixX::NullaryExpr(3, 6, [&] { return u(gen); })});
-      c.cone.mu = 0.5;
-      c.cone.Rn = 1e-3;
-      c.cone.Rt = 1e-6;
-      c.cone.vn_hat = 0.5 * u(gen);
-      p.constraints.push_back(c);
-    }
+    AddPairedCones(&p, seed + 100, /*count=*/10, /*pairs=*/2, /*single_every=*/3);
     SapSolverParameters params;
     params.relative_tolerance = 1e-12;
     SolverResult split, whole;
@@ -221,19 +229,7 @@ TEST(SapSolverTest, IslandsOnTwoThreadsGiveBitIdenticalResults) {
   // every statistic must be identical, not merely close.
   for (unsigned seed = 0; seed < 3; ++seed) {
     ContactProblem p = RandomProblem(seed, /*trees=*/12, /*contacts=*/0);
-    std::mt19937 gen(seed + 200);
-    std::uniform_real_distribution<double> u(-1, 1);
-    for (int i = 0; i < 30; ++i) {
-      Constraint c;
-      const int ta = 2 * (i % 6);
-      c.blocks.push_back({ta, MatrixX::NullaryExpr(3, 6, [&] { return u(gen); })});
-      if (i % 4 != 0) c.blocks.push_back({ta + 1, MatrixX::NullaryExpr(3, 6, [&] { return u(gen); })});
-      c.cone.mu = 0.5;
-      c.cone.Rn = 1e-3;
-      c.cone.Rt = 1e-6;
-      c.cone.vn_hat = 0.5 * u(gen);
-      p.constraints.push_back(c);
-    }
+    AddPairedCones(&p, seed + 200, /*count=*/30, /*pairs=*/6, /*single_every=*/4);
     SapSolverParameters params;
     SolverResult one, two;
     SapSolver serial(params);
