@@ -1,5 +1,5 @@
 // Iterations and conditioning per contact model on the clutter, the
-// figures of papers/002 Sec. X-A (Figs. 14–16): SAP, Lagged, Similar and
+// figures of [ICF] Sec. X-A (Figs. 14–16): SAP, Lagged, Similar and
 // regularized Lagged on the 40-object clutter with k = 1e7 N/m,
 // d = 10 s/m, v_s = 1e-4 m/s, σ = 1e-3, symplectic Euler.
 //
@@ -8,7 +8,7 @@
 // Prints per model: mean Newton iterations during the impacts (t ≤ 1.5 s)
 // and after, mean log10 of the condition number of the Newton matrix
 // H = A + JᵀGJ at the solution, scaled as the solver sees it
-// (D H D, D = diag(A)^-½, SAP paper Eq. 25), sampled every N steps, and the
+// (D H D, D = diag(A)^-½, [SAP] Eq. 25), sampled every N steps, and the
 // wall time per step. The condition number is computed densely (all trees,
 // eigenvalues), so sampling is sparse.
 #include <Eigen/Eigenvalues>

@@ -4,7 +4,7 @@
 // assets/scenes/quadrupeds8.yaml (8 trees of 18 DOF). Prints per solver the
 // mean wall time per step, mean contact-solver iterations (SAP: Newton;
 // CANAL: AL iterations and inner Newton steps; SubADMM: iterations), the
-// largest e_m (SAP paper Eq. 32), the mean AL residual, steps at the AL
+// largest e_m ([SAP] Eq. 32), the mean AL residual, steps at the AL
 // cap, the mean of the per-step maximum penetration and the final kinetic
 // energy (how far the scene is from rest: the drift). Figures go to
 // docs/benchmarks.md.

@@ -51,9 +51,9 @@ class RunStatistics {
   double max_constraint_residual() const { return max_constraint_residual_; }
   std::int64_t unconverged_steps() const { return unconverged_steps_; }
   int max_contacts() const { return max_contacts_; }
-  /// Largest e_m over the run (SAP paper Eq. (32)).
+  /// Largest e_m over the run ([SAP] Eq. (32)).
   double max_momentum_error() const { return max_momentum_error_; }
-  /// Largest e_μ over the run (SAP paper Eq. (33)).
+  /// Largest e_μ over the run ([SAP] Eq. (33)).
   double max_complementarity_error() const { return max_complementarity_error_; }
   /// Largest per-step penetration over the run [m].
   double max_penetration_m() const { return max_penetration_m_; }

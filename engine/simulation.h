@@ -27,8 +27,8 @@ struct StepStats {
                                    ///< CANAL: inner Newton steps summed; SubADMM: ADMM iterations).
   int line_search_iterations = 0;
   int num_contacts = 0;
-  double momentum_error = 0;       ///< e_m, SAP paper Eq. (32).
-  double complementarity_error = 0;  ///< e_μ, SAP paper Eq. (33).
+  double momentum_error = 0;       ///< e_m, [SAP] Eq. (32).
+  double complementarity_error = 0;  ///< e_μ, [SAP] Eq. (33).
   double max_penetration_m = 0;    ///< max(-φ) over contacts [m], ≥ 0.
   double wall_time_s = 0;          ///< Time spent inside Step() [s].
   std::string solver;              ///< The contact solver that ran (sap, canal, subadmm).
@@ -106,7 +106,7 @@ class Simulation {
   /// The contact solver that runs (sap, canal, subadmm).
   std::string solver_name() const { return solver_.type; }
 
-  /// Contact model parameters β, σ (SAP paper Eqs. 29–30), from the next
+  /// Contact model parameters β, σ ([SAP] Eqs. 29–30), from the next
   /// step on. Throws InputError when out of range (β ≥ 0, σ > 0, finite).
   void SetContactModelParameters(const ContactModelParameters& p);
   const ContactModelParameters& contact_model_parameters() const { return contact_params_; }

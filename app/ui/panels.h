@@ -84,7 +84,7 @@ bool ApplySolverEdits(const Simulation& sim, UiState* ui, AppCommands* commands)
 
 /// Near-rigid resting penetration β² g δt² / (4π²) [m] (docs/contact-model.md).
 double NearRigidPenetration(double beta, double g, double dt);
-/// Bound on the slip speed in stiction μ σ g δt [m/s] (SAP paper Eq. 31).
+/// Bound on the slip speed in stiction μ σ g δt [m/s] ([SAP] Eq. 31).
 double StictionSlipBound(double mu, double sigma, double g, double dt);
 
 /// Draws every panel for this frame (between ImGui::NewFrame and Render).

@@ -54,7 +54,7 @@ BenchScene LoadBenchScene(const std::string& name, const std::string& file, doub
 BenchScene MakeClutter(bool walls, double dt, double duration) {
   BenchScene b = LoadBenchScene(walls ? "clutter40_walls" : "clutter40_nowalls",
                                 walls ? "clutter.yaml" : "clutter_nowalls.yaml", dt, duration, Metric::kSettle);
-  Material(&b.scene, "clutter").dissipation = dt;  // τd = δt (SAP paper Sec. VI-C).
+  Material(&b.scene, "clutter").dissipation = dt;  // τd = δt ([SAP] Sec. VI-C).
   return b;
 }
 

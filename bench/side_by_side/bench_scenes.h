@@ -30,12 +30,12 @@ struct BenchScene {
   int tracked_body = -1;     ///< Scene body index the metric follows (box, top box).
   Vector3 slope_direction = Vector3::Zero();  ///< Incline: unit vector down the slope.
   double expected_acceleration = 0;           ///< Incline slide: g(sin α − μ cos α) [m/s²].
-  double creep_bound = 0;    ///< Incline stick: μσgδt, SAP paper Eq. (31) [m/s].
+  double creep_bound = 0;    ///< Incline stick: μσgδt, [SAP] Eq. (31) [m/s].
 };
 
 /// 40 objects dropped into the 80 cm box (assets/scenes/clutter.yaml) or the
 /// same without walls (clutter_nowalls.yaml), at time step `dt`; the
-/// dissipation time scale τd = δt as in SAP paper Sec. VI-C.
+/// dissipation time scale τd = δt as in [SAP] Sec. VI-C.
 BenchScene MakeClutter(bool walls, double dt, double duration);
 
 /// `objects` (a multiple of 40) objects without walls: tiles of the 40-object

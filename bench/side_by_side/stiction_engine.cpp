@@ -17,7 +17,7 @@ bool IsHuntCrossley(StictionVariant v) {
 
 // The Hunt & Crossley models have no near-rigid cap (SAP's β, Eq. 29): at the
 // scenes' k = 1e12 N/m the Newton matrix is too ill-conditioned at 10 ms and
-// SAP stalls. They run as papers/002 runs them (Sec. X-A), as the peers run
+// SAP stalls. They run as [ICF] runs them (Sec. X-A), as the peers run
 // their own contact models: k = min(k, 1e7) N/m and symplectic Euler (the
 // midpoint rule makes stiff H&C contact ring, docs/contact-model.md).
 SceneDescription ForVariant(SceneDescription scene, StictionVariant v) {

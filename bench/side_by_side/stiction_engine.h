@@ -11,16 +11,16 @@ namespace stiction::bench {
 
 enum class StictionVariant {
   kSap,                ///< SAP solver, SAP contact model (the default).
-  kLagged,             ///< SAP solver, Lagged Hunt & Crossley (papers/002 Sec. VI-B).
+  kLagged,             ///< SAP solver, Lagged Hunt & Crossley ([ICF] Sec. VI-B).
   kSimilar,            ///< SAP solver, Similar Hunt & Crossley (Sec. VI-C).
   kRegularizedLagged,  ///< SAP solver, regularized Lagged (Eq. 44).
-  kCanal,              ///< CANAL, exact Coulomb (papers/001 Sec. IV-V).
-  kSubAdmm1,           ///< SubADMM on 1 thread (papers/001 Sec. VI).
+  kCanal,              ///< CANAL, exact Coulomb ([CANAL] Sec. IV-V).
+  kSubAdmm1,           ///< SubADMM on 1 thread ([CANAL] Sec. VI).
   kSubAdmm2,           ///< SubADMM on 2 threads.
 };
 
 /// Contact stiffness cap of the Hunt & Crossley variants [N/m]: they have no
-/// near-rigid regularization, so they run at papers/002's clutter stiffness
+/// near-rigid regularization, so they run at [ICF]'s clutter stiffness
 /// (Sec. X-A) instead of the scenes' near-rigid 1e12.
 inline constexpr double kHuntCrossleyBenchStiffness = 1e7;
 
@@ -31,7 +31,7 @@ const char* StictionVariantKey(StictionVariant v);
 /// Stiction running `scene` in `variant`. The scene's own parameters are kept
 /// (materials, σ, β, tolerances); the variant picks the solver and the
 /// scene-wide contact model; the Hunt & Crossley variants cap k and use
-/// symplectic Euler, as papers/002 runs them. Returns nullptr and sets `why_not` when the
+/// symplectic Euler, as [ICF] runs them. Returns nullptr and sets `why_not` when the
 /// scene does not build.
 std::unique_ptr<PeerEngine> MakeStictionEngine(const SceneDescription& scene, StictionVariant variant,
                                                std::string* why_not);

@@ -1,5 +1,5 @@
 #pragma once
-// The solver-agnostic contact problem of stage 2 (SAP paper Eq. 18 and
+// The solver-agnostic contact problem of stage 2 ([SAP] Eq. 18 and
 // Sec. III): minimize over v the cost ½‖v − v*‖²_A + Σ_i ℓ_i(J_i v). It knows
 // no solver; SAP, and later CANAL and others, consume it.
 #include <cstdint>

@@ -219,7 +219,7 @@ void ContactProblemBuilder::Build(const KinematicsCache& cache, const VectorX& q
       c.cone.mu = m.friction;
       c.cone.vn_hat = -cp.phi / (dt + tau_d);  // Sec. V-A, v̂_n = −φ0/(δt + τd).
     } else {
-      // Hunt & Crossley models (papers/002 Sec. VI). k is used as given: the
+      // Hunt & Crossley models ([ICF] Sec. VI). k is used as given: the
       // near-rigid threshold β is a SAP regularization and does not apply.
       c.kind = ConstraintKind::kHuntCrossley;
       HuntCrossleyParameters& hc = c.hc;
@@ -259,7 +259,7 @@ void ContactProblemBuilder::Build(const KinematicsCache& cache, const VectorX& q
     reports->push_back(report);
   }
 
-  // Joint limits as near-rigid unilateral constraints (SAP paper Sec. VII):
+  // Joint limits as near-rigid unilateral constraints ([SAP] Sec. VII):
   // φ = q − q_lower (or q_upper − q) ≥ 0 with the near-rigid regularization
   // of Sec. V-B (τd = β δt/π, R = β²/(4π²) w). Added only when the limit can
   // be reached within the step.
@@ -295,7 +295,7 @@ void ContactProblemBuilder::Build(const KinematicsCache& cache, const VectorX& q
     }
   }
 
-  // PD controllers with effort limits (SAP paper Sec. VII), implicit in v.
+  // PD controllers with effort limits ([SAP] Sec. VII), implicit in v.
   // With q = q0 + δt v (the end-of-step position SAP linearizes about) the
   // PD impulse over the step is
   //   γ = −δt (Kp (q0 + δt v − q_d) + Kd (v − v_d)) = −(v − v̂) / R,
@@ -326,7 +326,7 @@ void ContactProblemBuilder::Build(const KinematicsCache& cache, const VectorX& q
     c.key = MakeKey(ConstraintOrigin::kActuator, i, 0, 0);
   }
 
-  // Weld and ball constraints (SAP paper Sec. VII) as bilateral rows with the
+  // Weld and ball constraints ([SAP] Sec. VII) as bilateral rows with the
   // near-rigid regularization of Sec. V-B, per row as for limits:
   //   R = β²/(4π²) w,  τd = β δt/π,  v̂ = −e/(δt + τd).
   // Sign conventions (all in world): rows are the velocity of B relative to

@@ -1,5 +1,5 @@
 #pragma once
-// Turns the contact points of a step into SAP constraints (SAP paper Sec. V):
+// Turns the contact points of a step into SAP constraints ([SAP] Sec. V):
 // contact frames and Jacobians, the physical parameters k, τd, μ of each
 // pair, and the regularization R, v̂ of Eqs. (29)–(30). Also adds near-rigid
 // joint-limit constraints, implicit PD actuators with effort limits and
@@ -20,10 +20,10 @@
 namespace stiction {
 
 /// The convex contact models (docs/contact-model.md):
-///  kSap: SAP's linear dissipation τd and regularized friction (SAP paper
+///  kSap: SAP's linear dissipation τd and regularized friction ([SAP]
 ///        Eqs. 27–30);
 ///  kLagged, kSimilar: Hunt & Crossley compliance with the regularized
-///        friction of papers/002 Sec. VI-B / VI-C;
+///        friction of [ICF] Sec. VI-B / VI-C;
 ///  kRegularizedLagged: Lagged with ε_s = max(v_s, σ w μ γ_n0) (002 Eq. 44).
 enum class ContactModel { kSap, kLagged, kSimilar, kRegularizedLagged };
 /// "sap", "lagged", "similar", "regularized_lagged".
@@ -52,7 +52,7 @@ struct ContactMaterial {
 /// when both do; the loader and SetMaterial enforce it), else nullopt.
 ContactMaterial CombineMaterials(const ContactMaterial& a, const ContactMaterial& b);
 
-/// Solver-independent model parameters (SAP paper Sec. V-B).
+/// Solver-independent model parameters ([SAP] Sec. V-B).
 struct ContactModelParameters {
   double near_rigid_threshold = 1.0;  ///< β of Eq. (29), ≥ 0 (SAP model).
   double stiction_tolerance = 1e-3;   ///< σ of Eq. (30), > 0 (SAP, regularized Lagged).
@@ -72,7 +72,7 @@ struct ContactReport {
   ConeRegion region = ConeRegion::kNoContact;
 };
 
-/// A PD controller on a revolute or prismatic joint (SAP paper Sec. VII),
+/// A PD controller on a revolute or prismatic joint ([SAP] Sec. VII),
 /// solved implicitly: τ = −kp (q − q_d) − kd (v − v_d) with q = q0 + δt v,
 /// clamped to ±effort_limit. docs/contact-model.md, "Actuators and
 /// constraints".
@@ -109,7 +109,7 @@ class ContactProblemBuilder {
   /// constraint, by the pair's model) and the active joint limits. `cache`
   /// holds the kinematics at q0 (SAP evaluates J at q0, Eq. 7); v0 (the
   /// velocities at the step start) gives the Lagged model its previous normal
-  /// force (papers/002 Eq. 29). Fills one report per contact, in constraint
+  /// force ([ICF] Eq. 29). Fills one report per contact, in constraint
   /// order.
   void Build(const KinematicsCache& cache, const VectorX& q0, const VectorX& v0,
              const std::vector<ContactPoint>& contacts, const ContactModelParameters& params,

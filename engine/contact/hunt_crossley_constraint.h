@@ -1,6 +1,6 @@
 #pragma once
 // The Hunt & Crossley contact constraints of "A Theory of Irrotational
-// Contact Fields" (Castro, Han, Masterjohn; papers/002): compliant normal
+// Contact Fields" ([ICF] in docs/references.md): compliant normal
 // force f_n = k x₊ (1 + d ẋ)₊ (Eq. 13) with regularized friction (Eqs. 17–18)
 // in the two convex forms of Sec. VI:
 //   Lagged  (Sec. VI-B, Eqs. 29–33): ℓ = −N(v_n) + μ γ_n0 ‖v_t‖_s,

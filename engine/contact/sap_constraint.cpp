@@ -177,7 +177,7 @@ void EvaluateFrictionCone(const SapFrictionConeParameters& p, const Vector3& vc,
 FrictionConeLineTerms EvaluateFrictionConeAlong(const SapFrictionConeParameters& p,
                                                  const Vector3& vc, const Vector3& dvc) {
   // The same cost, impulse and G as EvaluateFrictionCone, reduced to what a
-  // line-search sample needs (SAP paper Sec. IV-C): ℓ, γᵀΔv_c and
+  // line-search sample needs ([SAP] Sec. IV-C): ℓ, γᵀΔv_c and
   // Δv_cᵀ G Δv_c, with no matrix formed.
   const ConeState s = ClassifyFrictionCone(p, vc);
   FrictionConeLineTerms out;

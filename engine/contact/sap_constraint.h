@@ -1,5 +1,5 @@
 #pragma once
-// The constraint types of the convex SAP formulation (SAP paper Sec. III–V,
+// The constraint types of the convex SAP formulation ([SAP] Sec. III–V,
 // App. C–D; Sec. VII for limits, PD controllers and welds). Each constraint
 // is a convex cost ℓ(v_c) of its constraint velocity v_c = J v with
 //   impulse  γ = −∂ℓ/∂v_c   (analytical inverse dynamics, Eq. 23)
@@ -25,7 +25,7 @@ enum class ConeRegion {
   kNoContact,  ///< Region III: y in the polar cone, γ = 0.
 };
 
-/// Frictional contact (SAP paper Eqs. 23, 27–30). Rows are ordered
+/// Frictional contact ([SAP] Eqs. 23, 27–30). Rows are ordered
 /// [t1, t2, n] in the contact frame C (n̂ = z axis of C, pointing from body A
 /// to body B; v_c is the velocity of B relative to A, expressed in C).
 struct SapFrictionConeParameters {
@@ -44,7 +44,7 @@ void EvaluateFrictionCone(const SapFrictionConeParameters& p, const Vector3& vc,
                           ConstraintEvaluation* out);
 
 /// What one line-search sample needs of a friction cone at v_c along Δv_c
-/// (SAP paper Sec. IV-C): the cost ℓ(v_c), γᵀΔv_c and Δv_cᵀ G Δv_c, the same
+/// ([SAP] Sec. IV-C): the cost ℓ(v_c), γᵀΔv_c and Δv_cᵀ G Δv_c, the same
 /// values EvaluateFrictionCone gives, without forming γ or G.
 struct FrictionConeLineTerms {
   double cost = 0;           ///< ℓ [J].
@@ -57,7 +57,7 @@ FrictionConeLineTerms EvaluateFrictionConeAlong(const SapFrictionConeParameters&
 /// One-row constraint whose impulse is clamped to [lower, upper] (either may
 /// be ±∞; lower ≤ 0 ≤ upper): γ = clamp(y, lower, upper), y = −(v_c − v̂)/R.
 /// With [0, ∞) it is a unilateral near-rigid constraint (joint limits); with
-/// [−e, e] a PD controller with effort limit e·δt (SAP paper Sec. VII).
+/// [−e, e] a PD controller with effort limit e·δt ([SAP] Sec. VII).
 /// Cost: ½ R y² inside, linear outside (a Huber function), so that
 /// γ = −∂ℓ/∂v_c and G = 1/R inside, 0 outside.
 struct SapClampedParameters {

@@ -1,7 +1,7 @@
 #pragma once
 // What the grasp is doing, per finger, from the last step's contacts: grip
 // normal force, friction utilisation |γ_t|/(μ γ_n), slip speed of the held
-// object relative to the finger, stick or slip (SAP paper Sec. V-A regions).
+// object relative to the finger, stick or slip ([SAP] Sec. V-A regions).
 #include <array>
 #include <string>
 

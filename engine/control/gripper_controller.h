@@ -3,7 +3,7 @@
 // the scene's PD actuators by name (scene key `gripper:`, docs/teleop.md).
 // The palm follows its target through the x/y/z/yaw actuators: PD rows with
 // force and torque limits solved implicitly inside the convex SAP problem
-// (SAP paper Sec. VII), so stiff gains stay stable. Closing is force control:
+// ([SAP] Sec. VII), so stiff gains stay stable. Closing is force control:
 // the finger actuators aim at `finger_closed` (beyond any object) with their
 // effort limit set to the grip force, so they saturate and press with it.
 #include <cstdint>

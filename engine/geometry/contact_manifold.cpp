@@ -195,7 +195,7 @@ void PlaneCylinderContacts(const Plane& plane, const PlacedRound& cylinder, doub
   // would admit them (the 45° samples are only R(1 − cos 45°) = 0.29 R higher):
   // a cylinder rolling about its own axis then sees them "approach" the plane
   // at ω R sin 45° although the gap never closes, and SAP pushes on them
-  // (found by the rolling spring-cylinder, SAP paper Sec. VI-B, which
+  // (found by the rolling spring-cylinder, [SAP] Sec. VI-B, which
   // bounced off them and lost 87% of its energy in 10 periods).
   const int samples = std::abs(n.dot(axis)) >= std::sqrt(0.5) ? 8 : 1;
   for (double side : {-1.0, 1.0}) {

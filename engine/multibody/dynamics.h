@@ -2,7 +2,7 @@
 // Rigid-body dynamics over a forest: mass matrix (composite rigid body
 // algorithm), inverse dynamics and bias terms (recursive Newton–Euler), joint
 // springs and dampers, energies. All per tree: the mass matrix of a forest is
-// block diagonal, one dense block per tree (SAP paper Sec. IV-D).
+// block diagonal, one dense block per tree ([SAP] Sec. IV-D).
 #include "engine/common/eigen_types.h"
 #include "engine/multibody/kinematics.h"
 #include "engine/multibody/multibody_model.h"
@@ -22,14 +22,14 @@ void CalcTreeMassMatrix(const MultibodyModel& model, const KinematicsCache& cach
 void CalcTreeInverseDynamics(const MultibodyModel& model, const KinematicsCache& cache,
                              int tree, const VectorX& vdot, VectorX* tau);
 
-/// The non-contact generalized forces k(q, v) of SAP paper Eq. (7) for tree t:
+/// The non-contact generalized forces k(q, v) of [SAP] Eq. (7) for tree t:
 /// k = −(C v − τ_g) + τ_spring + τ_damper + τ_ext, written into the tree's
 /// slice of k (full size). tau_ext may be null.
 void CalcTreeGeneralizedForces(const MultibodyModel& model, const KinematicsCache& cache,
                                int tree, const VectorX& q, const VectorX& v,
                                const VectorX* tau_ext, VectorX* k);
 
-/// Joint stiffness K and damping D diagonals (SAP paper Eqs. 16–17) for the
+/// Joint stiffness K and damping D diagonals ([SAP] Eqs. 16–17) for the
 /// joint springs and dampers: constant, so computed once.
 void CalcJointStiffnessAndDamping(const MultibodyModel& model, VectorX* K, VectorX* D);
 

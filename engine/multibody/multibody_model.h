@@ -86,7 +86,7 @@ class MultibodyModel {
   /// Normalizes every quaternion in q in place (free and ball joints).
   void NormalizeQuaternions(VectorX* q) const;
 
-  /// The kinematic map q̇ = N(q) v (SAP paper Eq. 11). For free and ball
+  /// The kinematic map q̇ = N(q) v ([SAP] Eq. 11). For free and ball
   /// joints the angular velocity ω_M (in the child joint frame M) maps to
   /// the quaternion rate q̇ = ½ q ⊗ [0, ω_M]; everything else is the identity.
   /// Writes into qdot (resized to num_positions()). With tree ≥ 0 only that

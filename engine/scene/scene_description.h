@@ -21,7 +21,7 @@ struct SourceLocation {
   std::string ToString() const;
 };
 
-/// The θ-method parameters of SAP paper Eq. (6).
+/// The θ-method parameters of [SAP] Eq. (6).
 struct IntegratorDescription {
   std::string name = "midpoint";  ///< Preset name, or "custom" for raw θ values.
   double theta = 0.5;             ///< θ in [0, 1].
@@ -99,7 +99,7 @@ struct JointDescription {
 };
 
 /// A PD controller with an effort limit on a revolute or prismatic joint,
-/// solved implicitly inside the convex SAP problem (SAP paper Sec. VII):
+/// solved implicitly inside the convex SAP problem ([SAP] Sec. VII):
 /// τ = clamp(−kp (q − q_d) − kd (v − v_d), −effort_limit, effort_limit).
 struct ActuatorDescription {
   std::string name;
@@ -115,7 +115,7 @@ struct ActuatorDescription {
 enum class BodyConstraintType { kWeld, kBall };
 
 /// A bilateral constraint between a frame Fa on body A and a frame Fb on
-/// body B (SAP paper Sec. VII): weld (Fa and Fb coincide, 6 rows) or ball
+/// body B ([SAP] Sec. VII): weld (Fa and Fb coincide, 6 rows) or ball
 /// (their origins coincide, 3 rows).
 struct ConstraintDescription {
   std::string name;
@@ -153,14 +153,14 @@ inline constexpr double kMaxGripForce = 50.0;
 /// so that scenes written for later versions load.
 struct SolverDescription {
   std::string type = "sap";
-  double relative_tolerance = 1e-6;  ///< ε_r of SAP paper Eq. (26).
-  double absolute_tolerance = 1e-14; ///< ε_a of SAP paper Eq. (26).
+  double relative_tolerance = 1e-6;  ///< ε_r of [SAP] Eq. (26).
+  double absolute_tolerance = 1e-14; ///< ε_a of [SAP] Eq. (26).
   int max_iterations = 300;  ///< SAP Newton cap: stiff Hunt & Crossley impacts at large δt need > 100.
   std::string line_search = "exact";  ///< exact | backtracking.
   /// Exact line search: stop at |dℓ/dα| ≤ this · |dℓ/dα(0)|, in (0, 1).
   double line_search_tolerance = 1e-6;
-  double near_rigid_threshold = 1.0;  ///< β of SAP paper Eq. (29).
-  double stiction_tolerance = 1e-3;   ///< σ of SAP paper Eq. (30).
+  double near_rigid_threshold = 1.0;  ///< β of [SAP] Eq. (29).
+  double stiction_tolerance = 1e-3;   ///< σ of [SAP] Eq. (30).
   CanalSolverParameters canal;        ///< `solver.canal:` (docs/scene-format.md).
   SubAdmmSolverParameters subadmm;    ///< `solver.subadmm:`.
 };

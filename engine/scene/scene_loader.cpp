@@ -1746,7 +1746,7 @@ SceneDescription GuardedLoad(const std::string& label, Fn&& load) {
 IntegratorDescription IntegratorPreset(const std::string& name) {
   IntegratorDescription out;
   out.name = name;
-  // SAP paper Sec. II-C: the θ-method presets (θ, θ_vq).
+  // [SAP] Sec. II-C: the θ-method presets (θ, θ_vq).
   if (name == "explicit_euler") {
     out.theta = 0.0;
     out.theta_vq = 0.0;

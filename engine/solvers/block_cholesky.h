@@ -2,7 +2,7 @@
 // Cholesky factorization P H Pᵀ = L Lᵀ (P a block permutation) of a
 // symmetric positive definite matrix that is sparse by dense blocks: the
 // Newton matrix of the primal solvers has one dense block per tree and one
-// per pair of trees coupled by a constraint (SAP paper Sec. IV-D, Figs. 2-3,
+// per pair of trees coupled by a constraint ([SAP] Sec. IV-D, Figs. 2-3,
 // whose solver uses supernodal algebra at the tree level). The blocks are
 // the supernodes: the elimination order is a minimum-degree order of the tree
 // graph, computed once per pattern with its fill, and the numeric

@@ -185,7 +185,7 @@ void BlockNewtonMatrix::AddProducts(const Constraint& c, const MatrixX& G, const
 
 void BlockNewtonMatrix::Assemble(const ContactProblem& problem, const SolverLayout& layout,
                                  const std::function<const MatrixX*(int)>& G) {
-  // Block-sparse by trees (SAP paper Sec. IV-D): one dense block per pair of
+  // Block-sparse by trees ([SAP] Sec. IV-D): one dense block per pair of
   // coupled trees, summed over the pair's constraints, then only the lower
   // triangle goes to the Cholesky (which reads the lower part). The pattern
   // depends only on which trees each constraint couples, so it is the same

@@ -1,6 +1,6 @@
 #pragma once
-// The Newton matrix H = A + Σ_k J_kᵀ G_k J_k of the primal solvers (SAP paper
-// Sec. IV-A/D; CANAL paper Eq. 24 with G_k = β ∂λ_k/∂λ̃*_k): one dense block
+// The Newton matrix H = A + Σ_k J_kᵀ G_k J_k of the primal solvers ([SAP]
+// Sec. IV-A/D; [CANAL] Eq. 24 with G_k = β ∂λ_k/∂λ̃*_k): one dense block
 // per participating tree and per pair of trees coupled by a constraint,
 // factored by a dense LLT (small problems), the supernodal-by-tree block
 // Cholesky (block_cholesky.h; the default above 24 velocities) or Eigen's

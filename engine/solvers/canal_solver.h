@@ -1,5 +1,5 @@
 #pragma once
-// CANAL (CANAL paper Sec. IV–V, Alg. 1): the exact Signorini–Coulomb NCP of
+// CANAL ([CANAL] Sec. IV–V, Alg. 1): the exact Signorini–Coulomb NCP of
 // Eq. (5) by an augmented Lagrangian. Per constraint row a slack z (= J v at
 // convergence) and a multiplier u (= −λ); each outer iteration minimizes the
 // strongly convex h(v) of Eq. (22) — the cascaded inner problem with the De

@@ -1,6 +1,6 @@
 #pragma once
 // Per-constraint values carried from one step's solve to the next, matched
-// by Constraint::key (CANAL paper Sec. V-D: warm start of u and z from the
+// by Constraint::key ([CANAL] Sec. V-D: warm start of u and z from the
 // previous time step). Keys only say "probably the same constraint": a
 // mismatch in row count drops the value.
 #include <cstdint>

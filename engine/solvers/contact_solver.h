@@ -23,8 +23,8 @@ struct SolverResult {
   int iterations = 0;
   int line_search_iterations = 0;
   double cost = 0;                   ///< ℓ_p at the solution [J].
-  double momentum_error = 0;         ///< e_m, SAP paper Eq. (32).
-  double complementarity_error = 0;  ///< e_μ, SAP paper Eq. (33).
+  double momentum_error = 0;         ///< e_m, [SAP] Eq. (32).
+  double complementarity_error = 0;  ///< e_μ, [SAP] Eq. (33).
   std::string message;               ///< Why it failed, one line; empty on success.
   std::vector<double> momentum_error_history;  ///< e_m per iteration, when recorded.
   double assembly_time_s = 0;       ///< Building H = A + JᵀGJ [s].

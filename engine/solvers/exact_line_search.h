@@ -1,6 +1,6 @@
 #pragma once
-// Exact line search on a convex function of one variable (SAP paper
-// Sec. IV-C; CANAL paper Sec. V-C): rtsafe (Newton–Raphson safeguarded by
+// Exact line search on a convex function of one variable ([SAP]
+// Sec. IV-C; [CANAL] Sec. V-C): rtsafe (Newton–Raphson safeguarded by
 // bisection) on the root of dℓ/dα in (0, α_max]. Shared by SAP and CANAL.
 #include <functional>
 

@@ -1,7 +1,6 @@
 #pragma once
 // The exact-NCP view of the contact problem's constraints, shared by CANAL
-// and SubADMM (CANAL paper Sec. III-B and IV; formulas restated in
-// /work/shared/papers/canal-subadmm-formulas.md):
+// and SubADMM ([CANAL] Sec. III-B and IV; docs/references.md):
 //   * contacts (origin kContact, any kind): the Signorini–Coulomb conditions
 //     of Eq. (5) on rows [t1, t2, n], with the error term e = [0, 0, e_n];
 //   * joint limits (origin kJointLimit): hard unilateral rows (Eq. 3/14);

@@ -1,5 +1,5 @@
 #pragma once
-// The Semi-Analytic Primal solver (SAP paper Sec. IV, Alg. 2): Newton's
+// The Semi-Analytic Primal solver ([SAP] Sec. IV, Alg. 2): Newton's
 // method on the unconstrained convex cost ℓ_p(v) of Eq. (24) with
 // H = A + Jᵀ G J, an exact line search (rtsafe on dℓ/dα, Sec. IV-B/C) or
 // backtracking with Armijo's rule, and the stopping criterion of Eq. (26).

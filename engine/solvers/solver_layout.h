@@ -1,7 +1,7 @@
 #pragma once
 // The contact problem restricted to the trees that take part in some
 // constraint (the others keep v = v*), and the products every solver needs
-// on it: A x, J v and Jᵀ γ, tree block by tree block (SAP paper Sec. IV-D).
+// on it: A x, J v and Jᵀ γ, tree block by tree block ([SAP] Sec. IV-D).
 // Shared by SAP, CANAL and SubADMM.
 #include <vector>
 
@@ -28,7 +28,7 @@ struct SolverLayout {
   void MultiplyJ(const ContactProblem& problem, const VectorX& v, VectorX* vc) const;
   /// y = Jᵀ γ.
   void MultiplyJTranspose(const ContactProblem& problem, const VectorX& gamma, VectorX* y) const;
-  /// e_m of SAP paper Eq. (32) with the scaling D = diag(A)^-½ of Eq. (25):
+  /// e_m of [SAP] Eq. (32) with the scaling D = diag(A)^-½ of Eq. (25):
   /// ‖D (A (v − v*) − Jᵀγ)‖ / max(‖D A v‖, ‖D Jᵀγ‖), local vectors. The
   /// common accuracy figure of every solver (benchmarks).
   double CalcMomentumError(const ContactProblem& problem, const VectorX& v, const VectorX& v_star,

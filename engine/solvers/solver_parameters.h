@@ -1,6 +1,6 @@
 #pragma once
 // Parameters of the augmented-Lagrangian contact solvers (CANAL, SubADMM),
-// with units and the paper's defaults (CANAL paper Sec. V–VI), and their
+// with units and the paper's defaults ([CANAL] Sec. V–VI), and their
 // validation. Light on purpose: scene descriptions embed them.
 
 namespace stiction {

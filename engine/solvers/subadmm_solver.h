@@ -1,5 +1,5 @@
 #pragma once
-// SubADMM (CANAL paper Sec. VI, Alg. 2): ADMM on the exact NCP with one
+// SubADMM ([CANAL] Sec. VI, Alg. 2): ADMM on the exact NCP with one
 // subsystem per kinematic tree. Each constraint's Jacobian is split per tree
 // (Eq. 30; a constraint within one tree keeps one block — we do not split it
 // body by body, see docs/solvers.md), with a slack z_ij per (constraint,

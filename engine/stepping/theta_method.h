@@ -1,5 +1,5 @@
 #pragma once
-// The θ-method of SAP paper Sec. II-C (Eqs. 6, 11–14): mid-step quantities,
+// The θ-method of [SAP] Sec. II-C (Eqs. 6, 11–14): mid-step quantities,
 // the position update q(v), and stage 1 of the two-stage scheme (Sec. II-D),
 // which solves the free-motion velocities v* from m(v*) = 0, one tree at a
 // time (trees do not interact without constraints).

@@ -121,7 +121,7 @@ StepStatus TimeStepper::Step(const StepperParameters& params, const VectorX& q0,
     stats->time.factorization = solver_result_.factorization_time_s;
     stats->time.line_search = solver_result_.line_search_time_s;
     // An AL solver (CANAL, SubADMM) at its iteration cap returns its last
-    // iterate, a usable soft-contact answer (CANAL paper Sec. V: one
+    // iterate, a usable soft-contact answer ([CANAL] Sec. V: one
     // iteration already is a convex soft model); the step goes on and
     // stats->solver_converged says so. SAP at its cap fails the step.
     const bool usable = status == SolverStatus::kMaxIterations && solver_result_.outer_iterations > 0;

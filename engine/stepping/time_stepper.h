@@ -1,5 +1,5 @@
 #pragma once
-// One time step of SAP paper Alg. 1, top to bottom:
+// One time step of [SAP] Alg. 1, top to bottom:
 //   stage 1: free-motion velocities v* from m(v*) = 0 (Eq. 13), per tree;
 //   stage 2: the linearized balance of momentum A (v − v*) = Jᵀ γ (Eq. 18)
 //            with A = M + δt² θ θ_vq K + δt θ D (Eq. 15): contact query at

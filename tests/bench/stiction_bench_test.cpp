@@ -64,7 +64,7 @@ TEST(BenchMetrics, CreepIsTheSpeedDownTheSlopeOverTheSecondHalf) {
   const RunResult r = RunScene(scene, engine);
   // Mean speed from t = 1 to 2 s of p = ½ a t²: a (2² − 1²) / 2 / 1 = 1.5 a.
   EXPECT_NEAR(r.metric, 1.5e-4, 1e-15);
-  // The bound of SAP paper Eq. (31) for this scene: μσgδt = 0.5·1e-3·9.81·0.01.
+  // The bound of [SAP] Eq. (31) for this scene: μσgδt = 0.5·1e-3·9.81·0.01.
   EXPECT_NEAR(scene.creep_bound, 0.5 * 1e-3 * 9.81 * 0.01, 1e-18);
 }
 
@@ -89,7 +89,7 @@ TEST(BenchScenes, ScaledClutterTilesTheFortyObjectLayout) {
   EXPECT_EQ(big.objects, 160);
   EXPECT_EQ(big.scene.bodies.size(), 4 * base.scene.bodies.size());
   EXPECT_THROW(MakeScaledClutter(50, 0.01, 1.0), InputError);
-  // τd = δt (SAP paper Sec. VI-C) at the benchmark's time step.
+  // τd = δt ([SAP] Sec. VI-C) at the benchmark's time step.
   const BenchScene fine = MakeClutter(/*walls=*/true, 0.002, 1.0);
   int checked = 0;
   for (const MaterialDescription& m : fine.scene.materials) {

@@ -427,7 +427,7 @@ TEST_F(CliExecutableTest, DtAndIntegratorReachTheReport) {
   EXPECT_EQ(j["dt"], 0.005);
   EXPECT_EQ(j["steps"], 10);
   EXPECT_EQ(j["integrator"]["name"], "implicit_euler");
-  EXPECT_EQ(j["integrator"]["theta"], 1.0);     // SAP paper Sec. II-C: θ = θ_vq = 1.
+  EXPECT_EQ(j["integrator"]["theta"], 1.0);     // [SAP] Sec. II-C: θ = θ_vq = 1.
   EXPECT_EQ(j["integrator"]["theta_vq"], 1.0);
 }
 

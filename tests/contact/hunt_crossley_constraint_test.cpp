@@ -1,4 +1,4 @@
-// The Hunt & Crossley constraints of papers/002 (Lagged, Similar) against
+// The Hunt & Crossley constraints of [ICF] (Lagged, Similar) against
 // their defining formulas and finite differences: the impulse is −∂ℓ/∂v_c
 // (the field is irrotational, Sec. V-B), G = ∂²ℓ/∂v_c² is PSD everywhere
 // including v_t = 0, and the normal impulse is Eq. (6) with Eq. (13).
@@ -102,7 +102,7 @@ TEST_P(HuntCrossleyTest, HessianIsTheImpulseJacobianAndSymmetric) {
       minus[j] -= h;
       fd.col(j) = -(Eval(p, plus).gamma - Eval(p, minus).gamma) / (2 * h);
     }
-    // Eq. (23) of papers/002: an irrotational field has a symmetric
+    // Eq. (23) of [ICF]: an irrotational field has a symmetric
     // Jacobian; G must equal it (O(h²) truncation, 1e-5 relative).
     const double scale = std::max(e.G.norm(), 1e-12);
     EXPECT_LT((fd - e.G).norm(), 1e-5 * scale) << "at " << vc.transpose() << "\nG =\n" << e.G << "\nfd =\n" << fd;

@@ -1,4 +1,4 @@
-// Exact Coulomb friction with CANAL (issue 6; CANAL paper Sec. IV–V) against
+// Exact Coulomb friction with CANAL (issue 6; [CANAL] Sec. IV–V) against
 // SAP's convex approximation on the same scenes: a box sliding on the ground
 // (no gliding), the incline below and above the friction angle, and a box
 // held between two pads by friction alone.
@@ -51,7 +51,7 @@ TEST(CanalFrictionTest, SlidingBoxDoesNotGlideWithCanalButDoesWithSap) {
     EXPECT_NEAR(decel, kMu * kG, 0.01 * kMu * kG);
   }
   // SAP: its convex relaxation makes a sliding contact separate at
-  // v_n − v̂_n = μ‖v_t‖ (SAP paper Sec. IV, the Anitescu-type gliding), so
+  // v_n − v̂_n = μ‖v_t‖ ([SAP] Sec. IV, the Anitescu-type gliding), so
   // with v̂_n = −φ/δt the box rides at a height φ ≈ μ δt ‖v_t‖ above the
   // ground (less the ~25 µm resting penetration, 2% of it here).
   {

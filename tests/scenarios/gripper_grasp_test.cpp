@@ -1,7 +1,7 @@
 // Scripted grasp (issue 5): assets/scenes/grasp_box.yaml replays
 // commands/grasp_box.yaml — the gripper closes on the 1 kg box with 20 N per
 // finger (μ = 1), lifts it 20 cm and holds it. SAP regularizes stiction
-// (SAP paper Eq. 30, R_t = σ w): a held object creeps at a speed ∝ δt
+// ([SAP] Eq. 30, R_t = σ w): a held object creeps at a speed ∝ δt
 // (Sec. V-B, Eq. 31), so the slip over the hold must be small at δt = 10 ms
 // and shrink in proportion to δt.
 #include <gtest/gtest.h>

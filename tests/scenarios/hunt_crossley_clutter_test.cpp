@@ -1,4 +1,4 @@
-// Clutter with the Hunt & Crossley models, papers/002 Sec. X-A: the SAP
+// Clutter with the Hunt & Crossley models, [ICF] Sec. X-A: the SAP
 // paper's 40-object clutter (assets/scenes/clutter.yaml) with steel-like
 // k = 1e7 N/m, d = 10 s/m, v_s = 1e-4 m/s at δt = 2 ms. Each model must run
 // every step, stay finite and let the pile settle in the box; the mean

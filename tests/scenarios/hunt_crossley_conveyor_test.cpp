@@ -1,4 +1,4 @@
-// Oscillating conveyor belt, papers/002 Sec. IX-A (assets/scenes/
+// Oscillating conveyor belt, [ICF] Sec. IX-A (assets/scenes/
 // conveyor_belt.yaml): a 1 kg, 5 cm box on a belt moving as
 // x_b = 0.2 sin(2π t), μ = 0.7, k = 1e7 N/m, d = 500 s/m (Hunt & Crossley),
 // τd = 1e-3 s (SAP). The belt's velocity is prescribed exactly: its spring
@@ -116,7 +116,7 @@ TEST(HuntCrossleyConveyorTest, LaggedDoesNotGlideWhileSapAndSimilarDo) {
   EXPECT_GT(similar.max_vz, 1e3 * std::max(lagged.max_vz, 1e-9));
 }
 
-// e_q of papers/002 Sec. IX: RMS over [0, T] of the box position error against
+// e_q of [ICF] Sec. IX: RMS over [0, T] of the box position error against
 // a Lagged reference at δt = 2e-4 s (10× below the smallest δt), sampled on
 // the coarsest grid (every 0.05 s).
 // `which`: 0 the full position (x, z), 1 the height z only.

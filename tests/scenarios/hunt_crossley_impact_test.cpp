@@ -1,4 +1,4 @@
-// Hunt & Crossley models under impacts, papers/002 Sec. IX-B and IX-C:
+// Hunt & Crossley models under impacts, [ICF] Sec. IX-B and IX-C:
 // the falling sphere (slide-to-roll transition against its analytic time)
 // and the sliding rod (Painlevé: the rod jams into the ground and jumps).
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Implicit PD actuators with effort limits (SAP paper Sec. VII) on the simple
+// Implicit PD actuators with effort limits ([SAP] Sec. VII) on the simple
 // pendulum of assets/scenes/pendulum.yaml (1 kg bob, L = 1 m, hinge about y;
 // θ > 0 lifts the bob towards −x, gravity torque −m g L sin θ).
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// SAP paper Sec. VI-C "clutter": 40 spheres (r = 5 cm, 0.524 kg) and boxes
+// [SAP] Sec. VI-C "clutter": 40 spheres (r = 5 cm, 0.524 kg) and boxes
 // (10 cm, 1 kg) dropped in four columns into an 80 cm open box, k = 1e12 N/m
 // (near-rigid), τd = δt = 10 ms, μ = 1, 10 s. Scene: assets/scenes/clutter.yaml.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Resting penetration in SAP's near-rigid regime (SAP paper Sec. V-B): with
+// Resting penetration in SAP's near-rigid regime ([SAP] Sec. V-B): with
 // k = 1e12 N/m, Eq. (29) takes R_n = β²/(4π²) w, i.e. a contact of period
 // βδt, and a resting box sinks by about φ = β² g δt² / (4π²) — 24.8 µm at
 // δt = 10 ms, 1.0 µm at δt = 2 ms. Scene: assets/scenes/box_resting.yaml.

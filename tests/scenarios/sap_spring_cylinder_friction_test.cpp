@@ -1,4 +1,4 @@
-// The spring-cylinder of the SAP paper, Sec. VI-B, with friction (μ = 1,
+// The spring-cylinder of [SAP], Sec. VI-B, with friction (μ = 1,
 // k = 1e4 N/m, τd = 0.02 s): R = 0.05 m, m = 0.5 kg, k_s = 100 N/m,
 // x0 = 0.1 m. It rolls without slipping, so it is a spring-mass system with
 // m_eff = m + I/R² = 1.5 m and x_e(t) = x0 cos ωt, ω = √(k_s/m_eff).

@@ -1,4 +1,4 @@
-// Weld and ball constraints (SAP paper Sec. VII) with the near-rigid
+// Weld and ball constraints ([SAP] Sec. VII) with the near-rigid
 // regularization of Sec. V-B.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Slip control (SAP paper Sec. VI-D, Fig. 17; issue 5): assets/scenes/
+// Slip control ([SAP] Sec. VI-D, Fig. 17; issue 5): assets/scenes/
 // slip_control.yaml holds a spatula while commands/slip_control.yaml drives
 // the grip force as a square wave, 16 N for 4.5 s then 1 N for 1.5 s. The
 // spatula must pitch within the grasp only in the low-force phases and stay

@@ -1,4 +1,4 @@
-// The frictionless spring-cylinder of the SAP paper, Sec. VI-B (Fig. 5):
+// The frictionless spring-cylinder of [SAP], Sec. VI-B (Fig. 5):
 // R = 0.05 m, m = 0.5 kg, k_s = 100 N/m, x0 = 0.1 m, δt = 0.02 s. Without
 // friction it is a spring-mass system, ω = √(k_s/m), x_e(t) = x0 cos ωt.
 #include <gtest/gtest.h>

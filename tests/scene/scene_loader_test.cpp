@@ -426,7 +426,7 @@ TEST(SceneLoaderTest, IntegratorPresetsAndCustom) {
     const char* name;
     double theta, theta_vq;
   };
-  // SAP paper Sec. II-C.
+  // [SAP] Sec. II-C.
   for (const Case& c : {Case{"explicit_euler", 0, 0}, Case{"symplectic_euler", 0, 1},
                         Case{"implicit_euler", 1, 1}, Case{"midpoint", 0.5, 0.5}}) {
     const IntegratorDescription preset = IntegratorPreset(c.name);

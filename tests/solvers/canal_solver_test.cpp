@@ -1,4 +1,4 @@
-// CANAL's building blocks (CANAL paper Sec. IV–V): the strict operator of
+// CANAL's building blocks ([CANAL] Sec. IV–V): the strict operator of
 // Eqs. (16)–(17), the friction-cone projection and its derivative (Eq. 23),
 // and the inner problem h(v) of Eq. (22) with its gradient (Eq. 21) and
 // Hessian (Eq. 24), against finite differences on random data.

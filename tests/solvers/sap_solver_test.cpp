@@ -164,7 +164,7 @@ TEST(SapSolverTest, ExactLineSearchFindsTheMinimizerAlongTheLine) {
 
 TEST(SapSolverTest, NewtonConvergesQuadraticallyNearTheOptimum) {
   // Where ℓ_p is twice differentiable around the solution, Newton's method
-  // converges quadratically (SAP paper Sec. IV): e_{k+1} ≤ C e_k². We check
+  // converges quadratically ([SAP] Sec. IV): e_{k+1} ≤ C e_k². We check
   // C ≤ 200 for every iterate with 1e-9 ≤ e_k ≤ 1e-4 whose successor is above
   // the round-off floor (~4e-11 for these stiff problems, Rt/Rn = 1e-3).
   // A linearly converging method with ratio r would need

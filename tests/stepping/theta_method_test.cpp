@@ -11,7 +11,7 @@ namespace {
 TEST(ThetaMethodTest, ExplicitSchemesOnAFreeFallingBody) {
   // A free body under gravity only: k = m g in the linear rows, and with the
   // COM at the origin no rotational coupling. Explicit Euler advances q with
-  // v0, symplectic Euler with v (SAP paper Sec. II-C presets).
+  // v0, symplectic Euler with v ([SAP] Sec. II-C presets).
   const MultibodyModel model = test::MakeFreeBody(Vector3::Zero());
   VectorX q0 = model.DefaultPositions();
   q0.tail<3>() << 0, 0, 1;
