@@ -360,7 +360,7 @@ void App::ResetSimulation() {
 
 void App::SetTimeStep(double dt) { sim_->SetTimeStep(dt); }
 
-void App::SetIntegrator(const IntegratorDescription& integrator) { sim_->SetIntegrator(integrator); }
+void App::SetIntegrator(const IntegratorSettings& integrator) { sim_->SetIntegrator(integrator); }
 
 void App::SetRealTimeFactor(double rtf) {
   clock_.set_real_time_factor(rtf);

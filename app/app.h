@@ -79,7 +79,7 @@ class App final : public AppCommands, public GripperCommands {
   void StepOnce() override;
   void ResetSimulation() override;
   void SetTimeStep(double dt) override;
-  void SetIntegrator(const IntegratorDescription& integrator) override;
+  void SetIntegrator(const IntegratorSettings& integrator) override;
   void SetRealTimeFactor(double rtf) override;
   void SetUnlimitedSpeed(bool unlimited) override;
   void SetPhysicsBudget(double seconds) override;

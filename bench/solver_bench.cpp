@@ -21,7 +21,7 @@ namespace {
 
 struct Variant {
   const char* label;
-  const char* type;
+  stiction::SolverType type;
   int threads;
 };
 
@@ -66,10 +66,11 @@ int main(int argc, char** argv) {
     scenes = {std::string(STICTION_SOURCE_DIR) + "/assets/scenes/clutter.yaml",
               std::string(STICTION_SOURCE_DIR) + "/assets/scenes/quadrupeds8.yaml"};
   }
-  const Variant variants[] = {{"sap", "sap", 1},
-                              {"canal", "canal", 1},
-                              {"subadmm 1 thr", "subadmm", 1},
-                              {"subadmm 2 thr", "subadmm", 2}};
+  using stiction::SolverType;
+  const Variant variants[] = {{"sap", SolverType::kSap, 1},
+                              {"canal", SolverType::kCanal, 1},
+                              {"subadmm 1 thr", SolverType::kSubAdmm, 1},
+                              {"subadmm 2 thr", SolverType::kSubAdmm, 2}};
   try {
     for (const std::string& scene : scenes) {
       std::printf("%s, %.2f s\n", scene.c_str(), seconds);

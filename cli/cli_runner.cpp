@@ -19,6 +19,8 @@
 
 #include "cli/progress_bar.h"
 #include "engine/common/error.h"
+#include "engine/common/named_choice.h"
+#include "engine/parameters/parameter_reference.h"
 #include "engine/control/command_player.h"
 #include "engine/simulation.h"
 
@@ -142,9 +144,9 @@ ParseResult ParseCommandLine(const std::vector<std::string>& args, std::ostream&
                  "Simulated time to run [s] (default: the scene's duration)");
   app.add_option("--dt", dt_text, "Time step [s]; same as --set time_step=S");
   app.add_option("--integrator", integrator_name,
-                 "explicit_euler | symplectic_euler | implicit_euler | midpoint; "
-                 "same as --set integrator=NAME");
-  app.add_option("--solver", solver_name, "Contact solver; same as --set solver.type=NAME");
+                 ChoiceNames(IntegratorPresets(), " | ") + "; same as --set integrator=NAME");
+  app.add_option("--solver", solver_name,
+                 "Contact solver: " + ChoiceNames(SolverTypes(), " | ") + "; same as --set solver.type=NAME");
   app.add_option("--set", sets, "Override a scene value, e.g. --set materials.steel.friction=0.3 "
                                 "(repeatable)")
       // One value per --set, so that a scene path after it stays positional.
@@ -157,6 +159,15 @@ ParseResult ParseCommandLine(const std::vector<std::string>& args, std::ostream&
   app.add_option("--replay", options.replay_path,
                  "Replay this gripper command file (default: the scene's own 'commands:' file)");
   app.add_flag("-q,--quiet", options.quiet, "No summary and no progress bar");
+  app.add_flag_callback(
+         "--list",
+         [&out] {
+           out << ParameterReferenceMarkdown();
+           throw CLI::Success();
+         },
+         "Print every solver, contact model, integrator preset and line search, with each "
+         "parameter's key, default, unit and range (Markdown), and exit")
+      ->trigger_on_parse();
 
   // CLI11 parses a reversed argument vector.
   std::vector<std::string> reversed(args.rbegin(), args.rend());
@@ -227,8 +238,8 @@ int RunSimulation(const CliOptions& options, const RunnerIo& io) {
     run.commands_file = commands_file;
     run.description = sim.scene().description;
     run.integrator = sim.integrator();
-    run.solver = sim.solver_name();
-    run.contact_model = sim.scene().contact_model;
+    run.solver = sim.solver_type();
+    run.contact_model = sim.contact_model_parameters().model;
     run.overrides = options.overrides;
     run.dt = dt;
     run.requested_duration_s = duration_s;
@@ -263,7 +274,7 @@ int RunSimulation(const CliOptions& options, const RunnerIo& io) {
       // same call if it did not.
       if (!(result.stats.wall_time_s > 0)) result.stats.wall_time_s = measured_s;
       stats.Add(result.stats);
-      for (const ContactReport& c : sim.contacts()) models_used.insert(ContactModelName(c.model));
+      for (const ContactReport& c : sim.contacts()) models_used.insert(std::string(ContactModelName(c.model)));
       ++run.steps;
       if (csv && step % options.csv_every == 0) {
         sim.CalcBodyStates().swap(bodies);
@@ -319,7 +330,7 @@ void PrintSummary(const RunSummary& run, const RunStatistics& stats, std::ostrea
   row("scene") << run.scene_path << '\n';
   row("integrator") << run.integrator.name << " (theta = " << Format(run.integrator.theta)
                     << ", theta_vq = " << Format(run.integrator.theta_vq) << ")\n";
-  row("solver") << run.solver << " (contact model " << run.contact_model;
+  row("solver") << SolverTypeName(run.solver) << " (contact model " << ContactModelName(run.contact_model);
   if (!run.contact_models_used.empty()) {
     out << "; contacts used";
     for (const std::string& m : run.contact_models_used) out << ' ' << m;
@@ -334,7 +345,7 @@ void PrintSummary(const RunSummary& run, const RunStatistics& stats, std::ostrea
   row("real-time") << Format(run.realtime_factor(), 4) << "x\n";
   row("iterations") << "mean " << Format(stats.mean_iterations(), 4) << ", max "
                     << stats.max_iterations() << '\n';
-  if (run.solver != "sap") {
+  if (GetSolverTypeInfo(run.solver).augmented_lagrangian) {
     row("AL") << "mean " << Format(stats.mean_outer_iterations(), 4)
               << " outer iterations, max residual " << Format(stats.max_constraint_residual(), 3)
               << ", " << stats.unconverged_steps() << " steps at the iteration cap\n";

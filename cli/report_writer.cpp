@@ -128,8 +128,8 @@ nlohmann::json MakeReportJson(const RunSummary& run, const RunStatistics& stats)
   report["integrator"] = {{"name", run.integrator.name},
                           {"theta", num(run.integrator.theta)},
                           {"theta_vq", num(run.integrator.theta_vq)}};
-  report["solver"] = run.solver;
-  report["contact_model"] = run.contact_model;
+  report["solver"] = SolverTypeName(run.solver);
+  report["contact_model"] = ContactModelName(run.contact_model);
   report["contact_models_used"] = run.contact_models_used;
   report["overrides"] = run.overrides;
   report["dt"] = num(run.dt);

@@ -112,9 +112,9 @@ struct RunSummary {
   std::string description;
   /// Gripper command file played (--replay or the scene's `commands:`); "" = none.
   std::string commands_file;
-  IntegratorDescription integrator;
-  std::string solver;
-  std::string contact_model;  ///< The scene's default model.
+  IntegratorSettings integrator;
+  SolverType solver = SolverType::kSap;
+  ContactModel contact_model = ContactModel::kSap;  ///< The scene's default model.
   /// The models that contacts actually used during the run (materials may
   /// name their own), sorted; empty when nothing touched.
   std::vector<std::string> contact_models_used;

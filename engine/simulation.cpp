@@ -1,6 +1,5 @@
 #include "engine/simulation.h"
 
-#include <chrono>
 #include <cmath>
 
 #include "engine/common/error.h"
@@ -8,43 +7,10 @@
 #include "engine/multibody/dynamics.h"
 #include "engine/multibody/kinematics.h"
 #include "engine/multibody/model_builder.h"
+#include "engine/common/stopwatch.h"
 #include "engine/scene/scene_loader.h"
-#include "engine/stepping/time_stepper.h"
 
 namespace stiction {
-
-namespace {
-
-ContactMaterial ToContactMaterial(const MaterialDescription& m) {
-  ContactMaterial c;
-  c.stiffness = m.stiffness;
-  c.dissipation = m.dissipation;
-  c.friction = m.friction;
-  c.hc_dissipation = m.hc_dissipation;
-  c.stiction_velocity = m.stiction_velocity;
-  if (!m.contact_model.empty()) c.model = ParseContactModel(m.contact_model);
-  return c;
-}
-
-void CheckMaterial(const std::string& name, const ContactMaterial& m) {
-  if (!std::isfinite(m.stiffness) || !(m.stiffness > 0)) {
-    throw InputError("material '" + name + "': stiffness must be positive and finite [N/m]");
-  }
-  if (!std::isfinite(m.dissipation) || m.dissipation < 0) {
-    throw InputError("material '" + name + "': dissipation must be >= 0 and finite [s]");
-  }
-  if (!std::isfinite(m.friction) || m.friction < 0) {
-    throw InputError("material '" + name + "': friction must be >= 0 and finite");
-  }
-  if (!std::isfinite(m.hc_dissipation) || m.hc_dissipation < 0) {
-    throw InputError("material '" + name + "': hc_dissipation must be >= 0 and finite [s/m]");
-  }
-  if (!std::isfinite(m.stiction_velocity) || !(m.stiction_velocity > 0)) {
-    throw InputError("material '" + name + "': stiction_velocity must be positive and finite [m/s]");
-  }
-}
-
-}  // namespace
 
 Simulation::Simulation(const SceneDescription& scene) : scene_(scene) {
   BuiltModel built = BuildModel(scene_);
@@ -84,11 +50,10 @@ Simulation::Simulation(const SceneDescription& scene) : scene_(scene) {
     if (bc.body_a != 0 && bc.body_b != 0) filter.ExcludeBodyPair(bc.body_a, bc.body_b);
     body_constraints.push_back(bc);
   }
-  std::vector<ContactMaterial> materials;
+  GeometryMaterials materials;
+  for (const MaterialDescription& m : scene_.materials) materials.materials.push_back(m.material);
   for (const CollisionGeometrySpec& spec : specs) {
-    const std::string& name = spec.description.material;
-    geometry_materials_.push_back(name);
-    materials.push_back(GetMaterial(name));
+    materials.of_geometry.push_back(static_cast<int>(FindMaterial(spec.description.material)));
   }
   collision_ = std::make_unique<CollisionWorld>(std::move(specs), std::move(filter));
   stepper_ = std::make_unique<TimeStepper>(*model_, collision_.get(), std::move(materials));
@@ -112,80 +77,60 @@ Simulation::Simulation(const SceneDescription& scene) : scene_(scene) {
 
   SetTimeStep(scene_.time_step);
   SetIntegrator(scene_.integrator);
-  ContactModelParameters contact;
-  contact.near_rigid_threshold = scene_.solver.near_rigid_threshold;
-  contact.stiction_tolerance = scene_.solver.stiction_tolerance;
-  contact.model = ParseContactModel(scene_.contact_model).value_or(ContactModel::kSap);
-  SetContactModelParameters(contact);
-  SolverSettings solver;
-  solver.type = scene_.solver.type;
-  solver.sap.relative_tolerance = scene_.solver.relative_tolerance;
-  solver.sap.absolute_tolerance = scene_.solver.absolute_tolerance;
-  solver.sap.max_iterations = scene_.solver.max_iterations;
-  solver.sap.line_search = scene_.solver.line_search == "backtracking" ? LineSearchKind::kBacktracking
-                                                                       : LineSearchKind::kExact;
-  solver.sap.exact_line_search_tolerance = scene_.solver.line_search_tolerance;
-  solver.canal = scene_.solver.canal;
-  solver.subadmm = scene_.solver.subadmm;
-  SetSolver(solver);
+  SetContactModelParameters(scene_.contact);
+  SetSolver(scene_.solver);
   Reset();
 }
 
 void Simulation::SetContactModelParameters(const ContactModelParameters& p) {
-  if (!std::isfinite(p.near_rigid_threshold) || p.near_rigid_threshold < 0) {
-    throw InputError("near-rigid threshold beta must be >= 0 and finite");
-  }
-  if (!std::isfinite(p.stiction_tolerance) || !(p.stiction_tolerance > 0)) {
-    throw InputError("stiction tolerance sigma must be positive and finite");
-  }
-  contact_params_ = p;
+  ValidateContactModelParameters(p);
+  params_.contact = p;
 }
 
 void Simulation::SetSolverParameters(const SapSolverParameters& p) {
   ValidateSapParameters(p);
-  solver_.sap = p;
+  params_.solver.sap = p;
 }
 
 void Simulation::SetSolver(const SolverSettings& settings) {
   ValidateSolverSettings(settings);
-  solver_ = settings;
+  params_.solver = settings;
 }
 
-ContactMaterial Simulation::GetMaterial(const std::string& name) const {
-  for (const MaterialDescription& m : scene_.materials) {
-    if (m.name == name) return ToContactMaterial(m);
+size_t Simulation::FindMaterial(const std::string& name) const {
+  for (size_t i = 0; i < scene_.materials.size(); ++i) {
+    if (scene_.materials[i].name == name) return i;
   }
   throw InputError("unknown material '" + name + "'");
 }
 
+std::vector<std::string> Simulation::material_names() const {
+  std::vector<std::string> names;
+  for (const MaterialDescription& m : scene_.materials) names.push_back(m.name);
+  return names;
+}
+
+ContactMaterial Simulation::GetMaterial(const std::string& name) const {
+  return stepper_->materials().materials[FindMaterial(name)];
+}
+
 void Simulation::SetMaterial(const std::string& name, const ContactMaterial& material) {
-  CheckMaterial(name, material);
-  MaterialDescription* found = nullptr;
-  for (MaterialDescription& m : scene_.materials) {
-    if (m.name == name) found = &m;
-  }
-  if (found == nullptr) throw InputError("unknown material '" + name + "'");
+  const size_t index = FindMaterial(name);
+  ValidateContactMaterial(name, material);
+  std::vector<ContactMaterial>& materials = stepper_->materials().materials;
   if (material.model) {
     // A pair's model is the one its materials name; two that name different
     // models would leave their pair ambiguous (docs/scene-format.md).
-    for (const MaterialDescription& m : scene_.materials) {
-      if (m.name != name && !m.contact_model.empty() && m.contact_model != ContactModelName(*material.model)) {
-        throw InputError("material '" + name + "': contact model " + ContactModelName(*material.model) +
-                         " conflicts with material '" + m.name + "' (" + m.contact_model +
+    for (size_t i = 0; i < materials.size(); ++i) {
+      if (i != index && materials[i].model && *materials[i].model != *material.model) {
+        throw InputError("material '" + name + "': contact model " + std::string(ContactModelName(*material.model)) +
+                         " conflicts with material '" + scene_.materials[i].name + "' (" +
+                         std::string(ContactModelName(*materials[i].model)) +
                          "); clear one of them to use the scene's model");
       }
     }
   }
-  found->stiffness = material.stiffness;
-  found->dissipation = material.dissipation;
-  found->friction = material.friction;
-  found->hc_dissipation = material.hc_dissipation;
-  found->stiction_velocity = material.stiction_velocity;
-  found->contact_model = material.model ? ContactModelName(*material.model) : "";
-  std::vector<ContactMaterial>& per_geometry = stepper_->materials();
-  for (size_t g = 0; g < geometry_materials_.size(); ++g) {
-    if (geometry_materials_[g] == name) per_geometry[g] = material;
-  }
+  materials[index] = material;
 }
 
 const std::vector<ContactReport>& Simulation::contacts() const { return stepper_->contacts(); }
@@ -206,13 +151,15 @@ size_t Simulation::FindActuator(const std::string& name) const {
   throw InputError("unknown actuator '" + name + "'");
 }
 
+const JointActuator& Simulation::actuator(const std::string& name) const {
+  return stepper_->actuators()[FindActuator(name)];
+}
+
 void Simulation::SetActuatorTarget(const std::string& name, double position, double velocity) {
   const size_t i = FindActuator(name);
   if (!std::isfinite(position) || !std::isfinite(velocity)) {
     throw InputError("actuator '" + name + "': target position and velocity must be finite");
   }
-  scene_.actuators[i].target_position = position;
-  scene_.actuators[i].target_velocity = velocity;
   JointActuator& a = stepper_->actuators()[i];
   a.target_position = position;
   a.target_velocity = velocity;
@@ -227,9 +174,6 @@ void Simulation::SetActuatorGains(const std::string& name, double kp, double kd,
   if (std::isnan(effort_limit) || !(effort_limit > 0)) {
     throw InputError("actuator '" + name + "': effort limit must be positive");
   }
-  scene_.actuators[i].kp = kp;
-  scene_.actuators[i].kd = kd;
-  scene_.actuators[i].effort_limit = effort_limit;
   JointActuator& a = stepper_->actuators()[i];
   a.kp = kp;
   a.kd = kd;
@@ -249,24 +193,16 @@ Simulation Simulation::FromFile(const std::string& path,
   return Simulation(LoadSceneFile(path, overrides));
 }
 
-double Simulation::time_step() const { return scene_.time_step; }
-
 void Simulation::SetTimeStep(double dt) {
   if (!std::isfinite(dt) || !(dt > 0)) {
     throw InputError("time_step: must be finite and positive, got " + std::to_string(dt));
   }
-  scene_.time_step = dt;
+  params_.dt = dt;
 }
 
-const IntegratorDescription& Simulation::integrator() const { return scene_.integrator; }
-
-void Simulation::SetIntegrator(const IntegratorDescription& integrator) {
-  for (double x : {integrator.theta, integrator.theta_vq}) {
-    if (!std::isfinite(x) || x < 0 || x > 1) {
-      throw InputError("integrator: theta and theta_vq must be in [0, 1]");
-    }
-  }
-  scene_.integrator = integrator;
+void Simulation::SetIntegrator(const IntegratorSettings& integrator) {
+  ValidateIntegratorSettings(integrator);
+  params_.integrator = integrator;
 }
 
 
@@ -304,11 +240,6 @@ void Simulation::SetExternalWrenches(std::vector<ExternalWrench> wrenches) {
 StepResult Simulation::Step() {
   const auto start = std::chrono::steady_clock::now();
   StepResult result;
-  StepperParameters params;
-  params.dt = scene_.time_step;
-  params.theta = {scene_.integrator.theta, scene_.integrator.theta_vq};
-  params.contact = contact_params_;
-  params.solver = solver_;
   VectorX tau_ext;
   if (!wrenches_.empty()) {
     // Generalized forces τ = Jᵀ [τ_W; f_W] at the start-of-step configuration.
@@ -322,16 +253,15 @@ StepResult Simulation::Step() {
     }
   }
   VectorX q, v;
-  result.status = stepper_->Step(params, q_, v_, wrenches_.empty() ? nullptr : &tau_ext, &q, &v,
+  result.status = stepper_->Step(params_, q_, v_, wrenches_.empty() ? nullptr : &tau_ext, &q, &v,
                                  &result.stats, &result.message);
   if (result.status == StepStatus::kSuccess) {
     q_ = std::move(q);
     v_ = std::move(v);
-    time_ += scene_.time_step;
+    time_ += params_.dt;
     ++step_index_;
   }
-  result.stats.wall_time_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.stats.wall_time_s = SecondsSince(start);
   return result;
 }
 

@@ -8,50 +8,19 @@
 #include <vector>
 
 #include "engine/common/eigen_types.h"
-#include "engine/contact/contact_problem_builder.h"
+#include "engine/contact/contact_constraints.h"
+#include "engine/contact/contact_problem.h"
+#include "engine/contact/pd_actuator_constraints.h"
 #include "engine/multibody/multibody_model.h"
-#include "engine/solvers/solver_factory.h"
+#include "engine/parameters/contact_parameters.h"
+#include "engine/parameters/integrator_settings.h"
+#include "engine/parameters/solver_settings.h"
 #include "engine/scene/scene_description.h"
+#include "engine/solvers/contact_solver.h"
+#include "engine/stepping/step_result.h"
+#include "engine/stepping/time_stepper.h"
 
 namespace stiction {
-
-enum class StepStatus {
-  kSuccess = 0,
-  kSolverFailed,  ///< A solver did not converge; the state was not advanced.
-  kNonFinite,     ///< The step produced NaN/Inf; the state was not advanced.
-};
-
-/// Per-step statistics. Contact-related entries are zero until contact exists.
-struct StepStats {
-  int iterations = 0;              ///< Solver iterations (stage 1 Newton + contact solver;
-                                   ///< CANAL: inner Newton steps summed; SubADMM: ADMM iterations).
-  int line_search_iterations = 0;
-  int num_contacts = 0;
-  double momentum_error = 0;       ///< e_m, [SAP] Eq. (32).
-  double complementarity_error = 0;  ///< e_μ, [SAP] Eq. (33).
-  double max_penetration_m = 0;    ///< max(-φ) over contacts [m], ≥ 0.
-  double wall_time_s = 0;          ///< Time spent inside Step() [s].
-  std::string solver;              ///< The contact solver that ran (sap, canal, subadmm).
-  // Augmented-Lagrangian solvers (CANAL, SubADMM); zero for SAP.
-  int outer_iterations = 0;        ///< CANAL: AL (outer) iterations.
-  double constraint_residual = 0;  ///< ‖J v̂ − z‖ at exit [m/s] (SubADMM: θ_p + θ_d).
-  double penalty = 0;              ///< AL penalty β at exit [kg] (not SAP's near-rigid β).
-  bool solver_converged = true;    ///< False when an AL solver stopped at its iteration cap.
-  /// Where the step's time went [s] (benchmarks, docs/benchmarks.md).
-  struct TimeSplit {
-    double free_motion = 0;    ///< Stage 1 (θ-method Newton per tree).
-    double collision = 0;      ///< FCL broad + narrow phase.
-    double assembly = 0;       ///< Contact problem + Newton matrix H assembly.
-    double factorization = 0;  ///< Sparse Cholesky of H.
-    double line_search = 0;    ///< Exact/backtracking line search.
-  } time;
-};
-
-struct StepResult {
-  StepStatus status = StepStatus::kSuccess;
-  std::string message;  ///< Empty on success; a one-line reason otherwise.
-  StepStats stats;
-};
 
 /// World-frame state of one body, SI units.
 struct BodyState {
@@ -71,7 +40,6 @@ struct ExternalWrench {
   Vector3 tau_W = Vector3::Zero();     ///< Torque, world [N m].
 };
 
-class TimeStepper;
 class CollisionWorld;
 
 class Simulation {
@@ -97,34 +65,39 @@ class Simulation {
   /// Successful steps since construction or the last Reset(): the index of
   /// the next step. Command logs are keyed by it (engine/control/).
   std::int64_t step_index() const { return step_index_; }
-  double time_step() const;
+  /// δt [s] of the next step.
+  double time_step() const { return params_.dt; }
   /// Changes δt from the next step on. Throws InputError unless finite and > 0.
   void SetTimeStep(double dt);
-  const IntegratorDescription& integrator() const;
+  const IntegratorSettings& integrator() const { return params_.integrator; }
   /// Changes θ, θ_vq from the next step on. Throws InputError unless in [0, 1].
-  void SetIntegrator(const IntegratorDescription& integrator);
-  /// The contact solver that runs (sap, canal, subadmm).
-  std::string solver_name() const { return solver_.type; }
+  void SetIntegrator(const IntegratorSettings& integrator);
+  /// The contact solver that runs.
+  SolverType solver_type() const { return params_.solver.type; }
 
-  /// Contact model parameters β, σ ([SAP] Eqs. 29–30), from the next
-  /// step on. Throws InputError when out of range (β ≥ 0, σ > 0, finite).
+  /// Contact model parameters β, σ ([SAP] Eqs. 29–30) and the default
+  /// model, from the next step on. Throws InputError when out of range
+  /// (β ≥ 0, σ > 0, finite).
   void SetContactModelParameters(const ContactModelParameters& p);
-  const ContactModelParameters& contact_model_parameters() const { return contact_params_; }
+  const ContactModelParameters& contact_model_parameters() const { return params_.contact; }
   /// SAP solver parameters (tolerances, iteration cap, line search), from the
   /// next step on. Throws InputError when out of range.
   void SetSolverParameters(const SapSolverParameters& p);
-  const SapSolverParameters& solver_parameters() const { return solver_.sap; }
+  const SapSolverParameters& solver_parameters() const { return params_.solver.sap; }
   /// Chooses the contact solver and every solver's parameters from the next
   /// step on (docs/solvers.md). Validates everything before changing
   /// anything; throws InputError naming the bad parameter.
   void SetSolver(const SolverSettings& settings);
-  const SolverSettings& solver_settings() const { return solver_; }
-  /// Changes a material's k [N/m], τd [s] and μ for every geometry that uses
-  /// it, from the next step on. Throws InputError for an unknown name or
-  /// out-of-range values (k > 0, τd ≥ 0, μ ≥ 0, finite).
+  const SolverSettings& solver_settings() const { return params_.solver; }
+  /// Changes a material's parameters for every geometry that uses it, from
+  /// the next step on. Throws InputError for an unknown name, out-of-range
+  /// values (k > 0, τd ≥ 0, μ ≥ 0, d ≥ 0, v_s > 0, finite) or a model that
+  /// conflicts with another material's.
   void SetMaterial(const std::string& name, const ContactMaterial& material);
   /// The material of a name as currently used. Throws InputError if unknown.
   ContactMaterial GetMaterial(const std::string& name) const;
+  /// The scene's material names, in scene order.
+  std::vector<std::string> material_names() const;
   /// Contacts of the last successful step (points, frames, impulses, state).
   /// Only contacts: joint limits, actuators and weld/ball constraints are not
   /// reported here.
@@ -138,6 +111,9 @@ class Simulation {
 
   /// Names of the scene's PD actuators (scene `actuators:`), in scene order.
   std::vector<std::string> actuator_names() const;
+  /// An actuator's current joint, gains, effort limit and targets. Throws
+  /// InputError for an unknown name.
+  const JointActuator& actuator(const std::string& name) const;
   /// Sets an actuator's target q_d [rad or m] and v_d [rad/s or m/s] from the
   /// next step on (kept across Reset()). Throws InputError for an unknown
   /// name or a non-finite value.
@@ -151,6 +127,8 @@ class Simulation {
   /// Empty before the first step.
   const std::vector<double>& actuator_efforts() const;
 
+  /// The scene as loaded. Settings changed since (δt, integrator, solver,
+  /// materials, actuators) are read through the accessors above.
   const SceneDescription& scene() const { return scene_; }
   const MultibodyModel& model() const { return *model_; }
   const VectorX& positions() const { return q_; }
@@ -167,16 +145,19 @@ class Simulation {
   double CalcPotentialEnergy() const;  ///< Gravity + joint springs [J].
 
  private:
-  SceneDescription scene_;
+  size_t FindActuator(const std::string& name) const;
+  size_t FindMaterial(const std::string& name) const;
+
+  SceneDescription scene_;  // As loaded; never edited.
   std::unique_ptr<MultibodyModel> model_;
   std::unique_ptr<CollisionWorld> collision_;
-  std::vector<std::string> geometry_materials_;  // Material name per collision geometry.
+  // The one live copy of everything a step reads that may change (δt,
+  // integrator, contact and solver settings); materials and actuators live
+  // in the stepper (stepper_->materials(), stepper_->actuators()).
+  StepperParameters params_;
   std::unique_ptr<TimeStepper> stepper_;
-  ContactModelParameters contact_params_;
-  SolverSettings solver_;
   VectorX q0_, v0_;  // Initial state from the scene.
   std::vector<ExternalWrench> wrenches_;
-  size_t FindActuator(const std::string& name) const;
   VectorX q_, v_;
   double time_ = 0;
   std::int64_t step_index_ = 0;

@@ -7,21 +7,26 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <span>
+#include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "app/input/key_bindings.h"
 #include "app/ui/demo_scenes.h"
 #include "app/physics_clock.h"
+#include "engine/common/constants.h"
 #include "engine/common/error.h"
-#include "engine/scene/scene_loader.h"
+#include "engine/common/named_choice.h"
+#include "engine/parameters/parameter_binding.h"
 
 namespace stiction::app {
 namespace {
 
 constexpr ImGuiWindowFlags kPanelFlags = ImGuiWindowFlags_AlwaysAutoResize;
 constexpr double kMinSliderStiffness = 1e1, kMaxSliderStiffness = 1e14;  // [N/m]
-constexpr double kTwoPi = 2.0 * 3.14159265358979323846;
+constexpr double kTwoPi = 2.0 * kPi;
 
 void DrawMessage(const UiState& ui) {
   if (ui.message.empty()) return;
@@ -72,45 +77,50 @@ void DrawRecordingIndicator(const AppView& view) {
   draw->AddText(ImVec2(origin.x + 2 * radius + 8, origin.y), IM_COL32(255, 255, 255, 255), text);
 }
 
-void DrawCanalFields(CanalSolverParameters* c) {
-  ImGui::Separator();
-  ImGui::TextUnformatted("CANAL (augmented Lagrangian)");
-  ImGui::SetNextItemWidth(110);
-  // The AL penalty, not the Contact panel's near-rigid beta of SAP.
-  ImGui::InputDouble("AL penalty beta0 [kg] > 0", &c->initial_penalty, 0.0, 0.0, "%.3g");
-  ImGui::SetNextItemWidth(110);
-  ImGui::InputDouble("AL penalty growth kappa > 1", &c->penalty_growth, 0.0, 0.0, "%.3g");
-  ImGui::SetNextItemWidth(110);
-  ImGui::InputDouble("max AL penalty beta_max [kg] >= beta0", &c->max_penalty, 0.0, 0.0, "%.3g");
-  ImGui::SetNextItemWidth(110);
-  ImGui::InputDouble("residual ratio zeta (0, 1)", &c->residual_ratio, 0.0, 0.0, "%.3g");
-  ImGui::SetNextItemWidth(110);
-  ImGui::InputDouble("AL tolerance ||Jv - z|| [m/s] > 0", &c->tolerance, 0.0, 0.0, "%.3g");
-  ImGui::SetNextItemWidth(110);
-  ImGui::InputInt("max AL iterations >= 1", &c->max_iterations);
-  ImGui::SetNextItemWidth(110);
-  ImGui::InputDouble("Newton tolerance [0, 1)", &c->newton_tolerance, 0.0, 0.0, "%.3g");
-  ImGui::SetNextItemWidth(110);
-  ImGui::InputInt("max Newton iterations >= 1", &c->max_newton_iterations);
-  ImGui::SetNextItemWidth(110);
-  ImGui::InputDouble("penetration recovery per step (0, 1]##canal", &c->penetration_recovery, 0.0, 0.0, "%.3g");
+// Tooltip for the last item: the parameter's description and valid range.
+void ParameterTooltip(const ParameterBinding& p) {
+  if (!ImGui::IsItemHovered()) return;
+  const std::string range = std::holds_alternative<bool*>(p.value) ? "" : "  (" + p.range.Describe() + ")";
+  ImGui::SetTooltip("%.*s%s", static_cast<int>(p.description.size()), p.description.data(), range.c_str());
 }
 
-void DrawSubAdmmFields(SubAdmmSolverParameters* s) {
-  ImGui::Separator();
-  ImGui::TextUnformatted("SubADMM (per-tree ADMM)");
-  ImGui::SetNextItemWidth(110);
-  ImGui::InputDouble("ADMM penalty beta0 [kg] >= 0 (0: auto)", &s->initial_penalty, 0.0, 0.0, "%.3g");
-  ImGui::SetNextItemWidth(110);
-  ImGui::InputDouble("penalty balance gamma > 1", &s->penalty_balance, 0.0, 0.0, "%.3g");
-  ImGui::SetNextItemWidth(110);
-  ImGui::InputDouble("tolerance theta_p + theta_d > 0", &s->tolerance, 0.0, 0.0, "%.3g");
-  ImGui::SetNextItemWidth(110);
-  ImGui::InputInt("max ADMM iterations >= 1", &s->max_iterations);
-  ImGui::SetNextItemWidth(110);
-  ImGui::InputInt("threads >= 1", &s->num_threads);
-  ImGui::SetNextItemWidth(110);
-  ImGui::InputDouble("penetration recovery per step (0, 1]##admm", &s->penetration_recovery, 0.0, 0.0, "%.3g");
+// One widget per parameter of a table (engine/parameters/): its key and
+// unit as the label, its description and range as the tooltip. Values out
+// of range are refused by the engine on Apply, with the range in the message.
+void DrawParameterTable(const ParameterTable& table, const char* id) {
+  for (const ParameterBinding& p : table) {
+    std::string label(p.key);
+    if (!p.unit.empty()) label += " [" + std::string(p.unit) + "]";
+    label += "##" + std::string(id);
+    ImGui::SetNextItemWidth(110);
+    if (double* const* number = std::get_if<double*>(&p.value)) {
+      ImGui::InputDouble(label.c_str(), *number, 0.0, 0.0, "%.4g");
+    } else if (int* const* integer = std::get_if<int*>(&p.value)) {
+      ImGui::InputInt(label.c_str(), *integer);
+    } else {
+      ImGui::Checkbox(label.c_str(), std::get<bool*>(p.value));
+    }
+    ParameterTooltip(p);
+  }
+}
+
+// A combo over a registry of named choices (engine/parameters/): each
+// entry's name, its description as the tooltip. Returns the chosen entry
+// when the user picked one this frame, else null.
+template <typename Entry>
+const Entry* RegistryCombo(const char* label, std::span<const Entry> entries, std::string_view current) {
+  const Entry* chosen = nullptr;
+  if (ImGui::BeginCombo(label, std::string(current).c_str())) {
+    for (const Entry& e : entries) {
+      const std::string name(e.name);
+      if (ImGui::Selectable(name.c_str(), e.name == current)) chosen = &e;
+      if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("%.*s", static_cast<int>(e.description.size()), e.description.data());
+      }
+    }
+    ImGui::EndCombo();
+  }
+  return chosen;
 }
 
 void DrawSimulationPanel(const AppView& view, UiState* ui, AppCommands* commands) {
@@ -177,18 +187,14 @@ void DrawSimulationPanel(const AppView& view, UiState* ui, AppCommands* commands
   ImGui::InputDouble("time step dt [s]", &e.time_step, 0.0, 0.0, "%.6g");
   ImGui::TextDisabled("range %.0e .. %.1f s", kMinTimeStep, kMaxTimeStep);
   ImGui::SetNextItemWidth(180);
-  if (ImGui::Combo("integrator", &e.integrator, kIntegratorChoices, kNumIntegratorChoices)) {
-    if (e.integrator < kNumIntegratorChoices - 1) {
-      const IntegratorDescription preset = IntegratorPreset(kIntegratorChoices[e.integrator]);
-      e.theta = preset.theta;
-      e.theta_vq = preset.theta_vq;
-    }
+  if (const IntegratorPresetInfo* preset = RegistryCombo("integrator", IntegratorPresets(), e.integrator.name)) {
+    e.integrator = IntegratorPreset(preset->name);
   }
   ImGui::SetNextItemWidth(180);
-  bool raw_changed = ImGui::InputDouble("theta  [0, 1]", &e.theta, 0.05, 0.1, "%.4g");
+  bool raw_changed = ImGui::InputDouble("theta  [0, 1]", &e.integrator.theta, 0.05, 0.1, "%.4g");
   ImGui::SetNextItemWidth(180);
-  raw_changed |= ImGui::InputDouble("theta_vq  [0, 1]", &e.theta_vq, 0.05, 0.1, "%.4g");
-  if (raw_changed) e.integrator = kNumIntegratorChoices - 1;  // Raw values: custom.
+  raw_changed |= ImGui::InputDouble("theta_vq  [0, 1]", &e.integrator.theta_vq, 0.05, 0.1, "%.4g");
+  if (raw_changed) e.integrator.name = std::string(kCustomIntegrator);  // Raw values: custom.
   if (ImGui::Button("Apply")) ApplySimulationEdits(ui, commands);
   ImGui::SameLine();
   if (ImGui::Button("Revert") && view.sim != nullptr) ui->sim_edits = SimulationEditsFrom(*view.sim);
@@ -196,7 +202,7 @@ void DrawSimulationPanel(const AppView& view, UiState* ui, AppCommands* commands
     ImGui::TextDisabled("engine: dt = %.6g s, %s (theta = %.3g, theta_vq = %.3g), solver %s",
                         view.sim->time_step(), view.sim->integrator().name.c_str(),
                         view.sim->integrator().theta, view.sim->integrator().theta_vq,
-                        view.sim->solver_name().c_str());
+                        std::string(SolverTypeName(view.sim->solver_type())).c_str());
   }
   DrawMessage(*ui);
   ImGui::End();
@@ -214,45 +220,61 @@ void DrawContactPanel(const AppView& view, UiState* ui, AppCommands* commands) {
   ContactEdits& e = ui->contact_edits;
   const double g = GravityNorm(sim), dt = sim.time_step();
   ImGui::SetNextItemWidth(180);
-  ImGui::Combo("contact model (scene)", &e.model, kContactModelChoices, kNumContactModelChoices);
+  if (const ContactModelInfo* model =
+          RegistryCombo("contact model (scene)", ContactModels(), ContactModelName(e.params.model))) {
+    e.params.model = model->model;
+  }
   ImGui::TextDisabled("  sap: linear dissipation tau_d; lagged / similar: Hunt & Crossley d, stiction v_s");
   ImGui::SetNextItemWidth(120);
-  ImGui::InputDouble("near-rigid threshold beta [-]", &e.near_rigid_threshold, 0.1, 1.0, "%.4g");
+  ImGui::InputDouble("near-rigid threshold beta [-]", &e.params.near_rigid_threshold, 0.1, 1.0, "%.4g");
   ImGui::TextDisabled("  beta >= 0 (paper: 1); resting penetration beta^2 g dt^2/(4 pi^2) = %.3g m",
-                      NearRigidPenetration(e.near_rigid_threshold, g, dt));
+                      NearRigidPenetration(e.params.near_rigid_threshold, g, dt));
   ImGui::SetNextItemWidth(120);
-  ImGui::InputDouble("stiction tolerance sigma [-]", &e.stiction_tolerance, 0.0, 0.0, "%.4g");
+  ImGui::InputDouble("stiction tolerance sigma [-]", &e.params.stiction_tolerance, 0.0, 0.0, "%.4g");
   ImGui::TextDisabled("  sigma > 0 (paper: 1e-3); with dt = %.4g s, |g| = %.3g m/s^2", dt, g);
   for (size_t i = 0; i < e.materials.size(); ++i) {
     MaterialEdit& m = e.materials[i];
     ImGui::PushID(static_cast<int>(i));
     ImGui::Separator();
     ImGui::Text("material '%s'", m.name.c_str());
+    ContactMaterial& c = m.material;
     ImGui::SetNextItemWidth(200);
-    ImGui::SliderScalar("stiffness k [N/m]", ImGuiDataType_Double, &m.stiffness, &kMinSliderStiffness,
+    ImGui::SliderScalar("stiffness k [N/m]", ImGuiDataType_Double, &c.stiffness, &kMinSliderStiffness,
                         &kMaxSliderStiffness, "%.3g", ImGuiSliderFlags_Logarithmic);
     ImGui::SetNextItemWidth(120);
-    ImGui::InputDouble("dissipation tau_d [s]", &m.dissipation, 0.0, 0.0, "%.4g");
+    ImGui::InputDouble("dissipation tau_d [s]", &c.dissipation, 0.0, 0.0, "%.4g");
     ImGui::SetNextItemWidth(120);
-    ImGui::InputDouble("friction mu [-]", &m.friction, 0.05, 0.1, "%.3g");
+    ImGui::InputDouble("friction mu [-]", &c.friction, 0.05, 0.1, "%.3g");
     ImGui::SetNextItemWidth(120);
-    ImGui::InputDouble("H&C dissipation d [s/m]", &m.hc_dissipation, 0.0, 0.0, "%.4g");
+    ImGui::InputDouble("H&C dissipation d [s/m]", &c.hc_dissipation, 0.0, 0.0, "%.4g");
     ImGui::SetNextItemWidth(120);
-    ImGui::InputDouble("stiction velocity v_s [m/s]", &m.stiction_velocity, 0.0, 0.0, "%.4g");
-    static const char* const kMaterialModelChoices[] = {"(scene)", "sap", "lagged", "similar",
-                                                        "regularized_lagged"};
+    ImGui::InputDouble("stiction velocity v_s [m/s]", &c.stiction_velocity, 0.0, 0.0, "%.4g");
     ImGui::SetNextItemWidth(180);
-    ImGui::Combo("contact model", &m.model, kMaterialModelChoices, kNumContactModelChoices + 1);
+    const std::string_view current = c.model ? ContactModelName(*c.model) : std::string_view();
+    // The first entry, "(scene)", clears the material's own model.
+    bool picked_scene = false;
+    if (ImGui::BeginCombo("contact model", c.model ? std::string(current).c_str() : "(scene)")) {
+      picked_scene = ImGui::Selectable("(scene)", !c.model);
+      for (const ContactModelInfo& info : ContactModels()) {
+        if (ImGui::Selectable(std::string(info.name).c_str(), c.model == info.model)) c.model = info.model;
+        if (ImGui::IsItemHovered()) {
+          ImGui::SetTooltip("%.*s", static_cast<int>(info.description.size()), info.description.data());
+        }
+      }
+      ImGui::EndCombo();
+    }
+    if (picked_scene) c.model.reset();
     ImGui::TextDisabled("  k > 0 (Ctrl+click to type), tau_d >= 0, mu >= 0, d >= 0, v_s > 0; "
                         "SAP stiction slip mu sigma g dt = %.3g m/s",
-                        StictionSlipBound(m.friction, e.stiction_tolerance, g, dt));
+                        StictionSlipBound(c.friction, e.params.stiction_tolerance, g, dt));
     ImGui::PopID();
   }
   ImGui::Separator();
   if (ImGui::Button("Apply##contact")) ApplyContactEdits(sim, ui, commands);
   ImGui::SameLine();
   if (ImGui::Button("Revert##contact")) ui->contact_edits = ContactEditsFrom(sim);
-  ImGui::TextDisabled("engine: %s, beta = %.4g, sigma = %.4g", ContactModelName(sim.contact_model_parameters().model),
+  ImGui::TextDisabled("engine: %s, beta = %.4g, sigma = %.4g",
+                      std::string(ContactModelName(sim.contact_model_parameters().model)).c_str(),
                       sim.contact_model_parameters().near_rigid_threshold,
                       sim.contact_model_parameters().stiction_tolerance);
   DrawMessage(*ui);
@@ -270,51 +292,53 @@ void DrawSolverPanel(const AppView& view, UiState* ui, AppCommands* commands) {
   }
   SolverEdits& e = ui->solver_edits;
   ImGui::SetNextItemWidth(140);
-  ImGui::Combo("solver", &e.solver, kSolverChoices, kNumSolverChoices);
-  ImGui::TextDisabled("SAP (convex, regularized) fields; CANAL/SubADMM (exact NCP) below");
+  if (const SolverTypeInfo* type = RegistryCombo("solver", SolverTypes(), SolverTypeName(e.type))) {
+    e.type = type->type;
+  }
+  ImGui::TextDisabled("SAP (convex, regularized) fields; the chosen solver's own fields below");
+  SapSolverParameters& sap = e.sap;
   char preview[32];
-  std::snprintf(preview, sizeof preview, "%.0e", e.relative_tolerance);
+  std::snprintf(preview, sizeof preview, "%.0e", sap.relative_tolerance);
   ImGui::SetNextItemWidth(90);
   if (ImGui::BeginCombo("##eps_r_choice", preview)) {
     for (double choice : kRelativeToleranceChoices) {
       char label[32];
       std::snprintf(label, sizeof label, "%.0e", choice);
-      if (ImGui::Selectable(label, choice == e.relative_tolerance)) e.relative_tolerance = choice;
+      if (ImGui::Selectable(label, choice == sap.relative_tolerance)) sap.relative_tolerance = choice;
     }
     ImGui::EndCombo();
   }
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(110);
-  ImGui::InputDouble("relative tolerance eps_r [0, 1]", &e.relative_tolerance, 0.0, 0.0, "%.3g");
-  ImGui::SetNextItemWidth(110);
-  ImGui::InputDouble("absolute tolerance eps_a [sqrt(J)] >= 0", &e.absolute_tolerance, 0.0, 0.0, "%.3g");
-  ImGui::SetNextItemWidth(110);
-  ImGui::InputInt("maximum iterations >= 1", &e.max_iterations);
-  int line_search = e.backtracking ? 1 : 0;
-  const char* kLineSearches[] = {"exact", "backtracking"};
+  ImGui::TextUnformatted("eps_r presets");
+  DrawParameterTable(BindParameters(sap), "sap");
   ImGui::SetNextItemWidth(140);
-  if (ImGui::Combo("line search", &line_search, kLineSearches, 2)) e.backtracking = line_search == 1;
-  if (e.solver == 1) DrawCanalFields(&e.canal);
-  if (e.solver == 2) DrawSubAdmmFields(&e.subadmm);
-  if (e.backtracking) {
-    ImGui::SetNextItemWidth(110);
-    ImGui::InputDouble("rho (0, 1)", &e.backtracking_rho, 0.0, 0.0, "%.3g");
-    ImGui::SetNextItemWidth(110);
-    ImGui::InputDouble("Armijo c (0, 1)", &e.armijo_c, 0.0, 0.0, "%.3g");
-    ImGui::SetNextItemWidth(110);
-    ImGui::InputDouble("alpha_max > 0", &e.backtracking_alpha_max, 0.0, 0.0, "%.3g");
-  } else {
-    ImGui::SetNextItemWidth(110);
-    ImGui::InputDouble("line search tolerance (0, 1)", &e.line_search_tolerance, 0.0, 0.0, "%.3g");
+  if (const LineSearchInfo* search =
+          RegistryCombo("line search", LineSearches(), GetLineSearchInfo(sap.line_search).name)) {
+    sap.line_search = search->kind;
   }
-  if (ImGui::Button("Apply##solver")) ApplySolverEdits(sim, ui, commands);
+  if (sap.line_search == LineSearchKind::kBacktracking) {
+    ImGui::SetNextItemWidth(110);
+    ImGui::InputDouble("rho (0, 1)", &sap.backtracking_rho, 0.0, 0.0, "%.3g");
+    ImGui::SetNextItemWidth(110);
+    ImGui::InputDouble("Armijo c (0, 1)", &sap.armijo_c, 0.0, 0.0, "%.3g");
+    ImGui::SetNextItemWidth(110);
+    ImGui::InputDouble("alpha_max > 0", &sap.backtracking_alpha_max, 0.0, 0.0, "%.3g");
+  }
+  const SolverTypeInfo& chosen = GetSolverTypeInfo(e.type);
+  if (chosen.own_map) {
+    ImGui::Separator();
+    ImGui::Text("%.*s", static_cast<int>(chosen.description.size()), chosen.description.data());
+    DrawParameterTable(chosen.bind(e), std::string(chosen.name).c_str());
+  }
+  if (ImGui::Button("Apply##solver")) ApplySolverEdits(ui, commands);
   ImGui::SameLine();
   if (ImGui::Button("Revert##solver")) ui->solver_edits = SolverEditsFrom(sim);
   const SapSolverParameters& p = sim.solver_parameters();
-  ImGui::TextDisabled("engine: %s, eps_r = %.3g, eps_a = %.3g, %d iterations, %s", sim.solver_name().c_str(),
-                      p.relative_tolerance, p.absolute_tolerance, p.max_iterations,
-                      p.line_search == LineSearchKind::kBacktracking ? "backtracking" : "exact");
-  if (sim.solver_name() != "sap") {
+  ImGui::TextDisabled("engine: %s, eps_r = %.3g, eps_a = %.3g, %d iterations, %s",
+                      std::string(SolverTypeName(sim.solver_type())).c_str(), p.relative_tolerance,
+                      p.absolute_tolerance, p.max_iterations,
+                      std::string(GetLineSearchInfo(p.line_search).name).c_str());
+  if (GetSolverTypeInfo(sim.solver_type()).augmented_lagrangian) {
     const SolverResult& r = sim.solver_result();
     ImGui::TextDisabled("last step: %d AL iterations, %d inner steps, residual %.2e, AL penalty %.3g kg",
                         r.outer_iterations, r.iterations, r.constraint_residual, r.penalty);
@@ -518,16 +542,7 @@ void DrawHelp(UiState* ui) {
 }  // namespace
 
 SimulationEdits SimulationEditsFrom(const Simulation& sim) {
-  SimulationEdits e;
-  e.time_step = sim.time_step();
-  const IntegratorDescription& integrator = sim.integrator();
-  e.integrator = kNumIntegratorChoices - 1;
-  for (int i = 0; i < kNumIntegratorChoices - 1; ++i) {
-    if (integrator.name == kIntegratorChoices[i]) e.integrator = i;
-  }
-  e.theta = integrator.theta;
-  e.theta_vq = integrator.theta_vq;
-  return e;
+  return SimulationEdits{sim.time_step(), sim.integrator()};
 }
 
 bool ApplySimulationEdits(UiState* ui, AppCommands* commands) {
@@ -539,17 +554,16 @@ bool ApplySimulationEdits(UiState* ui, AppCommands* commands) {
     ui->Error(text);
     return false;
   }
-  IntegratorDescription integrator;
+  IntegratorSettings integrator = e.integrator;
   try {
-    if (e.integrator >= 0 && e.integrator < kNumIntegratorChoices - 1) {
-      integrator = IntegratorPreset(kIntegratorChoices[e.integrator]);
-    } else {
-      integrator = IntegratorDescription{"custom", e.theta, e.theta_vq};
+    // A preset's name with edited θ values is custom.
+    if (FindChoice(IntegratorPresets(), integrator.name) != nullptr) {
+      const IntegratorSettings preset = IntegratorPreset(integrator.name);
+      if (preset.theta != integrator.theta || preset.theta_vq != integrator.theta_vq) {
+        integrator.name = std::string(kCustomIntegrator);
+      }
     }
-    if (!(integrator.theta >= 0 && integrator.theta <= 1 && integrator.theta_vq >= 0 &&
-          integrator.theta_vq <= 1)) {
-      throw InputError("integrator: theta and theta_vq must be in [0, 1]");
-    }
+    ValidateIntegratorSettings(integrator);  // Before δt changes: all or nothing.
     commands->SetIntegrator(integrator);
     commands->SetTimeStep(e.time_step);
   } catch (const InputError& error) {
@@ -565,14 +579,8 @@ bool ApplySimulationEdits(UiState* ui, AppCommands* commands) {
 
 ContactEdits ContactEditsFrom(const Simulation& sim) {
   ContactEdits e;
-  e.near_rigid_threshold = sim.contact_model_parameters().near_rigid_threshold;
-  e.stiction_tolerance = sim.contact_model_parameters().stiction_tolerance;
-  e.model = static_cast<int>(sim.contact_model_parameters().model);
-  for (const MaterialDescription& m : sim.scene().materials) {
-    const ContactMaterial now = sim.GetMaterial(m.name);
-    e.materials.push_back(MaterialEdit{m.name, now.stiffness, now.dissipation, now.friction, now.hc_dissipation,
-                                       now.stiction_velocity, now.model ? static_cast<int>(*now.model) + 1 : 0});
-  }
+  e.params = sim.contact_model_parameters();
+  for (const std::string& name : sim.material_names()) e.materials.push_back(MaterialEdit{name, sim.GetMaterial(name)});
   return e;
 }
 
@@ -588,15 +596,13 @@ bool ApplyContactEdits(const Simulation& sim, UiState* ui, AppCommands* commands
     return false;
   }
   try {
-    commands->SetContactModelParameters(ContactModelParameters{e.near_rigid_threshold, e.stiction_tolerance,
-                                                               static_cast<ContactModel>(e.model)});
+    commands->SetContactModelParameters(e.params);
     // Two passes: models cleared first, so that moving two materials from
     // one model to another never passes through a conflicting pair.
     for (int pass = 0; pass < 2; ++pass) {
       for (const MaterialEdit& m : e.materials) {
-        ContactMaterial material{m.stiffness, m.dissipation, m.friction, m.hc_dissipation, m.stiction_velocity,
-                                 std::nullopt};
-        if (pass == 1 && m.model > 0) material.model = static_cast<ContactModel>(m.model - 1);
+        ContactMaterial material = m.material;
+        if (pass == 0) material.model.reset();
         try {
           commands->SetMaterial(m.name, material);
         } catch (const InputError& error) {
@@ -617,66 +623,31 @@ bool ApplyContactEdits(const Simulation& sim, UiState* ui, AppCommands* commands
   }
   char text[160];
   std::snprintf(text, sizeof text, "applied: model %s, beta = %.4g, sigma = %.4g, %zu material(s)",
-                kContactModelChoices[e.model], e.near_rigid_threshold, e.stiction_tolerance, e.materials.size());
+                std::string(ContactModelName(e.params.model)).c_str(), e.params.near_rigid_threshold,
+                e.params.stiction_tolerance, e.materials.size());
   ui->Info(text);
   return true;
 }
 
-SolverEdits SolverEditsFrom(const Simulation& sim) {
-  SolverEdits e;
-  for (int i = 0; i < kNumSolverChoices; ++i) {
-    if (sim.solver_name() == kSolverChoices[i]) e.solver = i;
-  }
-  const SapSolverParameters& p = sim.solver_parameters();
-  e.relative_tolerance = p.relative_tolerance;
-  e.absolute_tolerance = p.absolute_tolerance;
-  e.max_iterations = p.max_iterations;
-  e.backtracking = p.line_search == LineSearchKind::kBacktracking;
-  e.backtracking_rho = p.backtracking_rho;
-  e.armijo_c = p.armijo_c;
-  e.backtracking_alpha_max = p.backtracking_alpha_max;
-  e.line_search_tolerance = p.exact_line_search_tolerance;
-  e.canal = sim.solver_settings().canal;
-  e.subadmm = sim.solver_settings().subadmm;
-  return e;
-}
+SolverEdits SolverEditsFrom(const Simulation& sim) { return sim.solver_settings(); }
 
-bool ApplySolverEdits(const Simulation& sim, UiState* ui, AppCommands* commands) {
+bool ApplySolverEdits(UiState* ui, AppCommands* commands) {
   const SolverEdits& e = ui->solver_edits;
-  if (e.solver < 0 || e.solver >= kNumSolverChoices) {
-    ui->Error("refused: no such solver");
-    return false;
-  }
-  SolverSettings settings = sim.solver_settings();
-  settings.type = kSolverChoices[e.solver];
-  settings.canal = e.canal;
-  settings.subadmm = e.subadmm;
-  SapSolverParameters& p = settings.sap;
-  p.relative_tolerance = e.relative_tolerance;
-  p.absolute_tolerance = e.absolute_tolerance;
-  p.max_iterations = e.max_iterations;
-  p.line_search = e.backtracking ? LineSearchKind::kBacktracking : LineSearchKind::kExact;
-  p.backtracking_rho = e.backtracking_rho;
-  p.armijo_c = e.armijo_c;
-  p.backtracking_alpha_max = e.backtracking_alpha_max;
-  p.exact_line_search_tolerance = e.line_search_tolerance;
   try {
-    commands->SetSolver(settings);  // Validates everything before changing anything.
+    commands->SetSolver(e);  // Validates everything before changing anything.
   } catch (const InputError& error) {
     ui->Error(std::string("refused: ") + error.what());
     return false;
   }
-  char text[160];
-  if (settings.type == "sap") {
-    std::snprintf(text, sizeof text, "applied: sap, eps_r = %.3g, eps_a = %.3g, %d iterations, %s line search",
-                  p.relative_tolerance, p.absolute_tolerance, p.max_iterations, e.backtracking ? "backtracking" : "exact");
-  } else if (settings.type == "canal") {
-    std::snprintf(text, sizeof text, "applied: canal, AL penalty beta0 = %.3g kg, tolerance %.3g m/s, %d AL iterations",
-                  e.canal.initial_penalty, e.canal.tolerance, e.canal.max_iterations);
-  } else {
-    std::snprintf(text, sizeof text, "applied: subadmm, tolerance %.3g, %d iterations, %d thread(s)",
-                  e.subadmm.tolerance, e.subadmm.max_iterations, e.subadmm.num_threads);
+  // "applied: <solver>, key = value, ..." with the chosen solver's own table.
+  std::string text = "applied: " + std::string(SolverTypeName(e.type));
+  SolverSettings copy = e;
+  const SolverTypeInfo& info = GetSolverTypeInfo(e.type);
+  for (const ParameterBinding& p : info.bind(copy)) {
+    if (std::holds_alternative<bool*>(p.value)) continue;
+    text += ", " + std::string(p.key) + " = " + FormatParameterValue(p);
   }
+  if (e.type == SolverType::kSap) text += ", " + std::string(GetLineSearchInfo(e.sap.line_search).name) + " line search";
   ui->Info(text);
   return true;
 }

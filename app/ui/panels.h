@@ -20,7 +20,7 @@ class AppCommands {
   virtual void StepOnce() = 0;
   virtual void ResetSimulation() = 0;
   virtual void SetTimeStep(double dt) = 0;
-  virtual void SetIntegrator(const IntegratorDescription& integrator) = 0;
+  virtual void SetIntegrator(const IntegratorSettings& integrator) = 0;
   virtual void SetRealTimeFactor(double rtf) = 0;
   virtual void SetUnlimitedSpeed(bool unlimited) = 0;
   virtual void SetPhysicsBudget(double seconds) = 0;
@@ -80,7 +80,7 @@ bool ApplyContactEdits(const Simulation& sim, UiState* ui, AppCommands* commands
 SolverEdits SolverEditsFrom(const Simulation& sim);
 
 /// Applies the Solver panel from the next step (same rules as above).
-bool ApplySolverEdits(const Simulation& sim, UiState* ui, AppCommands* commands);
+bool ApplySolverEdits(UiState* ui, AppCommands* commands);
 
 /// Near-rigid resting penetration β² g δt² / (4π²) [m] (docs/contact-model.md).
 double NearRigidPenetration(double beta, double g, double dt);

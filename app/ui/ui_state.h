@@ -6,73 +6,41 @@
 
 #include "app/render/renderer.h"
 #include "app/ui/rolling_plot.h"
-#include "engine/scene/scene_description.h"
+#include "engine/parameters/contact_parameters.h"
+#include "engine/parameters/integrator_settings.h"
+#include "engine/parameters/solver_settings.h"
 
 namespace stiction::app {
 
 /// The Simulation panel's fields before Apply. A change reaches the engine
 /// only through ApplySimulationEdits, from the next step on.
 struct SimulationEdits {
-  double time_step = 0.01;    ///< δt [s].
-  int integrator = 3;         ///< Index into kIntegratorChoices.
-  double theta = 0.5;         ///< θ in [0, 1] (custom).
-  double theta_vq = 0.5;      ///< θ_vq in [0, 1] (custom).
+  double time_step = 0.01;        ///< δt [s].
+  IntegratorSettings integrator;  ///< A preset (name and θ values) or "custom" θ values.
 };
 
-/// Presets of engine/scene/scene_loader.h IntegratorPreset, then "custom".
-inline constexpr const char* kIntegratorChoices[] = {"explicit_euler", "symplectic_euler",
-                                                     "implicit_euler", "midpoint", "custom"};
-inline constexpr int kNumIntegratorChoices = 5;
 /// δt accepted by the panel [s]. The engine accepts any positive value; the
 /// viewer refuses steps that could not run interactively or say nothing.
 inline constexpr double kMinTimeStep = 1e-5;
 inline constexpr double kMaxTimeStep = 0.1;
 
-/// Contact models of the Contact panel, in the order of the engine's
-/// ContactModel enum (ContactModelName gives the same strings).
-inline constexpr const char* kContactModelChoices[] = {"sap", "lagged", "similar", "regularized_lagged"};
-inline constexpr int kNumContactModelChoices = 4;
-
 /// One material row of the Contact panel.
 struct MaterialEdit {
   std::string name;
-  double stiffness = 1e6;    ///< k [N/m], > 0.
-  double dissipation = 0.01; ///< τd [s], ≥ 0 (SAP).
-  double friction = 0.5;     ///< μ, ≥ 0.
-  double hc_dissipation = 10.0;     ///< Hunt & Crossley d [s/m], ≥ 0.
-  double stiction_velocity = 1e-4;  ///< v_s [m/s], > 0.
-  int model = 0;  ///< 0: the scene's model; i > 0: kContactModelChoices[i − 1].
+  ContactMaterial material;  ///< k, τd, μ, d, v_s; model nullopt: the scene's.
 };
 
 /// The Contact panel's fields before Apply (ApplyContactEdits).
 struct ContactEdits {
-  int model = 0;                      ///< Scene default, index into kContactModelChoices.
-  double near_rigid_threshold = 1.0;  ///< β, ≥ 0.
-  double stiction_tolerance = 1e-3;   ///< σ, > 0.
+  ContactModelParameters params;  ///< β, σ and the scene's contact model.
   std::vector<MaterialEdit> materials;
 };
 
-/// Contact solvers the engine offers (stiction::kSolverTypes), switchable live.
-inline constexpr const char* kSolverChoices[] = {"sap", "canal", "subadmm"};
-inline constexpr int kNumSolverChoices = 3;
+/// The Solver panel's fields before Apply (ApplySolverEdits): the solver
+/// type and every solver's parameters.
+using SolverEdits = SolverSettings;
 /// ε_r presets of the Solver panel.
 inline constexpr double kRelativeToleranceChoices[] = {1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8};
-inline constexpr int kNumRelativeToleranceChoices = 8;
-
-/// The Solver panel's fields before Apply (ApplySolverEdits).
-struct SolverEdits {
-  int solver = 0;                     ///< Index into kSolverChoices.
-  double relative_tolerance = 1e-6;   ///< ε_r in [0, 1].
-  double absolute_tolerance = 1e-14;  ///< ε_a [√J], ≥ 0.
-  int max_iterations = 300;           ///< ≥ 1.
-  bool backtracking = false;          ///< Line search: false exact, true backtracking.
-  double backtracking_rho = 0.8;      ///< ρ in (0, 1).
-  double armijo_c = 1e-4;             ///< c in (0, 1).
-  double backtracking_alpha_max = 1.25;  ///< α_max > 0.
-  double line_search_tolerance = 1e-6;   ///< Exact search: |dℓ/dα| ratio, in (0, 1).
-  CanalSolverParameters canal;      ///< CANAL's fields (docs/solvers.md).
-  SubAdmmSolverParameters subadmm;  ///< SubADMM's fields.
-};
 
 struct VisualizationState {
   RenderOptions render;

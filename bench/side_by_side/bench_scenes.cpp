@@ -54,7 +54,7 @@ BenchScene LoadBenchScene(const std::string& name, const std::string& file, doub
 BenchScene MakeClutter(bool walls, double dt, double duration) {
   BenchScene b = LoadBenchScene(walls ? "clutter40_walls" : "clutter40_nowalls",
                                 walls ? "clutter.yaml" : "clutter_nowalls.yaml", dt, duration, Metric::kSettle);
-  Material(&b.scene, "clutter").dissipation = dt;  // τd = δt ([SAP] Sec. VI-C).
+  Material(&b.scene, "clutter").material.dissipation = dt;  // τd = δt ([SAP] Sec. VI-C).
   return b;
 }
 
@@ -111,14 +111,14 @@ BenchScene MakeIncline(double tan_alpha, double dt, double duration) {
                                 {std::string("world_geometry.ramp.pose.rpy=") + rpy,
                                  std::string("bodies.box.pose.rpy=") + rpy,
                                  std::string("bodies.box.pose.position=") + position});
-  const double mu = Material(&b.scene, "incline").friction;
+  const double mu = Material(&b.scene, "incline").material.friction;
   const double g = -b.scene.gravity.z();
   b.name = tan_alpha < mu ? "incline_stick" : "incline_slide";
   b.metric = tan_alpha < mu ? Metric::kCreep : Metric::kAcceleration;
   b.tracked_body = BodyIndex(b.scene, "box");
   b.slope_direction = Vector3(std::cos(a), 0, -std::sin(a));  // Descends towards +x.
   b.expected_acceleration = g * (std::sin(a) - mu * std::cos(a));
-  b.creep_bound = mu * b.scene.solver.stiction_tolerance * g * dt;  // Eq. (31).
+  b.creep_bound = mu * b.scene.contact.stiction_tolerance * g * dt;  // Eq. (31).
   return b;
 }
 
@@ -131,7 +131,7 @@ BenchScene MakeGraspHold(double dt, double duration) {
 BenchScene MakeStack10(double dt, double duration) {
   BenchScene b = LoadBenchScene("stack10", "stack10.yaml", dt, duration, Metric::kStack);
   // τd = δt/π, the paper's critically damped choice (Eq. 28), as the file has for 10 ms.
-  for (MaterialDescription& m : b.scene.materials) m.dissipation = dt / M_PI;
+  for (MaterialDescription& m : b.scene.materials) m.material.dissipation = dt / M_PI;
   b.tracked_body = BodyIndex(b.scene, "box_9");
   return b;
 }

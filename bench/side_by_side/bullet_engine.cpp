@@ -178,7 +178,7 @@ std::string CheckScene(const SceneDescription& scene) {
       if (!geometry.collision) continue;
       const MaterialDescription* material = FindMaterial(scene, geometry.material);
       if (first == nullptr) first = material;
-      if (material->friction != first->friction) {
+      if (material->material.friction != first->material.friction) {
         return "geometry " + Named(geometry.name, geometry.where) +
                ": Bullet has one friction per body, and this body's geometries differ";
       }
@@ -222,7 +222,7 @@ class BulletEngine final : public PeerEngine {
     for (const GeometryDescription& geometry : scene.world_geometries) {
       if (!geometry.collision) continue;
       AddBody(0.0, Vector3::Zero(), MakeShape(geometry.shape), geometry.X_BG,
-              FindMaterial(scene, geometry.material)->friction);
+              FindMaterial(scene, geometry.material)->material.friction);
     }
     for (const BodyDescription& body : scene.bodies) AddSceneBody(scene, body);
     for (const ActuatorDescription& actuator : scene.actuators) {
@@ -375,7 +375,7 @@ class BulletEngine final : public PeerEngine {
     if (colliding.empty()) {
       shape = Own(std::make_unique<btEmptyShape>());
     } else {
-      mu = FindMaterial(scene, colliding.front()->material)->friction;
+      mu = FindMaterial(scene, colliding.front()->material)->material.friction;
       if (colliding.size() == 1 && IsIdentity(colliding.front()->X_BG)) {
         shape = MakeShape(colliding.front()->shape);
       } else {

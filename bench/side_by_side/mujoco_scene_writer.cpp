@@ -203,7 +203,7 @@ bool MjcfBuilder::Friction(const GeometryDescription& geometry, double* mu) {
   const std::string& name = geometry.material.empty() ? scene_.default_material : geometry.material;
   for (const MaterialDescription& material : scene_.materials) {
     if (material.name == name) {
-      *mu = material.friction;
+      *mu = material.material.friction;
       return true;
     }
   }

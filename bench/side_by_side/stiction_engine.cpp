@@ -22,7 +22,9 @@ bool IsHuntCrossley(StictionVariant v) {
 // midpoint rule makes stiff H&C contact ring, docs/contact-model.md).
 SceneDescription ForVariant(SceneDescription scene, StictionVariant v) {
   if (IsHuntCrossley(v)) {
-    for (MaterialDescription& m : scene.materials) m.stiffness = std::min(m.stiffness, kHuntCrossleyBenchStiffness);
+    for (MaterialDescription& m : scene.materials) {
+      m.material.stiffness = std::min(m.material.stiffness, kHuntCrossleyBenchStiffness);
+    }
     scene.integrator = IntegratorPreset("symplectic_euler");
   }
   return scene;
@@ -39,9 +41,9 @@ class StictionEngine final : public PeerEngine {
       case StictionVariant::kLagged: p.model = ContactModel::kLagged; break;
       case StictionVariant::kSimilar: p.model = ContactModel::kSimilar; break;
       case StictionVariant::kRegularizedLagged: p.model = ContactModel::kRegularizedLagged; break;
-      case StictionVariant::kCanal: s.type = "canal"; break;
-      case StictionVariant::kSubAdmm1: s.type = "subadmm"; s.subadmm.num_threads = 1; break;
-      case StictionVariant::kSubAdmm2: s.type = "subadmm"; s.subadmm.num_threads = 2; break;
+      case StictionVariant::kCanal: s.type = SolverType::kCanal; break;
+      case StictionVariant::kSubAdmm1: s.type = SolverType::kSubAdmm; s.subadmm.num_threads = 1; break;
+      case StictionVariant::kSubAdmm2: s.type = SolverType::kSubAdmm; s.subadmm.num_threads = 2; break;
     }
     sim_.SetSolver(s);
     sim_.SetContactModelParameters(p);

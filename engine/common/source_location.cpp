@@ -1,6 +1,4 @@
-#include <string>
-
-#include "engine/scene/scene_description.h"
+#include "engine/common/source_location.h"
 
 namespace stiction {
 

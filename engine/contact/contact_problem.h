@@ -1,13 +1,18 @@
 #pragma once
 // The solver-agnostic contact problem of stage 2 ([SAP] Eq. 18 and
 // Sec. III): minimize over v the cost ½‖v − v*‖²_A + Σ_i ℓ_i(J_i v). It knows
-// no solver; SAP, and later CANAL and others, consume it.
+// no solver; SAP, CANAL and SubADMM consume it. Each constraint is one of
+// the families of this folder (a tagged union, so that the solvers' loops
+// dispatch without virtual calls and storage is recycled across steps).
 #include <cstdint>
 #include <vector>
 
 #include "engine/common/eigen_types.h"
+#include "engine/contact/bilateral_constraint.h"
+#include "engine/contact/clamped_constraint.h"
+#include "engine/contact/constraint_evaluation.h"
+#include "engine/contact/friction_cone_constraint.h"
 #include "engine/contact/hunt_crossley_constraint.h"
-#include "engine/contact/sap_constraint.h"
 
 namespace stiction {
 
@@ -17,10 +22,11 @@ struct ConstraintJacobianBlock {
   MatrixX J;  ///< rows × nv_tree: v_c = Σ_blocks J · v_tree.
 };
 
+/// The cost function a constraint evaluates (which parameters it uses).
 enum class ConstraintKind {
   kFrictionCone,  ///< 3 rows, SapFrictionConeParameters.
   kClamped,       ///< 1 row, SapClampedParameters (limits, PD with effort limit).
-  kBilateral,     ///< k rows, R and v̂ (welds, ball joints).
+  kBilateral,     ///< k rows, SapBilateralParameters (welds, ball joints).
   kHuntCrossley,  ///< 3 rows, HuntCrossleyParameters (Lagged or Similar contact).
 };
 
@@ -41,7 +47,7 @@ struct Constraint {
   SapFrictionConeParameters cone;
   SapClampedParameters clamped;
   HuntCrossleyParameters hc;
-  VectorX bilateral_R, bilateral_v_hat;
+  SapBilateralParameters bilateral;
 
   ConstraintOrigin origin = ConstraintOrigin::kContact;
   /// Contacts: signed distance φ0 at the step start [m] (< 0 overlapping);
@@ -55,11 +61,21 @@ struct Constraint {
   /// other constraints their origin and index. Equal keys on consecutive
   /// steps mean "probably the same constraint", never more.
   std::uint64_t key = 0;
+  /// Values carried from the previous step's solve for this key (impulse γ
+  /// and, for augmented-Lagrangian solvers, the slack z, one entry per row),
+  /// filled before the solve for solvers that warm start
+  /// (engine/solvers/constraint_warm_start.h); empty when there are none.
+  VectorX warm_gamma, warm_slack;
 
-  /// Evaluates ℓ, γ and G at the constraint velocity vc.
-  /// vc is taken by reference to any contiguous segment (no temporary).
+  /// Evaluates ℓ, γ and G at the constraint velocity vc (any contiguous
+  /// segment, no temporary).
   void Evaluate(Eigen::Ref<const VectorX> vc, ConstraintEvaluation* out) const;
 };
+
+/// Constraint identity for warm starts (see Constraint::key): the top byte
+/// is the origin, the rest the geometry pair and point index (contacts) or
+/// the index of the limit, actuator or body constraint.
+std::uint64_t MakeConstraintKey(ConstraintOrigin origin, std::uint64_t a, std::uint64_t b, std::uint64_t c);
 
 struct ContactProblem {
   double dt = 0;                    ///< δt [s].

@@ -64,6 +64,21 @@ double HuntCrossleyParameters::v_hat() const {
   return d > 0 ? std::min(elastic_limit, 1 / d) : elastic_limit;
 }
 
+HuntCrossleyParameters MakeHuntCrossleyParameters(ContactModel model, const ContactMaterial& m, double phi0,
+                                                  double vn0, double w, double dt, double sigma) {
+  HuntCrossleyParameters hc;
+  hc.model = model == ContactModel::kSimilar ? HuntCrossleyModel::kSimilar : HuntCrossleyModel::kLagged;
+  hc.dt = dt;
+  hc.k = m.stiffness;
+  hc.d = m.hc_dissipation;
+  hc.f0 = -m.stiffness * phi0;  // k x0, x0 = −φ0 (Eq. 15).
+  hc.mu = m.friction;
+  hc.gamma_n0 = HuntCrossleyLaggedImpulse(dt, hc.d, hc.f0, vn0);
+  hc.eps_s = m.stiction_velocity;
+  if (model == ContactModel::kRegularizedLagged) hc.eps_s = std::max(hc.eps_s, sigma * w * hc.mu * hc.gamma_n0);
+  return hc;
+}
+
 double HuntCrossleyNormalImpulse(const HuntCrossleyParameters& p, double vn) {
   return EvaluateNormal(p, vn).impulse;
 }
@@ -76,8 +91,7 @@ double HuntCrossleyLaggedImpulse(double dt, double d, double f0, double vn0) {
 void EvaluateHuntCrossley(const HuntCrossleyParameters& p, const Vector3& vc,
                           ConstraintEvaluation* out) {
   assert(out != nullptr && p.dt > 0 && p.k > 0 && p.d >= 0 && p.mu >= 0 && p.eps_s > 0);
-  if (out->gamma.size() != 3) out->gamma.resize(3);
-  if (out->G.rows() != 3 || out->G.cols() != 3) out->G.resize(3, 3);
+  EnsureEvaluationSize(3, out);
   const SoftNorm soft = EvaluateSoftNorm(Eigen::Vector2d(vc.x(), vc.y()), p.eps_s);
   auto& G = out->G;
   G.setZero();

@@ -9,14 +9,15 @@
 // norm of App. A (Eq. 45) with ε_s the stiction tolerance. Both are convex,
 // twice differentiable away from the normal kink v_n = v̂, and their Hessians
 // are PSD everywhere including v_t = 0 (the soft norm removes the
-// singularity). Like the SAP constraints (sap_constraint.h) they report
+// singularity). Like SAP's friction cone (friction_cone_constraint.h) they report
 // ℓ, γ = −∂ℓ/∂v_c and G = ∂²ℓ/∂v_c², so the SAP Newton solver runs unchanged.
 //
 // Conventions as for SAP's friction cone: rows [t1, t2, n], v_c the velocity
 // of B relative to A in the contact frame (v_n > 0 separates), penetration
 // x = −φ, ẋ = −v_n.
 #include "engine/common/eigen_types.h"
-#include "engine/contact/sap_constraint.h"
+#include "engine/contact/constraint_evaluation.h"
+#include "engine/parameters/contact_parameters.h"
 
 namespace stiction {
 
@@ -44,6 +45,17 @@ double HuntCrossleyNormalImpulse(const HuntCrossleyParameters& p, double vn);
 /// The lagged normal impulse of Eq. (29): γ_n0 = δt f_n(x0, ẋ0) with
 /// f_n(x, ẋ) = k x₊ (1 + d ẋ)₊, x0 = f0/k, ẋ0 = −vn0 [N s].
 double HuntCrossleyLaggedImpulse(double dt, double d, double f0, double vn0);
+
+/// A contact's parameters under a Hunt & Crossley contact model (Lagged,
+/// Similar or regularized Lagged; `model` must be one of them) from its
+/// pair's combined material: k, d, μ and v_s as given (the near-rigid β is
+/// a SAP regularization and does not apply), f0 = −k φ0 (Eq. 15), the
+/// lagged impulse γ_n0 from the normal velocity vn0 [m/s] at the step start
+/// (Eq. 29) and, for the regularized Lagged model, ε_s = max(v_s, σ w μ γ_n0)
+/// (Eq. 44: SAP's effective stiction tolerance during impacts, v_s in
+/// sustained contact), with w [s/kg] the contact's Delassus estimate.
+HuntCrossleyParameters MakeHuntCrossleyParameters(ContactModel model, const ContactMaterial& m, double phi0,
+                                                  double vn0, double w, double dt, double sigma);
 
 /// ℓ, γ and G of the model at v_c (see the file comment).
 void EvaluateHuntCrossley(const HuntCrossleyParameters& p, const Vector3& vc,

@@ -40,17 +40,14 @@ GripperController::GripperController(const Simulation& sim) {
 GripperController::Axis GripperController::MakeAxis(const Simulation& sim,
                                                     const std::string& actuator,
                                                     int* child_body) const {
-  const SceneDescription& scene = sim.scene();
-  const auto a = std::find_if(scene.actuators.begin(), scene.actuators.end(),
-                              [&](const ActuatorDescription& d) { return d.name == actuator; });
-  if (a == scene.actuators.end()) throw InputError("gripper: unknown actuator '" + actuator + "'");
-  const MultibodyModel& model = sim.model();
-  for (const Joint& j : model.joints()) {
-    if (j.name != a->joint) continue;
-    *child_body = j.child;
-    return Axis{actuator, j.q_start, a->kp, a->kd};
+  const std::vector<std::string> names = sim.actuator_names();
+  if (std::find(names.begin(), names.end(), actuator) == names.end()) {
+    throw InputError("gripper: unknown actuator '" + actuator + "'");
   }
-  throw InputError("gripper: actuator '" + actuator + "' has no joint in the model");
+  const JointActuator& a = sim.actuator(actuator);
+  const Joint& j = sim.model().joint(a.joint);
+  *child_body = j.child;
+  return Axis{actuator, j.q_start, a.kp, a.kd};
 }
 
 bool GripperController::IsGripperBody(int body) const {

@@ -9,33 +9,17 @@
 #include <vector>
 
 #include "engine/common/eigen_types.h"
-#include "engine/solvers/solver_parameters.h"
+#include "engine/common/source_location.h"
+#include "engine/parameters/contact_parameters.h"
+#include "engine/parameters/integrator_settings.h"
+#include "engine/parameters/solver_settings.h"
 
 namespace stiction {
 
-/// Where a value came from, for error messages raised after parsing
-/// (e.g. by the model builder): "file.yaml:12".
-struct SourceLocation {
-  std::string file;
-  int line = 0;  ///< 1-based; 0 when unknown.
-  std::string ToString() const;
-};
-
-/// The θ-method parameters of [SAP] Eq. (6).
-struct IntegratorDescription {
-  std::string name = "midpoint";  ///< Preset name, or "custom" for raw θ values.
-  double theta = 0.5;             ///< θ in [0, 1].
-  double theta_vq = 0.5;          ///< θ_vq in [0, 1].
-};
-
 struct MaterialDescription {
   std::string name;
-  double friction = 0.5;          ///< Coulomb μ, dimensionless, ≥ 0.
-  double stiffness = 1e6;         ///< Contact stiffness k [N/m], > 0.
-  double dissipation = 0.01;      ///< SAP dissipation time scale τd [s], ≥ 0.
-  double hc_dissipation = 10.0;   ///< Hunt & Crossley dissipation d [s/m], ≥ 0.
-  double stiction_velocity = 1e-4; ///< Stiction tolerance v_s [m/s] > 0 (Lagged, Similar).
-  std::string contact_model = "";  ///< "" = scene default; else sap|lagged|similar|...
+  /// k, τd, μ, d, v_s and the material's model (nullopt: the scene's).
+  ContactMaterial material;
   SourceLocation where;
 };
 
@@ -149,31 +133,18 @@ struct GripperDescription {
 inline constexpr double kMinGripForce = 1.0;
 inline constexpr double kMaxGripForce = 50.0;
 
-/// Solver settings. Keys of solvers not built yet are still validated and kept
-/// so that scenes written for later versions load.
-struct SolverDescription {
-  std::string type = "sap";
-  double relative_tolerance = 1e-6;  ///< ε_r of [SAP] Eq. (26).
-  double absolute_tolerance = 1e-14; ///< ε_a of [SAP] Eq. (26).
-  int max_iterations = 300;  ///< SAP Newton cap: stiff Hunt & Crossley impacts at large δt need > 100.
-  std::string line_search = "exact";  ///< exact | backtracking.
-  /// Exact line search: stop at |dℓ/dα| ≤ this · |dℓ/dα(0)|, in (0, 1).
-  double line_search_tolerance = 1e-6;
-  double near_rigid_threshold = 1.0;  ///< β of [SAP] Eq. (29).
-  double stiction_tolerance = 1e-3;   ///< σ of [SAP] Eq. (30).
-  CanalSolverParameters canal;        ///< `solver.canal:` (docs/scene-format.md).
-  SubAdmmSolverParameters subadmm;    ///< `solver.subadmm:`.
-};
-
 struct SceneDescription {
   std::string file;         ///< The top-level scene file.
   std::string description;  ///< One paragraph shown by the viewer.
   Vector3 gravity = Vector3(0, 0, -9.81);  ///< [m/s²].
   double time_step = 0.01;                 ///< δt [s] > 0.
   double duration = 5.0;                   ///< Default run length [s] > 0.
-  IntegratorDescription integrator;
-  SolverDescription solver;
-  std::string contact_model = "sap";
+  IntegratorSettings integrator;
+  /// `solver:`: the solver type and every solver's parameters.
+  SolverSettings solver;
+  /// β, σ (keys `solver.near_rigid_threshold`, `solver.stiction_tolerance`)
+  /// and the scene's contact model (`contact_model:`).
+  ContactModelParameters contact;
   std::string default_material = "default";
   std::vector<MaterialDescription> materials;  ///< Always holds "default".
   std::vector<BodyDescription> bodies;

@@ -20,15 +20,18 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <string_view>
 #include <system_error>
 #include <utility>
+#include <variant>
 
 #include <Eigen/Eigenvalues>
 #include <yaml-cpp/yaml.h>
 
 #include "engine/common/error.h"
+#include "engine/common/named_choice.h"
 #include "engine/common/text.h"
 #include "engine/scene/scene_overrides.h"
 #include "engine/scene/shape_inertia.h"
@@ -39,14 +42,10 @@ namespace {
 namespace fs = std::filesystem;
 
 // ---------------------------------------------------------------------------
-// Known names. Extend these lists when a new contact model or solver lands.
+// Known names. Solvers, contact models, integrator presets and line searches
+// come from their registries (engine/parameters/), their parameters' keys
+// from the parameter tables there.
 // ---------------------------------------------------------------------------
-constexpr std::array<std::string_view, 4> kKnownContactModels = {
-    "sap", "lagged", "similar", "regularized_lagged"};
-constexpr std::array<std::string_view, 3> kKnownSolvers = {"sap", "canal", "subadmm"};
-constexpr std::array<std::string_view, 2> kKnownLineSearches = {"exact", "backtracking"};
-constexpr std::array<std::string_view, 4> kIntegratorPresets = {
-    "explicit_euler", "symplectic_euler", "implicit_euler", "midpoint"};
 constexpr std::array<std::string_view, 5> kJointTypes = {"free", "revolute", "prismatic",
                                                          "ball", "fixed"};
 constexpr std::array<std::string_view, 6> kShapeTypes = {"sphere", "box",  "capsule",
@@ -65,12 +64,6 @@ constexpr std::array<std::string_view, 16> kSceneKeys = {
     "solver",      "default_material", "materials", "world_geometry", "bodies", "joints",
     "actuators",   "constraints", "gripper",       "commands"};
 
-constexpr std::array<std::string_view, 10> kSolverKeys = {
-    "type",          "relative_tolerance",   "absolute_tolerance", "max_iterations",
-    "line_search",   "line_search_tolerance", "near_rigid_threshold", "stiction_tolerance",
-    "canal",         "subadmm"};
-constexpr std::array<std::string_view, 7> kMaterialKeys = {
-    "name", "friction", "stiffness", "dissipation", "hc_dissipation", "stiction_velocity", "contact_model"};
 constexpr std::array<std::string_view, 8> kGeometryKeys = {
     "name", "shape", "pose", "material", "color", "collision", "visual", "groups"};
 constexpr std::array<std::string_view, 9> kBodyKeys = {
@@ -330,20 +323,19 @@ class Loader {
                                                         const std::string& key) const;
   std::vector<std::pair<YAML::Node, Ctx>> Elements(const Ctx& ctx, const YAML::Node& node) const;
 
-  void ParseSolver(const Ctx& ctx, const YAML::Node& node, SolverDescription* solver) const;
-  /// A map of numeric/boolean solver parameters: each key read into its
-  /// field, then `validate` (the engine's own check) run so that a bad value
-  /// is reported at its key.
-  struct ParameterField {
-    std::string_view key;
-    double* number = nullptr;
-    int* integer = nullptr;
-    bool* flag = nullptr;
-  };
-  void ParseParameterMap(const Ctx& ctx, const YAML::Node& node,
-                         const std::vector<ParameterField>& fields,
-                         const std::function<void()>& validate) const;
-  IntegratorDescription ParseIntegrator(const Ctx& ctx, const YAML::Node& node) const;
+  void ParseSolver(const Ctx& ctx, const YAML::Node& node, SolverSettings* solver,
+                   ContactModelParameters* contact) const;
+  /// Reads the keys of `map` that `table` binds (engine/parameters/), each
+  /// checked against its range; then `validate` (the engine's own check of
+  /// the whole struct) runs so that a bad combination is reported at the
+  /// key that made it. Keys the table does not bind are left alone.
+  void ReadParameters(const MapView& map, const ParameterTable& table,
+                      const std::function<void()>& validate) const;
+  /// The registry entry named by a scalar; fails naming the valid names.
+  template <typename Entry>
+  const Entry& ReadRegistryChoice(const Ctx& ctx, const YAML::Node& node, std::span<const Entry> entries,
+                                  const std::string& what) const;
+  IntegratorSettings ParseIntegrator(const Ctx& ctx, const YAML::Node& node) const;
   MaterialDescription ParseMaterial(const Ctx& ctx, const YAML::Node& node) const;
   GeometryDescription ParseGeometry(const Ctx& ctx, const YAML::Node& node,
                                     const std::string& default_name, bool in_world,
@@ -365,7 +357,6 @@ class Loader {
   double ReadPositive(const Ctx& ctx, const YAML::Node& node) const;
   double ReadNonNegative(const Ctx& ctx, const YAML::Node& node) const;
   double ReadInRange(const Ctx& ctx, const YAML::Node& node, double lo, double hi) const;
-  int ReadInt(const Ctx& ctx, const YAML::Node& node, int lo, int hi) const;
   bool ReadBool(const Ctx& ctx, const YAML::Node& node) const;
   std::string ReadString(const Ctx& ctx, const YAML::Node& node) const;
   std::string ReadName(const Ctx& ctx, const YAML::Node& node) const;
@@ -491,18 +482,6 @@ double Loader::ReadInRange(const Ctx& ctx, const YAML::Node& node, double lo,
                         OneLine(node.Scalar()));
   }
   return value;
-}
-
-int Loader::ReadInt(const Ctx& ctx, const YAML::Node& node, int lo, int hi) const {
-  const double value = ReadNumber(ctx, node);
-  if (value != std::floor(value)) {
-    Fail(ctx, node, "expected an integer, got " + Quote(node.Scalar()));
-  }
-  if (value < lo || value > hi) {
-    Fail(ctx, node, "must be in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                        "], got " + OneLine(node.Scalar()));
-  }
-  return static_cast<int>(value);
 }
 
 bool Loader::ReadBool(const Ctx& ctx, const YAML::Node& node) const {
@@ -785,113 +764,98 @@ std::vector<std::pair<YAML::Node, Ctx>> Loader::ListElements(const YAML::Node& r
   return out;
 }
 
-IntegratorDescription Loader::ParseIntegrator(const Ctx& ctx, const YAML::Node& node) const {
+IntegratorSettings Loader::ParseIntegrator(const Ctx& ctx, const YAML::Node& node) const {
+  const std::string presets = ChoiceNames(IntegratorPresets());
   if (node.IsMap()) {
     const MapView map(*this, ctx, node);
     map.AllowOnly(std::array<std::string_view, 2>{"theta", "theta_vq"});
     map.Require("theta", "(a custom integrator needs both 'theta' and 'theta_vq')");
     map.Require("theta_vq", "(a custom integrator needs both 'theta' and 'theta_vq')");
-    IntegratorDescription out;
-    out.name = "custom";
-    out.theta = ReadInRange(map.CtxOf("theta"), map.Get("theta"), 0.0, 1.0);
-    out.theta_vq = ReadInRange(map.CtxOf("theta_vq"), map.Get("theta_vq"), 0.0, 1.0);
+    IntegratorSettings out;
+    out.name = std::string(kCustomIntegrator);
+    ReadParameters(map, BindParameters(out), [] {});
     return out;
   }
   if (!node.IsScalar()) {
     Fail(ctx, node,
-         "expected a preset name (" + JoinNames(kIntegratorPresets) +
-             ") or a map {theta, theta_vq}, got " + Describe(node));
+         "expected a preset name (" + presets + ") or a map {theta, theta_vq}, got " + Describe(node));
   }
-  if (!Contains(kIntegratorPresets, node.Scalar())) {
+  if (FindChoice(IntegratorPresets(), node.Scalar()) == nullptr) {
     Fail(ctx, node,
-         "unknown integrator " + Quote(node.Scalar()) + " (expected one of: " +
-             JoinNames(kIntegratorPresets) + ", or a map {theta, theta_vq})");
+         "unknown integrator " + Quote(node.Scalar()) + " (expected one of: " + presets +
+             ", or a map {theta, theta_vq})");
   }
   return IntegratorPreset(node.Scalar());
 }
 
-void Loader::ParseSolver(const Ctx& ctx, const YAML::Node& node,
-                         SolverDescription* solver) const {
+template <typename Entry>
+const Entry& Loader::ReadRegistryChoice(const Ctx& ctx, const YAML::Node& node, std::span<const Entry> entries,
+                                        const std::string& what) const {
+  const std::string value = ReadString(ctx, node);
+  const Entry* entry = FindChoice(entries, value);
+  if (entry == nullptr) {
+    Fail(ctx, node, "unknown " + what + " " + Quote(value) + " (expected one of: " + ChoiceNames(entries) + ")");
+  }
+  return *entry;
+}
+
+void Loader::ParseSolver(const Ctx& ctx, const YAML::Node& node, SolverSettings* solver,
+                         ContactModelParameters* contact) const {
   const MapView map(*this, ctx, node);
-  map.AllowOnly(kSolverKeys);
+  // Keys at solver:'s top level: the type, SAP's line search and parameters,
+  // the contact regularization β, σ, and one map per solver that has its own.
+  const ParameterTable sap_table = BindParameters(solver->sap);
+  const ParameterTable contact_table = BindParameters(*contact);
+  std::vector<std::string_view> keys = {"type", "line_search"};
+  for (const ParameterBinding& p : sap_table) keys.push_back(p.key);
+  for (const ParameterBinding& p : contact_table) keys.push_back(p.key);
+  for (const SolverTypeInfo& info : SolverTypes()) {
+    if (info.own_map) keys.push_back(info.name);
+  }
+  map.AllowOnly(keys);
   if (map.Has("type")) {
-    solver->type = ReadChoice(map.CtxOf("type"), map.Get("type"), kKnownSolvers, "solver");
-  }
-  if (map.Has("relative_tolerance")) {
-    solver->relative_tolerance =
-        ReadInRange(map.CtxOf("relative_tolerance"), map.Get("relative_tolerance"), 0.0, 1.0);
-  }
-  if (map.Has("absolute_tolerance")) {
-    solver->absolute_tolerance =
-        ReadNonNegative(map.CtxOf("absolute_tolerance"), map.Get("absolute_tolerance"));
-  }
-  if (map.Has("max_iterations")) {
-    solver->max_iterations =
-        ReadInt(map.CtxOf("max_iterations"), map.Get("max_iterations"), 1, 1000000000);
+    solver->type = ReadRegistryChoice(map.CtxOf("type"), map.Get("type"), SolverTypes(), "solver").type;
   }
   if (map.Has("line_search")) {
-    solver->line_search = ReadChoice(map.CtxOf("line_search"), map.Get("line_search"),
-                                     kKnownLineSearches, "line search");
+    solver->sap.line_search =
+        ReadRegistryChoice(map.CtxOf("line_search"), map.Get("line_search"), LineSearches(), "line search").kind;
   }
-  if (map.Has("line_search_tolerance")) {
-    const YAML::Node& node = map.Get("line_search_tolerance");
-    const double value = ReadNumber(map.CtxOf("line_search_tolerance"), node);
-    if (!(value > 0 && value < 1)) {
-      Fail(map.CtxOf("line_search_tolerance"), node, "must be in (0, 1), got " + OneLine(node.Scalar()));
-    }
-    solver->line_search_tolerance = value;
-  }
-  if (map.Has("near_rigid_threshold")) {
-    solver->near_rigid_threshold =
-        ReadNonNegative(map.CtxOf("near_rigid_threshold"), map.Get("near_rigid_threshold"));
-  }
-  if (map.Has("stiction_tolerance")) {
-    solver->stiction_tolerance =
-        ReadPositive(map.CtxOf("stiction_tolerance"), map.Get("stiction_tolerance"));
-  }
-  if (map.Has("canal")) {
-    CanalSolverParameters& p = solver->canal;
-    ParseParameterMap(map.CtxOf("canal"), map.Get("canal"),
-                      {{"initial_penalty", &p.initial_penalty},
-                       {"penalty_growth", &p.penalty_growth},
-                       {"max_penalty", &p.max_penalty},
-                       {"residual_ratio", &p.residual_ratio},
-                       {"tolerance", &p.tolerance},
-                       {"max_iterations", nullptr, &p.max_iterations},
-                       {"newton_tolerance", &p.newton_tolerance},
-                       {"max_newton_iterations", nullptr, &p.max_newton_iterations},
-                       {"penetration_recovery", &p.penetration_recovery},
-                       {"warm_start", nullptr, nullptr, &p.warm_start}},
-                      [&] { ValidateCanalParameters(p); });
-  }
-  if (map.Has("subadmm")) {
-    SubAdmmSolverParameters& p = solver->subadmm;
-    ParseParameterMap(map.CtxOf("subadmm"), map.Get("subadmm"),
-                      {{"initial_penalty", &p.initial_penalty},
-                       {"penalty_balance", &p.penalty_balance},
-                       {"tolerance", &p.tolerance},
-                       {"max_iterations", nullptr, &p.max_iterations},
-                       {"num_threads", nullptr, &p.num_threads},
-                       {"penetration_recovery", &p.penetration_recovery},
-                       {"warm_start", nullptr, nullptr, &p.warm_start}},
-                      [&] { ValidateSubAdmmParameters(p); });
+  ReadParameters(map, sap_table, [&] { ValidateSapParameters(solver->sap); });
+  ReadParameters(map, contact_table, [&] { ValidateContactModelParameters(*contact); });
+  for (const SolverTypeInfo& info : SolverTypes()) {
+    if (!info.own_map || !map.Has(info.name)) continue;
+    const MapView own(*this, map.CtxOf(info.name), map.Get(info.name));
+    const ParameterTable table = info.bind(*solver);
+    std::vector<std::string_view> own_keys;
+    for (const ParameterBinding& p : table) own_keys.push_back(p.key);
+    own.AllowOnly(own_keys);
+    ReadParameters(own, table, [&] { info.validate(*solver); });
   }
 }
 
-void Loader::ParseParameterMap(const Ctx& ctx, const YAML::Node& node,
-                               const std::vector<ParameterField>& fields,
-                               const std::function<void()>& validate) const {
-  const MapView map(*this, ctx, node);
-  std::vector<std::string_view> keys;
-  for (const ParameterField& f : fields) keys.push_back(f.key);
-  map.AllowOnly(keys);
-  for (const ParameterField& f : fields) {
-    if (!map.Has(f.key)) continue;
-    const Ctx key_ctx = map.CtxOf(f.key);
-    const YAML::Node& value = map.Get(f.key);
-    if (f.number != nullptr) *f.number = ReadNumber(key_ctx, value);
-    if (f.integer != nullptr) *f.integer = ReadInt(key_ctx, value, -1000000000, 1000000000);
-    if (f.flag != nullptr) *f.flag = ReadBool(key_ctx, value);
+void Loader::ReadParameters(const MapView& map, const ParameterTable& table,
+                            const std::function<void()>& validate) const {
+  for (const ParameterBinding& p : table) {
+    if (!map.Has(p.key)) continue;
+    const Ctx key_ctx = map.CtxOf(p.key);
+    const YAML::Node& value = map.Get(p.key);
+    if (bool* const* flag = std::get_if<bool*>(&p.value)) {
+      **flag = ReadBool(key_ctx, value);
+    } else {
+      const double number = ReadNumber(key_ctx, value);
+      int* const* integer = std::get_if<int*>(&p.value);
+      if (integer != nullptr && number != std::floor(number)) {
+        Fail(key_ctx, value, "expected an integer, got " + Quote(value.Scalar()));
+      }
+      if (!p.range.Contains(number)) {
+        Fail(key_ctx, value, "must be " + p.range.Describe() + ", got " + OneLine(value.Scalar()));
+      }
+      if (integer != nullptr) {
+        **integer = static_cast<int>(number);
+      } else {
+        *std::get<double*>(p.value) = number;
+      }
+    }
     try {
       validate();
     } catch (const InputError& e) {
@@ -902,27 +866,19 @@ void Loader::ParseParameterMap(const Ctx& ctx, const YAML::Node& node,
 
 MaterialDescription Loader::ParseMaterial(const Ctx& ctx, const YAML::Node& node) const {
   const MapView map(*this, ctx, node);
-  map.AllowOnly(kMaterialKeys);
-  map.Require("name");
   MaterialDescription out;
+  const ParameterTable table = BindParameters(out.material);
+  std::vector<std::string_view> keys = {"name", "contact_model"};
+  for (const ParameterBinding& p : table) keys.push_back(p.key);
+  map.AllowOnly(keys);
+  map.Require("name");
   out.where = WhereOf(ctx, node);
   out.name = ReadName(map.CtxOf("name"), map.Get("name"));
-  if (map.Has("friction")) out.friction = ReadNonNegative(map.CtxOf("friction"), map.Get("friction"));
-  if (map.Has("stiffness")) {
-    out.stiffness = ReadPositive(map.CtxOf("stiffness"), map.Get("stiffness"));
-  }
-  if (map.Has("dissipation")) {
-    out.dissipation = ReadNonNegative(map.CtxOf("dissipation"), map.Get("dissipation"));
-  }
-  if (map.Has("hc_dissipation")) {
-    out.hc_dissipation = ReadNonNegative(map.CtxOf("hc_dissipation"), map.Get("hc_dissipation"));
-  }
-  if (map.Has("stiction_velocity")) {
-    out.stiction_velocity = ReadPositive(map.CtxOf("stiction_velocity"), map.Get("stiction_velocity"));
-  }
+  ReadParameters(map, table, [] {});
   if (map.Has("contact_model")) {
-    out.contact_model = ReadChoice(map.CtxOf("contact_model"), map.Get("contact_model"),
-                                   kKnownContactModels, "contact model");
+    out.material.model = ReadRegistryChoice(map.CtxOf("contact_model"), map.Get("contact_model"),
+                                            ContactModels(), "contact model")
+                             .model;
   }
   return out;
 }
@@ -1439,10 +1395,10 @@ SceneDescription Loader::Build(const YAML::Node& root, const MergedFiles& merged
   if (has("duration")) scene.duration = ReadPositive(ctx_of("duration"), get("duration"));
   if (has("integrator")) scene.integrator = ParseIntegrator(ctx_of("integrator"), get("integrator"));
   if (has("contact_model")) {
-    scene.contact_model = ReadChoice(ctx_of("contact_model"), get("contact_model"),
-                                     kKnownContactModels, "contact model");
+    scene.contact.model =
+        ReadRegistryChoice(ctx_of("contact_model"), get("contact_model"), ContactModels(), "contact model").model;
   }
-  if (has("solver")) ParseSolver(ctx_of("solver"), get("solver"), &scene.solver);
+  if (has("solver")) ParseSolver(ctx_of("solver"), get("solver"), &scene.solver, &scene.contact);
 
   // Materials, then the default material they are referenced through.
   NameRegistry material_names("material");
@@ -1452,12 +1408,13 @@ SceneDescription Loader::Build(const YAML::Node& root, const MergedFiles& merged
     material_names.Add(material.name, material.where, map.CtxOf("name"), map.Get("name"));
     // Every pair of materials may touch; a pair's model is the one its
     // materials name, so two different explicit models are ambiguous.
-    if (!material.contact_model.empty()) {
+    if (const std::optional<ContactModel> model = material.material.model) {
       for (const MaterialDescription& other : scene.materials) {
-        if (!other.contact_model.empty() && other.contact_model != material.contact_model) {
+        if (other.material.model && *other.material.model != *model) {
           Fail(map.CtxOf("contact_model"), map.Get("contact_model"),
-               "contact model " + Quote(material.contact_model) + " conflicts with material " +
-                   Quote(other.name) + " (" + other.contact_model + ", " + other.where.ToString() +
+               "contact model " + Quote(ContactModelName(*model)) + " conflicts with material " +
+                   Quote(other.name) + " (" + std::string(ContactModelName(*other.material.model)) + ", " +
+                   other.where.ToString() +
                    "): contacts between them would be ambiguous; name the model on one material only "
                    "or set the scene's contact_model");
         }
@@ -1742,29 +1699,6 @@ SceneDescription GuardedLoad(const std::string& label, Fn&& load) {
 }
 
 }  // namespace
-
-IntegratorDescription IntegratorPreset(const std::string& name) {
-  IntegratorDescription out;
-  out.name = name;
-  // [SAP] Sec. II-C: the θ-method presets (θ, θ_vq).
-  if (name == "explicit_euler") {
-    out.theta = 0.0;
-    out.theta_vq = 0.0;
-  } else if (name == "symplectic_euler") {
-    out.theta = 0.0;
-    out.theta_vq = 1.0;
-  } else if (name == "implicit_euler") {
-    out.theta = 1.0;
-    out.theta_vq = 1.0;
-  } else if (name == "midpoint") {
-    out.theta = 0.5;
-    out.theta_vq = 0.5;
-  } else {
-    throw InputError("unknown integrator preset " + Quote(name) +
-                     " (expected one of: " + JoinNames(kIntegratorPresets) + ")");
-  }
-  return out;
-}
 
 SceneDescription LoadSceneFile(const std::string& path,
                                const std::vector<std::string>& overrides) {

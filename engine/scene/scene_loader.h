@@ -24,9 +24,4 @@ SceneDescription LoadSceneString(const std::string& yaml_text,
                                  const std::string& base_dir = ".",
                                  const std::vector<std::string>& overrides = {});
 
-/// The θ-method presets of [SAP] Sec. II-C by name: explicit_euler,
-/// symplectic_euler, implicit_euler, midpoint. Throws InputError naming the
-/// valid names when `name` is unknown.
-IntegratorDescription IntegratorPreset(const std::string& name);
-
 }  // namespace stiction

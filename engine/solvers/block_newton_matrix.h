@@ -19,7 +19,7 @@
 #include "engine/contact/contact_problem.h"
 #include "engine/solvers/block_cholesky.h"
 #include "engine/solvers/solver_layout.h"
-#include "engine/solvers/solver_parameters.h"
+#include "engine/parameters/sap_parameters.h"
 
 namespace stiction {
 

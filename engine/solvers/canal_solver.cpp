@@ -6,13 +6,12 @@
 #include <limits>
 #include <sstream>
 
+#include "engine/common/stopwatch.h"
+#include "engine/solvers/constraint_warm_start.h"
+
 namespace stiction {
 
 namespace {
-
-double SecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 // The exact line search brackets α in (0, α_max] as SAP's default does.
 constexpr double kAlphaMax = 1.5;
@@ -112,7 +111,7 @@ LineSample CanalSolver::SampleLine(const ContactProblem& problem, double alpha) 
   return s;
 }
 
-bool CanalSolver::SolveInner(const ContactProblem& problem, SolverResult* result) {
+SolverStatus CanalSolver::SolveInner(const ContactProblem& problem, SolverResult* result) {
   SolverResult& r = *result;
   const SolverLayout& L = layout_;
   VectorX scale(L.n), Adv, jc, p;
@@ -133,13 +132,13 @@ bool CanalSolver::SolveInner(const ContactProblem& problem, SolverResult* result
     r.momentum_error = ref > 0 ? g_norm / ref : g_norm;
     if (!std::isfinite(h) || !std::isfinite(g_norm)) {
       r.message = "CANAL: non-finite inner cost or gradient";
-      return false;
+      return SolverStatus::kNonFinite;
     }
     // Alg. 1 line 8 (θ_th^N relative to the momentum scale, as SAP's Eq. 26).
-    if (g_norm <= 1e-14 + params_.newton_tolerance * ref) return true;
+    if (g_norm <= 1e-14 + params_.newton_tolerance * ref) return SolverStatus::kConverged;
     // Round-off stall: h stopped decreasing.
-    if (it > 0 && h_prev - h < 1e-30 + 1e-15 * std::abs(h_prev)) return true;
-    if (it >= params_.max_newton_iterations) return true;
+    if (it > 0 && h_prev - h < 1e-30 + 1e-15 * std::abs(h_prev)) return SolverStatus::kConverged;
+    if (it >= params_.max_newton_iterations) return SolverStatus::kConverged;
     h_prev = h;
 
     // Newton step d = −(∂r/∂v)⁻¹ r with ∂r/∂v = A + Σ β J_iᵀ ∂λ_i/∂λ̃*_i J_i (Eqs. 24–25).
@@ -151,13 +150,13 @@ bool CanalSolver::SolveInner(const ContactProblem& problem, SolverResult* result
     t0 = std::chrono::steady_clock::now();
     if (!H_.Factor()) {
       r.message = "CANAL: the inner Hessian A + sum beta J^T dPi J is not positive definite";
-      return false;
+      return SolverStatus::kNotPositiveDefinite;
     }
     H_.Solve(grad_, &dv_);
     dv_ = -dv_;
     r.factorization_time_s += SecondsSince(t0);
     const double d0 = grad_.dot(dv_);
-    if (!(d0 < 0)) return true;  // No descent left at round-off level.
+    if (!(d0 < 0)) return SolverStatus::kConverged;  // No descent left at round-off level.
     // Exact line search (Sec. V-C), the 1-D convex h(v + αd).
     t0 = std::chrono::steady_clock::now();
     L.MultiplyJ(problem, dv_, &dvc_);
@@ -184,7 +183,10 @@ SolverStatus CanalSolver::Solve(const ContactProblem& problem, const VectorX& v_
   layout_.Build(problem);
   const SolverLayout& L = layout_;
   r.gamma = VectorX::Zero(L.rows);
-  if (L.n == 0) return SolverStatus::kConverged;
+  if (L.n == 0) {
+    r.usable = true;
+    return SolverStatus::kConverged;
+  }
   L.Gather(problem, problem.v_star, &v_star_);
   L.Gather(problem, v_guess, &v_);  // Warm start of v̂ (Sec. V-D).
   if (!v_.allFinite() || !v_star_.allFinite()) {
@@ -196,7 +198,7 @@ SolverStatus CanalSolver::Solve(const ContactProblem& problem, const VectorX& v_
   // constraint key matches, else z = J v_guess and u = 0 (Alg. 1 line 2).
   L.MultiplyJ(problem, v_, &z_);
   VectorX lambda0 = VectorX::Zero(L.rows);
-  if (params_.warm_start) warm_start_.Load(problem, L, &lambda0, &z_);
+  if (params_.warm_start) LoadWarmStart(problem, L, &lambda0, &z_);
   u_ = -lambda0;
   beta_ = params_.initial_penalty;
   H_.Analyze(problem, L, params_.linear_solver, params_.dense_max_size);
@@ -207,9 +209,8 @@ SolverStatus CanalSolver::Solve(const ContactProblem& problem, const VectorX& v_
   VectorX vc_prev = z_;
   for (int l = 0; l < params_.max_iterations; ++l) {
     FreezeErrors(problem);                // Alg. 1 line 5.
-    if (!SolveInner(problem, &r)) {       // Lines 6–14; leaves vc_, λ at v̂^{l+1}.
-      return SolverStatus::kNonFinite;
-    }
+    // Lines 6–14; leaves vc_, λ at v̂^{l+1}.
+    if (const SolverStatus inner = SolveInner(problem, &r); inner != SolverStatus::kConverged) return inner;
     // Line 15: z and u (Eqs. 12–13): β z = β J v̂ + u + λ, u ← u + β (J v̂ − z) = −λ.
     double sum = 0, change = 0;
     for (size_t k = 0; k < problem.constraints.size(); ++k) {
@@ -243,8 +244,10 @@ SolverStatus CanalSolver::Solve(const ContactProblem& problem, const VectorX& v_
   r.constraint_residual = residual;
   r.penalty = beta_;
   r.gamma = lambda_;
+  r.slack = z_;
   L.Scatter(problem, v_, &r.v);
-  if (params_.warm_start) warm_start_.Save(problem, L, lambda_, z_);
+  // At the cap the last iterate is a usable soft-contact answer (Sec. V).
+  r.usable = true;
   if (status == SolverStatus::kMaxIterations) {
     std::ostringstream os;
     os << "CANAL did not reach ||J v - z|| < " << params_.tolerance << " m/s in "

@@ -11,12 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "engine/parameters/canal_parameters.h"
 #include "engine/solvers/block_newton_matrix.h"
-#include "engine/solvers/constraint_warm_start.h"
 #include "engine/solvers/contact_solver.h"
 #include "engine/solvers/exact_line_search.h"
 #include "engine/solvers/ncp_constraints.h"
-#include "engine/solvers/solver_parameters.h"
 #include "engine/solvers/solver_layout.h"
 
 namespace stiction {
@@ -24,11 +23,12 @@ namespace stiction {
 class CanalSolver final : public ContactSolver {
  public:
   explicit CanalSolver(const CanalSolverParameters& p = {}) : params_(p) {}
-  std::string name() const override { return "canal"; }
+  SolverType type() const override { return SolverType::kCanal; }
   const CanalSolverParameters& parameters() const { return params_; }
   void set_parameters(const CanalSolverParameters& p) { params_ = p; }
-  /// Forgets the warm-start values (e.g. after a reset of the state).
-  void ClearWarmStart() override { warm_start_.Clear(); }
+  void SetParameters(const SolverSettings& settings) override { params_ = settings.canal; }
+  /// Warm start of u and z from the constraints' previous values (Sec. V-D).
+  bool UsesWarmStart() const override { return params_.warm_start; }
 
   SolverStatus Solve(const ContactProblem& problem, const VectorX& v_guess,
                      SolverResult* result) override;
@@ -53,13 +53,13 @@ class CanalSolver final : public ContactSolver {
   /// h at v_ (½‖v − v*‖²_A + Σ costs); fills vc_, lambda_, G_.
   double EvaluateAt(const ContactProblem& problem);
   LineSample SampleLine(const ContactProblem& problem, double alpha);
-  /// Minimizes h from v_ (Alg. 1 lines 6–14); returns false on failure.
-  bool SolveInner(const ContactProblem& problem, SolverResult* r);
+  /// Minimizes h from v_ (Alg. 1 lines 6–14); kConverged also when it stops
+  /// at its iteration cap or at round-off, a failure status otherwise.
+  SolverStatus SolveInner(const ContactProblem& problem, SolverResult* r);
 
   CanalSolverParameters params_;
   SolverLayout layout_;
   BlockNewtonMatrix H_;
-  ConstraintWarmStart warm_start_;
   std::vector<NcpConstraintType> types_;
   double beta_ = 0;
   VectorX v_star_, v_, dv_, grad_;

@@ -1,25 +1,34 @@
 #pragma once
 // The one interface every contact solver implements: given a ContactProblem
-// and an initial guess, find v and the impulses γ. Solvers return a status;
-// they never throw inside a step.
+// and an initial guess, find v and the impulses γ. Solvers return a status
+// and say whether their result may advance the step; they never throw inside
+// a step. They keep no state between steps beyond scratch: warm starts come
+// in through the problem's constraints (Constraint::warm_gamma/warm_slack).
 #include <string>
 #include <vector>
 
 #include "engine/common/eigen_types.h"
 #include "engine/contact/contact_problem.h"
+#include "engine/parameters/solver_settings.h"
 
 namespace stiction {
 
 enum class SolverStatus {
   kConverged = 0,
-  kMaxIterations,  ///< Stopped at the iteration cap without meeting the tolerance.
-  kNonFinite,      ///< NaN/Inf appeared (bad data); the result is unusable.
-  kStalled,        ///< Stopped decreasing the cost at round-off far from the tolerance.
+  kMaxIterations,         ///< Stopped at the iteration cap without meeting the tolerance.
+  kNonFinite,             ///< NaN/Inf appeared (bad data); the result is unusable.
+  kStalled,               ///< Stopped decreasing the cost at round-off far from the tolerance.
+  kNotPositiveDefinite,   ///< A Newton matrix could not be factored; the result is unusable.
 };
 
 struct SolverResult {
   VectorX v;      ///< Velocities of every tree (v* where no constraint acts).
   VectorX gamma;  ///< Impulses, constraint rows stacked in problem order [N s].
+  /// Whether v and γ may advance the step: true when converged; an
+  /// augmented-Lagrangian solver at its iteration cap also returns a usable
+  /// last iterate (a soft-contact answer, [CANAL] Sec. V: one iteration is
+  /// already a convex soft model). When false, `message` says why.
+  bool usable = false;
   int iterations = 0;
   int line_search_iterations = 0;
   double cost = 0;                   ///< ℓ_p at the solution [J].
@@ -35,15 +44,22 @@ struct SolverResult {
   double constraint_residual = 0;   ///< ‖J v̂ − z‖ at exit.
   double penalty = 0;               ///< AL penalty β at exit (not SAP's near-rigid β).
   std::vector<double> residual_history;  ///< ‖J v̂ − z‖ per AL iteration, when recorded.
+  /// AL solvers: the slack z per row at exit, carried to the next step's
+  /// warm start with γ; empty for solvers without one.
+  VectorX slack;
 };
 
 class ContactSolver {
  public:
   virtual ~ContactSolver() = default;
-  virtual std::string name() const = 0;
-  /// Forgets state carried between steps (warm starts), e.g. after a reset.
-  virtual void ClearWarmStart() {}
-  /// Solves `problem` from `v_guess` (all trees; warm start). Never throws.
+  virtual SolverType type() const = 0;
+  /// Takes this solver's parameters from `settings` (validated); keeps its
+  /// scratch.
+  virtual void SetParameters(const SolverSettings& settings) = 0;
+  /// Whether Solve reads the constraints' warm-start values (the stepper
+  /// fills them only then, from the previous step's γ and slack).
+  virtual bool UsesWarmStart() const { return false; }
+  /// Solves `problem` from `v_guess` (all trees). Never throws.
   virtual SolverStatus Solve(const ContactProblem& problem, const VectorX& v_guess,
                              SolverResult* result) = 0;
 };

@@ -12,7 +12,7 @@
 // is recovered over ~1/r steps rather than in one violent step.
 #include "engine/common/eigen_types.h"
 #include "engine/contact/contact_problem.h"
-#include "engine/contact/sap_constraint.h"
+#include "engine/contact/constraint_evaluation.h"
 
 namespace stiction {
 

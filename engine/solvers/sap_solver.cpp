@@ -4,41 +4,11 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
-#include <condition_variable>
-#include <mutex>
 #include <sstream>
-#include <thread>
+
+#include "engine/common/stopwatch.h"
 
 namespace stiction {
-
-namespace {
-double SecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-}  // namespace
-
-void Constraint::Evaluate(Eigen::Ref<const VectorX> vc, ConstraintEvaluation* out) const {
-  switch (kind) {
-    case ConstraintKind::kFrictionCone:
-      EvaluateFrictionCone(cone, Vector3(vc[0], vc[1], vc[2]), out);
-      break;
-    case ConstraintKind::kClamped:
-      EvaluateClamped(clamped, vc[0], out);
-      break;
-    case ConstraintKind::kBilateral:
-      EvaluateBilateral(bilateral_R, bilateral_v_hat, vc, out);
-      break;
-    case ConstraintKind::kHuntCrossley:
-      EvaluateHuntCrossley(hc, Vector3(vc[0], vc[1], vc[2]), out);
-      break;
-  }
-}
-
-int ContactProblem::num_rows() const {
-  int rows = 0;
-  for (const Constraint& c : constraints) rows += c.num_rows;
-  return rows;
-}
 
 double SapSolver::EvaluateConstraints(const ContactProblem& problem, const VectorX& vc) {
   evals_.resize(problem.constraints.size());
@@ -134,277 +104,19 @@ SolverStatus SapSolver::StallStatus(double momentum_error, SolverResult* r) cons
   return SolverStatus::kStalled;
 }
 
-int SapSolver::FindIslands(const ContactProblem& problem) {
-  const int trees = problem.num_trees();
-  tree_parent_.resize(trees);
-  for (int t = 0; t < trees; ++t) tree_parent_[t] = t;
-  auto root = [&](int t) {
-    while (tree_parent_[t] != t) t = tree_parent_[t] = tree_parent_[tree_parent_[t]];
-    return t;
-  };
-  for (const Constraint& c : problem.constraints) {
-    for (std::size_t b = 1; b < c.blocks.size(); ++b) {
-      const int a = root(c.blocks[0].tree), d = root(c.blocks[b].tree);
-      if (a != d) tree_parent_[std::max(a, d)] = std::min(a, d);  // Root = smallest tree.
-    }
-  }
-  // Islands numbered in order of their root, the smallest tree of each
-  // island: deterministic.
-  island_of_root_.assign(trees, -1);
-  for (const Constraint& c : problem.constraints) island_of_root_[root(c.blocks.front().tree)] = 0;
-  int count = 0;
-  for (int t = 0; t < trees; ++t) {
-    if (island_of_root_[t] == 0) island_of_root_[t] = ++count;  // 1-based while marking.
-  }
-  islands_.resize(count);
-  for (auto& island : islands_) island.clear();
-  for (std::size_t k = 0; k < problem.constraints.size(); ++k) {
-    islands_[island_of_root_[root(problem.constraints[k].blocks.front().tree)] - 1].push_back(static_cast<int>(k));
-  }
-  return count;
-}
-
-void SapSolver::ExtractIsland(const ContactProblem& problem, const std::vector<int>& island,
-                              const VectorX& v_guess) {
-  ContactProblem& sub = island_problem_;
-  island_trees_.clear();
-  tree_local_.assign(problem.num_trees(), -1);
-  for (int k : island) {
-    for (const ConstraintJacobianBlock& b : problem.constraints[k].blocks) {
-      if (tree_local_[b.tree] < 0) {
-        tree_local_[b.tree] = 0;
-        island_trees_.push_back(b.tree);
-      }
-    }
-  }
-  std::sort(island_trees_.begin(), island_trees_.end());  // Keep the tree order.
-  const int n_trees = static_cast<int>(island_trees_.size());
-  sub.dt = problem.dt;
-  sub.tree_v_start.resize(n_trees);
-  sub.tree_nv.resize(n_trees);
-  sub.A.resize(n_trees);
-  int nv = 0;
-  for (int t = 0; t < n_trees; ++t) {
-    const int g = island_trees_[t];
-    tree_local_[g] = t;
-    sub.tree_v_start[t] = nv;
-    sub.tree_nv[t] = problem.tree_nv[g];
-    sub.A[t] = problem.A[g];
-    nv += problem.tree_nv[g];
-  }
-  sub.v_star.resize(nv);
-  island_guess_.resize(nv);
-  for (int t = 0; t < n_trees; ++t) {
-    const int g = island_trees_[t];
-    sub.v_star.segment(sub.tree_v_start[t], sub.tree_nv[t]) = problem.v_star.segment(problem.tree_v_start[g], problem.tree_nv[g]);
-    island_guess_.segment(sub.tree_v_start[t], sub.tree_nv[t]) = v_guess.segment(problem.tree_v_start[g], problem.tree_nv[g]);
-  }
-  sub.constraints.resize(island.size());
-  for (std::size_t k = 0; k < island.size(); ++k) {
-    sub.constraints[k] = problem.constraints[island[k]];  // Reuses capacity.
-    for (ConstraintJacobianBlock& b : sub.constraints[k].blocks) b.tree = tree_local_[b.tree];
-  }
-}
-
-// A thread kept by the solver, with its own SapSolver (its own scratch),
-// solving one share of the islands per Solve(). Hand-off by a mutex and a
-// condition variable: the main thread posts the job, solves its own share,
-// then waits for the worker's.
-class SapSolver::IslandWorker {
- public:
-  IslandWorker() : thread_([this] { Run(); }) {}
-  ~IslandWorker() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stop_ = true;
-    }
-    wake_.notify_one();
-    thread_.join();
-  }
-  IslandWorker(const IslandWorker&) = delete;
-  IslandWorker& operator=(const IslandWorker&) = delete;
-
-  void Post(const SapSolverParameters& params, const ContactProblem& problem,
-            const std::vector<std::vector<int>>& islands, const std::vector<int>& which,
-            const VectorX& v_guess, std::vector<IslandSolve>* out) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      solver_.set_parameters(params);
-      job_ = Job{&problem, &islands, &which, &v_guess, out};
-      pending_ = true;
-    }
-    wake_.notify_one();
-  }
-  void Wait() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    done_.wait(lock, [this] { return !pending_; });
-  }
-
- private:
-  struct Job {
-    const ContactProblem* problem = nullptr;
-    const std::vector<std::vector<int>>* islands = nullptr;
-    const std::vector<int>* which = nullptr;
-    const VectorX* v_guess = nullptr;
-    std::vector<IslandSolve>* out = nullptr;
-  };
-  void Run() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    for (;;) {
-      wake_.wait(lock, [this] { return pending_ || stop_; });
-      if (stop_) return;
-      const Job job = job_;
-      lock.unlock();
-      // SolveConnected never throws; each island writes only its own entry.
-      solver_.SolveIslands(*job.problem, *job.islands, *job.which, *job.v_guess, job.out);
-      lock.lock();
-      pending_ = false;
-      done_.notify_one();
-    }
-  }
-
-  SapSolver solver_;
-  std::mutex mutex_;
-  std::condition_variable wake_, done_;
-  Job job_;
-  bool pending_ = false;
-  bool stop_ = false;
-  std::thread thread_;  // Last: started once the members above exist.
-};
-
 SapSolver::SapSolver(const SapSolverParameters& p) : params_(p) {}
-SapSolver::~SapSolver() = default;
 
-void SapSolver::SolveIslands(const ContactProblem& problem, const std::vector<std::vector<int>>& islands,
-                             const std::vector<int>& which, const VectorX& v_guess,
-                             std::vector<IslandSolve>* out) {
-  for (int i : which) {
-    ExtractIsland(problem, islands[i], v_guess);
-    IslandSolve& s = (*out)[i];
-    s.status = SolveConnected(island_problem_, island_guess_, &s.result);
-    s.trees = island_trees_;
-  }
-}
-
-bool SapSolver::SplitIslands(const ContactProblem& problem) {
-  const int count = static_cast<int>(islands_.size());
-  share_[0].clear();
-  share_[1].clear();
-  if (!params_.parallel_islands || count < 2) return false;
-  island_size_.assign(count, 0);
-  tree_local_.assign(problem.num_trees(), -1);  // Marks trees already counted.
-  int total = 0;
-  for (int i = 0; i < count; ++i) {
-    for (int k : islands_[i]) {
-      for (const ConstraintJacobianBlock& b : problem.constraints[k].blocks) {
-        if (tree_local_[b.tree] == i) continue;
-        tree_local_[b.tree] = i;
-        island_size_[i] += problem.tree_nv[b.tree];
-      }
-    }
-    total += island_size_[i];
-  }
-  if (total < params_.parallel_min_velocities) return false;
-  // Largest first onto the lighter share (a Newton iteration costs about
-  // linearly in the island's velocities for these tree-sparse problems).
-  std::vector<int>& order = island_trees_;  // Scratch.
-  order.resize(count);
-  for (int i = 0; i < count; ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return island_size_[a] > island_size_[b]; });
-  int load[2] = {0, 0};
-  for (int i : order) {
-    const int t = load[1] < load[0] ? 1 : 0;
-    share_[t].push_back(i);
-    load[t] += island_size_[i];
-  }
-  if (5 * std::min(load[0], load[1]) < total) {  // One island dominates: no gain.
-    share_[0].clear();
-    share_[1].clear();
-    return false;
-  }
-  // Each share in island order (deterministic scratch reuse).
-  std::sort(share_[0].begin(), share_[0].end());
-  std::sort(share_[1].begin(), share_[1].end());
-  return true;
-}
-
-SolverStatus SapSolver::Solve(const ContactProblem& problem, const VectorX& v_guess,
-                              SolverResult* result) {
-  const int islands = params_.solve_islands && !problem.constraints.empty() ? FindIslands(problem) : 1;
-  last_num_islands_ = islands;
-  last_num_threads_ = 1;
-  if (islands <= 1) return SolveConnected(problem, v_guess, result);
-  if (static_cast<int>(island_solves_.size()) < islands) island_solves_.resize(islands);
-  if (SplitIslands(problem)) {
-    if (worker_ == nullptr) worker_ = std::make_unique<IslandWorker>();
-    worker_->Post(params_, problem, islands_, share_[1], v_guess, &island_solves_);
-    SolveIslands(problem, islands_, share_[0], v_guess, &island_solves_);
-    worker_->Wait();
-    last_num_threads_ = 2;
-  } else {
-    share_[0].resize(islands);
-    for (int i = 0; i < islands; ++i) share_[0][i] = i;
-    SolveIslands(problem, islands_, share_[0], v_guess, &island_solves_);
-  }
-  SolverResult& r = *result;
-  r = SolverResult{};
-  r.v = problem.v_star;
-  r.gamma = VectorX::Zero(problem.num_rows());
-  row_start_.resize(problem.constraints.size());
-  for (std::size_t k = 0, row = 0; k < problem.constraints.size(); ++k) {
-    row_start_[k] = static_cast<int>(row);
-    row += problem.constraints[k].num_rows;
-  }
-  // Merged in island order, whichever thread solved each.
-  SolverStatus status = SolverStatus::kConverged;
-  for (int i = 0; i < islands; ++i) {
-    const IslandSolve& solve = island_solves_[i];
-    const SolverResult& s = solve.result;
-    int v_offset = 0;
-    for (const int g : solve.trees) {
-      r.v.segment(problem.tree_v_start[g], problem.tree_nv[g]) = s.v.segment(v_offset, problem.tree_nv[g]);
-      v_offset += problem.tree_nv[g];
-    }
-    for (std::size_t k = 0, row = 0; k < islands_[i].size(); ++k) {
-      const int c = islands_[i][k];
-      const int m = problem.constraints[c].num_rows;
-      r.gamma.segment(row_start_[c], m) = s.gamma.segment(row, m);
-      row += m;
-    }
-    const SolverStatus st = solve.status;
-    r.iterations = std::max(r.iterations, s.iterations);
-    r.line_search_iterations += s.line_search_iterations;
-    r.cost += s.cost;
-    r.momentum_error = std::max(r.momentum_error, s.momentum_error);
-    r.complementarity_error = std::max(r.complementarity_error, s.complementarity_error);
-    r.assembly_time_s += s.assembly_time_s;
-    r.factorization_time_s += s.factorization_time_s;
-    r.line_search_time_s += s.line_search_time_s;
-    if (params_.record_history) {
-      auto& h = r.momentum_error_history;
-      const auto& hs = s.momentum_error_history;
-      const std::size_t n = std::max(h.size(), hs.size());
-      const double h_last = h.empty() ? 0 : h.back();
-      h.resize(n, h_last);
-      for (std::size_t k = 0; k < n; ++k) h[k] = std::max(h[k], hs.empty() ? 0 : hs[std::min(k, hs.size() - 1)]);
-    }
-    if (st != SolverStatus::kConverged && status == SolverStatus::kConverged) {
-      status = st;
-      r.message = s.message + " (island " + std::to_string(i + 1) + " of " + std::to_string(islands) + ")";
-    }
-  }
-  return status;
-}
-
-SolverStatus SapSolver::SolveConnected(const ContactProblem& problem, const VectorX& v_guess,
-                                       SolverResult* result) {
+SolverStatus SapSolver::Solve(const ContactProblem& problem, const VectorX& v_guess, SolverResult* result) {
   SolverResult& r = *result;
   r = SolverResult{};
   r.v = problem.v_star;
   layout_.Build(problem);
   const SolverLayout& L = layout_;
   r.gamma = VectorX::Zero(L.rows);
-  if (L.n == 0) return SolverStatus::kConverged;
+  if (L.n == 0) {
+    r.usable = true;
+    return SolverStatus::kConverged;
+  }
 
   v_star_.resize(L.n);
   v_.resize(L.n);
@@ -471,15 +183,13 @@ SolverStatus SapSolver::SolveConnected(const ContactProblem& problem, const Vect
     H_.Assemble(problem, L, [&](int k) { return &evals_[k].G; });
     r.assembly_time_s += SecondsSince(t0);
     t0 = std::chrono::steady_clock::now();
-    const bool factored = H_.Factor();
-    if (factored) {
-      H_.Solve(grad, &dv_);
-      dv_ = -dv_;
+    if (!H_.Factor()) {
+      r.message = "SAP: the Newton matrix H = A + J^T G J is not positive definite (a constraint with R <= 0 or a "
+                  "singular A?)";
+      return SolverStatus::kNotPositiveDefinite;
     }
-    if (!factored) {
-      r.message = "SAP: the Newton matrix H = A + JᵀGJ is not positive definite";
-      return SolverStatus::kNonFinite;
-    }
+    H_.Solve(grad, &dv_);
+    dv_ = -dv_;
     r.factorization_time_s += SecondsSince(t0);
     PrepareLine(problem);
     const double d_ell0 = grad.dot(dv_);
@@ -522,6 +232,7 @@ SolverStatus SapSolver::SolveConnected(const ContactProblem& problem, const Vect
     ++cones;
   }
   r.complementarity_error = cones > 0 && r.cost > 0 ? slack / cones / r.cost : 0;
+  r.usable = status == SolverStatus::kConverged;
   if (status == SolverStatus::kMaxIterations) {
     std::ostringstream os;
     os << "SAP did not converge in " << params_.max_iterations

@@ -8,11 +8,14 @@
 #include <sstream>
 #include <thread>
 
+#include "engine/common/stopwatch.h"
+#include "engine/solvers/constraint_warm_start.h"
+
 namespace stiction {
 
 double SubAdmmSolver::InitialPenalty(const ContactProblem& problem) const {
   if (params_.initial_penalty > 0) return params_.initial_penalty;
-  // Sec. VI-B: the geometric mean over subsystems of the pseudo-density
+  // [CANAL] Sec. VI-D: the geometric mean over subsystems of the pseudo-density
   // (mass / number of constraints acting on it).
   double sum_log = 0;
   int n = 0;
@@ -83,7 +86,7 @@ bool SubAdmmSolver::UpdateConstraints(const ContactProblem& problem, SolverResul
           lambda[0] = std::clamp(l, c.clamped.lower, c.clamped.upper);
         } else {
           for (int i = 0; i < m; ++i) {
-            lambda[i] = (beta_ * c.bilateral_v_hat[i] - sum_y[i]) / (beta_ * c.bilateral_R[i] + nz);
+            lambda[i] = (beta_ * c.bilateral.v_hat[i] - sum_y[i]) / (beta_ * c.bilateral.R[i] + nz);
           }
         }
         break;
@@ -130,7 +133,10 @@ SolverStatus SubAdmmSolver::Solve(const ContactProblem& problem, const VectorX& 
   layout_.Build(problem);
   const SolverLayout& L = layout_;
   r.gamma = VectorX::Zero(L.rows);
-  if (L.n == 0) return SolverStatus::kConverged;
+  if (L.n == 0) {
+    r.usable = true;
+    return SolverStatus::kConverged;
+  }
   L.Gather(problem, problem.v_star, &v_star_);
   L.Gather(problem, v_guess, &v_);
   if (!v_.allFinite() || !v_star_.allFinite()) {
@@ -159,7 +165,7 @@ SolverStatus SubAdmmSolver::Solve(const ContactProblem& problem, const VectorX& 
   lambda_.setZero(L.rows);
   if (params_.warm_start) {
     VectorX unused = VectorX::Zero(L.rows);
-    warm_start_.Load(problem, L, &lambda_, &unused);
+    LoadWarmStart(problem, L, &lambda_, &unused);
   }
   beta_ = InitialPenalty(problem);
   refactor_ = true;
@@ -200,7 +206,7 @@ SolverStatus SubAdmmSolver::Solve(const ContactProblem& problem, const VectorX& 
     work(0);
     for (std::thread& th : pool) th.join();
   }
-  r.factorization_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.factorization_time_s = SecondsSince(t0);
 
   r.iterations = iteration_;
   r.outer_iterations = iteration_;
@@ -213,7 +219,8 @@ SolverStatus SubAdmmSolver::Solve(const ContactProblem& problem, const VectorX& 
     r.message = "SubADMM: non-finite iterate";
     return SolverStatus::kNonFinite;
   }
-  if (params_.warm_start) warm_start_.Save(problem, L, lambda_, VectorX::Zero(L.rows));
+  // At the cap the last iterate is a usable soft-contact answer ([CANAL] Sec. V).
+  r.usable = true;
   if (theta_p_ + theta_d_ >= params_.tolerance) {
     std::ostringstream os;
     os << "SubADMM did not reach theta_p + theta_d < " << params_.tolerance << " in "

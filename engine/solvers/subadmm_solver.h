@@ -13,21 +13,22 @@
 
 #include <Eigen/Cholesky>
 
-#include "engine/solvers/constraint_warm_start.h"
+#include "engine/parameters/subadmm_parameters.h"
 #include "engine/solvers/contact_solver.h"
 #include "engine/solvers/ncp_constraints.h"
 #include "engine/solvers/solver_layout.h"
-#include "engine/solvers/solver_parameters.h"
 
 namespace stiction {
 
 class SubAdmmSolver final : public ContactSolver {
  public:
   explicit SubAdmmSolver(const SubAdmmSolverParameters& p = {}) : params_(p) {}
-  std::string name() const override { return "subadmm"; }
+  SolverType type() const override { return SolverType::kSubAdmm; }
   const SubAdmmSolverParameters& parameters() const { return params_; }
   void set_parameters(const SubAdmmSolverParameters& p) { params_ = p; }
-  void ClearWarmStart() override { warm_start_.Clear(); }
+  void SetParameters(const SolverSettings& settings) override { params_ = settings.subadmm; }
+  /// Warm start of λ from the constraints' previous values.
+  bool UsesWarmStart() const override { return params_.warm_start; }
 
   SolverStatus Solve(const ContactProblem& problem, const VectorX& v_guess,
                      SolverResult* result) override;
@@ -46,7 +47,6 @@ class SubAdmmSolver final : public ContactSolver {
 
   SubAdmmSolverParameters params_;
   SolverLayout layout_;
-  ConstraintWarmStart warm_start_;
   std::vector<NcpConstraintType> types_;
   std::vector<std::vector<Incidence>> incidences_;  // Per tree.
   std::vector<Eigen::LLT<MatrixX>> llt_;            // Per tree.

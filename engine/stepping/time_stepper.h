@@ -1,10 +1,12 @@
 #pragma once
-// One time step of [SAP] Alg. 1, top to bottom:
-//   stage 1: free-motion velocities v* from m(v*) = 0 (Eq. 13), per tree;
-//   stage 2: the linearized balance of momentum A (v − v*) = Jᵀ γ (Eq. 18)
-//            with A = M + δt² θ θ_vq K + δt θ D (Eq. 15): contact query at
-//            q0, the contact problem, and the contact solver (SAP);
-//   update:  q = q0 + δt N(q^θ) v^θvq (Eqs. 11–12), quaternions normalized.
+// One time step of [SAP] Alg. 1, as the named stages of TimeStepper::Step:
+//   SolveFreeMotion      stage 1: v* from m(v*) = 0 (Eq. 13), per tree;
+//   CalcLinearization    A = M + δt² θ θ_vq K + δt θ D (Eq. 15), per tree;
+//   QueryContacts        kinematics at q0 and the contact points (FCL);
+//   BuildContactProblem  the constraints of every family at q0 (Eq. 7);
+//   SolveContactProblem  A (v − v*) = Jᵀ γ (Eq. 18) by the chosen solver;
+//   ReportResults        per-contact impulses and states, actuator efforts;
+//   UpdatePositions      q = q0 + δt N(q^θ) v^θvq (Eqs. 11–12), normalized.
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,25 +17,31 @@
 #include "engine/geometry/collision_world.h"
 #include "engine/multibody/kinematics.h"
 #include "engine/multibody/multibody_model.h"
-#include "engine/simulation.h"
-#include "engine/solvers/solver_factory.h"
+#include "engine/parameters/contact_parameters.h"
+#include "engine/parameters/integrator_settings.h"
+#include "engine/parameters/solver_settings.h"
+#include "engine/solvers/constraint_warm_start.h"
+#include "engine/solvers/contact_solver.h"
+#include "engine/stepping/step_result.h"
 #include "engine/stepping/theta_method.h"
 
 namespace stiction {
 
+/// Everything a step reads that may change between steps (the facade keeps
+/// the one live copy).
 struct StepperParameters {
-  double dt = 0.01;  ///< δt [s].
-  ThetaParameters theta;
-  ContactModelParameters contact;
-  SolverSettings solver;  ///< Which contact solver, and its parameters.
+  double dt = 0.01;  ///< δt [s], > 0.
+  IntegratorSettings integrator;   ///< θ, θ_vq of Eq. (6).
+  ContactModelParameters contact;  ///< β, σ and the scene's contact model.
+  SolverSettings solver;           ///< Which contact solver, and every solver's parameters.
 };
 
 class TimeStepper {
  public:
   /// `collision` may be null (no contact); when given it must outlive the
-  /// stepper. `materials[g]` is the contact material of collision geometry g.
+  /// stepper, as must `model`.
   TimeStepper(const MultibodyModel& model, CollisionWorld* collision = nullptr,
-              std::vector<ContactMaterial> materials = {});
+              GeometryMaterials materials = {});
 
   /// Advances (q0, v0) by one step into (q, v) under the generalized forces
   /// tau_ext (may be null). Returns kSuccess or a failure status with a
@@ -42,17 +50,15 @@ class TimeStepper {
                   const VectorX* tau_ext, VectorX* q, VectorX* v, StepStats* stats,
                   std::string* message);
 
-  /// Forgets the contact solver's warm-start state (after a reset).
-  void ClearSolverWarmStart() {
-    if (solver_ != nullptr) solver_->ClearWarmStart();
-  }
+  /// Forgets the warm-start values carried between steps (after a reset).
+  void ClearSolverWarmStart() { warm_start_.Clear(); }
   /// The stage-2 problem of the last step (A, v*, constraints).
   const ContactProblem& problem() const { return problem_; }
   /// Per-contact results of the last step, in constraint order.
   const std::vector<ContactReport>& contacts() const { return reports_; }
   /// Solver result of the last step (v, γ, statistics).
   const SolverResult& solver_result() const { return solver_result_; }
-  std::vector<ContactMaterial>& materials() { return builder_.materials(); }
+  GeometryMaterials& materials() { return builder_.materials(); }
   /// PD actuators and weld/ball constraints added to every step's problem.
   std::vector<JointActuator>& actuators() { return builder_.actuators(); }
   std::vector<BodyConstraint>& body_constraints() { return builder_.body_constraints(); }
@@ -61,6 +67,20 @@ class TimeStepper {
   const std::vector<double>& actuator_efforts() const { return actuator_efforts_; }
 
  private:
+  // The stages of Step, in order (see the file comment). A stage that can
+  // fail returns its status and sets *message.
+  StepStatus SolveFreeMotion(const ThetaParameters& theta, const VectorX& q0, const VectorX& v0,
+                             const VectorX* tau_ext, StepStats* stats, std::string* message);
+  void CalcLinearization(const ThetaParameters& theta);
+  void QueryContacts(const VectorX& q0, const VectorX& v0);
+  void BuildContactProblem(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
+                           StepStats* stats);
+  StepStatus SolveContactProblem(const StepperParameters& params, const VectorX& v0, VectorX* v, StepStats* stats,
+                                 std::string* message);
+  void ReportResults(const StepperParameters& params, const VectorX& v, StepStats* stats);
+  StepStatus UpdatePositions(const ThetaParameters& theta, const VectorX& q0, const VectorX& v0, const VectorX& v,
+                             VectorX* q, std::string* message);
+  // Speculative margin [m]: pairs that can touch within the step.
   double CalcSpeculativeMargin(double dt) const;
 
   const MultibodyModel& model_;
@@ -68,15 +88,16 @@ class TimeStepper {
   ThetaMethod theta_method_;
   ContactProblemBuilder builder_;
   std::unique_ptr<ContactSolver> solver_;
+  ConstraintWarmStart warm_start_;
   KinematicsCache cache_;     // Mid-step kinematics (stage 1 scratch).
   KinematicsCache cache_q0_;  // Start-of-step kinematics (contact query, J).
   VectorX K_, D_;  // Joint stiffness and damping diagonals (constant).
   ContactProblem problem_;
+  double margin_ = 0;  // Speculative margin of the step [m].
   std::vector<ContactPoint> contact_points_;
   std::vector<ContactReport> reports_;
   std::vector<double> actuator_efforts_;
   SolverResult solver_result_;
-  MatrixX M_t_;
   VectorX q_theta_;
 };
 

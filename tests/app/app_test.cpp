@@ -189,7 +189,7 @@ TEST(AppTest, PauseStepAndApplyTimeStepFromThePanel) {
   EXPECT_NEAR(app.simulation().time(), t1 + 0.002, 1e-12);
 
   // An integrator preset and raw θ values.
-  app.ui().sim_edits.integrator = 2;  // implicit_euler
+  app.ui().sim_edits.integrator = IntegratorPreset("implicit_euler");
   ASSERT_TRUE(ApplySimulationEdits(&app.ui(), &app)) << app.ui().message;
   EXPECT_EQ(app.simulation().integrator().name, "implicit_euler");
   EXPECT_EQ(app.simulation().integrator().theta, 1.0);
@@ -201,8 +201,7 @@ TEST(AppTest, PauseStepAndApplyTimeStepFromThePanel) {
   EXPECT_NE(app.ui().message.find("refused"), std::string::npos) << app.ui().message;
   EXPECT_EQ(app.simulation().time_step(), 0.002);
   app.ui().sim_edits = SimulationEditsFrom(app.simulation());
-  app.ui().sim_edits.integrator = kNumIntegratorChoices - 1;
-  app.ui().sim_edits.theta = 1.5;
+  app.ui().sim_edits.integrator = {std::string(kCustomIntegrator), 1.5, 0.5};
   EXPECT_FALSE(ApplySimulationEdits(&app.ui(), &app));
   EXPECT_EQ(app.simulation().integrator().name, "implicit_euler");
   app.HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
@@ -455,10 +454,10 @@ TEST(AppContactTest, ContactPanelAppliesStiffnessAndSigma) {
     if (m.name == "rigid") rigid = &m;
   }
   ASSERT_NE(rigid, nullptr);
-  EXPECT_EQ(rigid->stiffness, 1e12);
+  EXPECT_EQ(rigid->material.stiffness, 1e12);
 
   // k = 1e6 N/m is still near-rigid at dt = 10 ms (Eq. 29): about 25 um.
-  rigid->stiffness = 1e6;
+  rigid->material.stiffness = 1e6;
   ASSERT_TRUE(ApplyContactEdits(sim, &ui, &app)) << ui.message;
   EXPECT_EQ(sim.GetMaterial("rigid").stiffness, 1e6);
   for (int i = 0; i < 10; ++i) app.Frame();
@@ -467,7 +466,7 @@ TEST(AppContactTest, ContactPanelAppliesStiffnessAndSigma) {
   EXPECT_GT(phi_stiff, -1e-4);
 
   // 100x softer: compliant regime, mg/k_total of about 0.5 mm.
-  rigid->stiffness = 1e4;
+  rigid->material.stiffness = 1e4;
   ASSERT_TRUE(ApplyContactEdits(sim, &ui, &app)) << ui.message;
   EXPECT_EQ(sim.GetMaterial("rigid").stiffness, 1e4);
   for (int i = 0; i < 15; ++i) app.Frame();
@@ -476,13 +475,13 @@ TEST(AppContactTest, ContactPanelAppliesStiffnessAndSigma) {
   EXPECT_LT(phi_soft, -2e-4);
 
   // σ.
-  ui.contact_edits.stiction_tolerance = 1e-2;
+  ui.contact_edits.params.stiction_tolerance = 1e-2;
   ASSERT_TRUE(ApplyContactEdits(sim, &ui, &app)) << ui.message;
   EXPECT_EQ(sim.contact_model_parameters().stiction_tolerance, 1e-2);
 
   // Refused values: a message, nothing changes (all or nothing), it runs on.
-  ui.contact_edits.near_rigid_threshold = 2.0;
-  rigid->stiffness = -1;
+  ui.contact_edits.params.near_rigid_threshold = 2.0;
+  rigid->material.stiffness = -1;
   EXPECT_FALSE(ApplyContactEdits(sim, &ui, &app));
   EXPECT_TRUE(ui.message_is_error);
   EXPECT_NE(ui.message.find("refused"), std::string::npos) << ui.message;
@@ -491,10 +490,10 @@ TEST(AppContactTest, ContactPanelAppliesStiffnessAndSigma) {
   EXPECT_EQ(sim.contact_model_parameters().near_rigid_threshold, 1.0);
   rigid = nullptr;  // Points into the edits replaced here.
   ui.contact_edits = ContactEditsFrom(sim);
-  ui.contact_edits.stiction_tolerance = 0;
+  ui.contact_edits.params.stiction_tolerance = 0;
   EXPECT_FALSE(ApplyContactEdits(sim, &ui, &app));
   EXPECT_TRUE(ui.message_is_error);
-  EXPECT_NE(ui.message.find("sigma"), std::string::npos) << ui.message;
+  EXPECT_NE(ui.message.find("stiction_tolerance"), std::string::npos) << ui.message;
   EXPECT_EQ(sim.contact_model_parameters().stiction_tolerance, 1e-2);
   const double t = sim.time();
   app.Frame();
@@ -521,7 +520,7 @@ TEST(AppContactTest, ContactPanelSwitchesTheContactModelLive) {
   ASSERT_FALSE(sim.contacts().empty());
   for (ContactModel m : models_in_contact()) EXPECT_EQ(m, ContactModel::kSap);
 
-  ui.contact_edits.model = static_cast<int>(ContactModel::kLagged);
+  ui.contact_edits.params.model = ContactModel::kLagged;
   ASSERT_TRUE(ApplyContactEdits(sim, &ui, &app)) << ui.message;
   EXPECT_EQ(sim.contact_model_parameters().model, ContactModel::kLagged);
   for (int i = 0; i < 3; ++i) app.Frame();
@@ -533,7 +532,7 @@ TEST(AppContactTest, ContactPanelSwitchesTheContactModelLive) {
   MaterialEdit* other = nullptr;
   for (MaterialEdit& m : ui.contact_edits.materials) (m.name == "rigid" ? rigid : other) = &m;
   ASSERT_NE(rigid, nullptr);
-  rigid->model = 1 + static_cast<int>(ContactModel::kSimilar);
+  rigid->material.model = ContactModel::kSimilar;
   ASSERT_TRUE(ApplyContactEdits(sim, &ui, &app)) << ui.message;
   for (int i = 0; i < 3; ++i) app.Frame();
   ASSERT_FALSE(sim.contacts().empty());
@@ -541,7 +540,7 @@ TEST(AppContactTest, ContactPanelSwitchesTheContactModelLive) {
 
   if (other != nullptr) {
     // Another material naming a different model: refused, nothing changes.
-    other->model = 1 + static_cast<int>(ContactModel::kSap);
+    other->material.model = ContactModel::kSap;
     EXPECT_FALSE(ApplyContactEdits(sim, &ui, &app));
     EXPECT_TRUE(ui.message_is_error);
     EXPECT_NE(ui.message.find("conflicts"), std::string::npos) << ui.message;
@@ -557,25 +556,25 @@ TEST(AppContactTest, SolverPanelAppliesAndRefuses) {
   App app(RunningBox(5));
   Simulation& sim = app.simulation();
   UiState& ui = app.ui();
-  EXPECT_EQ(std::string(kSolverChoices[ui.solver_edits.solver]), sim.solver_name());
-  ui.solver_edits.relative_tolerance = 1e-3;
-  ui.solver_edits.max_iterations = 40;
-  ui.solver_edits.backtracking = true;
-  ui.solver_edits.backtracking_rho = 0.5;
-  ASSERT_TRUE(ApplySolverEdits(sim, &ui, &app)) << ui.message;
+  EXPECT_EQ(ui.solver_edits.type, sim.solver_type());
+  ui.solver_edits.sap.relative_tolerance = 1e-3;
+  ui.solver_edits.sap.max_iterations = 40;
+  ui.solver_edits.sap.line_search = LineSearchKind::kBacktracking;
+  ui.solver_edits.sap.backtracking_rho = 0.5;
+  ASSERT_TRUE(ApplySolverEdits(&ui, &app)) << ui.message;
   EXPECT_EQ(sim.solver_parameters().relative_tolerance, 1e-3);
   EXPECT_EQ(sim.solver_parameters().max_iterations, 40);
   EXPECT_EQ(sim.solver_parameters().line_search, LineSearchKind::kBacktracking);
   EXPECT_EQ(sim.solver_parameters().backtracking_rho, 0.5);
   app.Frame();
   EXPECT_FALSE(app.paused()) << ui.message;
-  ui.solver_edits.backtracking_rho = 1.5;
-  EXPECT_FALSE(ApplySolverEdits(sim, &ui, &app));
+  ui.solver_edits.sap.backtracking_rho = 1.5;
+  EXPECT_FALSE(ApplySolverEdits(&ui, &app));
   EXPECT_TRUE(ui.message_is_error);
   EXPECT_EQ(sim.solver_parameters().backtracking_rho, 0.5);
   ui.solver_edits = SolverEditsFrom(sim);
-  ui.solver_edits.relative_tolerance = -1;
-  EXPECT_FALSE(ApplySolverEdits(sim, &ui, &app));
+  ui.solver_edits.sap.relative_tolerance = -1;
+  EXPECT_FALSE(ApplySolverEdits(&ui, &app));
   EXPECT_EQ(sim.solver_parameters().relative_tolerance, 1e-3);
   app.Frame();
   EXPECT_FALSE(app.paused());
@@ -590,29 +589,29 @@ TEST(AppContactTest, SolverPanelSwitchesSolversLive) {
   App app(RunningBox(5));
   Simulation& sim = app.simulation();
   UiState& ui = app.ui();
-  ui.solver_edits.solver = 1;  // canal
+  ui.solver_edits.type = SolverType::kCanal;
   ui.solver_edits.canal.initial_penalty = 2e4;
-  ASSERT_TRUE(ApplySolverEdits(sim, &ui, &app)) << ui.message;
-  EXPECT_EQ(sim.solver_name(), "canal");
+  ASSERT_TRUE(ApplySolverEdits(&ui, &app)) << ui.message;
+  EXPECT_EQ(sim.solver_type(), SolverType::kCanal);
   EXPECT_EQ(sim.solver_settings().canal.initial_penalty, 2e4);
   app.Frame();
   EXPECT_FALSE(app.paused()) << ui.message;
   ui.solver_edits.canal.penalty_growth = 0.5;  // κ must be > 1.
-  EXPECT_FALSE(ApplySolverEdits(sim, &ui, &app));
+  EXPECT_FALSE(ApplySolverEdits(&ui, &app));
   EXPECT_TRUE(ui.message_is_error);
   EXPECT_NE(ui.message.find("penalty_growth"), std::string::npos) << ui.message;
   EXPECT_EQ(sim.solver_settings().canal.penalty_growth, 10);
   ui.solver_edits = SolverEditsFrom(sim);
-  EXPECT_EQ(ui.solver_edits.solver, 1);
-  ui.solver_edits.solver = 2;  // subadmm
+  EXPECT_EQ(ui.solver_edits.type, SolverType::kCanal);
+  ui.solver_edits.type = SolverType::kSubAdmm;
   ui.solver_edits.subadmm.num_threads = 2;
-  ASSERT_TRUE(ApplySolverEdits(sim, &ui, &app)) << ui.message;
-  EXPECT_EQ(sim.solver_name(), "subadmm");
+  ASSERT_TRUE(ApplySolverEdits(&ui, &app)) << ui.message;
+  EXPECT_EQ(sim.solver_type(), SolverType::kSubAdmm);
   app.Frame();
   EXPECT_FALSE(app.paused()) << ui.message;
-  ui.solver_edits.solver = 0;
-  ASSERT_TRUE(ApplySolverEdits(sim, &ui, &app)) << ui.message;
-  EXPECT_EQ(sim.solver_name(), "sap");
+  ui.solver_edits.type = SolverType::kSap;
+  ASSERT_TRUE(ApplySolverEdits(&ui, &app)) << ui.message;
+  EXPECT_EQ(sim.solver_type(), SolverType::kSap);
 }
 
 // Contact drawing shows where the projected contact points are.

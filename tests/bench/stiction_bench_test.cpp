@@ -94,7 +94,7 @@ TEST(BenchScenes, ScaledClutterTilesTheFortyObjectLayout) {
   int checked = 0;
   for (const MaterialDescription& m : fine.scene.materials) {
     if (m.name == "clutter") {
-      EXPECT_DOUBLE_EQ(m.dissipation, 0.002);
+      EXPECT_DOUBLE_EQ(m.material.dissipation, 0.002);
       ++checked;
     }
   }

@@ -46,8 +46,8 @@ RunSummary MakeRun() {
   run.scene_path = "assets/scenes/box.yaml";
   run.description = "A box on the ground.";
   run.integrator = {"implicit_euler", 1.0, 1.0};
-  run.solver = "sap";
-  run.contact_model = "sap";
+  run.solver = SolverType::kSap;
+  run.contact_model = ContactModel::kSap;
   run.overrides = {"time_step=0.005"};
   run.dt = 0.005;
   run.requested_duration_s = 0.01;

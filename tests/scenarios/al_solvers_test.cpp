@@ -31,7 +31,7 @@ double SignoriniCoulombResidual(const Simulation& sim, double recovery) {
 TEST(AlSolversTest, CanalSolvesTheStackStepToHighAccuracyInFewIterations) {
   Simulation sim = Simulation::FromFile(test::ScenePath("stack10.yaml"));
   SolverSettings s = sim.solver_settings();
-  s.type = "canal";
+  s.type = SolverType::kCanal;
   s.canal.tolerance = 1e-10;
   s.canal.max_iterations = 30;
   s.canal.record_history = true;
@@ -58,7 +58,7 @@ TEST(AlSolversTest, CanalSolvesTheStackStepToHighAccuracyInFewIterations) {
 TEST(AlSolversTest, SubAdmmResidualDecreasesOnAverage) {
   Simulation sim = Simulation::FromFile(test::ScenePath("stack10.yaml"));
   SolverSettings s = sim.solver_settings();
-  s.type = "subadmm";
+  s.type = SolverType::kSubAdmm;
   s.subadmm.tolerance = 1e-9;
   s.subadmm.max_iterations = 300;
   s.subadmm.record_history = true;

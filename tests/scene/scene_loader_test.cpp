@@ -130,7 +130,7 @@ TEST(SceneLoaderTest, SpringCylinderMatchesSapPaperSetup) {
   // The cylinder axis (local z) lies along world y.
   const Vector3 axis_B = cylinder.geometries[0].X_BG.R * Vector3::UnitZ();
   EXPECT_NEAR(std::abs(axis_B.y()), 1.0, kTol);
-  EXPECT_DOUBLE_EQ(Material(scene, cylinder.geometries[0].material).friction, 0.0);
+  EXPECT_DOUBLE_EQ(Material(scene, cylinder.geometries[0].material).material.friction, 0.0);
   const JointDescription& slider = Joint(scene, "slider");
   EXPECT_EQ(slider.type, JointType::kPrismatic);
   EXPECT_TRUE(slider.axis.isApprox(Vector3::UnitX()));
@@ -197,19 +197,19 @@ TEST(SceneLoaderTest, DefaultsForAMinimalScene) {
   EXPECT_EQ(scene.integrator.name, "midpoint");
   EXPECT_DOUBLE_EQ(scene.integrator.theta, 0.5);
   EXPECT_DOUBLE_EQ(scene.integrator.theta_vq, 0.5);
-  EXPECT_EQ(scene.contact_model, "sap");
-  EXPECT_EQ(scene.solver.type, "sap");
-  EXPECT_DOUBLE_EQ(scene.solver.relative_tolerance, 1e-6);
-  EXPECT_EQ(scene.solver.max_iterations, 300);
-  EXPECT_EQ(scene.solver.line_search, "exact");
+  EXPECT_EQ(scene.contact.model, ContactModel::kSap);
+  EXPECT_EQ(scene.solver.type, SolverType::kSap);
+  EXPECT_DOUBLE_EQ(scene.solver.sap.relative_tolerance, 1e-6);
+  EXPECT_EQ(scene.solver.sap.max_iterations, 300);
+  EXPECT_EQ(scene.solver.sap.line_search, LineSearchKind::kExact);
   EXPECT_EQ(scene.default_material, "default");
   ASSERT_EQ(scene.materials.size(), 1u);
   const MaterialDescription& m = scene.materials[0];
   EXPECT_EQ(m.name, "default");
-  EXPECT_DOUBLE_EQ(m.friction, 0.5);
-  EXPECT_DOUBLE_EQ(m.stiffness, 1e6);
-  EXPECT_DOUBLE_EQ(m.dissipation, 0.01);
-  EXPECT_DOUBLE_EQ(m.hc_dissipation, 10);
+  EXPECT_DOUBLE_EQ(m.material.friction, 0.5);
+  EXPECT_DOUBLE_EQ(m.material.stiffness, 1e6);
+  EXPECT_DOUBLE_EQ(m.material.dissipation, 0.01);
+  EXPECT_DOUBLE_EQ(m.material.hc_dissipation, 10);
   EXPECT_TRUE(scene.bodies.empty());
   EXPECT_TRUE(scene.joints.empty());
 }
@@ -251,24 +251,24 @@ bodies:
   EXPECT_EQ(scene.integrator.name, "symplectic_euler");
   EXPECT_DOUBLE_EQ(scene.integrator.theta, 0.0);
   EXPECT_DOUBLE_EQ(scene.integrator.theta_vq, 1.0);
-  EXPECT_EQ(scene.contact_model, "lagged");
-  EXPECT_DOUBLE_EQ(scene.solver.relative_tolerance, 1e-5);
-  EXPECT_DOUBLE_EQ(scene.solver.absolute_tolerance, 0.0);
-  EXPECT_EQ(scene.solver.max_iterations, 7);
-  EXPECT_EQ(scene.solver.line_search, "backtracking");
-  EXPECT_DOUBLE_EQ(scene.solver.line_search_tolerance, 1e-6);
-  EXPECT_DOUBLE_EQ(scene.solver.near_rigid_threshold, 0.5);
-  EXPECT_DOUBLE_EQ(scene.solver.stiction_tolerance, 1e-4);
+  EXPECT_EQ(scene.contact.model, ContactModel::kLagged);
+  EXPECT_DOUBLE_EQ(scene.solver.sap.relative_tolerance, 1e-5);
+  EXPECT_DOUBLE_EQ(scene.solver.sap.absolute_tolerance, 0.0);
+  EXPECT_EQ(scene.solver.sap.max_iterations, 7);
+  EXPECT_EQ(scene.solver.sap.line_search, LineSearchKind::kBacktracking);
+  EXPECT_DOUBLE_EQ(scene.solver.sap.exact_line_search_tolerance, 1e-6);
+  EXPECT_DOUBLE_EQ(scene.contact.near_rigid_threshold, 0.5);
+  EXPECT_DOUBLE_EQ(scene.contact.stiction_tolerance, 1e-4);
   EXPECT_EQ(scene.default_material, "steel");
   ASSERT_EQ(scene.materials.size(), 2u);  // steel + built-in default.
   const MaterialDescription& steel = Material(scene, "steel");
-  EXPECT_DOUBLE_EQ(steel.friction, 0.3);
-  EXPECT_DOUBLE_EQ(steel.stiffness, 2e5);
-  EXPECT_DOUBLE_EQ(steel.dissipation, 0.02);
-  EXPECT_DOUBLE_EQ(steel.hc_dissipation, 5);
-  EXPECT_EQ(steel.contact_model, "similar");
+  EXPECT_DOUBLE_EQ(steel.material.friction, 0.3);
+  EXPECT_DOUBLE_EQ(steel.material.stiffness, 2e5);
+  EXPECT_DOUBLE_EQ(steel.material.dissipation, 0.02);
+  EXPECT_DOUBLE_EQ(steel.material.hc_dissipation, 5);
+  EXPECT_EQ(steel.material.model, ContactModel::kSimilar);
   EXPECT_EQ(steel.where.ToString(), "inline.yaml:10");
-  EXPECT_EQ(Material(scene, "default").contact_model, "");
+  EXPECT_FALSE(Material(scene, "default").material.model.has_value());
 
   ASSERT_EQ(scene.world_geometries.size(), 1u);
   const GeometryDescription& ground = scene.world_geometries[0];
@@ -429,7 +429,7 @@ TEST(SceneLoaderTest, IntegratorPresetsAndCustom) {
   // [SAP] Sec. II-C.
   for (const Case& c : {Case{"explicit_euler", 0, 0}, Case{"symplectic_euler", 0, 1},
                         Case{"implicit_euler", 1, 1}, Case{"midpoint", 0.5, 0.5}}) {
-    const IntegratorDescription preset = IntegratorPreset(c.name);
+    const IntegratorSettings preset = IntegratorPreset(c.name);
     EXPECT_EQ(preset.name, c.name);
     EXPECT_DOUBLE_EQ(preset.theta, c.theta) << c.name;
     EXPECT_DOUBLE_EQ(preset.theta_vq, c.theta_vq) << c.name;
@@ -1150,7 +1150,7 @@ TEST(SceneLoaderSolverTest, CanalAndSubAdmmParametersLoadAndAreValidatedAtTheirK
   canal: {initial_penalty: 2.0e4, penalty_growth: 5, tolerance: 1.0e-8, max_iterations: 30, warm_start: false}
   subadmm: {num_threads: 2, penalty_balance: 4}
 )");
-  EXPECT_EQ(scene.solver.type, "canal");
+  EXPECT_EQ(scene.solver.type, SolverType::kCanal);
   EXPECT_EQ(scene.solver.canal.initial_penalty, 2e4);
   EXPECT_EQ(scene.solver.canal.penalty_growth, 5);
   EXPECT_EQ(scene.solver.canal.tolerance, 1e-8);
@@ -1159,13 +1159,13 @@ TEST(SceneLoaderSolverTest, CanalAndSubAdmmParametersLoadAndAreValidatedAtTheirK
   EXPECT_EQ(scene.solver.canal.max_penalty, CanalSolverParameters{}.max_penalty);
   EXPECT_EQ(scene.solver.subadmm.num_threads, 2);
   EXPECT_EQ(scene.solver.subadmm.penalty_balance, 4);
-  EXPECT_EQ(Load("solver: {type: subadmm}\n").solver.type, "subadmm");
+  EXPECT_EQ(Load("solver: {type: subadmm}\n").solver.type, SolverType::kSubAdmm);
   ExpectError("solver:\n  canal:\n    penalty_growth: 1\n", "inline.yaml:3: solver.canal.penalty_growth",
               "must be > 1");
   ExpectError("solver:\n  subadmm: {num_threads: 0}\n", "inline.yaml:2: solver.subadmm.num_threads",
               "num_threads");
   ExpectError("solver:\n  canal: {tolerance: -1}\n", "inline.yaml:2: solver.canal.tolerance",
-              "tolerance must be positive");
+              "must be positive, got -1");
   ExpectError("solver:\n  canal: {beta: 1}\n", "inline.yaml:2: solver.canal", "unknown key 'beta'");
   ExpectError("solver: {type: pgs}\n", "inline.yaml:1: solver.type", "unknown solver 'pgs'");
 }

@@ -80,8 +80,8 @@ TEST(SceneOverridesTest, SelectsSequenceElementsByName) {
   const SceneDescription scene = LoadWith({"bodies.ball.mass=5", "materials.rubber.friction=0.1"});
   EXPECT_DOUBLE_EQ(scene.bodies[0].mass, 1);
   EXPECT_DOUBLE_EQ(scene.bodies[1].mass, 5);
-  EXPECT_DOUBLE_EQ(scene.materials[0].friction, 0.5);
-  EXPECT_DOUBLE_EQ(scene.materials[1].friction, 0.1);
+  EXPECT_DOUBLE_EQ(scene.materials[0].material.friction, 0.5);
+  EXPECT_DOUBLE_EQ(scene.materials[1].material.friction, 0.1);
 }
 
 TEST(SceneOverridesTest, SelectsSequenceElementsByIndex) {
@@ -99,7 +99,7 @@ TEST(SceneOverridesTest, ValuesAreParsedAsYaml) {
   EXPECT_TRUE(scene.gravity.isApprox(Vector3(0, 0, -1.62)));
   EXPECT_EQ(scene.integrator.name, "custom");
   EXPECT_DOUBLE_EQ(scene.integrator.theta, 1.0);
-  EXPECT_EQ(scene.solver.max_iterations, 7);
+  EXPECT_EQ(scene.solver.sap.max_iterations, 7);
   EXPECT_TRUE(scene.bodies[0].geometries[0].shape.size.isApprox(Vector3(1, 2, 3)));
   EXPECT_EQ(LoadWith({"integrator=implicit_euler"}).integrator.name, "implicit_euler");
 }
@@ -109,7 +109,7 @@ TEST(SceneOverridesTest, CreatesAMissingLeafKey) {
       LoadWith({"duration=12", "bodies.box.com=[0, 0, 0.05]", "solver.line_search=backtracking"});
   EXPECT_DOUBLE_EQ(scene.duration, 12);
   EXPECT_TRUE(scene.bodies[0].com_B.isApprox(Vector3(0, 0, 0.05)));
-  EXPECT_EQ(scene.solver.line_search, "backtracking");
+  EXPECT_EQ(scene.solver.sap.line_search, LineSearchKind::kBacktracking);
 }
 
 TEST(SceneOverridesTest, LaterOverridesWin) {
@@ -128,7 +128,7 @@ TEST(SceneOverridesTest, ReachesEntriesOfIncludedFiles) {
   bool found = false;
   for (const MaterialDescription& m : scene.materials) {
     if (m.name == "default") {
-      EXPECT_DOUBLE_EQ(m.friction, 0.2);
+      EXPECT_DOUBLE_EQ(m.material.friction, 0.2);
       found = true;
     }
   }
@@ -160,7 +160,7 @@ TEST(SceneOverridesTest, MissingIntermediateMapsAreCreatedAndThenValidated) {
   // A scene that relies on the solver defaults still takes --set solver.x=...
   const SceneDescription scene = LoadSceneString(
       "bodies: []\n", "bare.yaml", ".", {"solver.relative_tolerance=1e-3", "solver.type=sap"});
-  EXPECT_EQ(scene.solver.relative_tolerance, 1e-3);
+  EXPECT_EQ(scene.solver.sap.relative_tolerance, 1e-3);
   // A made-up map is created too, and the loader rejects it as an unknown key
   // with the --set location.
   const std::string message = LoadError({"contact.model=sap"});

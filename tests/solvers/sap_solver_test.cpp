@@ -2,83 +2,16 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/solvers/test_problems.h"
+
 #include <cmath>
 #include <random>
 
 namespace stiction {
 namespace {
 
-// A random, well-posed contact problem: `trees` free bodies (6 velocities,
-// random SPD A), `contacts` friction cones between random pairs of trees or
-// a tree and the world, with SAP-like regularization (Rt ≪ Rn).
-ContactProblem RandomProblem(unsigned seed, int trees = 3, int contacts = 8) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u(-1, 1);
-  ContactProblem p;
-  p.dt = 0.01;
-  int v = 0;
-  for (int t = 0; t < trees; ++t) {
-    MatrixX B = MatrixX::NullaryExpr(6, 6, [&] { return u(gen); });
-    p.A.push_back(B * B.transpose() + 0.5 * MatrixX::Identity(6, 6));
-    p.tree_v_start.push_back(v);
-    p.tree_nv.push_back(6);
-    v += 6;
-  }
-  p.v_star = VectorX::NullaryExpr(v, [&] { return u(gen); });
-  for (int i = 0; i < contacts; ++i) {
-    Constraint c;
-    c.kind = ConstraintKind::kFrictionCone;
-    c.num_rows = 3;
-    const int ta = static_cast<int>(gen() % trees);
-    c.blocks.push_back({ta, MatrixX::NullaryExpr(3, 6, [&] { return u(gen); })});
-    if (gen() % 2 == 0) {
-      const int tb = (ta + 1) % trees;
-      c.blocks.push_back({tb, MatrixX::NullaryExpr(3, 6, [&] { return u(gen); })});
-    }
-    c.cone.mu = 0.3 + 0.7 * std::abs(u(gen));
-    c.cone.Rn = 1e-3 * (1 + std::abs(u(gen)));
-    c.cone.Rt = 1e-3 * c.cone.Rn;
-    c.cone.vn_hat = 0.5 * u(gen);
-    p.constraints.push_back(c);
-  }
-  return p;
-}
-
-double Cost(const ContactProblem& p, const VectorX& v) {
-  double cost = 0;
-  for (int t = 0; t < p.num_trees(); ++t) {
-    const VectorX d = v.segment(p.tree_v_start[t], p.tree_nv[t]) - p.v_star.segment(p.tree_v_start[t], p.tree_nv[t]);
-    cost += 0.5 * d.dot(p.A[t] * d);
-  }
-  ConstraintEvaluation e;
-  for (const Constraint& c : p.constraints) {
-    VectorX vc = VectorX::Zero(c.num_rows);
-    for (const ConstraintJacobianBlock& b : c.blocks) vc += b.J * v.segment(p.tree_v_start[b.tree], p.tree_nv[b.tree]);
-    c.Evaluate(vc, &e);
-    cost += e.cost;
-  }
-  return cost;
-}
-
-// Appends `count` friction cones that couple trees only within the pairs
-// {0, 1}, {2, 3}, …: constraint i acts on pair i % pairs (so the islands'
-// constraints interleave in problem order), on both of its trees unless
-// i % single_every == 0, then on the first alone.
-void AddPairedCones(ContactProblem* p, unsigned seed, int count, int pairs, int single_every) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u(-1, 1);
-  for (int i = 0; i < count; ++i) {
-    Constraint c;
-    const int ta = 2 * (i % pairs);
-    c.blocks.push_back({ta, MatrixX::NullaryExpr(3, 6, [&] { return u(gen); })});
-    if (i % single_every != 0) c.blocks.push_back({ta + 1, MatrixX::NullaryExpr(3, 6, [&] { return u(gen); })});
-    c.cone.mu = 0.5;
-    c.cone.Rn = 1e-3;
-    c.cone.Rt = 1e-6;
-    c.cone.vn_hat = 0.5 * u(gen);
-    p->constraints.push_back(c);
-  }
-}
+using test::Cost;
+using test::RandomProblem;
 
 TEST(SapSolverTest, ConvergesToTheMinimizerWithTheRequestedMomentumError) {
   for (unsigned seed = 0; seed < 20; ++seed) {
@@ -175,9 +108,8 @@ TEST(SapSolverTest, NewtonConvergesQuadraticallyNearTheOptimum) {
     SapSolverParameters params;
     params.relative_tolerance = 1e-14;
     params.record_history = true;
-    // Alg. 2 on the whole problem: one Newton iteration over every island at
-    // once (the history of a split solve mixes islands).
-    params.solve_islands = false;
+    // SapSolver runs Alg. 2 on the whole problem: one Newton iteration over
+    // every island at once (an IslandSolver's history would mix islands).
     SapSolver solver(params);
     SolverResult r;
     solver.Solve(p, VectorX::Zero(p.num_velocities()), &r);
@@ -190,66 +122,6 @@ TEST(SapSolverTest, NewtonConvergesQuadraticallyNearTheOptimum) {
     }
   }
   EXPECT_GT(checked, 5);  // The regime was actually observed.
-}
-
-TEST(SapSolverTest, IslandsSolvedSeparatelyGiveTheSameSolution) {
-  // Trees {0, 1} and {2, 3} are coupled only within their pair; tree 4 has
-  // no constraint. ℓ_p is a sum over the two islands, so solving them
-  // separately must give the minimizer of the whole (strictly convex)
-  // problem: the same v and γ as one Newton iteration over everything, to
-  // the solvers' tolerance. Constraints alternate between the islands so
-  // that the impulse rows must be scattered back in problem order.
-  for (unsigned seed = 0; seed < 5; ++seed) {
-    ContactProblem p = RandomProblem(seed, /*trees=*/5, /*contacts=*/0);
-    AddPairedCones(&p, seed + 100, /*count=*/10, /*pairs=*/2, /*single_every=*/3);
-    SapSolverParameters params;
-    params.relative_tolerance = 1e-12;
-    SolverResult split, whole;
-    SapSolver split_solver(params);
-    ASSERT_EQ(split_solver.Solve(p, VectorX::Zero(p.num_velocities()), &split), SolverStatus::kConverged);
-    EXPECT_EQ(split_solver.last_num_islands(), 2);
-    params.solve_islands = false;
-    SapSolver whole_solver(params);
-    ASSERT_EQ(whole_solver.Solve(p, VectorX::Zero(p.num_velocities()), &whole), SolverStatus::kConverged);
-    EXPECT_EQ(whole_solver.last_num_islands(), 1);
-    // Both stop at e_m ≤ 1e-12 of the momentum scale (~1 here); the
-    // minimizer is then known to ~1e-9 given H's conditioning (Rt = 1e-6).
-    EXPECT_LT((split.v - whole.v).lpNorm<Eigen::Infinity>(), 1e-8) << "seed " << seed;
-    EXPECT_LT((split.gamma - whole.gamma).lpNorm<Eigen::Infinity>(), 1e-8) << "seed " << seed;
-    // The unconstrained tree keeps its free motion exactly.
-    EXPECT_EQ(split.v.segment(24, 6), p.v_star.segment(24, 6));
-    EXPECT_NEAR(split.cost, whole.cost, 1e-10 * std::abs(whole.cost));
-  }
-}
-
-TEST(SapSolverTest, IslandsOnTwoThreadsGiveBitIdenticalResults) {
-  // Six islands of two trees each (constraints interleaved in problem
-  // order) solved by one thread and split over two: each island is solved by
-  // the same code on its own scratch and merged in island order, so v, γ and
-  // every statistic must be identical, not merely close.
-  for (unsigned seed = 0; seed < 3; ++seed) {
-    ContactProblem p = RandomProblem(seed, /*trees=*/12, /*contacts=*/0);
-    AddPairedCones(&p, seed + 200, /*count=*/30, /*pairs=*/6, /*single_every=*/4);
-    SapSolverParameters params;
-    SolverResult one, two;
-    SapSolver serial(params);
-    ASSERT_EQ(serial.Solve(p, VectorX::Zero(p.num_velocities()), &one), SolverStatus::kConverged);
-    EXPECT_EQ(serial.last_num_threads(), 1);
-    params.parallel_islands = true;
-    params.parallel_min_velocities = 0;
-    SapSolver parallel(params);
-    for (int repeat = 0; repeat < 3; ++repeat) {  // The worker is reused across solves.
-      ASSERT_EQ(parallel.Solve(p, VectorX::Zero(p.num_velocities()), &two), SolverStatus::kConverged);
-      EXPECT_EQ(parallel.last_num_islands(), 6);
-      EXPECT_EQ(parallel.last_num_threads(), 2);
-      EXPECT_EQ(two.v, one.v) << "seed " << seed;
-      EXPECT_EQ(two.gamma, one.gamma) << "seed " << seed;
-      EXPECT_EQ(two.iterations, one.iterations);
-      EXPECT_EQ(two.line_search_iterations, one.line_search_iterations);
-      EXPECT_EQ(two.cost, one.cost);
-      EXPECT_EQ(two.momentum_error, one.momentum_error);
-    }
-  }
 }
 
 TEST(SapSolverTest, IterationCapReturnsAStatusAndAMessage) {

@@ -17,7 +17,7 @@ TEST(TimeStepperTest, StageTwoMatrixIsEq15AndSpd) {
   TimeStepper stepper(model);
   StepperParameters params;
   params.dt = 0.01;
-  params.theta = {0.5, 0.5};
+  params.integrator = {"midpoint", 0.5, 0.5};
   VectorX q, v;
   StepStats stats;
   std::string message;
@@ -46,7 +46,7 @@ TEST(TimeStepperTest, ForestWithEveryJointTypeStepsAndKeepsUnitQuaternions) {
   test::RandomState(forest, 8, &q0, &v0);
   TimeStepper stepper(forest);
   StepperParameters params;
-  params.theta = {1, 1};
+  params.integrator = IntegratorPreset("implicit_euler");
   VectorX q = q0, v = v0, qn, vn;
   StepStats stats;
   std::string message;

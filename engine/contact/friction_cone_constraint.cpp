@@ -1,18 +1,13 @@
-#include "engine/contact/sap_constraint.h"
+#include "engine/contact/friction_cone_constraint.h"
 
 #include <algorithm>
 #include <cassert>
 #include <cmath>
 
+#include "engine/contact/near_rigid.h"
+
 namespace stiction {
 namespace {
-
-// Resizes only when the size differs, so that a ConstraintEvaluation reused
-// across solver iterations never reallocates.
-void EnsureSize(Eigen::Index n, ConstraintEvaluation* out) {
-  if (out->gamma.size() != n) out->gamma.resize(n);
-  if (out->G.rows() != n || out->G.cols() != n) out->G.resize(n, n);
-}
 
 // Everything the projection of App. C needs, in the R-warped coordinates of
 // Eq. (27): y, its radial part y_r = ‖y_t‖, and the warped coefficients
@@ -115,6 +110,17 @@ Vector3 ConeImpulse(const SapFrictionConeParameters& p, const ConeState& s) {
 
 }  // namespace
 
+SapFrictionConeParameters MakeFrictionConeParameters(double w, double k, double tau_d, double mu, double phi0,
+                                                     double dt, const ContactModelParameters& p) {
+  SapFrictionConeParameters c;
+  // Eq. (29): near-rigid regularization or the physical compliance.
+  c.Rn = std::max(NearRigidRegularization(p.near_rigid_threshold, w), 1.0 / (dt * k * (dt + tau_d)));
+  c.Rt = p.stiction_tolerance * w;  // Eq. (30).
+  c.mu = mu;
+  c.vn_hat = -phi0 / (dt + tau_d);  // Sec. V-A, v̂_n = −φ0/(δt + τd).
+  return c;
+}
+
 Vector3 CalcFrictionConeImpulse(const SapFrictionConeParameters& p, const Vector3& vc,
                                 ConeRegion* region) {
   const ConeState s = ClassifyFrictionCone(p, vc);
@@ -125,7 +131,7 @@ Vector3 CalcFrictionConeImpulse(const SapFrictionConeParameters& p, const Vector
 void EvaluateFrictionCone(const SapFrictionConeParameters& p, const Vector3& vc,
                           ConstraintEvaluation* out) {
   assert(out != nullptr);
-  EnsureSize(3, out);
+  EnsureEvaluationSize(3, out);
   const ConeState s = ClassifyFrictionCone(p, vc);
   const double yn = s.y.z();
   auto& G = out->G;
@@ -205,45 +211,6 @@ FrictionConeLineTerms EvaluateFrictionConeAlong(const SapFrictionConeParameters&
       break;
   }
   return out;
-}
-
-void EvaluateClamped(const SapClampedParameters& p, double vc, ConstraintEvaluation* out) {
-  assert(out != nullptr && p.R > 0 && p.lower <= 0 && 0 <= p.upper);
-  EnsureSize(1, out);
-  const double y = -(vc - p.v_hat) / p.R;
-  // ℓ(y) with dℓ/dy = R clamp(y, lower, upper), continuous at the bounds:
-  //   ½ R y² inside, R b (y − b/2) beyond the bound b it crossed.
-  // Since dy/dv_c = −1/R: −∂ℓ/∂v_c = clamp(y) = γ and ∂²ℓ/∂v_c² = 1/R inside,
-  // 0 outside. The bounds themselves belong to the inside (G = 1/R there).
-  if (y > p.upper) {
-    out->gamma(0) = p.upper;
-    out->cost = p.R * p.upper * (y - 0.5 * p.upper);
-    out->G(0, 0) = 0;
-  } else if (y < p.lower) {
-    out->gamma(0) = p.lower;
-    out->cost = p.R * p.lower * (y - 0.5 * p.lower);
-    out->G(0, 0) = 0;
-  } else {
-    out->gamma(0) = y;
-    out->cost = 0.5 * p.R * y * y;
-    out->G(0, 0) = 1 / p.R;
-  }
-}
-
-void EvaluateBilateral(const VectorX& R, const VectorX& v_hat, Eigen::Ref<const VectorX> vc,
-                       ConstraintEvaluation* out) {
-  assert(out != nullptr && R.size() == vc.size() && v_hat.size() == vc.size());
-  const Eigen::Index n = vc.size();
-  EnsureSize(n, out);
-  out->G.setZero();
-  double cost = 0;
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const double dv = vc(i) - v_hat(i);
-    out->gamma(i) = -dv / R(i);
-    cost += dv * dv / R(i);
-    out->G(i, i) = 1 / R(i);
-  }
-  out->cost = 0.5 * cost;
 }
 
 }  // namespace stiction

@@ -1,4 +1,9 @@
-#include "engine/contact/sap_constraint.h"
+// SAP's frictional contact ([SAP] Eqs. 23, 27–30, 35, 37; App. C–D): the
+// projection against a brute-force minimization in every region, impulse and
+// G against finite differences, the boundary conventions, the line-search
+// terms, the physical reading of Sec. V-A, the regularization of Eqs. 29–30
+// and convexity.
+#include "engine/contact/friction_cone_constraint.h"
 
 #include <gtest/gtest.h>
 
@@ -527,130 +532,36 @@ TEST(SapFrictionConeTest, PhysicalInterpretationOfSecVA) {
 }
 
 // ---------------------------------------------------------------------------
-// 4. Clamped constraints.
+// 4. The regularization of Sec. V: near-rigid β, stiction σ, v̂_n.
 
-const SapClampedParameters kClampedCases[] = {
-    {0.01, 0.2, 0, kInf},     // Joint limit.
-    {2.0, -1.0, -0.5, 0.5},   // PD controller with effort limit.
-    {1e-3, 0.0, -kInf, kInf}, // Unbounded: a bilateral row.
-    {0.3, 0.1, -2.0, 0.0},    // Upper-sided limit.
-    {0.5, 0.25, 0.0, 0.0},    // Degenerate: γ ≡ 0.
-};
-
-double ClampedCost(const SapClampedParameters& p, double vc) {
-  ConstraintEvaluation e;
-  EvaluateClamped(p, vc, &e);
-  return e.cost;
-}
-double ClampedImpulse(const SapClampedParameters& p, double vc) {
-  ConstraintEvaluation e;
-  EvaluateClamped(p, vc, &e);
-  return e.gamma(0);
-}
-
-TEST(SapClampedTest, ImpulseCostAndG) {
-  ConstraintEvaluation e;
-  for (const SapClampedParameters& p : kClampedCases) {
-    for (int i = -200; i <= 200; ++i) {
-      auto finite = [](double b) { return std::isfinite(b) ? std::abs(b) : 0.0; };
-      // y sweeps ±2(1 + |lower| + |upper|): across both bounds.
-      const double vc = p.v_hat - 0.01 * i * (1 + finite(p.lower) + finite(p.upper)) * p.R;
-      const double y = -(vc - p.v_hat) / p.R;
-      EvaluateClamped(p, vc, &e);
-      ASSERT_EQ(e.gamma.size(), 1);
-      ASSERT_EQ(e.G.rows(), 1);
-      ASSERT_EQ(e.G.cols(), 1);
-      EXPECT_EQ(e.gamma(0), std::clamp(y, p.lower, p.upper));
-      const bool inside = p.lower <= y && y <= p.upper;
-      EXPECT_EQ(e.G(0, 0), inside ? 1 / p.R : 0.0);
-      EXPECT_GE(e.cost, 0);
-      // Finite differences away from the kinks (|y − bound| > 100 steps).
-      const double h = 1e-7 * p.R * (1 + std::abs(y));  // Δy = 1e-7(1 + |y|).
-      const double dy = h / p.R;
-      if (std::abs(y - p.lower) < 100 * dy || std::abs(y - p.upper) < 100 * dy) continue;
-      // Piecewise quadratic/linear: central differences are exact up to
-      // round-off ε ℓ/h ≈ 2e-16 (1 + |y|)²R/(1e-7 R (1 + |y|)); 1e-7 relative.
-      const double g_fd = -(ClampedCost(p, vc + h) - ClampedCost(p, vc - h)) / (2 * h);
-      EXPECT_NEAR(g_fd, e.gamma(0), 1e-7 * (1 + std::abs(y)));
-      const double G_fd = -(ClampedImpulse(p, vc + h) - ClampedImpulse(p, vc - h)) / (2 * h);
-      EXPECT_NEAR(G_fd * p.R, e.G(0, 0) * p.R, 1e-7 * (1 + std::abs(y)));
-    }
-  }
-}
-
-TEST(SapClampedTest, ContinuousAtTheBoundsWhichBelongToTheInside) {
-  // R, v̂ and the bounds are dyadic so that y hits each bound exactly.
-  const SapClampedParameters p{0.5, 0.25, -0.75, 1.5};
-  ConstraintEvaluation e;
-  for (const double b : {p.lower, p.upper}) {
-    const double vc = p.v_hat - p.R * b;
-    ASSERT_EQ(-(vc - p.v_hat) / p.R, b);
-    EvaluateClamped(p, vc, &e);
-    EXPECT_EQ(e.gamma(0), b);
-    EXPECT_EQ(e.G(0, 0), 1 / p.R);  // Inside formula on the bound.
-    EXPECT_EQ(e.cost, 0.5 * p.R * b * b);
-    // Lipschitz continuity of ℓ across the bound with constant |b| (the
-    // gradient magnitude on both sides): for δ → 0 the jump must vanish.
-    for (const double delta : {1e-3, 1e-6, 1e-9}) {
-      for (const double side : {-1.0, 1.0}) {
-        const double l = ClampedCost(p, vc + side * delta);
-        // 1e-12 on top: round-off of ℓ ≈ 0.56.
-        EXPECT_LE(std::abs(l - e.cost), std::abs(b) * delta * (1 + 1e-6) + 1e-12);
-      }
-    }
-    // One-sided difference quotients both approach −γ = −b (C¹ cost).
-    const double d = 1e-7;
-    const double left = (e.cost - ClampedCost(p, vc - d)) / d;
-    const double right = (ClampedCost(p, vc + d) - e.cost) / d;
-    // 1e-6: one-sided truncation |ℓ''| d / 2 = d/(2R) = 1e-7, plus round-off.
-    EXPECT_NEAR(left, -b, 1e-6);
-    EXPECT_NEAR(right, -b, 1e-6);
-  }
+TEST(SapFrictionConeTest, RegularizationIsEqs29And30) {
+  const double dt = 0.01, w = 2.0, phi0 = -1e-3;
+  ContactModelParameters params;
+  params.near_rigid_threshold = 1.0;
+  params.stiction_tolerance = 1e-3;
+  // A stiff pair: the near-rigid term wins, Rn = β²/(4π²) w (Eq. 29): the
+  // stiffness 1/(δt² Rn) on the effective mass 1/w has the period β δt.
+  const double k_stiff = 1e12, tau_d = 0.0;
+  SapFrictionConeParameters p = MakeFrictionConeParameters(w, k_stiff, tau_d, 0.4, phi0, dt, params);
+  EXPECT_DOUBLE_EQ(p.Rn, w / (4 * kPi * kPi));
+  EXPECT_DOUBLE_EQ(p.Rt, 1e-3 * w);  // Eq. (30): Rt = σ w.
+  EXPECT_EQ(p.mu, 0.4);
+  EXPECT_DOUBLE_EQ(p.vn_hat, -phi0 / (dt + tau_d));  // Sec. V-A.
+  // A soft pair: the physical compliance 1/(δt k (δt + τd)) wins.
+  const double k_soft = 1e3, tau_d_soft = 0.02;
+  p = MakeFrictionConeParameters(w, k_soft, tau_d_soft, 0.4, phi0, dt, params);
+  EXPECT_DOUBLE_EQ(p.Rn, 1 / (dt * k_soft * (dt + tau_d_soft)));
+  EXPECT_DOUBLE_EQ(p.vn_hat, -phi0 / (dt + tau_d_soft));
+  // β = 0 leaves only the physical compliance, even for the stiff pair.
+  params.near_rigid_threshold = 0;
+  p = MakeFrictionConeParameters(w, k_stiff, tau_d, 0.4, phi0, dt, params);
+  EXPECT_DOUBLE_EQ(p.Rn, 1 / (dt * k_stiff * dt));
 }
 
 // ---------------------------------------------------------------------------
-// 5. Bilateral constraints.
+// 5. Convexity along random lines, and allocation-free reuse.
 
-TEST(SapBilateralTest, FiniteDifferences) {
-  std::mt19937 rng(11);
-  std::uniform_real_distribution<double> U(-1, 1);
-  ConstraintEvaluation e;
-  for (const int n : {6, 3, 1, 6}) {
-    VectorX R(n), v_hat(n), vc(n);
-    for (int i = 0; i < n; ++i) {
-      R(i) = std::pow(10.0, 2 * U(rng));
-      v_hat(i) = U(rng);
-      vc(i) = U(rng);
-    }
-    EvaluateBilateral(R, v_hat, vc, &e);
-    ASSERT_EQ(e.gamma.size(), n);
-    ASSERT_EQ(e.G.rows(), n);
-    ASSERT_EQ(e.G.cols(), n);
-    EXPECT_EQ(e.G, MatrixX(R.cwiseInverse().asDiagonal()));
-    for (int i = 0; i < n; ++i) {
-      EXPECT_EQ(e.gamma(i), -(vc(i) - v_hat(i)) / R(i));
-      const double h = 1e-6;
-      VectorX vp = vc, vm = vc;
-      vp(i) += h;
-      vm(i) -= h;
-      ConstraintEvaluation ep, em;
-      EvaluateBilateral(R, v_hat, vp, &ep);
-      EvaluateBilateral(R, v_hat, vm, &em);
-      // Quadratic cost: central differences are exact up to round-off
-      // ε ℓ / h, with ℓ ≤ ½ Σ 4/R_i ≤ 2n·max(1/R): ≈ 3e-9·max(1/R).
-      // 1e-6 relative to that impulse scale max(1/R).
-      const double scale = R.cwiseInverse().maxCoeff();
-      EXPECT_NEAR(-(ep.cost - em.cost) / (2 * h), e.gamma(i), 1e-6 * scale);
-      const VectorX G_col = -(ep.gamma - em.gamma) / (2 * h);
-      EXPECT_LE((G_col - e.G.col(i)).norm(), 1e-6 * scale);
-    }
-  }
-}
-
-// ---------------------------------------------------------------------------
-// 6. Convexity along random lines, and allocation-free reuse.
-
-TEST(SapConstraintTest, CostIsConvexAlongRandomLines) {
+TEST(SapFrictionConeTest, CostIsConvexAlongRandomLines) {
   SampleGenerator gen(2024);
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> U(-1, 1);
@@ -659,25 +570,17 @@ TEST(SapConstraintTest, CostIsConvexAlongRandomLines) {
     // Lines through random points, scaled so that they cross all regions.
     const Vector3 v0 = VcFromY(p, YFromAngles(p, 1, gen.U(0, kPi), gen.U(-kPi, kPi)));
     const Vector3 dir = Rsqrt(p).cwiseProduct(Vector3(U(rng), U(rng), U(rng)));
-    const SapClampedParameters pc = kClampedCases[line % 5];
-    const double c0 = pc.v_hat + pc.R * 3 * U(rng), cdir = pc.R * U(rng);
-    std::vector<double> l, lc;
-    for (int k = -200; k <= 200; ++k) {
-      const double t = 0.02 * k;
-      l.push_back(Cost(p, v0 + t * dir));
-      lc.push_back(ClampedCost(pc, c0 + t * cdir));
-    }
+    std::vector<double> l;
+    for (int k = -200; k <= 200; ++k) l.push_back(Cost(p, v0 + 0.02 * k * dir));
     const double scale = *std::max_element(l.begin(), l.end());
-    const double scale_c = *std::max_element(lc.begin(), lc.end());
     for (size_t k = 1; k + 1 < l.size(); ++k) {
       // −1e-12·scale: round-off of ℓ (≈ 4 ε max ℓ) in a second difference.
       EXPECT_GE(l[k + 1] - 2 * l[k] + l[k - 1], -1e-12 * scale) << "line " << line << " k " << k;
-      EXPECT_GE(lc[k + 1] - 2 * lc[k] + lc[k - 1], -1e-12 * scale_c) << "line " << line;
     }
   }
 }
 
-TEST(SapConstraintTest, ReusedEvaluationDoesNotReallocate) {
+TEST(SapFrictionConeTest, ReusedEvaluationDoesNotReallocate) {
   ConstraintEvaluation e;
   const SapFrictionConeParameters p = BoundaryParameters(0.5);
   EvaluateFrictionCone(p, Vector3(0.1, 0.2, -0.3), &e);
@@ -688,17 +591,6 @@ TEST(SapConstraintTest, ReusedEvaluationDoesNotReallocate) {
     EXPECT_EQ(e.gamma.data(), g);
     EXPECT_EQ(e.G.data(), G);
   }
-  ConstraintEvaluation c;
-  EvaluateClamped(kClampedCases[1], 0.3, &c);
-  const double* cg = c.gamma.data();
-  EvaluateClamped(kClampedCases[1], -3, &c);
-  EXPECT_EQ(c.gamma.data(), cg);
-  ConstraintEvaluation b;
-  const VectorX R = VectorX::Constant(6, 0.1), vh = VectorX::Zero(6);
-  EvaluateBilateral(R, vh, VectorX::Ones(6), &b);
-  const double* bG = b.G.data();
-  EvaluateBilateral(R, vh, -VectorX::Ones(6), &b);
-  EXPECT_EQ(b.G.data(), bG);
 }
 
 }  // namespace

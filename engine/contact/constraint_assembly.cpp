@@ -1,0 +1,75 @@
+#include "engine/contact/constraint_assembly.h"
+
+namespace stiction {
+
+ConstraintAssembly::ConstraintAssembly(const MultibodyModel& model) : model_(model) {}
+
+void ConstraintAssembly::Begin(const KinematicsCache& cache_q0, const VectorX& q0, const VectorX& v0,
+                               double margin, ContactProblem* problem) {
+  cache_ = &cache_q0;
+  q0_ = &q0;
+  v0_ = &v0;
+  margin_ = margin;
+  problem_ = problem;
+  A_inverse_.resize(model_.num_trees());
+  A_inverse_valid_.assign(model_.num_trees(), false);
+  // Last first, so that Append (which pops the back) hands the storage of
+  // constraint i to the next step's constraint i: consecutive steps mostly
+  // have the same constraints, with blocks of the same shapes.
+  std::vector<Constraint>& constraints = problem->constraints;
+  for (auto it = constraints.rbegin(); it != constraints.rend(); ++it) pool_.push_back(std::move(*it));
+  constraints.clear();
+}
+
+int ConstraintAssembly::MovingTree(int body) const {
+  if (body == 0) return -1;
+  const int tree = model_.body(body).tree;
+  return model_.tree(tree).nv > 0 ? tree : -1;
+}
+
+Constraint& ConstraintAssembly::Append(int num_blocks) {
+  Constraint c;
+  if (!pool_.empty()) {
+    c.blocks = std::move(pool_.back().blocks);
+    pool_.pop_back();
+  }
+  c.blocks.resize(num_blocks);
+  problem_->constraints.push_back(std::move(c));
+  return problem_->constraints.back();
+}
+
+const MatrixX& ConstraintAssembly::InverseA(int tree) {
+  if (!A_inverse_valid_[tree]) {
+    const MatrixX& A = problem_->A[tree];
+    MatrixX& A_inv = A_inverse_[tree];
+    if (A.rows() == 6 && A.cols() == 6) {
+      const Eigen::LLT<Matrix6> llt(Eigen::Map<const Matrix6>(A.data()));
+      A_inv.resize(6, 6);
+      Eigen::Map<Matrix6>(A_inv.data()) = llt.solve(Matrix6::Identity());
+    } else {
+      llt_.compute(A);
+      A_inv = llt_.solve(MatrixX::Identity(A.rows(), A.cols()));
+    }
+    A_inverse_valid_[tree] = true;
+  }
+  return A_inverse_[tree];
+}
+
+void ConstraintAssembly::AddDelassusBlock(const ConstraintJacobianBlock& b, Matrix3* W) {
+  const MatrixX& A_inv = InverseA(b.tree);
+  if (b.J.cols() == 6) {
+    const Eigen::Map<const Eigen::Matrix<double, 3, 6>> J(b.J.data());
+    const Eigen::Matrix<double, 3, 6> JA = J * Eigen::Map<const Matrix6>(A_inv.data());
+    W->noalias() += JA * J.transpose();
+  } else {
+    JA_.noalias() = b.J * A_inv;
+    W->noalias() += JA_ * b.J.transpose();
+  }
+}
+
+const Matrix6X& ConstraintAssembly::TreeJacobian(int body, const Vector3& p_W) {
+  CalcTreeFrameJacobian(model_, *cache_, body, p_W, &jacobian_);
+  return jacobian_;
+}
+
+}  // namespace stiction

@@ -1,0 +1,72 @@
+#pragma once
+// What every constraint family needs to add its rows to a step's problem:
+// the kinematics at q0 (J is evaluated there, [SAP] Eq. 7), A_t⁻¹ per tree
+// for the O(n) Delassus estimates of [SAP] Sec. V-B, and constraint storage
+// recycled from the previous step so that building allocates nothing in
+// steady state. One object lives as long as the stepper; Begin() starts each
+// step's problem. The families (contact_constraints.h, joint_limit_…,
+// pd_actuator_…, weld_constraints.h) use it; none knows another.
+#include <vector>
+
+#include <Eigen/Cholesky>
+
+#include "engine/common/eigen_types.h"
+#include "engine/contact/contact_problem.h"
+#include "engine/multibody/kinematics.h"
+#include "engine/multibody/multibody_model.h"
+
+namespace stiction {
+
+class ConstraintAssembly {
+ public:
+  /// `model` must outlive the assembly.
+  explicit ConstraintAssembly(const MultibodyModel& model);
+
+  /// Starts the constraints of `problem`, whose dt, trees, A and v* are set:
+  /// its previous constraints go to the storage pool. `cache_q0` holds the
+  /// kinematics at q0; it, q0, v0 and *problem must outlive the families'
+  /// calls. margin [m]: how far apart pairs and limits are still included
+  /// (speculative constraints).
+  void Begin(const KinematicsCache& cache_q0, const VectorX& q0, const VectorX& v0, double margin,
+             ContactProblem* problem);
+
+  const MultibodyModel& model() const { return model_; }
+  const KinematicsCache& kinematics() const { return *cache_; }
+  const VectorX& q0() const { return *q0_; }
+  const VectorX& v0() const { return *v0_; }
+  double margin() const { return margin_; }
+  double dt() const { return problem_->dt; }
+  const ContactProblem& problem() const { return *problem_; }
+  int num_constraints() const { return static_cast<int>(problem_->constraints.size()); }
+
+  /// The tree of `body` when that tree has velocities; −1 for the world and
+  /// for welded trees (nothing to solve for them).
+  int MovingTree(int body) const;
+  /// Appends a constraint with `num_blocks` Jacobian blocks, reusing the
+  /// storage of a recycled one; every other field has its default.
+  Constraint& Append(int num_blocks);
+  /// A_t⁻¹, factored on demand once per tree and step (fixed-size LLT for
+  /// 6-DOF trees).
+  const MatrixX& InverseA(int tree);
+  /// W += J A_t⁻¹ Jᵀ for a 3-row block (fixed-size kernels for 6 columns).
+  void AddDelassusBlock(const ConstraintJacobianBlock& b, Matrix3* W);
+  /// The frame Jacobian (6 × nv_tree, [ω; v of the point]) of `body`'s tree
+  /// at the world point p_W; valid until the next call.
+  const Matrix6X& TreeJacobian(int body, const Vector3& p_W);
+
+ private:
+  const MultibodyModel& model_;
+  const KinematicsCache* cache_ = nullptr;
+  const VectorX* q0_ = nullptr;
+  const VectorX* v0_ = nullptr;
+  double margin_ = 0;
+  ContactProblem* problem_ = nullptr;
+  std::vector<MatrixX> A_inverse_;
+  std::vector<bool> A_inverse_valid_;
+  Eigen::LLT<MatrixX> llt_;       // Scratch for trees that are not 6-DOF.
+  std::vector<Constraint> pool_;  // Recycled constraints.
+  Matrix6X jacobian_;             // Scratch: a tree frame Jacobian.
+  MatrixX JA_;                    // Scratch: J A⁻¹ for trees that are not 6-DOF.
+};
+
+}  // namespace stiction

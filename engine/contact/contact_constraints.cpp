@@ -1,0 +1,148 @@
+#include "engine/contact/contact_constraints.h"
+
+#include <cmath>
+#include <cstdint>
+
+#include "engine/contact/friction_cone_constraint.h"
+#include "engine/contact/hunt_crossley_constraint.h"
+
+namespace stiction {
+
+namespace {
+
+// A right-handed frame whose z axis is n̂.
+Matrix3 ContactFrame(const Vector3& nhat_W) {
+  const Vector3 helper = std::abs(nhat_W.x()) < 0.9 ? Vector3::UnitX() : Vector3::UnitY();
+  const Vector3 t1 = helper.cross(nhat_W).normalized();
+  const Vector3 t2 = nhat_W.cross(t1);
+  Matrix3 R;
+  R.col(0) = t1;
+  R.col(1) = t2;
+  R.col(2) = nhat_W;
+  return R;
+}
+
+double SeriesCombination(double a, double b) {
+  if (a <= 0 || b <= 0) return 0;
+  if (std::isinf(a)) return b;
+  if (std::isinf(b)) return a;
+  return a * b / (a + b);
+}
+
+// v_c = R_WCᵀ (v_B − v_A) at the contact point: per tree, `sign` R_WCᵀ times
+// the linear rows of the tree's point Jacobian (3 × nv_tree).
+void CalcContactJacobian(int body, const Vector3& p_W, const Matrix3& R_WC, double sign,
+                         ConstraintAssembly* assembly, MatrixX* J) {
+  const Matrix6X& jacobian = assembly->TreeJacobian(body, p_W);
+  const Matrix3 R = sign * R_WC.transpose();
+  J->resize(3, jacobian.cols());
+  if (jacobian.cols() == 6) {  // No dynamic temporary for 6-DOF trees.
+    Eigen::Map<Eigen::Matrix<double, 3, 6>>(J->data()).noalias() =
+        R * Eigen::Map<const Matrix6>(jacobian.data()).bottomRows<3>();
+  } else {
+    J->noalias() = R * jacobian.bottomRows<3>();
+  }
+}
+
+}  // namespace
+
+ContactMaterial CombineMaterials(const ContactMaterial& a, const ContactMaterial& b) {
+  ContactMaterial m;
+  m.stiffness = SeriesCombination(a.stiffness, b.stiffness);
+  const double c = SeriesCombination(a.dissipation * a.stiffness, b.dissipation * b.stiffness);
+  m.dissipation = m.stiffness > 0 ? c / m.stiffness : 0;
+  m.friction = a.friction + b.friction > 0
+                   ? 2 * a.friction * b.friction / (a.friction + b.friction)
+                   : 0;
+  // Two Hunt & Crossley springs in series carry the same force; to first
+  // order in d the pair's dissipation is the deflection-weighted mean,
+  // deflections ∝ 1/k.
+  if (std::isinf(a.stiffness) && std::isinf(b.stiffness)) {
+    m.hc_dissipation = 0.5 * (a.hc_dissipation + b.hc_dissipation);
+  } else if (std::isinf(a.stiffness)) {
+    m.hc_dissipation = b.hc_dissipation;
+  } else if (std::isinf(b.stiffness)) {
+    m.hc_dissipation = a.hc_dissipation;
+  } else {
+    m.hc_dissipation = (b.stiffness * a.hc_dissipation + a.stiffness * b.hc_dissipation) /
+                       (a.stiffness + b.stiffness);
+  }
+  m.stiction_velocity = std::min(a.stiction_velocity, b.stiction_velocity);
+  m.model = a.model ? a.model : b.model;
+  return m;
+}
+
+void AddContactConstraints(const std::vector<ContactPoint>& contacts, const GeometryMaterials& materials,
+                           const ContactModelParameters& params, ConstraintAssembly* assembly,
+                           std::vector<ContactReport>* reports) {
+  const double dt = assembly->dt();
+  int previous_ga = -1, previous_gb = -1, point_index = 0;
+  for (const ContactPoint& cp : contacts) {
+    // Points of one manifold arrive consecutively: number them per pair.
+    point_index = (cp.geometry_a == previous_ga && cp.geometry_b == previous_gb) ? point_index + 1 : 0;
+    previous_ga = cp.geometry_a;
+    previous_gb = cp.geometry_b;
+    const int tree_a = assembly->MovingTree(cp.body_a);
+    const int tree_b = assembly->MovingTree(cp.body_b);
+    if (tree_a < 0 && tree_b < 0) continue;  // Two welded bodies: nothing to solve.
+
+    const Matrix3 R_WC = ContactFrame(cp.nhat_AB_W);
+    const bool self_contact = tree_a >= 0 && tree_a == tree_b;
+    const int num_blocks = self_contact ? 1 : static_cast<int>(tree_a >= 0) + static_cast<int>(tree_b >= 0);
+    Constraint& c = assembly->Append(num_blocks);
+    c.kind = ConstraintKind::kFrictionCone;
+    c.num_rows = 3;
+    int block = 0;
+    if (tree_b >= 0) {
+      c.blocks[block].tree = tree_b;
+      CalcContactJacobian(cp.body_b, cp.p_W, R_WC, 1.0, assembly, &c.blocks[block].J);
+      ++block;
+    }
+    if (tree_a >= 0) {
+      if (self_contact) {  // Self-contact within one tree (rare): one block J_B − J_A.
+        MatrixX J_a;
+        CalcContactJacobian(cp.body_a, cp.p_W, R_WC, -1.0, assembly, &J_a);
+        c.blocks[0].J += J_a;
+      } else {
+        c.blocks[block].tree = tree_a;
+        CalcContactJacobian(cp.body_a, cp.p_W, R_WC, -1.0, assembly, &c.blocks[block].J);
+      }
+    }
+    // Delassus diagonal block estimate W_ii ≈ Σ_t J_it A_t⁻¹ J_itᵀ ([SAP] Sec. V-B).
+    Matrix3 W = Matrix3::Zero();
+    for (const ConstraintJacobianBlock& b : c.blocks) assembly->AddDelassusBlock(b, &W);
+    const double w = W.norm() / 3.0;  // ‖W_ii‖_rms.
+
+    const ContactMaterial m = CombineMaterials(materials.of(cp.geometry_a), materials.of(cp.geometry_b));
+    const ContactModel model = m.model.value_or(params.model);
+    if (model == ContactModel::kSap) {
+      c.cone = MakeFrictionConeParameters(w, m.stiffness, m.dissipation, m.friction, cp.phi, dt, params);
+    } else {
+      c.kind = ConstraintKind::kHuntCrossley;
+      // Normal velocity at the step start, for the lagged impulse ([ICF] Eq. 29).
+      double vn0 = 0;
+      for (const ConstraintJacobianBlock& b : c.blocks) {
+        const ContactProblem& problem = assembly->problem();
+        vn0 += b.J.row(2).dot(assembly->v0().segment(problem.tree_v_start[b.tree], problem.tree_nv[b.tree]));
+      }
+      c.hc = MakeHuntCrossleyParameters(model, m, cp.phi, vn0, w, dt, params.stiction_tolerance);
+    }
+    c.origin = ConstraintOrigin::kContact;
+    c.phi0 = cp.phi;
+    c.mu = m.friction;
+    c.key = MakeConstraintKey(ConstraintOrigin::kContact, static_cast<std::uint64_t>(cp.geometry_a),
+                              static_cast<std::uint64_t>(cp.geometry_b), static_cast<std::uint64_t>(point_index));
+
+    ContactReport report;
+    report.body_a = cp.body_a;
+    report.body_b = cp.body_b;
+    report.p_W = cp.p_W;
+    report.R_WC = R_WC;
+    report.phi = cp.phi;
+    report.mu = m.friction;
+    report.model = model;
+    reports->push_back(report);
+  }
+}
+
+}  // namespace stiction

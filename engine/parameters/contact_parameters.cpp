@@ -1,0 +1,73 @@
+#include "engine/parameters/contact_parameters.h"
+
+#include <array>
+#include <string>
+
+#include "engine/common/named_choice.h"
+
+namespace stiction {
+
+namespace {
+
+constexpr std::array<ContactModelInfo, 4> kContactModels = {{
+    {ContactModel::kSap, "sap", "SAP: compliant k with linear dissipation tau_d, regularized friction (sigma)",
+     false},
+    {ContactModel::kLagged, "lagged",
+     "Hunt & Crossley k, d with friction bounded by the previous normal impulse; no gliding", true},
+    {ContactModel::kSimilar, "similar", "Hunt & Crossley k, d with normal and friction strongly coupled", true},
+    {ContactModel::kRegularizedLagged, "regularized_lagged",
+     "Lagged with SAP's stiction tolerance during impacts (fewer Newton iterations)", true},
+}};
+
+}  // namespace
+
+std::span<const ContactModelInfo> ContactModels() { return kContactModels; }
+
+const ContactModelInfo& GetContactModelInfo(ContactModel model) {
+  for (const ContactModelInfo& info : kContactModels) {
+    if (info.model == model) return info;
+  }
+  return kContactModels[0];  // Unreachable: every enumerator has an entry.
+}
+
+std::string_view ContactModelName(ContactModel model) { return GetContactModelInfo(model).name; }
+
+std::optional<ContactModel> ParseContactModel(std::string_view name) {
+  const ContactModelInfo* info = FindChoice(ContactModels(), name);
+  if (info == nullptr) return std::nullopt;
+  return info->model;
+}
+
+ParameterTable BindParameters(ContactMaterial& m) {
+  return {
+      {"friction", "", "Coulomb friction coefficient mu", &m.friction, kNonNegative},
+      {"stiffness", "N/m", "contact stiffness k (every model)", &m.stiffness, kPositive},
+      {"dissipation", "s", "SAP dissipation time scale tau_d", &m.dissipation, kNonNegative},
+      {"hc_dissipation", "s/m", "Hunt & Crossley dissipation d (Lagged, Similar)", &m.hc_dissipation,
+       kNonNegative},
+      {"stiction_velocity", "m/s", "stiction tolerance v_s of the regularized friction (Lagged, Similar)",
+       &m.stiction_velocity, kPositive},
+  };
+}
+
+void ValidateContactMaterial(std::string_view name, const ContactMaterial& m) {
+  ContactMaterial copy = m;
+  CheckParameters("material '" + std::string(name) + "'", BindParameters(copy));
+}
+
+ParameterTable BindParameters(ContactModelParameters& p) {
+  return {
+      {"near_rigid_threshold", "",
+       "beta of [SAP] Eq. (29): contacts are never stiffer than a period of beta dt (0 = physical k only)",
+       &p.near_rigid_threshold, kNonNegative},
+      {"stiction_tolerance", "", "sigma of [SAP] Eq. (30): regularized friction slips at most mu sigma g dt",
+       &p.stiction_tolerance, kPositive},
+  };
+}
+
+void ValidateContactModelParameters(const ContactModelParameters& p) {
+  ContactModelParameters copy = p;
+  CheckParameters("contact", BindParameters(copy));
+}
+
+}  // namespace stiction

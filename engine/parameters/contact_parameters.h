@@ -1,0 +1,66 @@
+#pragma once
+// The physical parameters of contact: the convex contact models (their
+// registry), the material of a geometry (k, τd, μ, d, v_s with units and
+// defaults) and the model-wide regularization (β, σ of [SAP] Sec. V-B).
+// docs/contact-model.md explains each.
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "engine/parameters/parameter_binding.h"
+
+namespace stiction {
+
+/// The convex contact models (docs/contact-model.md).
+enum class ContactModel {
+  kSap,                ///< [SAP] Eqs. 27–30: linear dissipation τd, regularized friction.
+  kLagged,             ///< [ICF] Sec. VI-B: Hunt & Crossley, friction bound lagged.
+  kSimilar,            ///< [ICF] Sec. VI-C: Hunt & Crossley, strongly coupled friction.
+  kRegularizedLagged,  ///< [ICF] Eq. (44): Lagged with SAP's stiction tolerance in impacts.
+};
+
+struct ContactModelInfo {
+  ContactModel model;
+  std::string_view name;         ///< As scenes, the CLI and the viewer spell it.
+  std::string_view description;  ///< One line.
+  bool hunt_crossley = false;    ///< Uses d and v_s (Hunt & Crossley); else τd (SAP).
+};
+
+/// Every contact model, in the order help texts and the viewer list them.
+std::span<const ContactModelInfo> ContactModels();
+const ContactModelInfo& GetContactModelInfo(ContactModel model);
+/// "sap", "lagged", "similar", "regularized_lagged".
+std::string_view ContactModelName(ContactModel model);
+/// The model called `name`; nullopt if there is none.
+std::optional<ContactModel> ParseContactModel(std::string_view name);
+
+/// Physical contact parameters of one material (SI units). The defaults are
+/// a scene material's defaults (docs/scene-format.md, `materials:`).
+struct ContactMaterial {
+  double stiffness = 1e6;           ///< k [N/m], > 0 (every model).
+  double dissipation = 0.01;        ///< τd [s], ≥ 0 (SAP).
+  double friction = 0.5;            ///< μ, ≥ 0 (every model).
+  double hc_dissipation = 10.0;     ///< Hunt & Crossley d [s/m], ≥ 0 (Lagged, Similar).
+  double stiction_velocity = 1e-4;  ///< Stiction tolerance v_s [m/s], > 0 (Lagged, Similar).
+  /// The model for contacts with this material; nullopt: the scene's.
+  std::optional<ContactModel> model;
+};
+
+/// k, τd, μ, d, v_s with their units and ranges (scene keys of `materials:`).
+ParameterTable BindParameters(ContactMaterial& m);
+/// Throws InputError "material '<name>': <key> must be …" when out of range.
+void ValidateContactMaterial(std::string_view name, const ContactMaterial& m);
+
+/// Model-wide contact parameters ([SAP] Sec. V-B) and the scene's model.
+struct ContactModelParameters {
+  double near_rigid_threshold = 1.0;  ///< β of [SAP] Eq. (29), ≥ 0 (SAP model).
+  double stiction_tolerance = 1e-3;   ///< σ of [SAP] Eq. (30), > 0 (SAP, regularized Lagged).
+  ContactModel model = ContactModel::kSap;  ///< For pairs whose materials name none.
+};
+
+/// β and σ (scene keys `solver.near_rigid_threshold`, `solver.stiction_tolerance`).
+ParameterTable BindParameters(ContactModelParameters& p);
+/// Throws InputError when β or σ is out of range.
+void ValidateContactModelParameters(const ContactModelParameters& p);
+
+}  // namespace stiction

@@ -1,0 +1,64 @@
+#pragma once
+// Which contact solver runs, with the parameters of every solver (so that a
+// switch back restores what was set), and the registry of solver types: the
+// one place a solver's name, description, properties and parameter keys are
+// listed. The factory that builds a solver of a type is
+// engine/solvers/solver_factory.h.
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "engine/parameters/canal_parameters.h"
+#include "engine/parameters/island_parameters.h"
+#include "engine/parameters/parameter_binding.h"
+#include "engine/parameters/sap_parameters.h"
+#include "engine/parameters/subadmm_parameters.h"
+
+namespace stiction {
+
+enum class SolverType { kSap, kCanal, kSubAdmm };
+
+struct SolverSettings {
+  SolverType type = SolverType::kSap;
+  SapSolverParameters sap;
+  CanalSolverParameters canal;
+  SubAdmmSolverParameters subadmm;
+};
+
+struct SolverTypeInfo {
+  SolverType type;
+  std::string_view name;         ///< As scenes (`solver.type`), --solver and the viewer spell it.
+  std::string_view description;  ///< One line.
+  /// Solves the exact Signorini–Coulomb NCP ([CANAL] Eq. 5): contacts and
+  /// joint limits are hard constraints, the contact regularization (R, v̂)
+  /// is unused, and a contact's stick/slip state is read from its impulse.
+  bool exact_contact = false;
+  /// An augmented-Lagrangian solver: reports outer iterations, a constraint
+  /// residual and a penalty (SolverResult), and at its iteration cap
+  /// returns a usable last iterate.
+  bool augmented_lagrangian = false;
+  /// Its parameters sit in their own map `solver.<name>:`; false for SAP,
+  /// whose keys sit at `solver:`'s top level.
+  bool own_map = false;
+  /// Binds its parameters within the settings (the keys of its map).
+  ParameterTable (*bind)(SolverSettings& s) = nullptr;
+  /// Range and cross-parameter checks of its parameters; throws InputError.
+  void (*validate)(const SolverSettings& s) = nullptr;
+  /// Its island settings (engine/solvers/islands.h) within the settings.
+  const IslandParameters& (*islands)(const SolverSettings& s) = nullptr;
+};
+
+/// Every solver, in the order help texts and the viewer list them.
+std::span<const SolverTypeInfo> SolverTypes();
+const SolverTypeInfo& GetSolverTypeInfo(SolverType type);
+/// "sap", "canal", "subadmm".
+std::string_view SolverTypeName(SolverType type);
+/// The solver called `name`; nullopt if there is none.
+std::optional<SolverType> ParseSolverType(std::string_view name);
+
+/// Validates every solver's parameters (not only the chosen one's, so that
+/// a later switch cannot meet a bad value). Throws InputError naming the
+/// solver and the parameter.
+void ValidateSolverSettings(const SolverSettings& settings);
+
+}  // namespace stiction

@@ -1,0 +1,33 @@
+#include "engine/parameters/subadmm_parameters.h"
+
+#include "engine/common/error.h"
+
+namespace stiction {
+
+ParameterTable BindParameters(SubAdmmSolverParameters& p) {
+  return {
+      {"initial_penalty", "kg", "beta0; 0 = the paper's rule ([CANAL] Sec. VI-D, geometric mean of pseudo-densities)",
+       &p.initial_penalty, kNonNegative},
+      {"penalty_balance", "", "gamma of Eq. (43): rebalance beta when one residual exceeds gamma times the other",
+       &p.penalty_balance, Above(1)},
+      {"tolerance", "", "stop when theta_p + theta_d is below this (Eq. 42; m/s and N s summed)", &p.tolerance,
+       kPositive},
+      {"max_iterations", "", "ADMM iterations; at the cap the last iterate is used", &p.max_iterations,
+       ClosedRange(1, 1e9)},
+      {"num_threads", "", "threads for the per-tree updates (Eq. 34)", &p.num_threads, ClosedRange(1, 256)},
+      {"penetration_recovery", "", "fraction r of an overlap removed per step (e_n = r phi0/dt)",
+       &p.penetration_recovery, {0, 1, true, false}},
+      {"warm_start", "", "start lambda from the previous step's values", &p.warm_start, {}},
+      {"islands", "", "solve independent islands of trees as separate problems", &p.islands.enabled, {}},
+      {"parallel_islands", "", "solve the islands on two threads when they are large enough",
+       &p.islands.parallel, {}},
+  };
+}
+
+void ValidateSubAdmmParameters(const SubAdmmSolverParameters& p) {
+  SubAdmmSolverParameters copy = p;
+  CheckParameters("subadmm", BindParameters(copy));
+  if (p.islands.parallel_min_velocities < 0) throw InputError("subadmm: parallel_min_velocities must be >= 0");
+}
+
+}  // namespace stiction

@@ -1,0 +1,49 @@
+#pragma once
+// What one time step returns: a status (the step never throws and leaves
+// the state unchanged on failure), a one-line message, and statistics.
+#include <string>
+
+#include "engine/parameters/solver_settings.h"
+
+namespace stiction {
+
+enum class StepStatus {
+  kSuccess = 0,
+  kSolverFailed,  ///< A solver did not converge; the state was not advanced.
+  kNonFinite,     ///< The step produced NaN/Inf; the state was not advanced.
+};
+
+/// Per-step statistics. Contact-related entries are zero until contact exists.
+struct StepStats {
+  int iterations = 0;              ///< Solver iterations (stage 1 Newton + contact solver;
+                                   ///< CANAL: inner Newton steps summed; SubADMM: ADMM iterations).
+  int line_search_iterations = 0;
+  int num_contacts = 0;
+  double momentum_error = 0;       ///< e_m, [SAP] Eq. (32).
+  double complementarity_error = 0;  ///< e_μ, [SAP] Eq. (33).
+  double max_penetration_m = 0;    ///< max(-φ) over contacts [m], ≥ 0.
+  double wall_time_s = 0;          ///< Time spent inside Step() [s].
+  SolverType solver = SolverType::kSap;  ///< The contact solver that ran.
+  // Augmented-Lagrangian solvers (CANAL, SubADMM); zero for SAP.
+  int outer_iterations = 0;        ///< CANAL: AL (outer) iterations.
+  double constraint_residual = 0;  ///< ‖J v̂ − z‖ at exit [m/s] (SubADMM: θ_p + θ_d).
+  double penalty = 0;              ///< AL penalty β at exit [kg] (not SAP's near-rigid β).
+  bool solver_converged = true;    ///< False when an AL solver stopped at its iteration cap.
+  /// Where the step's time went [s] (benchmarks, docs/benchmarks.md), by
+  /// the stages of TimeStepper::Step.
+  struct TimeSplit {
+    double free_motion = 0;    ///< Stage 1 (θ-method Newton per tree) and A.
+    double collision = 0;      ///< Contact query: FCL broad + narrow phase.
+    double assembly = 0;       ///< Contact problem + Newton matrix H assembly.
+    double factorization = 0;  ///< Sparse Cholesky of H.
+    double line_search = 0;    ///< Exact/backtracking line search.
+  } time;
+};
+
+struct StepResult {
+  StepStatus status = StepStatus::kSuccess;
+  std::string message;  ///< Empty on success; a one-line reason otherwise.
+  StepStats stats;
+};
+
+}  // namespace stiction
