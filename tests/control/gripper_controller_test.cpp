@@ -39,14 +39,8 @@ Simulation GraspBox() {
                                "gripper.finger_closed=" + test::Num(kFingerClosed)});
 }
 
-const ActuatorDescription& Actuator(const Simulation& sim, const std::string& name) {
-  for (const ActuatorDescription& a : sim.scene().actuators) {
-    if (a.name == name) return a;
-  }
-  ADD_FAILURE() << "no actuator " << name;
-  static const ActuatorDescription kNone;
-  return kNone;
-}
+// The actuator's live gains and targets (what the next step uses).
+const JointActuator& Actuator(const Simulation& sim, const std::string& name) { return sim.actuator(name); }
 
 const char* const kPalmActuators[4] = {"gripper_x_motor", "gripper_y_motor", "gripper_z_motor",
                                        "gripper_yaw_motor"};
@@ -201,11 +195,11 @@ TEST(GripperControllerTest, ActuateWritesPalmTargetsAndRampRate) {
     const GripperPose expected =
         ramping ? Lerp(kInitialPose, end, static_cast<double>(i + 1) / static_cast<double>(n)) : end;
     for (int a = 0; a < 4; ++a) {
-      const ActuatorDescription& act = Actuator(sim, kPalmActuators[a]);
-      EXPECT_NEAR(act.target_position, Coordinate(expected, a), kLerpTol) << act.name << " step " << i;
+      const JointActuator& act = Actuator(sim, kPalmActuators[a]);
+      EXPECT_NEAR(act.target_position, Coordinate(expected, a), kLerpTol) << kPalmActuators[a] << " step " << i;
       // The rate is a difference over n δt = 0.1 s: round-off of O(10) numbers.
       EXPECT_NEAR(act.target_velocity, ramping ? Coordinate(rate, a) : 0.0, 1e-12)
-          << act.name << " step " << i;
+          << kPalmActuators[a] << " step " << i;
     }
     const StepResult r = sim.Step();
     ASSERT_EQ(r.status, StepStatus::kSuccess) << r.message;
@@ -220,7 +214,7 @@ TEST(GripperControllerTest, ActuateWritesFingerTargetsAndGripForce) {
   const double palm_limits[4] = {100, 100, 150, 10};  // includes/gripper.yaml.
   const auto expect_fingers = [&](double target, double force, const std::string& when) {
     for (const char* name : kFingerActuators) {
-      const ActuatorDescription& a = Actuator(sim, name);
+      const JointActuator& a = Actuator(sim, name);
       EXPECT_EQ(a.target_position, target) << name << ", " << when;
       EXPECT_EQ(a.target_velocity, 0.0) << name << ", " << when;
       EXPECT_EQ(a.effort_limit, force) << name << ", " << when;
