@@ -4,6 +4,7 @@
 // `description` and whatever else its enumeration needs. A registry is the
 // one place a choice's name is written; everything else goes through these
 // lookups (engine/parameters/ holds the registries).
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -17,6 +18,25 @@ const Entry* FindChoice(std::span<const Entry> entries, std::string_view name) {
     if (e.name == name) return &e;
   }
   return nullptr;
+}
+
+/// The entry whose `key` member equals `value`. Every enumerator has an
+/// entry (the registries' tests check it); the first entry stands in for
+/// an impossible miss.
+template <typename Entry, typename Value>
+const Entry& ChoiceOf(std::span<const Entry> entries, Value Entry::*key, Value value) {
+  for (const Entry& e : entries) {
+    if (e.*key == value) return e;
+  }
+  return entries.front();
+}
+
+/// The `key` member of the entry called `name`; nullopt if there is none.
+template <typename Entry, typename Value>
+std::optional<Value> ParseChoice(std::span<const Entry> entries, Value Entry::*key, std::string_view name) {
+  const Entry* e = FindChoice(entries, name);
+  if (e == nullptr) return std::nullopt;
+  return e->*key;
 }
 
 /// "a, b, c": the names in registry order, for messages and help texts.

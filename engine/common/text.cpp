@@ -21,4 +21,13 @@ std::string OneLine(std::string_view s) {
   return out;
 }
 
+std::string SingleQuoted(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out += '\'';
+  out += s;
+  out += '\'';
+  return out;
+}
+
 }  // namespace stiction

@@ -9,4 +9,7 @@ namespace stiction {
 /// and tabs become \n, \r, \t; other control characters become '?'.
 std::string OneLine(std::string_view s);
 
+/// 's': the text in single quotes, as messages name a value or key.
+std::string SingleQuoted(std::string_view s);
+
 }  // namespace stiction

@@ -30,9 +30,13 @@ std::string MeshWhat(const std::string& path) { return "mesh '" + path + "'"; }
   throw InputError(what + ": " + reason);
 }
 
-// Reads `path` with Assimp or throws. The importer owns the returned scene.
-const aiScene* ReadScene(Assimp::Importer* importer, const std::string& path,
+// Reads `path` with Assimp, scaled by `scale` later, or throws (a bad scale
+// first, as the mesh is not read then). The importer owns the returned scene.
+const aiScene* ReadScene(Assimp::Importer* importer, const std::string& path, const Vector3& scale,
                          unsigned int flags) {
+  if (!(scale.array() > 0).all() || !scale.allFinite()) {
+    Fail(MeshWhat(path), "scale must be positive and finite on every axis");
+  }
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) Fail(MeshWhat(path), "file not found");
   if (std::filesystem::is_directory(path, ec)) Fail(MeshWhat(path), "is a directory");
@@ -229,15 +233,12 @@ ConvexHull MakeBoxHull(const Vector3& size) {
 
 CollisionMesh LoadCollisionMesh(const std::string& path, const Vector3& scale) {
   const std::string what = MeshWhat(path);
-  if (!(scale.array() > 0).all() || !scale.allFinite()) {
-    Fail(what, "scale must be positive and finite on every axis");
-  }
   Assimp::Importer importer;
   // Without removing normals, STL vertices (one normal per facet) are never
   // merged by JoinIdenticalVertices (PLATFORM-NOTES, Assimp 5.2).
   importer.SetPropertyInteger(AI_CONFIG_PP_RVC_FLAGS, aiComponent_NORMALS);
   const aiScene* scene =
-      ReadScene(&importer, path,
+      ReadScene(&importer, path, scale,
                 aiProcess_RemoveComponent | aiProcess_Triangulate |
                     aiProcess_JoinIdenticalVertices | aiProcess_PreTransformVertices);
 
@@ -305,13 +306,9 @@ CollisionMesh LoadCollisionMesh(const std::string& path, const Vector3& scale) {
 }
 
 RenderMesh LoadRenderMesh(const std::string& path, const Vector3& scale) {
-  const std::string what = MeshWhat(path);
-  if (!(scale.array() > 0).all() || !scale.allFinite()) {
-    Fail(what, "scale must be positive and finite on every axis");
-  }
   Assimp::Importer importer;
   const aiScene* scene =
-      ReadScene(&importer, path,
+      ReadScene(&importer, path, scale,
                 aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
                     aiProcess_PreTransformVertices | aiProcess_GenSmoothNormals);
   RenderMesh out;
@@ -339,7 +336,7 @@ RenderMesh LoadRenderMesh(const std::string& path, const Vector3& scale) {
       for (int k = 0; k < 3; ++k) out.indices.push_back(base + face.mIndices[k]);
     }
   }
-  if (out.indices.empty()) Fail(what, "contains no triangles");
+  if (out.indices.empty()) Fail(MeshWhat(path), "contains no triangles");
   return out;
 }
 

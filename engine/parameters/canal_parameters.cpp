@@ -1,11 +1,12 @@
 #include "engine/parameters/canal_parameters.h"
 
 #include "engine/common/error.h"
+#include "engine/parameters/ncp_parameters.h"
 
 namespace stiction {
 
 ParameterTable BindParameters(CanalSolverParameters& p) {
-  return {
+  const ParameterTable own = {
       {"initial_penalty", "kg", "AL penalty beta0 at the start of each step", &p.initial_penalty, kPositive},
       {"penalty_growth", "", "kappa of Eq. (27): beta <- min(kappa beta, beta_max) when the residual stalls",
        &p.penalty_growth, Above(1)},
@@ -19,23 +20,18 @@ ParameterTable BindParameters(CanalSolverParameters& p) {
        &p.newton_tolerance, {0, 1, false, true}},
       {"max_newton_iterations", "", "Newton iterations per inner problem", &p.max_newton_iterations,
        ClosedRange(1, 1e9)},
-      {"penetration_recovery", "", "fraction r of an overlap removed per step (e_n = r phi0/dt)",
-       &p.penetration_recovery, {0, 1, true, false}},
+      PenetrationRecoveryParameter(&p.penetration_recovery),
       {"warm_start", "", "start u and z from the previous step's values (Sec. V-D)", &p.warm_start, {}},
-      {"islands", "", "solve independent islands of trees as separate problems", &p.islands.enabled, {}},
-      {"parallel_islands", "", "solve the islands on two threads when they are large enough",
-       &p.islands.parallel, {}},
   };
+  return AppendParameters(own, BindParameters(p.islands));
 }
 
 void ValidateCanalParameters(const CanalSolverParameters& p) {
-  CanalSolverParameters copy = p;
-  CheckParameters("canal", BindParameters(copy));
+  CheckParameterRanges("canal", p);
   if (!(p.max_penalty >= p.initial_penalty)) {
     throw InputError("canal: max_penalty (beta_max) must be >= initial_penalty [kg]");
   }
   if (p.dense_max_size < 0) throw InputError("canal: dense_max_size must be >= 0");
-  if (p.islands.parallel_min_velocities < 0) throw InputError("canal: parallel_min_velocities must be >= 0");
 }
 
 }  // namespace stiction

@@ -21,21 +21,12 @@ constexpr std::array<ContactModelInfo, 4> kContactModels = {{
 
 }  // namespace
 
+// The lookups, over the table above (engine/common/named_choice.h).
 std::span<const ContactModelInfo> ContactModels() { return kContactModels; }
-
-const ContactModelInfo& GetContactModelInfo(ContactModel model) {
-  for (const ContactModelInfo& info : kContactModels) {
-    if (info.model == model) return info;
-  }
-  return kContactModels[0];  // Unreachable: every enumerator has an entry.
-}
-
-std::string_view ContactModelName(ContactModel model) { return GetContactModelInfo(model).name; }
-
+const ContactModelInfo& GetContactModelInfo(ContactModel m) { return ChoiceOf(ContactModels(), &ContactModelInfo::model, m); }
+std::string_view ContactModelName(ContactModel m) { return GetContactModelInfo(m).name; }
 std::optional<ContactModel> ParseContactModel(std::string_view name) {
-  const ContactModelInfo* info = FindChoice(ContactModels(), name);
-  if (info == nullptr) return std::nullopt;
-  return info->model;
+  return ParseChoice(ContactModels(), &ContactModelInfo::model, name);
 }
 
 ParameterTable BindParameters(ContactMaterial& m) {
@@ -51,8 +42,7 @@ ParameterTable BindParameters(ContactMaterial& m) {
 }
 
 void ValidateContactMaterial(std::string_view name, const ContactMaterial& m) {
-  ContactMaterial copy = m;
-  CheckParameters("material '" + std::string(name) + "'", BindParameters(copy));
+  CheckParameterRanges("material '" + std::string(name) + "'", m);
 }
 
 ParameterTable BindParameters(ContactModelParameters& p) {
@@ -66,8 +56,7 @@ ParameterTable BindParameters(ContactModelParameters& p) {
 }
 
 void ValidateContactModelParameters(const ContactModelParameters& p) {
-  ContactModelParameters copy = p;
-  CheckParameters("contact", BindParameters(copy));
+  CheckParameterRanges("contact", p);
 }
 
 }  // namespace stiction

@@ -39,8 +39,7 @@ ParameterTable BindParameters(IntegratorSettings& s) {
 }
 
 void ValidateIntegratorSettings(const IntegratorSettings& s) {
-  IntegratorSettings copy = s;
-  CheckParameters("integrator", BindParameters(copy));
+  CheckParameterRanges("integrator", s);
 }
 
 }  // namespace stiction

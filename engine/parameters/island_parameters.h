@@ -3,6 +3,7 @@
 // (engine/solvers/islands.h): groups of trees coupled by constraints, the
 // connected components of [SAP] Sec. IV-D's forest graph. Every solver may
 // use them; each solver's parameters hold their own, with its own defaults.
+#include "engine/parameters/parameter_binding.h"
 
 namespace stiction {
 
@@ -25,5 +26,11 @@ struct IslandParameters {
   bool parallel = false;
   int parallel_min_velocities = 120;  ///< ≥ 0.
 };
+
+/// `islands`, `parallel_islands`, `parallel_min_velocities`: the keys every
+/// solver's parameters carry (each solver's table appends them).
+ParameterTable BindParameters(IslandParameters& p);
+/// `table` followed by the rows of `more`.
+ParameterTable AppendParameters(ParameterTable table, const ParameterTable& more);
 
 }  // namespace stiction

@@ -58,4 +58,12 @@ std::string FormatParameterValue(const ParameterBinding& p);
 /// same ranges with file and line.
 void CheckParameters(std::string_view owner, const ParameterTable& table);
 
+/// CheckParameters on the table of a settings struct (a copy is bound, so
+/// that a const struct can be checked).
+template <typename Settings>
+void CheckParameterRanges(std::string_view owner, const Settings& settings) {
+  Settings copy = settings;
+  CheckParameters(owner, BindParameters(copy));
+}
+
 }  // namespace stiction

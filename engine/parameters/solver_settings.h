@@ -28,6 +28,7 @@ struct SolverSettings {
 struct SolverTypeInfo {
   SolverType type;
   std::string_view name;         ///< As scenes (`solver.type`), --solver and the viewer spell it.
+  std::string_view title;        ///< As messages name it: "SAP", "CANAL", "SubADMM".
   std::string_view description;  ///< One line.
   /// Solves the exact Signorini–Coulomb NCP ([CANAL] Eq. 5): contacts and
   /// joint limits are hard constraints, the contact regularization (R, v̂)

@@ -1,11 +1,12 @@
 #include "engine/parameters/subadmm_parameters.h"
 
 #include "engine/common/error.h"
+#include "engine/parameters/ncp_parameters.h"
 
 namespace stiction {
 
 ParameterTable BindParameters(SubAdmmSolverParameters& p) {
-  return {
+  const ParameterTable own = {
       {"initial_penalty", "kg", "beta0; 0 = the paper's rule ([CANAL] Sec. VI-D, geometric mean of pseudo-densities)",
        &p.initial_penalty, kNonNegative},
       {"penalty_balance", "", "gamma of Eq. (43): rebalance beta when one residual exceeds gamma times the other",
@@ -15,19 +16,10 @@ ParameterTable BindParameters(SubAdmmSolverParameters& p) {
       {"max_iterations", "", "ADMM iterations; at the cap the last iterate is used", &p.max_iterations,
        ClosedRange(1, 1e9)},
       {"num_threads", "", "threads for the per-tree updates (Eq. 34)", &p.num_threads, ClosedRange(1, 256)},
-      {"penetration_recovery", "", "fraction r of an overlap removed per step (e_n = r phi0/dt)",
-       &p.penetration_recovery, {0, 1, true, false}},
+      PenetrationRecoveryParameter(&p.penetration_recovery),
       {"warm_start", "", "start lambda from the previous step's values", &p.warm_start, {}},
-      {"islands", "", "solve independent islands of trees as separate problems", &p.islands.enabled, {}},
-      {"parallel_islands", "", "solve the islands on two threads when they are large enough",
-       &p.islands.parallel, {}},
   };
-}
-
-void ValidateSubAdmmParameters(const SubAdmmSolverParameters& p) {
-  SubAdmmSolverParameters copy = p;
-  CheckParameters("subadmm", BindParameters(copy));
-  if (p.islands.parallel_min_velocities < 0) throw InputError("subadmm: parallel_min_velocities must be >= 0");
+  return AppendParameters(own, BindParameters(p.islands));
 }
 
 }  // namespace stiction

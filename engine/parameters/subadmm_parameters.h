@@ -35,7 +35,8 @@ struct SubAdmmSolverParameters {
 
 /// The scene keys of `solver.subadmm:`.
 ParameterTable BindParameters(SubAdmmSolverParameters& p);
-/// Throws InputError naming the parameter when out of range or NaN.
-void ValidateSubAdmmParameters(const SubAdmmSolverParameters& p);
+/// Throws InputError naming the parameter when out of range or NaN (the
+/// ranges are all there is to check).
+inline void ValidateSubAdmmParameters(const SubAdmmSolverParameters& p) { CheckParameterRanges("subadmm", p); }
 
 }  // namespace stiction

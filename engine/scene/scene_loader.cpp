@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <span>
@@ -95,12 +96,7 @@ constexpr std::size_t kMaxQuotedChars = 40;
 std::string Quote(std::string_view s) {
   std::string text = OneLine(s);
   if (text.size() > kMaxQuotedChars) text = text.substr(0, kMaxQuotedChars) + "...";
-  std::string out;
-  out.reserve(text.size() + 2);
-  out += '\'';
-  out += text;
-  out += '\'';
-  return out;
+  return SingleQuoted(text);
 }
 
 template <typename Range>
@@ -236,6 +232,7 @@ struct PendingFreeState {
 };
 
 class Loader;
+class NameRegistry;
 
 /// A validated view of a YAML map: scalar, unique keys.
 class MapView {
@@ -331,11 +328,31 @@ class Loader {
   /// key that made it. Keys the table does not bind are left alone.
   void ReadParameters(const MapView& map, const ParameterTable& table,
                       const std::function<void()>& validate) const;
+  /// When `map` has `key`: a map whose keys are among those of `table`,
+  /// read through it (ReadParameters, with `validate`).
+  void ReadSubMap(const MapView& map, std::string_view key, const ParameterTable& table,
+                  const std::function<void()>& validate = [] {}) const;
   /// The registry entry named by a scalar; fails naming the valid names.
   template <typename Entry>
   const Entry& ReadRegistryChoice(const Ctx& ctx, const YAML::Node& node, std::span<const Entry> entries,
                                   const std::string& what) const;
   IntegratorSettings ParseIntegrator(const Ctx& ctx, const YAML::Node& node) const;
+  /// A named list element's map: only `keys` allowed, `required` present;
+  /// its location and `name` read into *out.
+  template <typename Description, typename Keys>
+  MapView OpenElement(const Ctx& ctx, const YAML::Node& node, const Keys& keys,
+                      std::initializer_list<const char*> required, Description* out) const {
+    MapView map(*this, ctx, node);
+    map.AllowOnly(keys);
+    for (const char* key : required) map.Require(key);
+    out->where = WhereOf(ctx, node);
+    out->name = ReadName(map.CtxOf("name"), map.Get("name"));
+    return map;
+  }
+  /// Adds a parsed list element's name to `names` (a duplicate fails at the
+  /// element's `name` key) and returns the element's map.
+  MapView Register(NameRegistry* names, const Ctx& ctx, const YAML::Node& node, const std::string& name,
+                   const SourceLocation& where) const;
   MaterialDescription ParseMaterial(const Ctx& ctx, const YAML::Node& node) const;
   GeometryDescription ParseGeometry(const Ctx& ctx, const YAML::Node& node,
                                     const std::string& default_name, bool in_world,
@@ -788,6 +805,16 @@ IntegratorSettings Loader::ParseIntegrator(const Ctx& ctx, const YAML::Node& nod
   return IntegratorPreset(node.Scalar());
 }
 
+void Loader::ReadSubMap(const MapView& map, std::string_view key, const ParameterTable& table,
+                        const std::function<void()>& validate) const {
+  if (!map.Has(key)) return;
+  const MapView sub(*this, map.CtxOf(key), map.Get(key));
+  std::vector<std::string_view> keys;
+  for (const ParameterBinding& p : table) keys.push_back(p.key);
+  sub.AllowOnly(keys);
+  ReadParameters(sub, table, validate);
+}
+
 template <typename Entry>
 const Entry& Loader::ReadRegistryChoice(const Ctx& ctx, const YAML::Node& node, std::span<const Entry> entries,
                                         const std::string& what) const {
@@ -823,13 +850,7 @@ void Loader::ParseSolver(const Ctx& ctx, const YAML::Node& node, SolverSettings*
   ReadParameters(map, sap_table, [&] { ValidateSapParameters(solver->sap); });
   ReadParameters(map, contact_table, [&] { ValidateContactModelParameters(*contact); });
   for (const SolverTypeInfo& info : SolverTypes()) {
-    if (!info.own_map || !map.Has(info.name)) continue;
-    const MapView own(*this, map.CtxOf(info.name), map.Get(info.name));
-    const ParameterTable table = info.bind(*solver);
-    std::vector<std::string_view> own_keys;
-    for (const ParameterBinding& p : table) own_keys.push_back(p.key);
-    own.AllowOnly(own_keys);
-    ReadParameters(own, table, [&] { info.validate(*solver); });
+    if (info.own_map) ReadSubMap(map, info.name, info.bind(*solver), [&] { info.validate(*solver); });
   }
 }
 
@@ -1176,12 +1197,8 @@ void Loader::ParseJointInitial(const MapView& joint_map, JointDescription* joint
 }
 
 JointDescription Loader::ParseJoint(const Ctx& ctx, const YAML::Node& node) const {
-  const MapView map(*this, ctx, node);
-  map.AllowOnly(kJointKeys);
-  for (const char* key : {"name", "type", "parent", "child"}) map.Require(key);
   JointDescription out;
-  out.where = WhereOf(ctx, node);
-  out.name = ReadName(map.CtxOf("name"), map.Get("name"));
+  const MapView map = OpenElement(ctx, node, kJointKeys, {"name", "type", "parent", "child"}, &out);
   const std::string type = ReadChoice(map.CtxOf("type"), map.Get("type"), kJointTypes, "joint type");
   out.type = JointTypeFromName(type);
   out.parent = ReadName(map.CtxOf("parent"), map.Get("parent"));
@@ -1217,16 +1234,9 @@ JointDescription Loader::ParseJoint(const Ctx& ctx, const YAML::Node& node) cons
                FormatNumber(out.upper_limit) + ")");
     }
   }
-  if (map.Has("spring")) {
-    const MapView spring(*this, map.CtxOf("spring"), map.Get("spring"));
-    spring.AllowOnly(std::array<std::string_view, 2>{"stiffness", "reference"});
-    if (spring.Has("stiffness")) {
-      out.spring_stiffness = ReadNonNegative(spring.CtxOf("stiffness"), spring.Get("stiffness"));
-    }
-    if (spring.Has("reference")) {
-      out.spring_reference = ReadNumber(spring.CtxOf("reference"), spring.Get("reference"));
-    }
-  }
+  ReadSubMap(map, "spring",
+             {{"stiffness", "N m/rad or N/m", "joint spring stiffness K", &out.spring_stiffness, kNonNegative},
+              {"reference", "rad or m", "the spring's rest position", &out.spring_reference, kAnyNumber}});
   if (map.Has("damping")) out.damping = ReadNonNegative(map.CtxOf("damping"), map.Get("damping"));
   if (map.Has("rotor_inertia")) {
     out.rotor_inertia = ReadNonNegative(map.CtxOf("rotor_inertia"), map.Get("rotor_inertia"));
@@ -1236,12 +1246,8 @@ JointDescription Loader::ParseJoint(const Ctx& ctx, const YAML::Node& node) cons
 }
 
 ActuatorDescription Loader::ParseActuator(const Ctx& ctx, const YAML::Node& node) const {
-  const MapView map(*this, ctx, node);
-  map.AllowOnly(kActuatorKeys);
-  for (const char* key : {"name", "joint"}) map.Require(key);
   ActuatorDescription out;
-  out.where = WhereOf(ctx, node);
-  out.name = ReadName(map.CtxOf("name"), map.Get("name"));
+  const MapView map = OpenElement(ctx, node, kActuatorKeys, {"name", "joint"}, &out);
   out.joint = ReadName(map.CtxOf("joint"), map.Get("joint"));
   if (map.Has("kp")) out.kp = ReadNonNegative(map.CtxOf("kp"), map.Get("kp"));
   if (map.Has("kd")) out.kd = ReadNonNegative(map.CtxOf("kd"), map.Get("kd"));
@@ -1253,26 +1259,15 @@ ActuatorDescription Loader::ParseActuator(const Ctx& ctx, const YAML::Node& node
   if (map.Has("effort_limit")) {
     out.effort_limit = ReadPositive(map.CtxOf("effort_limit"), map.Get("effort_limit"));
   }
-  if (map.Has("target")) {
-    const MapView target(*this, map.CtxOf("target"), map.Get("target"));
-    target.AllowOnly(std::array<std::string_view, 2>{"position", "velocity"});
-    if (target.Has("position")) {
-      out.target_position = ReadNumber(target.CtxOf("position"), target.Get("position"));
-    }
-    if (target.Has("velocity")) {
-      out.target_velocity = ReadNumber(target.CtxOf("velocity"), target.Get("velocity"));
-    }
-  }
+  ReadSubMap(map, "target",
+             {{"position", "rad or m", "target position q_d", &out.target_position, kAnyNumber},
+              {"velocity", "rad/s or m/s", "target velocity v_d", &out.target_velocity, kAnyNumber}});
   return out;
 }
 
 ConstraintDescription Loader::ParseConstraint(const Ctx& ctx, const YAML::Node& node) const {
-  const MapView map(*this, ctx, node);
-  map.AllowOnly(kConstraintKeys);
-  for (const char* key : {"name", "type", "body_a", "body_b"}) map.Require(key);
   ConstraintDescription out;
-  out.where = WhereOf(ctx, node);
-  out.name = ReadName(map.CtxOf("name"), map.Get("name"));
+  const MapView map = OpenElement(ctx, node, kConstraintKeys, {"name", "type", "body_a", "body_b"}, &out);
   const std::string type =
       ReadChoice(map.CtxOf("type"), map.Get("type"), kConstraintTypes, "constraint type");
   out.type = type == "weld" ? BodyConstraintType::kWeld : BodyConstraintType::kBall;
@@ -1302,6 +1297,13 @@ class NameRegistry {
   std::string kind_;
   std::map<std::string, SourceLocation> first_;
 };
+
+MapView Loader::Register(NameRegistry* names, const Ctx& ctx, const YAML::Node& node, const std::string& name,
+                         const SourceLocation& where) const {
+  MapView map(*this, ctx, node);
+  names->Add(name, where, map.CtxOf("name"), map.Get("name"));
+  return map;
+}
 
 std::string ShortList(const std::vector<std::string>& names) {
   constexpr std::size_t kMax = 12;
@@ -1404,8 +1406,7 @@ SceneDescription Loader::Build(const YAML::Node& root, const MergedFiles& merged
   NameRegistry material_names("material");
   for (const auto& [node, ctx] : ListElements(root, merged, "materials")) {
     MaterialDescription material = ParseMaterial(ctx, node);
-    const MapView map(*this, ctx, node);
-    material_names.Add(material.name, material.where, map.CtxOf("name"), map.Get("name"));
+    const MapView map = Register(&material_names, ctx, node, material.name, material.where);
     // Every pair of materials may touch; a pair's model is the one its
     // materials name, so two different explicit models are ambiguous.
     if (const std::optional<ContactModel> model = material.material.model) {
@@ -1479,8 +1480,7 @@ SceneDescription Loader::Build(const YAML::Node& root, const MergedFiles& merged
   for (const auto& [node, ctx] : body_nodes) {
     PendingFreeState free_state;
     BodyDescription body = ParseBody(ctx, node, scene, &free_state);
-    const MapView map(*this, ctx, node);
-    body_names.Add(body.name, body.where, map.CtxOf("name"), map.Get("name"));
+    const MapView map = Register(&body_names, ctx, node, body.name, body.where);
     add_geometry_names(body.geometries, ctx, node);
     scene.bodies.push_back(std::move(body));
     free_states.push_back(std::move(free_state));
@@ -1494,8 +1494,7 @@ SceneDescription Loader::Build(const YAML::Node& root, const MergedFiles& merged
   const std::vector<std::pair<YAML::Node, Ctx>> joint_nodes = ListElements(root, merged, "joints");
   for (const auto& [node, ctx] : joint_nodes) {
     JointDescription joint = ParseJoint(ctx, node);
-    const MapView map(*this, ctx, node);
-    joint_names.Add(joint.name, joint.where, map.CtxOf("name"), map.Get("name"));
+    const MapView map = Register(&joint_names, ctx, node, joint.name, joint.where);
     const Ctx parent_ctx = map.CtxOf("parent");
     const Ctx child_ctx = map.CtxOf("child");
     if (joint.child == "world") {
@@ -1604,8 +1603,7 @@ SceneDescription Loader::Build(const YAML::Node& root, const MergedFiles& merged
   NameRegistry actuator_names("actuator");
   for (const auto& [node, ctx] : ListElements(root, merged, "actuators")) {
     ActuatorDescription actuator = ParseActuator(ctx, node);
-    const MapView map(*this, ctx, node);
-    actuator_names.Add(actuator.name, actuator.where, map.CtxOf("name"), map.Get("name"));
+    const MapView map = Register(&actuator_names, ctx, node, actuator.name, actuator.where);
     const auto joint = std::find_if(scene.joints.begin(), scene.joints.end(),
                                     [&](const JointDescription& j) { return j.name == actuator.joint; });
     if (joint == scene.joints.end()) {
@@ -1626,8 +1624,7 @@ SceneDescription Loader::Build(const YAML::Node& root, const MergedFiles& merged
   NameRegistry constraint_names("constraint");
   for (const auto& [node, ctx] : ListElements(root, merged, "constraints")) {
     ConstraintDescription constraint = ParseConstraint(ctx, node);
-    const MapView map(*this, ctx, node);
-    constraint_names.Add(constraint.name, constraint.where, map.CtxOf("name"), map.Get("name"));
+    const MapView map = Register(&constraint_names, ctx, node, constraint.name, constraint.where);
     for (const char* key : {"body_a", "body_b"}) {
       const std::string& body = std::string(key) == "body_a" ? constraint.body_a : constraint.body_b;
       if (body != "world" && !body_names.Has(body)) {

@@ -21,14 +21,6 @@ std::string_view Trim(std::string_view s) {
   throw InputError(OverrideLabel(assignment) + ": " + OneLine(reason));
 }
 
-std::string Quoted(const std::string& s) {
-  std::string out;
-  out.reserve(s.size() + 2);
-  out += '\'';
-  out += s;
-  out += '\'';
-  return out;
-}
 
 std::string Join(const std::vector<std::string>& path, std::size_t count) {
   std::string out;
@@ -110,7 +102,7 @@ OverrideAssignment ParseOverride(const std::string& assignment) {
         Trim(key.substr(start, dot == std::string_view::npos ? std::string_view::npos
                                                              : dot - start));
     if (segment.empty()) {
-      Fail(assignment, "empty segment in key " + Quoted(std::string(key)));
+      Fail(assignment, "empty segment in key " + SingleQuoted(std::string(key)));
     }
     out.path.emplace_back(segment);
     if (dot == std::string_view::npos) break;
@@ -135,7 +127,7 @@ YAML::Node ApplyOverride(YAML::Node& root, const std::string& assignment) {
   for (std::size_t i = 0; i < path.size(); ++i) {
     const std::string& segment = path[i];
     const bool is_leaf = i + 1 == path.size();
-    const std::string where = i == 0 ? std::string("the scene") : Quoted(Join(path, i));
+    const std::string where = i == 0 ? std::string("the scene") : SingleQuoted(Join(path, i));
     bool found = false;
     YAML::Node child;
     if (node.IsMap()) {
@@ -154,11 +146,11 @@ YAML::Node ApplyOverride(YAML::Node& root, const std::string& assignment) {
     } else if (node.IsSequence()) {
       child = FindSequenceElement(node, segment, &found);
       if (!found) {
-        Fail(assignment, "no element named " + Quoted(segment) + " in " + where + " (it has " +
+        Fail(assignment, "no element named " + SingleQuoted(segment) + " in " + where + " (it has " +
                              std::to_string(node.size()) + " elements)");
       }
     } else {
-      Fail(assignment, where + " is not a map or a list, so " + Quoted(segment) +
+      Fail(assignment, where + " is not a map or a list, so " + SingleQuoted(segment) +
                            " cannot be selected in it");
     }
     if (is_leaf) {

@@ -175,24 +175,9 @@ SolverStatus CanalSolver::SolveInner(const ContactProblem& problem, SolverResult
   }
 }
 
-SolverStatus CanalSolver::Solve(const ContactProblem& problem, const VectorX& v_guess,
-                                SolverResult* result) {
+SolverStatus CanalSolver::SolveStarted(const ContactProblem& problem, SolverResult* result) {
   SolverResult& r = *result;
-  r = SolverResult{};
-  r.v = problem.v_star;
-  layout_.Build(problem);
   const SolverLayout& L = layout_;
-  r.gamma = VectorX::Zero(L.rows);
-  if (L.n == 0) {
-    r.usable = true;
-    return SolverStatus::kConverged;
-  }
-  L.Gather(problem, problem.v_star, &v_star_);
-  L.Gather(problem, v_guess, &v_);  // Warm start of v̂ (Sec. V-D).
-  if (!v_.allFinite() || !v_star_.allFinite()) {
-    r.message = "CANAL: non-finite input velocities";
-    return SolverStatus::kNonFinite;
-  }
   SetErrors(problem);
   // Slack z = J v and multiplier u = −λ: from the previous step where the
   // constraint key matches, else z = J v_guess and u = 0 (Alg. 1 line 2).

@@ -13,25 +13,17 @@
 
 #include "engine/parameters/canal_parameters.h"
 #include "engine/solvers/block_newton_matrix.h"
-#include "engine/solvers/contact_solver.h"
 #include "engine/solvers/exact_line_search.h"
 #include "engine/solvers/ncp_constraints.h"
-#include "engine/solvers/solver_layout.h"
+#include "engine/solvers/solver_base.h"
 
 namespace stiction {
 
-class CanalSolver final : public ContactSolver {
+/// Warm starts u and z from the constraints' previous values (Sec. V-D)
+/// when params.warm_start is set.
+class CanalSolver final : public SolverBase<CanalSolverParameters, SolverType::kCanal, &SolverSettings::canal> {
  public:
-  explicit CanalSolver(const CanalSolverParameters& p = {}) : params_(p) {}
-  SolverType type() const override { return SolverType::kCanal; }
-  const CanalSolverParameters& parameters() const { return params_; }
-  void set_parameters(const CanalSolverParameters& p) { params_ = p; }
-  void SetParameters(const SolverSettings& settings) override { params_ = settings.canal; }
-  /// Warm start of u and z from the constraints' previous values (Sec. V-D).
-  bool UsesWarmStart() const override { return params_.warm_start; }
-
-  SolverStatus Solve(const ContactProblem& problem, const VectorX& v_guess,
-                     SolverResult* result) override;
+  using SolverBase::SolverBase;
 
   /// For tests: h(v), its gradient and Hessian (Eqs. 22, 21, 24) for the
   /// given β, multipliers u and frozen errors ẽ (rows stacked in problem
@@ -43,6 +35,7 @@ class CanalSolver final : public ContactSolver {
                        MatrixX* hessian);
 
  private:
+  SolverStatus SolveStarted(const ContactProblem& problem, SolverResult* result) override;
   void SetErrors(const ContactProblem& problem);
   /// Frozen errors ẽ of Eq. (21) from the current slack z.
   void FreezeErrors(const ContactProblem& problem);
@@ -57,12 +50,10 @@ class CanalSolver final : public ContactSolver {
   /// at its iteration cap or at round-off, a failure status otherwise.
   SolverStatus SolveInner(const ContactProblem& problem, SolverResult* r);
 
-  CanalSolverParameters params_;
-  SolverLayout layout_;
   BlockNewtonMatrix H_;
   std::vector<NcpConstraintType> types_;
   double beta_ = 0;
-  VectorX v_star_, v_, dv_, grad_;
+  VectorX dv_, grad_;
   VectorX vc_, dvc_, dp_;
   VectorX e_, e_tilde_;  // Errors e and ẽ per row (0 on tangential and soft rows).
   VectorX u_, z_;        // AL multiplier and slack per row.

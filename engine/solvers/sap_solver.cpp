@@ -104,32 +104,12 @@ SolverStatus SapSolver::StallStatus(double momentum_error, SolverResult* r) cons
   return SolverStatus::kStalled;
 }
 
-SapSolver::SapSolver(const SapSolverParameters& p) : params_(p) {}
-
-SolverStatus SapSolver::Solve(const ContactProblem& problem, const VectorX& v_guess, SolverResult* result) {
+SolverStatus SapSolver::SolveStarted(const ContactProblem& problem, SolverResult* result) {
   SolverResult& r = *result;
-  r = SolverResult{};
-  r.v = problem.v_star;
-  layout_.Build(problem);
   const SolverLayout& L = layout_;
-  r.gamma = VectorX::Zero(L.rows);
-  if (L.n == 0) {
-    r.usable = true;
-    return SolverStatus::kConverged;
-  }
-
-  v_star_.resize(L.n);
-  v_.resize(L.n);
   scale_.resize(L.n);
   for (int t : L.trees) {
-    const int o = L.local_start[t], n = problem.tree_nv[t], g = problem.tree_v_start[t];
-    v_star_.segment(o, n) = problem.v_star.segment(g, n);
-    v_.segment(o, n) = v_guess.segment(g, n);  // Warm start (Alg. 2, line 1).
-    scale_.segment(o, n) = problem.A[t].diagonal().cwiseSqrt().cwiseInverse();
-  }
-  if (!v_.allFinite() || !v_star_.allFinite()) {
-    r.message = "SAP: non-finite input velocities";
-    return SolverStatus::kNonFinite;
+    scale_.segment(L.local_start[t], problem.tree_nv[t]) = problem.A[t].diagonal().cwiseSqrt().cwiseInverse();
   }
 
   VectorX& grad = grad_;  // Members: no allocation per solve once sized.
@@ -254,15 +234,9 @@ double SapSolver::LineSearchAlong(const ContactProblem& problem, const VectorX& 
 SapSolver::LineSample SapSolver::SampleAlong(const ContactProblem& problem, const VectorX& v,
                                              const VectorX& dv, double alpha) {
   layout_.Build(problem);
-  v_star_.resize(layout_.n);
-  v_.resize(layout_.n);
-  dv_.resize(layout_.n);
-  for (int t : layout_.trees) {
-    const int o = layout_.local_start[t], n = problem.tree_nv[t], g = problem.tree_v_start[t];
-    v_star_.segment(o, n) = problem.v_star.segment(g, n);
-    v_.segment(o, n) = v.segment(g, n);
-    dv_.segment(o, n) = dv.segment(g, n);
-  }
+  layout_.Gather(problem, problem.v_star, &v_star_);
+  layout_.Gather(problem, v, &v_);
+  layout_.Gather(problem, dv, &dv_);
   layout_.MultiplyJ(problem, v_, &vc_);
   v_minus_star_ = v_ - v_star_;
   layout_.MultiplyA(problem, v_minus_star_, &adv_);

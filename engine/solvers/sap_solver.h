@@ -7,30 +7,23 @@
 
 #include "engine/parameters/sap_parameters.h"
 #include "engine/solvers/block_newton_matrix.h"
-#include "engine/solvers/contact_solver.h"
 #include "engine/solvers/exact_line_search.h"
-#include "engine/solvers/solver_layout.h"
+#include "engine/solvers/solver_base.h"
 
 namespace stiction {
 
 /// Newton's method of Alg. 2 on one problem (every tree in it may be
 /// coupled). Islands are solved separately by wrapping it in an
 /// IslandSolver (island_solver.h), which the solver factory does.
-class SapSolver final : public ContactSolver {
+class SapSolver final : public SolverBase<SapSolverParameters, SolverType::kSap, &SolverSettings::sap> {
  public:
-  explicit SapSolver(const SapSolverParameters& p = {});
-  SolverType type() const override { return SolverType::kSap; }
-  const SapSolverParameters& parameters() const { return params_; }
-  void set_parameters(const SapSolverParameters& p) { params_ = p; }
-  void SetParameters(const SolverSettings& settings) override { params_ = settings.sap; }
-
-  SolverStatus Solve(const ContactProblem& problem, const VectorX& v_guess,
-                     SolverResult* result) override;
+  using SolverBase::SolverBase;
 
   /// Cost and its first two derivatives along v + αΔv (Sec. IV-C), for tests.
   using LineSample = stiction::LineSample;
 
  private:
+  SolverStatus SolveStarted(const ContactProblem& problem, SolverResult* result) override;
   /// For a lost descent direction: kConverged when e_m is below
   /// stall_momentum_error, else kStalled with the message set.
   SolverStatus StallStatus(double momentum_error, SolverResult* r) const;
@@ -44,10 +37,7 @@ class SapSolver final : public ContactSolver {
   double BacktrackingLineSearch(const ContactProblem& problem, double ell0, double d_ell0,
                                 int* iters);
 
-  SapSolverParameters params_;
-  SolverLayout layout_;
-  VectorX v_star_;     // Local v*.
-  VectorX v_, dv_;     // Local iterate and Newton direction.
+  VectorX dv_;         // Newton direction.
   VectorX vc_, dvc_;   // Constraint velocities and their change along dv.
   VectorX dp_;         // A dv.
   VectorX v_minus_star_;  // v − v*.

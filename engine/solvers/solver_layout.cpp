@@ -1,6 +1,7 @@
 #include "engine/solvers/solver_layout.h"
 
 #include <algorithm>
+#include <string>
 
 namespace stiction {
 
@@ -23,6 +24,27 @@ void SolverLayout::Build(const ContactProblem& problem) {
     trees.push_back(t);
     n += problem.tree_nv[t];
   }
+}
+
+std::optional<SolverStatus> SolverLayout::StartSolve(const ContactProblem& problem, const VectorX& v_guess,
+                                                     const char* solver, VectorX* v_star, VectorX* v,
+                                                     SolverResult* result) {
+  SolverResult& r = *result;
+  r = SolverResult{};
+  r.v = problem.v_star;
+  Build(problem);
+  r.gamma = VectorX::Zero(rows);
+  if (n == 0) {
+    r.usable = true;
+    return SolverStatus::kConverged;
+  }
+  Gather(problem, problem.v_star, v_star);
+  Gather(problem, v_guess, v);  // The warm start of v (SAP Alg. 2 line 1, [CANAL] Sec. V-D).
+  if (!v->allFinite() || !v_star->allFinite()) {
+    r.message = std::string(solver) + ": non-finite input velocities";
+    return SolverStatus::kNonFinite;
+  }
+  return std::nullopt;
 }
 
 void SolverLayout::Gather(const ContactProblem& problem, const VectorX& global,
@@ -50,39 +72,48 @@ void SolverLayout::MultiplyA(const ContactProblem& problem, const VectorX& x, Ve
   }
 }
 
-void SolverLayout::MultiplyJ(const ContactProblem& problem, const VectorX& v, VectorX* vc) const {
-  vc->setZero(rows);
+namespace {
+
+// Calls f(rows, row, J, o, nv) for every Jacobian block of every constraint:
+// its constraint's rows and first stacked row, the block, and the local
+// offset and size of its tree. `fixed(J, row, o)` instead for the common
+// 3 × 6 block of a contact on a free body (fixed-size kernels).
+template <typename Fixed, typename General>
+void ForEachBlock(const ContactProblem& problem, const SolverLayout& layout, Fixed fixed, General general) {
   for (size_t i = 0; i < problem.constraints.size(); ++i) {
     const Constraint& c = problem.constraints[i];
     for (const ConstraintJacobianBlock& b : c.blocks) {
-      const int o = local_start[b.tree];
+      const int o = layout.local_start[b.tree];
       if (c.num_rows == 3 && b.J.cols() == 6) {
-        // A contact on a free body, the common case: fixed-size kernel.
-        vc->segment<3>(row_start[i]).noalias() +=
-            Eigen::Map<const Eigen::Matrix<double, 3, 6>>(b.J.data()) * v.segment<6>(o);
+        fixed(Eigen::Map<const Eigen::Matrix<double, 3, 6>>(b.J.data()), layout.row_start[i], o);
       } else {
-        vc->segment(row_start[i], c.num_rows).noalias() += b.J * v.segment(o, problem.tree_nv[b.tree]);
+        general(b.J, layout.row_start[i], c.num_rows, o, problem.tree_nv[b.tree]);
       }
     }
   }
 }
 
+}  // namespace
+
+void SolverLayout::MultiplyJ(const ContactProblem& problem, const VectorX& v, VectorX* vc) const {
+  vc->setZero(rows);
+  ForEachBlock(
+      problem, *this,
+      [&](const auto& J, int row, int o) { vc->segment<3>(row).noalias() += J * v.segment<6>(o); },
+      [&](const MatrixX& J, int row, int m, int o, int nv) {
+        vc->segment(row, m).noalias() += J * v.segment(o, nv);
+      });
+}
+
 void SolverLayout::MultiplyJTranspose(const ContactProblem& problem, const VectorX& gamma,
                                       VectorX* y) const {
   y->setZero(n);
-  for (size_t i = 0; i < problem.constraints.size(); ++i) {
-    const Constraint& c = problem.constraints[i];
-    for (const ConstraintJacobianBlock& b : c.blocks) {
-      const int o = local_start[b.tree];
-      if (c.num_rows == 3 && b.J.cols() == 6) {
-        y->segment<6>(o).noalias() +=
-            Eigen::Map<const Eigen::Matrix<double, 3, 6>>(b.J.data()).transpose() * gamma.segment<3>(row_start[i]);
-      } else {
-        y->segment(o, problem.tree_nv[b.tree]).noalias() +=
-            b.J.transpose() * gamma.segment(row_start[i], c.num_rows);
-      }
-    }
-  }
+  ForEachBlock(
+      problem, *this,
+      [&](const auto& J, int row, int o) { y->segment<6>(o).noalias() += J.transpose() * gamma.segment<3>(row); },
+      [&](const MatrixX& J, int row, int m, int o, int nv) {
+        y->segment(o, nv).noalias() += J.transpose() * gamma.segment(row, m);
+      });
 }
 
 double SolverLayout::CalcMomentumError(const ContactProblem& problem, const VectorX& v,

@@ -3,10 +3,12 @@
 // constraint (the others keep v = v*), and the products every solver needs
 // on it: A x, J v and Jᵀ γ, tree block by tree block ([SAP] Sec. IV-D).
 // Shared by SAP, CANAL and SubADMM.
+#include <optional>
 #include <vector>
 
 #include "engine/common/eigen_types.h"
 #include "engine/contact/contact_problem.h"
+#include "engine/solvers/contact_solver.h"
 
 namespace stiction {
 
@@ -18,6 +20,14 @@ struct SolverLayout {
   int rows = 0;                  ///< Constraint rows.
 
   void Build(const ContactProblem& problem);
+  /// The start every solver shares: builds the layout; *result holds v = v*
+  /// on every tree and γ = 0; v* and the guess gathered into *v_star and *v.
+  /// Returns the final status when there is nothing left to do — kConverged
+  /// (usable) when no tree takes part, kNonFinite when the input velocities
+  /// are not finite ("<solver>: non-finite input velocities") — and nullopt
+  /// when the solver should go on.
+  std::optional<SolverStatus> StartSolve(const ContactProblem& problem, const VectorX& v_guess, const char* solver,
+                                         VectorX* v_star, VectorX* v, SolverResult* result);
   /// Global (all trees) → local vector of the participating trees.
   void Gather(const ContactProblem& problem, const VectorX& global, VectorX* local) const;
   /// Writes the participating trees' slices of `local` into `global`.

@@ -125,24 +125,9 @@ bool SubAdmmSolver::UpdateConstraints(const ContactProblem& problem, SolverResul
   return false;
 }
 
-SolverStatus SubAdmmSolver::Solve(const ContactProblem& problem, const VectorX& v_guess,
-                                  SolverResult* result) {
+SolverStatus SubAdmmSolver::SolveStarted(const ContactProblem& problem, SolverResult* result) {
   SolverResult& r = *result;
-  r = SolverResult{};
-  r.v = problem.v_star;
-  layout_.Build(problem);
   const SolverLayout& L = layout_;
-  r.gamma = VectorX::Zero(L.rows);
-  if (L.n == 0) {
-    r.usable = true;
-    return SolverStatus::kConverged;
-  }
-  L.Gather(problem, problem.v_star, &v_star_);
-  L.Gather(problem, v_guess, &v_);
-  if (!v_.allFinite() || !v_star_.allFinite()) {
-    r.message = "SubADMM: non-finite input velocities";
-    return SolverStatus::kNonFinite;
-  }
   // Splitting (Eqs. 30–31): per tree, the (constraint, block) pairs on it.
   incidences_.assign(problem.num_trees(), {});
   llt_.resize(problem.num_trees());

@@ -14,26 +14,20 @@
 #include <Eigen/Cholesky>
 
 #include "engine/parameters/subadmm_parameters.h"
-#include "engine/solvers/contact_solver.h"
 #include "engine/solvers/ncp_constraints.h"
-#include "engine/solvers/solver_layout.h"
+#include "engine/solvers/solver_base.h"
 
 namespace stiction {
 
-class SubAdmmSolver final : public ContactSolver {
+/// Warm starts λ from the constraints' previous values when
+/// params.warm_start is set.
+class SubAdmmSolver final
+    : public SolverBase<SubAdmmSolverParameters, SolverType::kSubAdmm, &SolverSettings::subadmm> {
  public:
-  explicit SubAdmmSolver(const SubAdmmSolverParameters& p = {}) : params_(p) {}
-  SolverType type() const override { return SolverType::kSubAdmm; }
-  const SubAdmmSolverParameters& parameters() const { return params_; }
-  void set_parameters(const SubAdmmSolverParameters& p) { params_ = p; }
-  void SetParameters(const SolverSettings& settings) override { params_ = settings.subadmm; }
-  /// Warm start of λ from the constraints' previous values.
-  bool UsesWarmStart() const override { return params_.warm_start; }
-
-  SolverStatus Solve(const ContactProblem& problem, const VectorX& v_guess,
-                     SolverResult* result) override;
+  using SolverBase::SolverBase;
 
  private:
+  SolverStatus SolveStarted(const ContactProblem& problem, SolverResult* result) override;
   struct Incidence {
     int constraint;  // Index in the problem.
     int block;       // Index in the constraint's blocks.
@@ -45,15 +39,12 @@ class SubAdmmSolver final : public ContactSolver {
   bool UpdateConstraints(const ContactProblem& problem, SolverResult* r);
   double InitialPenalty(const ContactProblem& problem) const;
 
-  SubAdmmSolverParameters params_;
-  SolverLayout layout_;
   std::vector<NcpConstraintType> types_;
   std::vector<std::vector<Incidence>> incidences_;  // Per tree.
   std::vector<Eigen::LLT<MatrixX>> llt_;            // Per tree.
   std::vector<std::vector<VectorX>> z_;             // Per constraint, per block.
   VectorX e_;        // Error terms per row (normal rows of contacts, hard rows).
   VectorX lambda_;   // λ per row; u_ij = −λ_i.
-  VectorX v_, v_star_;
   double beta_ = 0;
   bool refactor_ = true;
   int iteration_ = 0;
