@@ -8,11 +8,14 @@
 #include <filesystem>
 #include <numbers>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "engine/common/error.h"
+#include "engine/parameters/parameter_binding.h"
+#include "engine/parameters/solver_settings.h"
 #include "engine/scene/shape_inertia.h"
 
 namespace stiction {
@@ -1168,6 +1171,105 @@ TEST(SceneLoaderSolverTest, CanalAndSubAdmmParametersLoadAndAreValidatedAtTheirK
               "must be positive, got -1");
   ExpectError("solver:\n  canal: {beta: 1}\n", "inline.yaml:2: solver.canal", "unknown key 'beta'");
   ExpectError("solver: {type: pgs}\n", "inline.yaml:1: solver.type", "unknown solver 'pgs'");
+}
+
+}  // namespace
+}  // namespace stiction
+
+namespace stiction {
+namespace {
+
+// `value` as FormatParameterValue writes a double (shortest round trip),
+// which is also how a scene would spell it.
+std::string NumberText(double value) {
+  double member = value;
+  return FormatParameterValue({"", "", "", &member, kAnyNumber});
+}
+
+// The bound member's value as a double (a flag as 0 or 1).
+double BoundValue(const ParameterBinding& p) {
+  return std::visit([](auto* member) { return static_cast<double>(*member); }, p.value);
+}
+
+// The scene format follows the registries: every solver with its own map
+// (SolverTypes(), own_map) is read from `solver.<name>:` with exactly the
+// keys of its parameter table, each checked against that table's range and
+// reported at `solver.<name>.<key>`. Walking the registry and the tables
+// (instead of listing keys here) catches a solver or key added to the
+// engine but not reachable from a scene, or read with another range.
+TEST(SceneLoaderSolverTest, OwnSolverMapsReadEveryKeyOfTheirTableWithItsRange) {
+  int own_maps = 0, out_of_range_checks = 0;
+  for (const SolverTypeInfo& info : SolverTypes()) {
+    if (!info.own_map) continue;
+    ++own_maps;
+    const std::string name(info.name);
+    SolverSettings defaults;
+    const ParameterTable table = info.bind(defaults);
+    std::string valid_keys;
+    for (const ParameterBinding& p : table) {
+      const std::string key(p.key);
+      const std::string path = "solver." + name + "." + key;
+      SCOPED_TRACE(path);
+      valid_keys += (valid_keys.empty() ? "" : ", ") + key;
+      const auto scene_with = [&](const std::string& text) {
+        return "solver: {" + name + ": {" + key + ": " + text + "}}\n";
+      };
+      // The value `key` holds in the settings of a loaded scene (a flag as
+      // 0 or 1).
+      const auto loaded = [&](const std::string& text) {
+        SceneDescription scene;
+        try {
+          scene = Load(scene_with(text));
+        } catch (const InputError& e) {
+          ADD_FAILURE() << key << ": " << text << " refused: " << e.what();
+          return std::nan("");
+        }
+        for (const ParameterBinding& q : info.bind(scene.solver)) {
+          if (q.key == p.key) return BoundValue(q);
+        }
+        return std::nan("");  // Unreachable: the same table as `table`.
+      };
+
+      // In range: the default, as `--list` prints it, loads and reads back.
+      EXPECT_EQ(loaded(FormatParameterValue(p)), BoundValue(p));
+
+      if (std::holds_alternative<bool*>(p.value)) {
+        // A flag: the other value arrives too (the default alone could not
+        // tell a read value from an ignored one).
+        const bool flipped = !*std::get<bool*>(p.value);
+        EXPECT_EQ(loaded(flipped ? "true" : "false"), flipped ? 1 : 0);
+        continue;
+      }
+      // A closed finite end is in range by definition: it loads and arrives.
+      const ParameterRange& r = p.range;
+      for (const double end : {r.lo_open ? NAN : r.lo, r.hi_open ? NAN : r.hi}) {
+        if (std::isfinite(end)) {
+          EXPECT_EQ(loaded(NumberText(end)), end);
+        }
+      }
+
+      // Out of range beyond each finite end: the open end itself, or one
+      // past a closed end (an integer for integer keys, so that the range
+      // and not the integer check answers).
+      std::vector<double> outside;
+      if (std::isfinite(r.lo)) outside.push_back(r.lo_open ? r.lo : r.lo - 1);
+      if (std::isfinite(r.hi)) outside.push_back(r.hi_open ? r.hi : r.hi + 1);
+      for (const double x : outside) {
+        ASSERT_FALSE(r.Contains(x)) << x;
+        ++out_of_range_checks;
+        ExpectError(scene_with(NumberText(x)), "inline.yaml:1: " + path,
+                    "must be " + r.Describe() + ", got " + NumberText(x));
+      }
+    }
+    // A key of no table: refused at the map, naming the map's keys in
+    // table order.
+    ExpectError("solver: {" + name + ": {no_such_key: 1}}\n", "inline.yaml:1: solver." + name,
+                "unknown key 'no_such_key' (expected one of: " + valid_keys + ")");
+  }
+  // The loops above ran (a registry or tables emptied by mistake would
+  // otherwise pass).
+  EXPECT_GE(own_maps, 1);
+  EXPECT_GE(out_of_range_checks, own_maps);
 }
 
 }  // namespace

@@ -1,0 +1,397 @@
+// The registries of engine/parameters/ (solver types, contact models,
+// integrator presets, line searches) and the lookups of
+// engine/common/named_choice.h. A registry is the one place a choice's name
+// is written; scenes, the CLI, the viewer and the docs all go through it, so
+// a missing or doubled entry, a name that does not parse back, or a solver
+// entry whose accessors point at another solver's parameters would show up
+// everywhere at once.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstddef>
+#include <regex>
+#include <set>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "engine/common/error.h"
+#include "engine/common/named_choice.h"
+#include "engine/parameters/contact_parameters.h"
+#include "engine/parameters/integrator_settings.h"
+#include "engine/parameters/sap_parameters.h"
+#include "engine/parameters/solver_settings.h"
+
+namespace stiction {
+namespace {
+
+// Every enumerator, written out (C++ cannot list an enum's values). An
+// enumerator added to an enum and its registry but not here fails the size
+// comparisons below. One added to the enum alone is not seen here (for
+// SolverType, -Wswitch -Werror stops the switches below from compiling).
+constexpr SolverType kAllSolverTypes[] = {SolverType::kSap, SolverType::kCanal, SolverType::kSubAdmm};
+constexpr ContactModel kAllContactModels[] = {ContactModel::kSap, ContactModel::kLagged, ContactModel::kSimilar,
+                                              ContactModel::kRegularizedLagged};
+constexpr LineSearchKind kAllLineSearches[] = {LineSearchKind::kExact, LineSearchKind::kBacktracking};
+
+// Scene keys and values are snake_case: lower-case words joined by '_'.
+bool IsSnakeCase(std::string_view name) {
+  static const std::regex kSnake("[a-z][a-z0-9]*(_[a-z0-9]+)*");
+  return std::regex_match(std::string(name), kSnake);
+}
+
+// Names non-empty snake_case and unique; descriptions non-empty, one line
+// (they are table cells in `--list` and tooltips in the viewer).
+template <typename Entry>
+void ExpectWellFormedRegistry(std::span<const Entry> entries) {
+  std::set<std::string_view> names;
+  for (const Entry& e : entries) {
+    EXPECT_TRUE(IsSnakeCase(e.name)) << "'" << e.name << "'";
+    EXPECT_TRUE(names.insert(e.name).second) << "duplicate name " << e.name;
+    EXPECT_FALSE(e.description.empty()) << e.name;
+    EXPECT_EQ(e.description.find('\n'), std::string_view::npos) << e.name;
+    EXPECT_EQ(e.description.find('\r'), std::string_view::npos) << e.name;
+    // FindChoice finds each entry by its own name, and that entry.
+    EXPECT_EQ(FindChoice(entries, e.name), &e) << e.name;
+  }
+}
+
+// Names that are no registry's: empty, case and whitespace variants, a
+// prefix. Scenes are case-sensitive; a lookup that trimmed or folded case
+// would accept what the docs do not.
+template <typename Entry>
+void ExpectUnknownNamesRefused(std::span<const Entry> entries, std::string_view one_name) {
+  std::string upper(one_name);
+  std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
+  for (const std::string& bad : {std::string(), upper, std::string(one_name) + " ", " " + std::string(one_name),
+                                 std::string(one_name.substr(0, one_name.size() - 1)), std::string("no_such")}) {
+    EXPECT_EQ(FindChoice(entries, bad), nullptr) << "'" << bad << "'";
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Solver types.
+// ---------------------------------------------------------------------------
+
+TEST(SolverRegistryTest, EveryTypeHasExactlyOneEntryAndItsNameParsesBack) {
+  EXPECT_EQ(SolverTypes().size(), std::size(kAllSolverTypes));
+  for (const SolverType type : kAllSolverTypes) {
+    EXPECT_EQ(std::count_if(SolverTypes().begin(), SolverTypes().end(),
+                            [&](const SolverTypeInfo& i) { return i.type == type; }),
+              1);
+    EXPECT_EQ(GetSolverTypeInfo(type).type, type);
+    EXPECT_EQ(ParseSolverType(SolverTypeName(type)), type) << SolverTypeName(type);
+  }
+  ExpectWellFormedRegistry(SolverTypes());
+  ExpectUnknownNamesRefused(SolverTypes(), "canal");
+  EXPECT_EQ(ParseSolverType(""), std::nullopt);
+  EXPECT_EQ(ParseSolverType("Sap"), std::nullopt);
+  EXPECT_EQ(ParseSolverType("pgs"), std::nullopt);
+}
+
+TEST(SolverRegistryTest, PropertiesMatchTheSolvers) {
+  // [SAP] solves a compliant, regularized model with Newton on a convex
+  // cost: not the exact NCP, no augmented Lagrangian; its keys sit at
+  // `solver:`'s top level. CANAL and SubADMM ([CANAL] Alg. 1 and 2) solve the
+  // exact Signorini-Coulomb NCP by augmented-Lagrangian iterations and read
+  // their keys from `solver.canal:` and `solver.subadmm:` (docs/scene-format.md).
+  const SolverTypeInfo& sap = GetSolverTypeInfo(SolverType::kSap);
+  EXPECT_EQ(sap.name, "sap");
+  EXPECT_FALSE(sap.exact_contact);
+  EXPECT_FALSE(sap.augmented_lagrangian);
+  EXPECT_FALSE(sap.own_map);
+  const SolverTypeInfo& canal = GetSolverTypeInfo(SolverType::kCanal);
+  EXPECT_EQ(canal.name, "canal");
+  EXPECT_TRUE(canal.exact_contact);
+  EXPECT_TRUE(canal.augmented_lagrangian);
+  EXPECT_TRUE(canal.own_map);
+  const SolverTypeInfo& subadmm = GetSolverTypeInfo(SolverType::kSubAdmm);
+  EXPECT_EQ(subadmm.name, "subadmm");
+  EXPECT_TRUE(subadmm.exact_contact);
+  EXPECT_TRUE(subadmm.augmented_lagrangian);
+  EXPECT_TRUE(subadmm.own_map);
+  for (const SolverTypeInfo& info : SolverTypes()) {
+    EXPECT_NE(info.bind, nullptr) << info.name;
+    EXPECT_NE(info.validate, nullptr) << info.name;
+    EXPECT_NE(info.islands, nullptr) << info.name;
+  }
+}
+
+// The parameters struct of `type` within `s`, as a byte range, written
+// independently of the registry.
+struct Span {
+  const std::byte* begin;
+  const std::byte* end;
+  bool Holds(const void* p) const {
+    const std::byte* b = static_cast<const std::byte*>(p);
+    return b >= begin && b < end;
+  }
+};
+template <typename T>
+Span SpanOf(const T& t) {
+  const std::byte* b = reinterpret_cast<const std::byte*>(&t);
+  return {b, b + sizeof(T)};
+}
+Span ParametersOf(const SolverSettings& s, SolverType type) {
+  switch (type) {
+    case SolverType::kSap:
+      return SpanOf(s.sap);
+    case SolverType::kCanal:
+      return SpanOf(s.canal);
+    case SolverType::kSubAdmm:
+      return SpanOf(s.subadmm);
+  }
+  return {nullptr, nullptr};
+}
+IslandParameters& IslandsOf(SolverSettings& s, SolverType type) {
+  switch (type) {
+    case SolverType::kSap:
+      return s.sap.islands;
+    case SolverType::kCanal:
+      return s.canal.islands;
+    case SolverType::kSubAdmm:
+      return s.subadmm.islands;
+  }
+  return s.sap.islands;
+}
+
+const void* Address(const ParameterBinding& p) {
+  return std::visit([](auto* member) -> const void* { return member; }, p.value);
+}
+
+TEST(SolverRegistryTest, IslandsAccessorReturnsThatSolversIslandSettings) {
+  // The island solver reads a solver's island settings through this
+  // accessor: one pointing at another solver's would split (or not) by the
+  // wrong settings, silently.
+  for (const SolverTypeInfo& info : SolverTypes()) {
+    SCOPED_TRACE(std::string(info.name));
+    SolverSettings s;
+    EXPECT_EQ(&info.islands(s), &IslandsOf(s, info.type));
+    // Written through the settings, read back through the accessor, with a
+    // value no other solver's island settings hold.
+    s.sap.islands.parallel_min_velocities = 1;
+    s.canal.islands.parallel_min_velocities = 2;
+    s.subadmm.islands.parallel_min_velocities = 3;
+    IslandParameters& own = IslandsOf(s, info.type);
+    own.parallel_min_velocities = 77;
+    own.enabled = !own.enabled;
+    EXPECT_EQ(info.islands(s).parallel_min_velocities, 77);
+    EXPECT_EQ(info.islands(s).enabled, own.enabled);
+  }
+}
+
+TEST(SolverRegistryTest, BindBindsIntoThatSolversParameters) {
+  for (const SolverTypeInfo& info : SolverTypes()) {
+    SCOPED_TRACE(std::string(info.name));
+    SolverSettings s;
+    const ParameterTable table = info.bind(s);
+    ASSERT_FALSE(table.empty());
+    const Span own = ParametersOf(s, info.type);
+    for (const ParameterBinding& p : table) {
+      EXPECT_TRUE(own.Holds(Address(p))) << p.key << " is bound outside " << info.name << "'s parameters";
+    }
+    // Every solver has an iteration cap: set through the binding, it must be
+    // that solver's and no other's.
+    const auto cap = std::find_if(table.begin(), table.end(),
+                                  [](const ParameterBinding& p) { return p.key == "max_iterations"; });
+    ASSERT_NE(cap, table.end());
+    ASSERT_TRUE(std::holds_alternative<int*>(cap->value));
+    *std::get<int*>(cap->value) = 4321;
+    const SolverSettings defaults;
+    EXPECT_EQ(s.sap.max_iterations, info.type == SolverType::kSap ? 4321 : defaults.sap.max_iterations);
+    EXPECT_EQ(s.canal.max_iterations, info.type == SolverType::kCanal ? 4321 : defaults.canal.max_iterations);
+    EXPECT_EQ(s.subadmm.max_iterations,
+              info.type == SolverType::kSubAdmm ? 4321 : defaults.subadmm.max_iterations);
+  }
+}
+
+TEST(SolverRegistryTest, BindOfTheAlSolversSetsTheirNamedMembers) {
+  // Keys named like the members they set: a binding swapped between two
+  // members of the same type would pass the checks above.
+  SolverSettings s;
+  for (ParameterBinding& p : GetSolverTypeInfo(SolverType::kCanal).bind(s)) {
+    if (p.key == "initial_penalty") *std::get<double*>(p.value) = 123;
+    if (p.key == "max_penalty") *std::get<double*>(p.value) = 456;
+    if (p.key == "warm_start") *std::get<bool*>(p.value) = false;
+    if (p.key == "max_newton_iterations") *std::get<int*>(p.value) = 9;
+  }
+  EXPECT_EQ(s.canal.initial_penalty, 123);
+  EXPECT_EQ(s.canal.max_penalty, 456);
+  EXPECT_FALSE(s.canal.warm_start);
+  EXPECT_EQ(s.canal.max_newton_iterations, 9);
+  for (ParameterBinding& p : GetSolverTypeInfo(SolverType::kSubAdmm).bind(s)) {
+    if (p.key == "penalty_balance") *std::get<double*>(p.value) = 3;
+    if (p.key == "num_threads") *std::get<int*>(p.value) = 2;
+    if (p.key == "tolerance") *std::get<double*>(p.value) = 1e-9;
+  }
+  EXPECT_EQ(s.subadmm.penalty_balance, 3);
+  EXPECT_EQ(s.subadmm.num_threads, 2);
+  EXPECT_EQ(s.subadmm.tolerance, 1e-9);
+  EXPECT_EQ(s.canal.tolerance, CanalSolverParameters{}.tolerance);
+}
+
+TEST(SolverRegistryTest, ValidateChecksThatSolverOnly) {
+  for (const SolverTypeInfo& bad : SolverTypes()) {
+    SCOPED_TRACE("bad value in " + std::string(bad.name));
+    SolverSettings s;
+    // An iteration cap of 0 is outside every solver's range ([1, 1e9]).
+    switch (bad.type) {
+      case SolverType::kSap:
+        s.sap.max_iterations = 0;
+        break;
+      case SolverType::kCanal:
+        s.canal.max_iterations = 0;
+        break;
+      case SolverType::kSubAdmm:
+        s.subadmm.max_iterations = 0;
+        break;
+    }
+    for (const SolverTypeInfo& info : SolverTypes()) {
+      if (info.type != bad.type) {
+        EXPECT_NO_THROW(info.validate(s)) << info.name;
+        continue;
+      }
+      try {
+        info.validate(s);
+        ADD_FAILURE() << info.name << " accepted max_iterations = 0";
+      } catch (const InputError& e) {
+        // Named by solver and key, as ValidateSolverSettings promises.
+        const std::string m = e.what();
+        EXPECT_EQ(m.rfind(std::string(info.name) + ": max_iterations", 0), 0u) << m;
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Contact models.
+// ---------------------------------------------------------------------------
+
+TEST(ContactModelRegistryTest, EveryModelHasExactlyOneEntryAndItsNameParsesBack) {
+  EXPECT_EQ(ContactModels().size(), std::size(kAllContactModels));
+  for (const ContactModel model : kAllContactModels) {
+    EXPECT_EQ(std::count_if(ContactModels().begin(), ContactModels().end(),
+                            [&](const ContactModelInfo& i) { return i.model == model; }),
+              1);
+    EXPECT_EQ(GetContactModelInfo(model).model, model);
+    EXPECT_EQ(ParseContactModel(ContactModelName(model)), model) << ContactModelName(model);
+  }
+  ExpectWellFormedRegistry(ContactModels());
+  ExpectUnknownNamesRefused(ContactModels(), "lagged");
+  EXPECT_EQ(ParseContactModel(""), std::nullopt);
+  EXPECT_EQ(ParseContactModel("hunt_crossley"), std::nullopt);
+}
+
+TEST(ContactModelRegistryTest, HuntCrossleyFlagFollowsTheModels) {
+  // [SAP] Eqs. 27-30 use the linear dissipation tau_d; the [ICF] models
+  // (Lagged, Similar and regularized Lagged, Sec. VI and Eq. 44) use Hunt &
+  // Crossley's d and v_s: the flag selects which material keys apply.
+  EXPECT_FALSE(GetContactModelInfo(ContactModel::kSap).hunt_crossley);
+  EXPECT_TRUE(GetContactModelInfo(ContactModel::kLagged).hunt_crossley);
+  EXPECT_TRUE(GetContactModelInfo(ContactModel::kSimilar).hunt_crossley);
+  EXPECT_TRUE(GetContactModelInfo(ContactModel::kRegularizedLagged).hunt_crossley);
+}
+
+// ---------------------------------------------------------------------------
+// Line searches.
+// ---------------------------------------------------------------------------
+
+TEST(LineSearchRegistryTest, EveryKindHasExactlyOneEntryAndItsNameParsesBack) {
+  EXPECT_EQ(LineSearches().size(), std::size(kAllLineSearches));
+  for (const LineSearchKind kind : kAllLineSearches) {
+    EXPECT_EQ(std::count_if(LineSearches().begin(), LineSearches().end(),
+                            [&](const LineSearchInfo& i) { return i.kind == kind; }),
+              1);
+    const LineSearchInfo& info = GetLineSearchInfo(kind);
+    EXPECT_EQ(info.kind, kind);
+    // The loader parses line searches with FindChoice (there is no Parse…).
+    const LineSearchInfo* found = FindChoice(LineSearches(), info.name);
+    ASSERT_NE(found, nullptr) << info.name;
+    EXPECT_EQ(found->kind, kind);
+  }
+  ExpectWellFormedRegistry(LineSearches());
+  ExpectUnknownNamesRefused(LineSearches(), "exact");
+  EXPECT_EQ(FindChoice(LineSearches(), "wolfe"), nullptr);
+}
+
+// ---------------------------------------------------------------------------
+// Integrator presets.
+// ---------------------------------------------------------------------------
+
+TEST(IntegratorPresetRegistryTest, NamesAreWellFormedAndEachPresetLoadsItsValues) {
+  ExpectWellFormedRegistry(IntegratorPresets());
+  ExpectUnknownNamesRefused(IntegratorPresets(), "midpoint");
+  for (const IntegratorPresetInfo& p : IntegratorPresets()) {
+    const IntegratorSettings s = IntegratorPreset(p.name);
+    EXPECT_EQ(s.name, p.name);
+    EXPECT_EQ(s.theta, p.theta) << p.name;
+    EXPECT_EQ(s.theta_vq, p.theta_vq) << p.name;
+    EXPECT_NO_THROW(ValidateIntegratorSettings(s)) << p.name;
+  }
+  // "custom" names raw theta values; a preset of that name would make a
+  // custom integrator indistinguishable from it.
+  EXPECT_EQ(FindChoice(IntegratorPresets(), kCustomIntegrator), nullptr);
+  // The default integrator is a preset, with that preset's values.
+  const IntegratorSettings defaults;
+  const IntegratorPresetInfo* d = FindChoice(IntegratorPresets(), defaults.name);
+  ASSERT_NE(d, nullptr) << defaults.name;
+  EXPECT_EQ(defaults.theta, d->theta);
+  EXPECT_EQ(defaults.theta_vq, d->theta_vq);
+}
+
+TEST(IntegratorPresetRegistryTest, PresetsAreTheThetaMethodsOfTheSapPaper) {
+  // [SAP] Sec. II-C, Eq. (6): theta weighs where the dynamics are evaluated,
+  // theta_vq which velocity advances q. Explicit Euler (0, 0), symplectic
+  // Euler (0, 1), implicit Euler (1, 1), midpoint (1/2, 1/2).
+  struct Expected {
+    const char* name;
+    double theta, theta_vq;
+  };
+  const Expected expected[] = {
+      {"explicit_euler", 0, 0}, {"symplectic_euler", 0, 1}, {"implicit_euler", 1, 1}, {"midpoint", 0.5, 0.5}};
+  EXPECT_EQ(IntegratorPresets().size(), std::size(expected));
+  for (const Expected& e : expected) {
+    const IntegratorPresetInfo* p = FindChoice(IntegratorPresets(), e.name);
+    ASSERT_NE(p, nullptr) << e.name;
+    EXPECT_EQ(p->theta, e.theta) << e.name;
+    EXPECT_EQ(p->theta_vq, e.theta_vq) << e.name;
+  }
+}
+
+TEST(IntegratorPresetRegistryTest, UnknownPresetThrowsNamingTheValidOnes) {
+  try {
+    IntegratorPreset("runge_kutta");
+    FAIL() << "no InputError";
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("'runge_kutta'"), std::string::npos) << m;
+    for (const IntegratorPresetInfo& p : IntegratorPresets()) {
+      EXPECT_NE(m.find(std::string(p.name)), std::string::npos) << m;
+    }
+    EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+  }
+  EXPECT_THROW(IntegratorPreset(""), InputError);
+  EXPECT_THROW(IntegratorPreset(kCustomIntegrator), InputError);  // Not a preset: a map.
+}
+
+// ---------------------------------------------------------------------------
+// The lookups themselves.
+// ---------------------------------------------------------------------------
+
+TEST(NamedChoiceTest, ChoiceNamesListsEveryNameInRegistryOrder) {
+  // Messages and help texts say "expected one of: …" from this.
+  std::string expected;
+  for (const SolverTypeInfo& info : SolverTypes()) {
+    if (!expected.empty()) expected += ", ";
+    expected += info.name;
+  }
+  EXPECT_EQ(ChoiceNames(SolverTypes()), expected);
+  EXPECT_EQ(ChoiceNames(LineSearches(), " | "),
+            std::string(LineSearches()[0].name) + " | " + std::string(LineSearches()[1].name));
+  EXPECT_EQ(ChoiceNames(std::span<const LineSearchInfo>()), "");
+}
+
+}  // namespace
+}  // namespace stiction
