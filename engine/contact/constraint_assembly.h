@@ -43,7 +43,8 @@ class ConstraintAssembly {
   /// for welded trees (nothing to solve for them).
   int MovingTree(int body) const;
   /// Appends a constraint with `num_blocks` Jacobian blocks, reusing the
-  /// storage of a recycled one; every other field has its default.
+  /// storage of a recycled one: the blocks' tree and J hold stale values
+  /// (a family sets both in full); every other field has its default.
   Constraint& Append(int num_blocks);
   /// A_t⁻¹, factored on demand once per tree and step (fixed-size LLT for
   /// 6-DOF trees).

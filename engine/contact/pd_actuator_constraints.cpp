@@ -1,5 +1,6 @@
 #include "engine/contact/pd_actuator_constraints.h"
 
+#include <cassert>
 #include <cstdint>
 
 namespace stiction {
@@ -19,6 +20,7 @@ void AddPdActuatorConstraints(const std::vector<JointActuator>& actuators, Const
   for (std::size_t i = 0; i < actuators.size(); ++i) {
     const JointActuator& a = actuators[i];
     const Joint& j = model.joint(a.joint);
+    assert(j.nv == 1);  // Revolute or prismatic: the facade refuses other joints.
     const int tree = model.body(j.child).tree;
     const Tree& t = model.tree(tree);
     if (t.nv == 0) continue;

@@ -21,7 +21,7 @@ std::string FormatBound(double value) {
 }  // namespace
 
 bool ParameterRange::Contains(double x) const {
-  if (std::isnan(x)) return false;
+  if (!std::isfinite(x)) return false;
   const bool above = lo_open ? x > lo : x >= lo;
   const bool below = hi_open ? x < hi : x <= hi;
   return above && below;
@@ -51,7 +51,7 @@ void CheckParameters(std::string_view owner, const ParameterTable& table) {
     if (std::holds_alternative<bool*>(p.value)) continue;
     const double value = std::holds_alternative<int*>(p.value) ? *std::get<int*>(p.value)
                                                                : *std::get<double*>(p.value);
-    if (std::isfinite(value) && p.range.Contains(value)) continue;
+    if (p.range.Contains(value)) continue;
     std::string message = std::string(owner) + ": " + std::string(p.key) + " must be " + p.range.Describe() +
                           " and finite, got " + FormatParameterValue(p);
     if (!p.unit.empty()) message += " [" + std::string(p.unit) + "]";

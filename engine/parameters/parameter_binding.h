@@ -22,7 +22,8 @@ struct ParameterRange {
   bool lo_open = false;
   bool hi_open = false;
 
-  /// False for NaN.
+  /// Whether x is a finite number in the interval (false for NaN and ±∞:
+  /// every parameter is finite).
   bool Contains(double x) const;
   /// As in "must be …": "positive", ">= 0", "> 1", "in [0, 1]", "in (0, 1]".
   std::string Describe() const;

@@ -38,10 +38,22 @@ ParameterTable BindParameters(SapSolverParameters& p) {
 
 void ValidateSapParameters(const SapSolverParameters& p) {
   CheckParameterRanges("sap", p);
-  if (!(p.backtracking_rho > 0 && p.backtracking_rho < 1) || !(p.armijo_c > 0 && p.armijo_c < 1) ||
-      !(p.backtracking_alpha_max > 0) || !(p.exact_alpha_max > 0)) {
-    throw InputError("line search parameters out of range (0 < rho < 1, 0 < c < 1, alpha_max > 0)");
-  }
+  // The parameters scenes do not set (the viewer and the API do).
+  SapSolverParameters copy = p;
+  CheckParameters("sap", {
+      {"backtracking_rho", "", "backtracking step ratio", &copy.backtracking_rho, OpenRange(0, 1)},
+      {"armijo_c", "", "Armijo's sufficient decrease", &copy.armijo_c, OpenRange(0, 1)},
+      {"backtracking_alpha_max", "", "first backtracking step", &copy.backtracking_alpha_max, kPositive},
+      {"exact_alpha_max", "", "exact line search bracket", &copy.exact_alpha_max, kPositive},
+      {"max_line_search_iterations", "", "line-search samples", &copy.max_line_search_iterations,
+       ClosedRange(1, 1e9)},
+      {"cost_abs_tolerance", "J", "round-off stall test", &copy.cost_abs_tolerance, kNonNegative},
+      {"cost_rel_tolerance", "", "round-off stall test", &copy.cost_rel_tolerance, kNonNegative},
+      {"stall_momentum_error", "", "e_m below which a stall counts as converged", &copy.stall_momentum_error,
+       kNonNegative},
+      {"dense_max_size", "", "velocities up to which kAuto factors densely", &copy.dense_max_size,
+       ClosedRange(0, 1e9)},
+  });
 }
 
 }  // namespace stiction

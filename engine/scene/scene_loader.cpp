@@ -323,9 +323,10 @@ class Loader {
   void ParseSolver(const Ctx& ctx, const YAML::Node& node, SolverSettings* solver,
                    ContactModelParameters* contact) const;
   /// Reads the keys of `map` that `table` binds (engine/parameters/), each
-  /// checked against its range; then `validate` (the engine's own check of
-  /// the whole struct) runs so that a bad combination is reported at the
-  /// key that made it. Keys the table does not bind are left alone.
+  /// checked against its range and reported at its key; then `validate`
+  /// (the engine's own check of the whole struct, e.g. β_max ≥ β0) once,
+  /// reported at the map, so that related keys may come in any order. Keys
+  /// the table does not bind are left alone.
   void ReadParameters(const MapView& map, const ParameterTable& table,
                       const std::function<void()>& validate) const;
   /// When `map` has `key`: a map whose keys are among those of `table`,
@@ -877,11 +878,11 @@ void Loader::ReadParameters(const MapView& map, const ParameterTable& table,
         *std::get<double*>(p.value) = number;
       }
     }
-    try {
-      validate();
-    } catch (const InputError& e) {
-      Fail(key_ctx, value, e.what());
-    }
+  }
+  try {
+    validate();
+  } catch (const InputError& e) {
+    Fail(map.ctx(), map.node(), e.what());
   }
 }
 

@@ -1170,6 +1170,16 @@ TEST(SceneLoaderSolverTest, CanalAndSubAdmmParametersLoadAndAreValidatedAtTheirK
   ExpectError("solver:\n  canal: {tolerance: -1}\n", "inline.yaml:2: solver.canal.tolerance",
               "must be positive, got -1");
   ExpectError("solver:\n  canal: {beta: 1}\n", "inline.yaml:2: solver.canal", "unknown key 'beta'");
+  // Related keys in either order: the cross check β_max ≥ β0 runs once the
+  // whole map is read (a β0 above the default β_max = 1e6 must be possible).
+  for (const char* text : {"solver: {canal: {initial_penalty: 1.0e7, max_penalty: 1.0e8}}\n",
+                           "solver: {canal: {max_penalty: 1.0e8, initial_penalty: 1.0e7}}\n"}) {
+    const SceneDescription raised = Load(text);
+    EXPECT_EQ(raised.solver.canal.initial_penalty, 1e7) << text;
+    EXPECT_EQ(raised.solver.canal.max_penalty, 1e8) << text;
+  }
+  ExpectError("solver:\n  canal: {max_penalty: 1.0e3}\n", "inline.yaml:2: solver.canal",
+              "max_penalty (beta_max) must be >= initial_penalty");
   ExpectError("solver: {type: pgs}\n", "inline.yaml:1: solver.type", "unknown solver 'pgs'");
 }
 
