@@ -159,10 +159,12 @@ ParseResult ParseCommandLine(const std::vector<std::string>& args, std::ostream&
   app.add_option("--replay", options.replay_path,
                  "Replay this gripper command file (default: the scene's own 'commands:' file)");
   app.add_flag("-q,--quiet", options.quiet, "No summary and no progress bar");
+  bool listed = false;  // --list printed the reference: no help after it.
   app.add_flag_callback(
          "--list",
-         [&out] {
+         [&out, &listed] {
            out << ParameterReferenceMarkdown();
+           listed = true;
            throw CLI::Success();
          },
          "Print every solver, contact model, integrator preset and line search, with each "
@@ -175,7 +177,7 @@ ParseResult ParseCommandLine(const std::vector<std::string>& args, std::ostream&
     app.parse(reversed);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {
-      out << app.help();
+      if (!listed) out << app.help();
       return {std::nullopt, kExitOk};
     }
     PrintError(err, std::string(e.what()) + " (run with --help for usage)");

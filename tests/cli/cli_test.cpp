@@ -20,6 +20,7 @@
 #include "cli/cli_runner.h"
 #include "cli/progress_bar.h"
 #include "engine/common/error.h"
+#include "engine/parameters/parameter_reference.h"
 #include "engine/scene/scene_loader.h"
 
 namespace stiction::cli {
@@ -59,6 +60,15 @@ TEST(ParseCommandLineTest, DefaultsAndSugarOrder) {
   const std::vector<std::string> expected = {"gravity=[0,0,-1]", "duration=3", "time_step=0.002",
                                              "integrator=implicit_euler", "solver.type=sap"};
   EXPECT_EQ(r.options->overrides, expected);
+}
+
+TEST(ParseCommandLineTest, ListPrintsTheParameterReferenceAndExitsWithoutAScene) {
+  std::string out, err;
+  const ParseResult r = Parse({"--list"}, &out, &err);
+  EXPECT_FALSE(r.options.has_value());
+  EXPECT_EQ(r.exit_code, kExitOk);
+  EXPECT_EQ(out, ParameterReferenceMarkdown());  // Nothing else: the output is the docs' section.
+  EXPECT_TRUE(err.empty()) << err;
 }
 
 TEST(ParseCommandLineTest, SetTakesOneValueSoTheSceneMayFollow) {

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <span>
 #include <sstream>
 #include <string>
@@ -242,6 +243,26 @@ TEST_F(ParameterReferenceTest, EndsWithOneNewline) {
   EXPECT_EQ(markdown_.back(), '\n');
   EXPECT_NE(markdown_[markdown_.size() - 2], '\n');
   EXPECT_EQ(markdown_.find(" \n"), std::string::npos);
+}
+
+// docs/scene-format.md embeds the reference between two markers; a change to
+// engine/parameters/ that is not carried into the docs fails here
+// (scripts/update-parameter-reference.sh rewrites the section).
+TEST(ParameterReferenceDocsTest, SceneFormatEmbedsTheCurrentReference) {
+  std::ifstream in(std::string(STICTION_SOURCE_DIR) + "/docs/scene-format.md");
+  ASSERT_TRUE(in) << "docs/scene-format.md not found";
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  const std::string begin = "<!-- BEGIN GENERATED: stiction-sim --list -->\n";
+  const std::string end = "<!-- END GENERATED: stiction-sim --list -->";
+  const std::size_t b = doc.find(begin);
+  const std::size_t e = doc.find(end);
+  ASSERT_NE(b, std::string::npos) << "begin marker missing";
+  ASSERT_NE(e, std::string::npos) << "end marker missing";
+  ASSERT_LT(b, e);
+  EXPECT_EQ(doc.substr(b + begin.size(), e - b - begin.size()), ParameterReferenceMarkdown())
+      << "docs/scene-format.md is out of date: run scripts/update-parameter-reference.sh";
 }
 
 }  // namespace
