@@ -1,13 +1,14 @@
 #include "engine/simulation.h"
 
+#include <chrono>
 #include <cmath>
 
 #include "engine/common/error.h"
+#include "engine/common/stopwatch.h"
 #include "engine/geometry/collision_world.h"
 #include "engine/multibody/dynamics.h"
 #include "engine/multibody/kinematics.h"
 #include "engine/multibody/model_builder.h"
-#include "engine/common/stopwatch.h"
 #include "engine/scene/scene_loader.h"
 
 namespace stiction {

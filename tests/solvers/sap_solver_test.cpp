@@ -135,6 +135,24 @@ TEST(SapSolverTest, IterationCapReturnsAStatusAndAMessage) {
   EXPECT_NE(r.message.find("did not converge"), std::string::npos);
 }
 
+TEST(SapSolverTest, ANewtonMatrixThatIsNotPositiveDefiniteHasItsOwnStatus) {
+  // A with a positive diagonal (so the scaling of Eq. 25 is finite) but an
+  // eigenvalue of −1e9 on every tree: H = A + JᵀGJ, with JᵀGJ no larger
+  // than ~1e6 here (1/Rt), cannot be factored. That is not bad data (nothing
+  // is NaN), so it must not be reported as kNonFinite, and the result must
+  // not advance a step.
+  ContactProblem p = RandomProblem(3, /*trees=*/2, /*contacts=*/4);
+  for (MatrixX& A : p.A) {
+    A = MatrixX::Identity(6, 6);
+    A(0, 1) = A(1, 0) = 1e9;  // Eigenvalues 1 ± 1e9 in the (e0, e1) plane.
+  }
+  SapSolver solver;
+  SolverResult r;
+  EXPECT_EQ(solver.Solve(p, VectorX::Zero(p.num_velocities()), &r), SolverStatus::kNotPositiveDefinite);
+  EXPECT_FALSE(r.usable);
+  EXPECT_NE(r.message.find("not positive definite"), std::string::npos) << r.message;
+}
+
 TEST(SapSolverTest, TreesWithoutConstraintsKeepTheirFreeMotion) {
   ContactProblem p = RandomProblem(4, 3, 0);
   SapSolver solver;
