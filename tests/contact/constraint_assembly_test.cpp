@@ -10,10 +10,11 @@
 
 #include <cmath>
 #include <random>
+#include <vector>
 
 #include "engine/multibody/kinematics.h"
 #include "engine/multibody/spatial_algebra.h"
-#include "tests/multibody/test_models.h"
+#include "tests/contact/family_test_helpers.h"
 
 namespace stiction {
 namespace {
@@ -28,58 +29,27 @@ struct Forest {
 
 Forest MakeForest() {
   Forest f;
-  Body b;
-  b.mass = 2.0;
-  b.com_B = Vector3(0.02, -0.01, 0.05);
-  b.I_Bcm_B = test::BoxInertia(2.0, Vector3(0.1, 0.2, 0.3));
-  Joint free;
-  free.type = JointType::kFree;
-  b.name = "free";
-  free.name = "free_joint";
-  f.free_body = f.model.AddBody(b, free);
-
-  Joint hinge;
-  hinge.type = JointType::kRevolute;
-  hinge.name = "hinge0";
-  hinge.axis_F = Vector3::UnitY();
-  hinge.X_PF.p = Vector3(1, 0, 0.5);
-  b.name = "link0";
-  f.link0 = f.model.AddBody(b, hinge);
-  hinge.name = "hinge1";
-  hinge.parent = f.link0;
-  hinge.axis_F = Vector3(1, 0, 1).normalized();
-  hinge.X_PF.p = Vector3(0, 0, -0.4);
-  b.name = "link1";
-  f.link1 = f.model.AddBody(b, hinge);
-
-  Joint weld;
-  weld.type = JointType::kFixed;
-  weld.name = "weld";
-  weld.X_PF.p = Vector3(-1, 0, 0);
-  b.name = "post";
-  f.post = f.model.AddBody(b, weld);
+  const Body b = test::BoxBody("free", 2.0, Vector3(0.02, -0.01, 0.05), Vector3(0.1, 0.2, 0.3));
+  f.free_body = test::AddFreeBody(&f.model, b, "free_joint");
+  const std::vector<int> arm = test::AddRevoluteChain(
+      &f.model, b,
+      {{.name = "link0", .axis_F = Vector3::UnitY(), .p_PF = Vector3(1, 0, 0.5), .joint_name = "hinge0"},
+       {.name = "link1",
+        .axis_F = Vector3(1, 0, 1).normalized(),
+        .p_PF = Vector3(0, 0, -0.4),
+        .joint_name = "hinge1"}});
+  f.link0 = arm[0];
+  f.link1 = arm[1];
+  f.post = test::AddWeldedBody(&f.model, b, "post", Vector3(-1, 0, 0), "weld");
   f.model.Finalize();
   return f;
 }
 
-// A random SPD matrix B Bᵀ + n 𝟙 (entries of B in [−1, 1]): eigenvalues in
-// [n, 2n], condition number ≤ 2, so inverses are accurate to ~1e-15.
-MatrixX RandomSpd(int n, std::mt19937* rng) {
-  std::uniform_real_distribution<double> u(-1, 1);
-  const MatrixX B = MatrixX::NullaryExpr(n, n, [&] { return u(*rng); });
-  return B * B.transpose() + n * MatrixX::Identity(n, n);
-}
-
-// A problem with the forest's trees, random SPD A per tree and random v*.
+// A problem with the forest's trees, random SPD A per tree and random v*
+// (drawn after the A's).
 ContactProblem MakeProblem(const MultibodyModel& model, unsigned seed) {
   std::mt19937 rng(seed);
-  ContactProblem p;
-  p.dt = 1e-3;
-  for (int t = 0; t < model.num_trees(); ++t) {
-    p.tree_v_start.push_back(model.tree(t).v_start);
-    p.tree_nv.push_back(model.tree(t).nv);
-    p.A.push_back(RandomSpd(model.tree(t).nv, &rng));
-  }
+  ContactProblem p = test::RandomSpdProblem(model, 1e-3, &rng);
   std::uniform_real_distribution<double> u(-1, 1);
   p.v_star = VectorX::NullaryExpr(model.num_velocities(), [&] { return u(rng); });
   return p;

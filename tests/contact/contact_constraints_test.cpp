@@ -23,7 +23,7 @@
 
 #include "engine/multibody/kinematics.h"
 #include "engine/multibody/spatial_algebra.h"
-#include "tests/multibody/test_models.h"
+#include "tests/contact/family_test_helpers.h"
 
 namespace stiction {
 namespace {
@@ -40,33 +40,18 @@ struct Scene {
 
 Scene MakeScene() {
   Scene s;
-  Body body;
-  body.mass = 1.5;
-  body.com_B = Vector3(0.03, 0.01, -0.02);
-  body.I_Bcm_B = test::BoxInertia(1.5, Vector3(0.2, 0.1, 0.3));
-  Joint free;
-  free.type = JointType::kFree;
-  body.name = free.name = "a";
-  s.a = s.model.AddBody(body, free);
-  body.mass = 0.7;
-  body.name = free.name = "b";
-  s.b = s.model.AddBody(body, free);
-  Joint hinge;
-  hinge.type = JointType::kRevolute;
-  hinge.name = body.name = "link0";
-  hinge.axis_F = Vector3::UnitZ();
-  hinge.X_PF.p = Vector3(0.5, 0.5, 0);
-  s.link0 = s.model.AddBody(body, hinge);
-  hinge.name = body.name = "link1";
-  hinge.parent = s.link0;
-  hinge.axis_F = Vector3(0, 1, 1).normalized();
-  hinge.X_PF.p = Vector3(0.3, 0, 0.1);
-  s.link1 = s.model.AddBody(body, hinge);
-  Joint weld;
-  weld.type = JointType::kFixed;
-  weld.name = body.name = "post";
-  weld.X_PF.p = Vector3(-0.5, 0, 0.2);
-  s.post = s.model.AddBody(body, weld);
+  Body body = test::BoxBody("a", 1.5, Vector3(0.03, 0.01, -0.02), Vector3(0.2, 0.1, 0.3));
+  s.a = test::AddFreeBody(&s.model, body);
+  body.mass = 0.7;  // b keeps a's rotational inertia.
+  body.name = "b";
+  s.b = test::AddFreeBody(&s.model, body);
+  const std::vector<int> arm =
+      test::AddRevoluteChain(&s.model, body,
+                             {{"link0", Vector3::UnitZ(), Vector3(0.5, 0.5, 0)},
+                              {"link1", Vector3(0, 1, 1).normalized(), Vector3(0.3, 0, 0.1)}});
+  s.link0 = arm[0];
+  s.link1 = arm[1];
+  s.post = test::AddWeldedBody(&s.model, body, "post", Vector3(-0.5, 0, 0.2));
   s.model.Finalize();
   return s;
 }
@@ -141,12 +126,6 @@ ContactPoint Point(int body_a, int geometry_a, int body_b, int geometry_b, const
   return cp;
 }
 
-MatrixX RandomSpd(int n, std::mt19937* rng) {
-  std::uniform_real_distribution<double> u(-1, 1);
-  const MatrixX B = MatrixX::NullaryExpr(n, n, [&] { return u(*rng); });
-  return B * B.transpose() + n * MatrixX::Identity(n, n);  // cond ≤ 2.
-}
-
 // One step's inputs for a random state; the family's outputs.
 class ContactConstraintsTest : public ::testing::Test {
  protected:
@@ -158,13 +137,7 @@ class ContactConstraintsTest : public ::testing::Test {
     test::RandomState(model, seed, &q0_, &v0_);
     CalcKinematics(model, q0_, v0_, BodyRange::All(model), &cache_);
     std::mt19937 rng(seed + 100);
-    problem_ = ContactProblem();
-    problem_.dt = kDt;
-    for (int t = 0; t < model.num_trees(); ++t) {
-      problem_.tree_v_start.push_back(model.tree(t).v_start);
-      problem_.tree_nv.push_back(model.tree(t).nv);
-      problem_.A.push_back(RandomSpd(model.tree(t).nv, &rng));
-    }
+    problem_ = test::RandomSpdProblem(model, kDt, &rng);
     // v* differs from v0 so that a family reading the wrong one is caught.
     problem_.v_star = v0_ + VectorX::Constant(model.num_velocities(), 0.5);
     contacts_ = contacts;
@@ -192,17 +165,8 @@ class ContactConstraintsTest : public ::testing::Test {
   // Dense Delassus block W = J A⁻¹ Jᵀ with J the full 3 × nv Jacobian and A
   // the full block-diagonal matrix, inverted by LU.
   Matrix3 DenseDelassus(const Constraint& c) const {
-    const int nv = problem_.num_velocities();
-    MatrixX J = MatrixX::Zero(3, nv);
-    MatrixX A = MatrixX::Zero(nv, nv);
-    for (int t = 0; t < problem_.num_trees(); ++t) {
-      A.block(problem_.tree_v_start[t], problem_.tree_v_start[t], problem_.tree_nv[t], problem_.tree_nv[t]) =
-          problem_.A[t];
-    }
-    for (const ConstraintJacobianBlock& b : c.blocks) {
-      J.middleCols(problem_.tree_v_start[b.tree], problem_.tree_nv[b.tree]) += b.J;
-    }
-    return J * A.inverse() * J.transpose();
+    const MatrixX J = test::DenseJacobian(c, problem_, 3);
+    return J * test::BlockDiagonalA(problem_).inverse() * J.transpose();
   }
 
   const ContactMaterial& MaterialOf(int geometry) const { return materials_.of(geometry); }

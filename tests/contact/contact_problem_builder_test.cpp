@@ -17,6 +17,7 @@
 #include "engine/multibody/dynamics.h"
 #include "engine/multibody/model_builder.h"
 #include "engine/scene/scene_loader.h"
+#include "tests/contact/family_test_helpers.h"
 
 namespace stiction {
 namespace {
@@ -59,13 +60,11 @@ class ContactProblemBuilderTest : public ::testing::Test {
     CalcKinematics(m, built_.q0, built_.v0, BodyRange::All(m), &cache_);
     // The problem as the stepper fills it: A per tree (here the mass
     // matrices) and v* (here v0).
-    problem_.dt = 1e-3;
-    problem_.A.resize(m.num_trees());
-    for (int t = 0; t < m.num_trees(); ++t) {
-      problem_.tree_v_start.push_back(m.tree(t).v_start);
-      problem_.tree_nv.push_back(m.tree(t).nv);
-      CalcTreeMassMatrix(m, cache_, t, &problem_.A[t]);
-    }
+    problem_ = test::TreeProblem(m, 1e-3, [&](int t) {
+      MatrixX M;
+      CalcTreeMassMatrix(m, cache_, t, &M);
+      return M;
+    });
     problem_.v_star = built_.v0;
     // Geometry 0 is the ground, 1 the box, 2 the handle; one material.
     GeometryMaterials materials;

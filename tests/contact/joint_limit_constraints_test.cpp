@@ -16,7 +16,7 @@
 #include <random>
 
 #include "engine/multibody/kinematics.h"
-#include "tests/multibody/test_models.h"
+#include "tests/contact/family_test_helpers.h"
 
 namespace stiction {
 namespace {
@@ -35,49 +35,17 @@ struct LimitModel {
 
 LimitModel MakeLimitModel(double slide_upper = 0.2) {
   LimitModel m;
-  Body b;
-  b.mass = 1.0;
-  b.com_B = Vector3(0.1, 0, 0.05);
-  b.I_Bcm_B = test::BoxInertia(1.0, Vector3(0.2, 0.2, 0.2));
-  Joint free;
-  free.type = JointType::kFree;
-  free.name = b.name = "free";
-  m.model.AddBody(b, free);
-
-  Joint slide;
-  slide.type = JointType::kPrismatic;
-  slide.name = b.name = "slider";
-  slide.axis_F = Vector3::UnitX();
-  slide.lower_limit = -0.1;
-  slide.upper_limit = slide_upper;
-  const int slider = m.model.AddBody(b, slide);
-  Joint elbow;
-  elbow.type = JointType::kRevolute;
-  elbow.name = b.name = "forearm";
-  elbow.parent = slider;
-  elbow.axis_F = Vector3::UnitY();
-  elbow.X_PF.p = Vector3(0, 0, 0.3);
-  elbow.lower_limit = -1.0;
-  elbow.upper_limit = 0.5;
-  const int forearm = m.model.AddBody(b, elbow);
-  Joint half;
-  half.type = JointType::kRevolute;
-  half.name = b.name = "door";
-  half.axis_F = Vector3::UnitZ();
-  half.X_PF.p = Vector3(2, 0, 0);
-  half.upper_limit = 1.5;  // No lower limit.
-  const int door = m.model.AddBody(b, half);
+  const Body b = test::BoxBody("free", 1.0, Vector3(0.1, 0, 0.05), Vector3(0.2, 0.2, 0.2));
+  test::AddFreeBody(&m.model, b);
+  const test::SliderElbow arm = test::AddSliderElbow(&m.model, b, {-0.1, slide_upper}, {-1.0, 0.5});
+  // The hinge: no lower limit.
+  const int door =
+      test::AddRevoluteChain(&m.model, b, {{"door", Vector3::UnitZ(), Vector3(2, 0, 0), {.upper = 1.5}}})[0];
   m.model.Finalize();
-  m.slide = m.model.body(slider).joint;
-  m.elbow = m.model.body(forearm).joint;
+  m.slide = m.model.body(arm.slider).joint;
+  m.elbow = m.model.body(arm.forearm).joint;
   m.half = m.model.body(door).joint;
   return m;
-}
-
-MatrixX RandomSpd(int n, std::mt19937* rng) {
-  std::uniform_real_distribution<double> u(-1, 1);
-  const MatrixX B = MatrixX::NullaryExpr(n, n, [&] { return u(*rng); });
-  return B * B.transpose() + n * MatrixX::Identity(n, n);  // cond ≤ 2.
 }
 
 class JointLimitConstraintsTest : public ::testing::Test {
@@ -87,13 +55,7 @@ class JointLimitConstraintsTest : public ::testing::Test {
     q0_ = model.DefaultPositions();
     v0_ = VectorX::Zero(model.num_velocities());
     std::mt19937 rng(17);
-    problem_.dt = kDt;
-    for (int t = 0; t < model.num_trees(); ++t) {
-      problem_.tree_v_start.push_back(model.tree(t).v_start);
-      problem_.tree_nv.push_back(model.tree(t).nv);
-      problem_.A.push_back(RandomSpd(model.tree(t).nv, &rng));
-    }
-    problem_.v_star = VectorX::Zero(model.num_velocities());
+    problem_ = test::RandomSpdProblem(model, kDt, &rng);  // v* = 0.
     // Mid-range positions: every limit far away.
     q(m_.slide) = 0.05;
     q(m_.elbow) = -0.25;
@@ -103,8 +65,8 @@ class JointLimitConstraintsTest : public ::testing::Test {
   const Joint& joint(int j) const { return m_.model.joint(j); }
   double& q(int j) { return q0_[joint(j).q_start]; }
   double& v_star(int j) { return problem_.v_star[joint(j).v_start]; }
-  int tree(int j) const { return m_.model.body(joint(j).child).tree; }
-  int column(int j) const { return joint(j).v_start - m_.model.tree(tree(j)).v_start; }
+  int tree(int j) const { return test::TreeOfJoint(m_.model, j); }
+  int column(int j) const { return test::ColumnInTree(m_.model, j); }
   // (A⁻¹)_jj of the joint's tree, by LU (independent of the assembly's LLT).
   double InverseADiagonal(int j) const { return problem_.A[tree(j)].inverse()(column(j), column(j)); }
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "engine/multibody/kinematics.h"
-#include "tests/multibody/test_models.h"
+#include "tests/contact/family_test_helpers.h"
 
 namespace stiction {
 namespace {
@@ -33,33 +33,13 @@ struct ActuatedModel {
 
 ActuatedModel MakeActuatedModel() {
   ActuatedModel m;
-  Body b;
-  b.mass = 1.0;
-  b.com_B = Vector3(0.1, 0, 0.05);
-  b.I_Bcm_B = test::BoxInertia(1.0, Vector3(0.2, 0.2, 0.2));
-  Joint free;
-  free.type = JointType::kFree;
-  free.name = b.name = "free";
-  m.model.AddBody(b, free);
-  Joint slide;
-  slide.type = JointType::kPrismatic;
-  slide.name = b.name = "slider";
-  slide.axis_F = Vector3::UnitX();
-  const int slider = m.model.AddBody(b, slide);
-  Joint elbow;
-  elbow.type = JointType::kRevolute;
-  elbow.name = b.name = "forearm";
-  elbow.parent = slider;
-  elbow.axis_F = Vector3::UnitY();
-  elbow.X_PF.p = Vector3(0, 0, 0.3);
-  const int forearm = m.model.AddBody(b, elbow);
-  Joint weld;
-  weld.type = JointType::kFixed;
-  weld.name = b.name = "post";
-  const int post = m.model.AddBody(b, weld);
+  const Body b = test::BoxBody("free", 1.0, Vector3(0.1, 0, 0.05), Vector3(0.2, 0.2, 0.2));
+  test::AddFreeBody(&m.model, b);
+  const test::SliderElbow arm = test::AddSliderElbow(&m.model, b);
+  const int post = test::AddWeldedBody(&m.model, b, "post");
   m.model.Finalize();
-  m.slide = m.model.body(slider).joint;
-  m.elbow = m.model.body(forearm).joint;
+  m.slide = m.model.body(arm.slider).joint;
+  m.elbow = m.model.body(arm.forearm).joint;
   m.weld = m.model.body(post).joint;
   return m;
 }
@@ -83,13 +63,9 @@ class PdActuatorConstraintsTest : public ::testing::Test {
     q0_[model.joint(m_.slide).q_start] = 0.03;
     q0_[model.joint(m_.elbow).q_start] = 0.1;
     v0_ = VectorX::Zero(model.num_velocities());
-    problem_.dt = kDt;
-    for (int t = 0; t < model.num_trees(); ++t) {
-      problem_.tree_v_start.push_back(model.tree(t).v_start);
-      problem_.tree_nv.push_back(model.tree(t).nv);
-      problem_.A.push_back(MatrixX::Identity(model.tree(t).nv, model.tree(t).nv));
-    }
-    problem_.v_star = VectorX::Zero(model.num_velocities());
+    problem_ = test::TreeProblem(model, kDt, [&](int t) {  // A = 𝟙, v* = 0.
+      return MatrixX::Identity(model.tree(t).nv, model.tree(t).nv);
+    });
     actuators_ = {
         Actuator(m_.elbow, 200, 5, 60, 0.4, -0.3),      // PD with an effort limit.
         Actuator(m_.weld, 100, 1, 10, 0, 0),            // On a tree without velocities.
@@ -109,8 +85,8 @@ class PdActuatorConstraintsTest : public ::testing::Test {
   }
 
   const Joint& joint(int j) const { return m_.model.joint(j); }
-  int tree(int j) const { return m_.model.body(joint(j).child).tree; }
-  int column(int j) const { return joint(j).v_start - m_.model.tree(tree(j)).v_start; }
+  int tree(int j) const { return test::TreeOfJoint(m_.model, j); }
+  int column(int j) const { return test::ColumnInTree(m_.model, j); }
 
   ActuatedModel m_;
   KinematicsCache cache_;

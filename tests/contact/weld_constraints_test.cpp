@@ -21,7 +21,7 @@
 
 #include "engine/multibody/kinematics.h"
 #include "engine/multibody/spatial_algebra.h"
-#include "tests/multibody/test_models.h"
+#include "tests/contact/family_test_helpers.h"
 
 namespace stiction {
 namespace {
@@ -38,35 +38,21 @@ struct WeldScene {
 
 WeldScene MakeWeldScene() {
   WeldScene s;
-  Body body;
-  body.mass = 1.2;
-  body.com_B = Vector3(0.02, -0.03, 0.05);
-  body.I_Bcm_B = test::BoxInertia(1.2, Vector3(0.3, 0.2, 0.1));
-  Joint free;
-  free.type = JointType::kFree;
-  body.name = free.name = "a";
-  s.a = s.model.AddBody(body, free);
+  Body body = test::BoxBody("a", 1.2, Vector3(0.02, -0.03, 0.05), Vector3(0.3, 0.2, 0.1));
+  s.a = test::AddFreeBody(&s.model, body);
   body.mass = 0.4;
   body.I_Bcm_B = test::BoxInertia(0.4, Vector3(0.1, 0.1, 0.5));
-  body.name = free.name = "b";
-  s.b = s.model.AddBody(body, free);
-  Joint hinge;
-  hinge.type = JointType::kRevolute;
-  int parent = 0;
-  const Vector3 axes[3] = {Vector3::UnitZ(), Vector3::UnitY(), Vector3(1, 0, 1).normalized()};
-  int* links[3] = {&s.link0, &s.link1, &s.link2};
-  for (int i = 0; i < 3; ++i) {
-    body.name = hinge.name = "link" + std::to_string(i);
-    hinge.parent = parent;
-    hinge.axis_F = axes[i];
-    hinge.X_PF.p = i == 0 ? Vector3(1, 0, 0) : Vector3(0, 0.1, 0.4);
-    parent = *links[i] = s.model.AddBody(body, hinge);
-  }
-  Joint weld;
-  weld.type = JointType::kFixed;
-  body.name = weld.name = "post";
-  weld.X_PF.p = Vector3(-1, 0, 0);
-  s.post = s.model.AddBody(body, weld);
+  body.name = "b";
+  s.b = test::AddFreeBody(&s.model, body);
+  const std::vector<int> links =
+      test::AddRevoluteChain(&s.model, body,
+                             {{"link0", Vector3::UnitZ(), Vector3(1, 0, 0)},
+                              {"link1", Vector3::UnitY(), Vector3(0, 0.1, 0.4)},
+                              {"link2", Vector3(1, 0, 1).normalized(), Vector3(0, 0.1, 0.4)}});
+  s.link0 = links[0];
+  s.link1 = links[1];
+  s.link2 = links[2];
+  s.post = test::AddWeldedBody(&s.model, body, "post", Vector3(-1, 0, 0));
   s.model.Finalize();
   return s;
 }
@@ -90,31 +76,12 @@ BodyConstraint Make(BodyConstraintKind kind, int body_a, int body_b, const Rigid
   return bc;
 }
 
-MatrixX RandomSpd(int n, std::mt19937* rng) {
-  std::uniform_real_distribution<double> u(-1, 1);
-  const MatrixX B = MatrixX::NullaryExpr(n, n, [&] { return u(*rng); });
-  return B * B.transpose() + n * MatrixX::Identity(n, n);  // cond ≤ 2.
-}
-
 class WeldConstraintsTest : public ::testing::Test {
  protected:
   WeldConstraintsTest() : s_(MakeWeldScene()), cache_(s_.model), scratch_(s_.model) {
-    const MultibodyModel& model = s_.model;
     std::mt19937 rng(29);
-    problem_.dt = kDt;
-    for (int t = 0; t < model.num_trees(); ++t) {
-      problem_.tree_v_start.push_back(model.tree(t).v_start);
-      problem_.tree_nv.push_back(model.tree(t).nv);
-      problem_.A.push_back(RandomSpd(model.tree(t).nv, &rng));
-    }
-    problem_.v_star = VectorX::Zero(model.num_velocities());
-    const int nv = model.num_velocities();
-    MatrixX A = MatrixX::Zero(nv, nv);
-    for (int t = 0; t < model.num_trees(); ++t) {
-      A.block(problem_.tree_v_start[t], problem_.tree_v_start[t], problem_.tree_nv[t], problem_.tree_nv[t]) =
-          problem_.A[t];
-    }
-    A_inverse_ = A.inverse();  // LU, independent of the assembly's LLT.
+    problem_ = test::RandomSpdProblem(s_.model, kDt, &rng);  // v* = 0.
+    A_inverse_ = test::BlockDiagonalA(problem_).inverse();  // LU, independent of the assembly's LLT.
   }
 
   void Build(const std::vector<BodyConstraint>& body_constraints) {
@@ -150,13 +117,7 @@ class WeldConstraintsTest : public ::testing::Test {
   }
 
   // The family's rows as one rows × nv matrix.
-  MatrixX FullJacobian(const Constraint& c) const {
-    MatrixX J = MatrixX::Zero(c.num_rows, problem_.num_velocities());
-    for (const ConstraintJacobianBlock& b : c.blocks) {
-      J.middleCols(problem_.tree_v_start[b.tree], problem_.tree_nv[b.tree]) += b.J;
-    }
-    return J;
-  }
+  MatrixX FullJacobian(const Constraint& c) const { return test::DenseJacobian(c, problem_, c.num_rows); }
 
   // The rotation Q_k with J_code_k = Q_kᵀ J_ind_k (least squares; exact
   // when the family's rows are a change of basis of the independent ones).

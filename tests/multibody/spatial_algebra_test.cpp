@@ -67,6 +67,33 @@ struct Random {
     const Vector3 moments(b + c, a + c, a + b);
     return R * moments.asDiagonal() * R.transpose();
   }
+  /// A rigid body: mass m ∈ [0.1, 10] kg, COM c (entries in [−2, 2] m, from
+  /// Wo) and rotational inertia I_cm about the COM.
+  struct RigidBody {
+    double m;
+    Vector3 c;
+    Matrix3 I_cm;
+  };
+  RigidBody Body() {
+    const double m = Uniform(0.1, 10.0);
+    const Vector3 c = Vec3(2.0);
+    return {m, c, Inertia()};
+  }
+  /// Body() moving with V (entries in [−3, 3]): its angular velocity ω and
+  /// the COM velocity v_cm = v_Wo + ω × c.
+  struct MovingBody {
+    double m;
+    Vector3 c;
+    Matrix3 I_cm;
+    Vector6 V;
+    Vector3 w, v_cm;
+  };
+  MovingBody Moving() {
+    const auto [m, c, I_cm] = Body();
+    const Vector6 V = Vec6(3.0);
+    const Vector3 w = V.head<3>();
+    return {m, c, I_cm, V, w, V.tail<3>() + w.cross(c)};
+  }
   std::mt19937 gen;
 };
 
@@ -143,12 +170,7 @@ TEST(SpatialAlgebraTest, InertiaGivesTheKineticEnergyOfTheBody) {
   // ½ Vᵀ I V = ½ m |v_cm|² + ½ ωᵀ I_cm ω with v_cm = v_Wo + ω × c (König).
   Random rnd(5);
   for (int i = 0; i < 20; ++i) {
-    const double m = rnd.Uniform(0.1, 10.0);
-    const Vector3 c = rnd.Vec3(2.0);
-    const Matrix3 I_cm = rnd.Inertia();
-    const Vector6 V = rnd.Vec6(3.0);
-    const Vector3 w = V.head<3>();
-    const Vector3 v_cm = V.tail<3>() + w.cross(c);
+    const auto [m, c, I_cm, V, w, v_cm] = rnd.Moving();
     const double expected = 0.5 * m * v_cm.squaredNorm() + 0.5 * w.dot(I_cm * w);
     const Matrix6 I = SpatialInertiaAboutWorldOrigin(m, c, I_cm);
     // The two sides differ by cancellations of terms up to m|c|²|ω|² (the
@@ -164,12 +186,7 @@ TEST(SpatialAlgebraTest, InertiaGivesTheMomentumOfTheBody) {
   // would not see an antisymmetric error).
   Random rnd(6);
   for (int i = 0; i < 20; ++i) {
-    const double m = rnd.Uniform(0.1, 10.0);
-    const Vector3 c = rnd.Vec3(2.0);
-    const Matrix3 I_cm = rnd.Inertia();
-    const Vector6 V = rnd.Vec6(3.0);
-    const Vector3 w = V.head<3>();
-    const Vector3 v_cm = V.tail<3>() + w.cross(c);
+    const auto [m, c, I_cm, V, w, v_cm] = rnd.Moving();
     const Vector6 expected = Spatial(I_cm * w + c.cross(m * v_cm), m * v_cm);
     const Vector6 h = SpatialInertiaAboutWorldOrigin(m, c, I_cm) * V;
     // Round-off of sums of products of size m|c|²|ω|, m|v|: 1e-12 relative.
@@ -210,9 +227,7 @@ TEST(SpatialAlgebraTest, PointMassInertia) {
 TEST(SpatialAlgebraTest, InertiaIsSymmetricPositiveDefinite) {
   Random rnd(7);
   for (int i = 0; i < 20; ++i) {
-    const double m = rnd.Uniform(0.1, 10.0);
-    const Vector3 c = rnd.Vec3(2.0);
-    const Matrix3 I_cm = rnd.Inertia();
+    const auto [m, c, I_cm] = rnd.Body();
     const Matrix6 I = SpatialInertiaAboutWorldOrigin(m, c, I_cm);
     // Symmetric up to the round-off of the products that build each entry.
     EXPECT_LT((I - I.transpose()).norm(), 1e-14 * I.norm());

@@ -59,19 +59,26 @@ void ExpectWellFormedTable(const char* name, T& owner, const ParameterTable& tab
   }
 }
 
-TEST(ParameterTablesTest, KeysAreUniqueAndEachBindsItsOwnMember) {
+// Calls f(name, owner) on a default-constructed instance of each settings
+// struct with a parameter table, in turn.
+template <typename F>
+void ForEachTableOwner(F f) {
   SapSolverParameters sap;
-  ExpectWellFormedTable("sap", sap, BindParameters(sap));
+  f("sap", sap);
   CanalSolverParameters canal;
-  ExpectWellFormedTable("canal", canal, BindParameters(canal));
+  f("canal", canal);
   SubAdmmSolverParameters subadmm;
-  ExpectWellFormedTable("subadmm", subadmm, BindParameters(subadmm));
+  f("subadmm", subadmm);
   ContactMaterial material;
-  ExpectWellFormedTable("material", material, BindParameters(material));
+  f("material", material);
   ContactModelParameters contact;
-  ExpectWellFormedTable("contact", contact, BindParameters(contact));
+  f("contact", contact);
   IntegratorSettings integrator;
-  ExpectWellFormedTable("integrator", integrator, BindParameters(integrator));
+  f("integrator", integrator);
+}
+
+TEST(ParameterTablesTest, KeysAreUniqueAndEachBindsItsOwnMember) {
+  ForEachTableOwner([](const char* name, auto& owner) { ExpectWellFormedTable(name, owner, BindParameters(owner)); });
 }
 
 TEST(ParameterTablesTest, KeysSharingSolversTopLevelMapAreDistinct) {
@@ -93,18 +100,9 @@ TEST(ParameterTablesTest, DefaultsLieInsideTheirRanges) {
   // Each CheckParameters names the first default outside its table's range:
   // a default or a range edited alone shows up here, not as a scene that
   // fails to load with an unchanged setting.
-  SapSolverParameters sap;
-  EXPECT_NO_THROW(CheckParameters("sap", BindParameters(sap)));
-  CanalSolverParameters canal;
-  EXPECT_NO_THROW(CheckParameters("canal", BindParameters(canal)));
-  SubAdmmSolverParameters subadmm;
-  EXPECT_NO_THROW(CheckParameters("subadmm", BindParameters(subadmm)));
-  ContactMaterial material;
-  EXPECT_NO_THROW(CheckParameters("material", BindParameters(material)));
-  ContactModelParameters contact;
-  EXPECT_NO_THROW(CheckParameters("contact", BindParameters(contact)));
-  IntegratorSettings integrator;
-  EXPECT_NO_THROW(CheckParameters("integrator", BindParameters(integrator)));
+  ForEachTableOwner([](const char* name, auto& owner) {
+    EXPECT_NO_THROW(CheckParameters(name, BindParameters(owner))) << name;
+  });
   // And the full validators, with their cross-parameter rules.
   EXPECT_NO_THROW(ValidateSapParameters(SapSolverParameters{}));
   EXPECT_NO_THROW(ValidateCanalParameters(CanalSolverParameters{}));

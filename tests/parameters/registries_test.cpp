@@ -71,21 +71,31 @@ void ExpectUnknownNamesRefused(std::span<const Entry> entries, std::string_view 
   }
 }
 
+// A registry of the enumerators `all`: exactly one entry each (told apart
+// by the entries' member `key`), get(e) is e's entry, and parses_back(e)
+// checks that e's name leads back to e; then ExpectWellFormedRegistry and
+// ExpectUnknownNamesRefused (variants of `one_name`).
+template <typename Entry, typename Enum, std::size_t N, typename Get, typename ParsesBack>
+void ExpectOneEntryPerEnumerator(std::span<const Entry> entries, const Enum (&all)[N], Enum Entry::*key, Get get,
+                                 ParsesBack parses_back, std::string_view one_name) {
+  EXPECT_EQ(entries.size(), N);
+  for (const Enum e : all) {
+    EXPECT_EQ(std::count_if(entries.begin(), entries.end(), [&](const Entry& i) { return i.*key == e; }), 1);
+    EXPECT_EQ(get(e).*key, e);
+    parses_back(e);
+  }
+  ExpectWellFormedRegistry(entries);
+  ExpectUnknownNamesRefused(entries, one_name);
+}
+
 // ---------------------------------------------------------------------------
 // Solver types.
 // ---------------------------------------------------------------------------
 
 TEST(SolverRegistryTest, EveryTypeHasExactlyOneEntryAndItsNameParsesBack) {
-  EXPECT_EQ(SolverTypes().size(), std::size(kAllSolverTypes));
-  for (const SolverType type : kAllSolverTypes) {
-    EXPECT_EQ(std::count_if(SolverTypes().begin(), SolverTypes().end(),
-                            [&](const SolverTypeInfo& i) { return i.type == type; }),
-              1);
-    EXPECT_EQ(GetSolverTypeInfo(type).type, type);
-    EXPECT_EQ(ParseSolverType(SolverTypeName(type)), type) << SolverTypeName(type);
-  }
-  ExpectWellFormedRegistry(SolverTypes());
-  ExpectUnknownNamesRefused(SolverTypes(), "canal");
+  ExpectOneEntryPerEnumerator(
+      SolverTypes(), kAllSolverTypes, &SolverTypeInfo::type, GetSolverTypeInfo,
+      [](SolverType type) { EXPECT_EQ(ParseSolverType(SolverTypeName(type)), type) << SolverTypeName(type); }, "canal");
   EXPECT_EQ(ParseSolverType(""), std::nullopt);
   EXPECT_EQ(ParseSolverType("Sap"), std::nullopt);
   EXPECT_EQ(ParseSolverType("pgs"), std::nullopt);
@@ -270,16 +280,12 @@ TEST(SolverRegistryTest, ValidateChecksThatSolverOnly) {
 // ---------------------------------------------------------------------------
 
 TEST(ContactModelRegistryTest, EveryModelHasExactlyOneEntryAndItsNameParsesBack) {
-  EXPECT_EQ(ContactModels().size(), std::size(kAllContactModels));
-  for (const ContactModel model : kAllContactModels) {
-    EXPECT_EQ(std::count_if(ContactModels().begin(), ContactModels().end(),
-                            [&](const ContactModelInfo& i) { return i.model == model; }),
-              1);
-    EXPECT_EQ(GetContactModelInfo(model).model, model);
-    EXPECT_EQ(ParseContactModel(ContactModelName(model)), model) << ContactModelName(model);
-  }
-  ExpectWellFormedRegistry(ContactModels());
-  ExpectUnknownNamesRefused(ContactModels(), "lagged");
+  ExpectOneEntryPerEnumerator(
+      ContactModels(), kAllContactModels, &ContactModelInfo::model, GetContactModelInfo,
+      [](ContactModel model) {
+        EXPECT_EQ(ParseContactModel(ContactModelName(model)), model) << ContactModelName(model);
+      },
+      "lagged");
   EXPECT_EQ(ParseContactModel(""), std::nullopt);
   EXPECT_EQ(ParseContactModel("hunt_crossley"), std::nullopt);
 }
@@ -299,20 +305,15 @@ TEST(ContactModelRegistryTest, HuntCrossleyFlagFollowsTheModels) {
 // ---------------------------------------------------------------------------
 
 TEST(LineSearchRegistryTest, EveryKindHasExactlyOneEntryAndItsNameParsesBack) {
-  EXPECT_EQ(LineSearches().size(), std::size(kAllLineSearches));
-  for (const LineSearchKind kind : kAllLineSearches) {
-    EXPECT_EQ(std::count_if(LineSearches().begin(), LineSearches().end(),
-                            [&](const LineSearchInfo& i) { return i.kind == kind; }),
-              1);
-    const LineSearchInfo& info = GetLineSearchInfo(kind);
-    EXPECT_EQ(info.kind, kind);
-    // The loader parses line searches with FindChoice (there is no Parse…).
-    const LineSearchInfo* found = FindChoice(LineSearches(), info.name);
-    ASSERT_NE(found, nullptr) << info.name;
-    EXPECT_EQ(found->kind, kind);
-  }
-  ExpectWellFormedRegistry(LineSearches());
-  ExpectUnknownNamesRefused(LineSearches(), "exact");
+  // The loader parses line searches with FindChoice (there is no Parse…).
+  ExpectOneEntryPerEnumerator(LineSearches(), kAllLineSearches, &LineSearchInfo::kind, GetLineSearchInfo,
+                              [](LineSearchKind kind) {
+                                const LineSearchInfo& info = GetLineSearchInfo(kind);
+                                const LineSearchInfo* found = FindChoice(LineSearches(), info.name);
+                                ASSERT_NE(found, nullptr) << info.name;
+                                EXPECT_EQ(found->kind, kind);
+                              },
+                              "exact");
   EXPECT_EQ(FindChoice(LineSearches(), "wolfe"), nullptr);
 }
 
