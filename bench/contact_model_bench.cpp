@@ -102,9 +102,10 @@ int main(int argc, char** argv) {
               "sigma = 1e-3, dt = %g s, %g s, symplectic Euler\n", dt, duration);
   std::printf("%-20s %12s %12s %14s %14s %10s\n", "model", "iters<=1.5s", "iters>1.5s", "log10cond<=1.5",
               "log10cond>1.5", "ms/step");
-  for (const char* model : {"sap", "lagged", "similar", "regularized_lagged"}) {
+  for (const ContactModelInfo& info : ContactModels()) {  // Every model of the engine's registry.
+    const std::string model(info.name);
     Simulation sim = Simulation::FromFile(
-        scene, {std::string("contact_model=") + model, "time_step=" + std::to_string(dt),
+        scene, {"contact_model=" + model, "time_step=" + std::to_string(dt),
                 "integrator=symplectic_euler", "materials.clutter.stiffness=1e7",
                 "materials.clutter.hc_dissipation=10", "materials.clutter.dissipation=1e-3",
                 "materials.clutter.stiction_velocity=1e-4"});
@@ -114,7 +115,7 @@ int main(int argc, char** argv) {
     for (long s = 0; s < steps; ++s) {
       const StepResult r = sim.Step();
       if (r.status != StepStatus::kSuccess) {
-        std::printf("%-20s step %ld failed: %s\n", model, s, r.message.c_str());
+        std::printf("%-20s step %ld failed: %s\n", model.c_str(), s, r.message.c_str());
         break;
       }
       wall += r.stats.wall_time_s;
@@ -129,7 +130,7 @@ int main(int argc, char** argv) {
         }
       }
     }
-    std::printf("%-20s %12.2f %12.2f %14.2f %14.2f %10.2f\n", model, it[0] / std::max(1L, n_it[0]),
+    std::printf("%-20s %12.2f %12.2f %14.2f %14.2f %10.2f\n", model.c_str(), it[0] / std::max(1L, n_it[0]),
                 it[1] / std::max(1L, n_it[1]), cond[0] / std::max(1L, n_cond[0]), cond[1] / std::max(1L, n_cond[1]),
                 1e3 * wall / steps);
   }

@@ -104,20 +104,25 @@ void DrawParameterTable(const ParameterTable& table, const char* id) {
   }
 }
 
-// A combo over a registry of named choices (engine/parameters/): each
-// entry's name, its description as the tooltip. Returns the chosen entry
-// when the user picked one this frame, else null.
+// The items of a combo over a registry of named choices
+// (engine/parameters/): each entry's name, its description as the tooltip.
+// Returns the entry picked this frame, else null.
+template <typename Entry>
+const Entry* RegistryItems(std::span<const Entry> entries, std::string_view current) {
+  const Entry* chosen = nullptr;
+  for (const Entry& e : entries) {
+    if (ImGui::Selectable(std::string(e.name).c_str(), e.name == current)) chosen = &e;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%.*s", static_cast<int>(e.description.size()), e.description.data());
+  }
+  return chosen;
+}
+
+// A combo over a registry; returns the entry picked this frame, else null.
 template <typename Entry>
 const Entry* RegistryCombo(const char* label, std::span<const Entry> entries, std::string_view current) {
   const Entry* chosen = nullptr;
   if (ImGui::BeginCombo(label, std::string(current).c_str())) {
-    for (const Entry& e : entries) {
-      const std::string name(e.name);
-      if (ImGui::Selectable(name.c_str(), e.name == current)) chosen = &e;
-      if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("%.*s", static_cast<int>(e.description.size()), e.description.data());
-      }
-    }
+    chosen = RegistryItems(entries, current);
     ImGui::EndCombo();
   }
   return chosen;
@@ -250,20 +255,13 @@ void DrawContactPanel(const AppView& view, UiState* ui, AppCommands* commands) {
     ImGui::SetNextItemWidth(120);
     ImGui::InputDouble("stiction velocity v_s [m/s]", &c.stiction_velocity, 0.0, 0.0, "%.4g");
     ImGui::SetNextItemWidth(180);
-    const std::string_view current = c.model ? ContactModelName(*c.model) : std::string_view();
-    // The first entry, "(scene)", clears the material's own model.
-    bool picked_scene = false;
-    if (ImGui::BeginCombo("contact model", c.model ? std::string(current).c_str() : "(scene)")) {
-      picked_scene = ImGui::Selectable("(scene)", !c.model);
-      for (const ContactModelInfo& info : ContactModels()) {
-        if (ImGui::Selectable(std::string(info.name).c_str(), c.model == info.model)) c.model = info.model;
-        if (ImGui::IsItemHovered()) {
-          ImGui::SetTooltip("%.*s", static_cast<int>(info.description.size()), info.description.data());
-        }
-      }
+    // The first item, "(scene)", clears the material's own model.
+    const std::string current(c.model ? ContactModelName(*c.model) : std::string_view("(scene)"));
+    if (ImGui::BeginCombo("contact model", current.c_str())) {
+      if (ImGui::Selectable("(scene)", !c.model)) c.model.reset();
+      if (const ContactModelInfo* info = RegistryItems(ContactModels(), current)) c.model = info->model;
       ImGui::EndCombo();
     }
-    if (picked_scene) c.model.reset();
     ImGui::TextDisabled("  k > 0 (Ctrl+click to type), tau_d >= 0, mu >= 0, d >= 0, v_s > 0; "
                         "SAP stiction slip mu sigma g dt = %.3g m/s",
                         StictionSlipBound(c.friction, e.params.stiction_tolerance, g, dt));

@@ -54,6 +54,10 @@ class ConstraintAssembly {
   /// The frame Jacobian (6 × nv_tree, [ω; v of the point]) of `body`'s tree
   /// at the world point p_W; valid until the next call.
   const Matrix6X& TreeJacobian(int body, const Vector3& p_W);
+  /// Scratch for the second body's block of a constraint within one tree
+  /// (self-contact, a weld across one tree), reused so that it allocates
+  /// only while it grows.
+  MatrixX& SameTreeScratch() { return same_tree_; }
 
  private:
   const MultibodyModel& model_;
@@ -68,6 +72,7 @@ class ConstraintAssembly {
   std::vector<Constraint> pool_;  // Recycled constraints.
   Matrix6X jacobian_;             // Scratch: a tree frame Jacobian.
   MatrixX JA_;                    // Scratch: J A⁻¹ for trees that are not 6-DOF.
+  MatrixX same_tree_;             // See SameTreeScratch().
 };
 
 }  // namespace stiction

@@ -100,7 +100,7 @@ void AddContactConstraints(const std::vector<ContactPoint>& contacts, const Geom
     }
     if (tree_a >= 0) {
       if (self_contact) {  // Self-contact within one tree (rare): one block J_B − J_A.
-        MatrixX J_a;
+        MatrixX& J_a = assembly->SameTreeScratch();
         CalcContactJacobian(cp.body_a, cp.p_W, R_WC, -1.0, assembly, &J_a);
         c.blocks[0].J += J_a;
       } else {

@@ -57,7 +57,7 @@ void AddWeldConstraints(const std::vector<BodyConstraint>& body_constraints, con
     }
     if (tree_a >= 0) {
       if (same_tree) {
-        MatrixX J_a;
+        MatrixX& J_a = assembly->SameTreeScratch();
         jacobian(bc.body_a, X_WFa.p, -1.0, &J_a);
         c.blocks[0].J += J_a;
       } else {
