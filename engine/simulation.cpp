@@ -212,7 +212,7 @@ void Simulation::Reset() {
   v_ = v0_;
   time_ = 0;
   step_index_ = 0;
-  stepper_->ClearSolverWarmStart();
+  stepper_->ClearConstraintHistory();
 }
 
 void Simulation::SetState(const VectorX& q, const VectorX& v) {
@@ -223,7 +223,7 @@ void Simulation::SetState(const VectorX& q, const VectorX& v) {
   q_ = q;
   v_ = v;
   model_->NormalizeQuaternions(&q_);
-  stepper_->ClearSolverWarmStart();
+  stepper_->ClearConstraintHistory();
 }
 
 void Simulation::SetExternalWrenches(std::vector<ExternalWrench> wrenches) {

@@ -237,6 +237,12 @@ void DrawContactPanel(const AppView& view, UiState* ui, AppCommands* commands) {
   ImGui::SetNextItemWidth(120);
   ImGui::InputDouble("stiction tolerance sigma [-]", &e.params.stiction_tolerance, 0.0, 0.0, "%.4g");
   ImGui::TextDisabled("  sigma > 0 (paper: 1e-3); with dt = %.4g s, |g| = %.3g m/s^2", dt, g);
+  ImGui::Checkbox("stiffen near-rigid constraints to their load", &e.params.load_aware_regularization);
+  ImGui::TextDisabled("  on: a contact, limit or weld that carries more than its bodies weigh holds it as\n"
+                      "  if resting under its own weight; off: [SAP] Eq. (29) as published");
+  ImGui::SetNextItemWidth(120);
+  ImGui::InputDouble("max load factor lambda_max [-]", &e.params.max_load_factor, 0.0, 0.0, "%.4g");
+  ImGui::TextDisabled("  lambda_max >= 1: at most this many times stiffer than Eq. (29)");
   for (size_t i = 0; i < e.materials.size(); ++i) {
     MaterialEdit& m = e.materials[i];
     ImGui::PushID(static_cast<int>(i));
@@ -271,10 +277,11 @@ void DrawContactPanel(const AppView& view, UiState* ui, AppCommands* commands) {
   if (ImGui::Button("Apply##contact")) ApplyContactEdits(sim, ui, commands);
   ImGui::SameLine();
   if (ImGui::Button("Revert##contact")) ui->contact_edits = ContactEditsFrom(sim);
-  ImGui::TextDisabled("engine: %s, beta = %.4g, sigma = %.4g",
-                      std::string(ContactModelName(sim.contact_model_parameters().model)).c_str(),
-                      sim.contact_model_parameters().near_rigid_threshold,
-                      sim.contact_model_parameters().stiction_tolerance);
+  const ContactModelParameters& live = sim.contact_model_parameters();
+  ImGui::TextDisabled("engine: %s, beta = %.4g, sigma = %.4g, load-aware %s (lambda_max = %.4g)",
+                      std::string(ContactModelName(live.model)).c_str(), live.near_rigid_threshold,
+                      live.stiction_tolerance, live.load_aware_regularization ? "on" : "off",
+                      live.max_load_factor);
   DrawMessage(*ui);
   ImGui::End();
 }

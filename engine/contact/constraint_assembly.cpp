@@ -1,12 +1,16 @@
 #include "engine/contact/constraint_assembly.h"
 
+#include "engine/common/constants.h"
+#include "engine/contact/near_rigid.h"
+
 namespace stiction {
 
 ConstraintAssembly::ConstraintAssembly(const MultibodyModel& model) : model_(model) {}
 
 void ConstraintAssembly::Begin(const KinematicsCache& cache_q0, const VectorX& q0, const VectorX& v0,
-                               double margin, ContactProblem* problem) {
+                               double margin, const ConstraintHistory* history, ContactProblem* problem) {
   cache_ = &cache_q0;
+  history_ = history;
   q0_ = &q0;
   v0_ = &v0;
   margin_ = margin;
@@ -19,6 +23,18 @@ void ConstraintAssembly::Begin(const KinematicsCache& cache_q0, const VectorX& q
   std::vector<Constraint>& constraints = problem->constraints;
   for (auto it = constraints.rbegin(); it != constraints.rend(); ++it) pool_.push_back(std::move(*it));
   constraints.clear();
+}
+
+double ConstraintAssembly::RawLoadFactor(double w, double impulse, double length) const {
+  const double dt = previous_dt();
+  if (!(impulse > 0) || !(dt > 0)) return 0;
+  const double g = model_.gravity().norm();
+  return w * impulse * length / ((g > 0 ? g : kStandardGravity) * dt);
+}
+
+double ConstraintAssembly::LoadFactor(double w, double impulse, double length,
+                                      const ContactModelParameters& params) const {
+  return ClampLoadFactor(RawLoadFactor(w, impulse, length), params);
 }
 
 int ConstraintAssembly::MovingTree(int body) const {

@@ -1,19 +1,23 @@
 #pragma once
 // What every constraint family needs to add its rows to a step's problem:
 // the kinematics at q0 (J is evaluated there, [SAP] Eq. 7), A_t⁻¹ per tree
-// for the O(n) Delassus estimates of [SAP] Sec. V-B, and constraint storage
+// for the O(n) Delassus estimates of [SAP] Sec. V-B, the impulses of the
+// previous step for the carried-load estimate (near_rigid.h), and constraint storage
 // recycled from the previous step so that building allocates nothing in
 // steady state. One object lives as long as the stepper; Begin() starts each
 // step's problem. The families (contact_constraints.h, joint_limit_…,
 // pd_actuator_…, weld_constraints.h) use it; none knows another.
+#include <cstdint>
 #include <vector>
 
 #include <Eigen/Cholesky>
 
 #include "engine/common/eigen_types.h"
+#include "engine/contact/constraint_history.h"
 #include "engine/contact/contact_problem.h"
 #include "engine/multibody/kinematics.h"
 #include "engine/multibody/multibody_model.h"
+#include "engine/parameters/contact_parameters.h"
 
 namespace stiction {
 
@@ -26,9 +30,11 @@ class ConstraintAssembly {
   /// its previous constraints go to the storage pool. `cache_q0` holds the
   /// kinematics at q0; it, q0, v0 and *problem must outlive the families'
   /// calls. margin [m]: how far apart pairs and limits are still included
-  /// (speculative constraints).
+  /// (speculative constraints). `history` (may be null: every constraint
+  /// is new) holds what each constraint carried in the previous step and
+  /// must outlive the families' calls.
   void Begin(const KinematicsCache& cache_q0, const VectorX& q0, const VectorX& v0, double margin,
-             ContactProblem* problem);
+             const ConstraintHistory* history, ContactProblem* problem);
 
   const MultibodyModel& model() const { return model_; }
   const KinematicsCache& kinematics() const { return *cache_; }
@@ -38,6 +44,23 @@ class ConstraintAssembly {
   double dt() const { return problem_->dt; }
   const ContactProblem& problem() const { return *problem_; }
   int num_constraints() const { return static_cast<int>(problem_->constraints.size()); }
+  /// Constraint i of this step's problem (valid until the next Append).
+  Constraint& constraint(int i) { return problem_->constraints[static_cast<std::size_t>(i)]; }
+  /// The impulse the constraint `key` with `rows` rows carried in the
+  /// previous step; null when it is new (or there is no history).
+  const VectorX* PreviousImpulse(std::uint64_t key, int rows) const {
+    return history_ != nullptr ? history_->Impulse(key, rows) : nullptr;
+  }
+  /// The time step [s] over which the previous impulses acted.
+  double previous_dt() const { return history_ != nullptr ? history_->dt() : 0.0; }
+  /// The unclamped λ of the carried-load estimate (near_rigid.h, Eq. L1),
+  /// w γ ℓ/(a δt), for a row with Delassus estimate w that carried
+  /// `impulse` (≤ 0 counts as none) over the previous step δt, with ℓ =
+  /// `length` (1 for translational rows) and a the model's |g| (standard
+  /// gravity when it has none). 0 without a previous step.
+  double RawLoadFactor(double w, double impulse, double length) const;
+  /// λ itself: RawLoadFactor clamped by ClampLoadFactor (near_rigid.h).
+  double LoadFactor(double w, double impulse, double length, const ContactModelParameters& params) const;
 
   /// The tree of `body` when that tree has velocities; −1 for the world and
   /// for welded trees (nothing to solve for them).
@@ -65,6 +88,7 @@ class ConstraintAssembly {
   const VectorX* q0_ = nullptr;
   const VectorX* v0_ = nullptr;
   double margin_ = 0;
+  const ConstraintHistory* history_ = nullptr;
   ContactProblem* problem_ = nullptr;
   std::vector<MatrixX> A_inverse_;
   std::vector<bool> A_inverse_valid_;

@@ -2,9 +2,11 @@
 
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "engine/contact/friction_cone_constraint.h"
 #include "engine/contact/hunt_crossley_constraint.h"
+#include "engine/contact/near_rigid.h"
 
 namespace stiction {
 
@@ -76,10 +78,39 @@ void AddContactConstraints(const std::vector<ContactPoint>& contacts, const Geom
                            const ContactModelParameters& params, ConstraintAssembly* assembly,
                            std::vector<ContactReport>* reports) {
   const double dt = assembly->dt();
+  // SAP-model points of the current manifold, whose cones are made once the
+  // manifold is complete: the carried-load estimate (near_rigid.h, Eq. L1)
+  // gives every point of a manifold the mean λ of its points. Per point, λ
+  // would make each point's stiffness follow its own share of the load and
+  // leave the split of a face's load among its points undetermined (every
+  // point settles to the same violation whatever it carries), which lets a
+  // stack of off-centre boxes rock itself over; one λ per manifold scales
+  // the face's stiffness to the load and keeps Eq. (29)'s split.
+  struct PendingCone {
+    int constraint;
+    double w;
+    ContactMaterial material;
+  };
+  std::vector<PendingCone> manifold;
+  double lambda_sum = 0;
+  int lambda_count = 0;
+  auto finish_manifold = [&] {
+    const double lambda = lambda_count > 0 ? ClampLoadFactor(lambda_sum / lambda_count, params) : 1.0;
+    for (const PendingCone& p : manifold) {
+      Constraint& c = assembly->constraint(p.constraint);
+      c.cone = MakeFrictionConeParameters(p.w / lambda, p.material.stiffness, p.material.dissipation,
+                                          p.material.friction, c.phi0, dt, params);
+    }
+    manifold.clear();
+    lambda_sum = 0;
+    lambda_count = 0;
+  };
   int previous_ga = -1, previous_gb = -1, point_index = 0;
   for (const ContactPoint& cp : contacts) {
     // Points of one manifold arrive consecutively: number them per pair.
-    point_index = (cp.geometry_a == previous_ga && cp.geometry_b == previous_gb) ? point_index + 1 : 0;
+    const bool same_manifold = cp.geometry_a == previous_ga && cp.geometry_b == previous_gb;
+    if (!same_manifold) finish_manifold();
+    point_index = same_manifold ? point_index + 1 : 0;
     previous_ga = cp.geometry_a;
     previous_gb = cp.geometry_b;
     const int tree_a = assembly->MovingTree(cp.body_a);
@@ -113,10 +144,21 @@ void AddContactConstraints(const std::vector<ContactPoint>& contacts, const Geom
     for (const ConstraintJacobianBlock& b : c.blocks) assembly->AddDelassusBlock(b, &W);
     const double w = W.norm() / 3.0;  // ‖W_ii‖_rms.
 
+    c.origin = ConstraintOrigin::kContact;
+    c.phi0 = cp.phi;
+    c.key = MakeConstraintKey(ConstraintOrigin::kContact, static_cast<std::uint64_t>(cp.geometry_a),
+                              static_cast<std::uint64_t>(cp.geometry_b), static_cast<std::uint64_t>(point_index));
     const ContactMaterial m = CombineMaterials(materials.of(cp.geometry_a), materials.of(cp.geometry_b));
+    c.mu = m.friction;
     const ContactModel model = m.model.value_or(params.model);
     if (model == ContactModel::kSap) {
-      c.cone = MakeFrictionConeParameters(w, m.stiffness, m.dissipation, m.friction, cp.phi, dt, params);
+      // The point's λ: its previous normal impulse against the weight of
+      // its effective mass 1/w (points new to the manifold do not vote).
+      manifold.push_back({assembly->num_constraints() - 1, w, m});
+      if (const VectorX* previous = assembly->PreviousImpulse(c.key, 3)) {
+        lambda_sum += assembly->RawLoadFactor(w, (*previous)(2), 1.0);
+        ++lambda_count;
+      }
     } else {
       c.kind = ConstraintKind::kHuntCrossley;
       // Normal velocity at the step start, for the lagged impulse ([ICF] Eq. 29).
@@ -127,11 +169,6 @@ void AddContactConstraints(const std::vector<ContactPoint>& contacts, const Geom
       }
       c.hc = MakeHuntCrossleyParameters(model, m, cp.phi, vn0, w, dt, params.stiction_tolerance);
     }
-    c.origin = ConstraintOrigin::kContact;
-    c.phi0 = cp.phi;
-    c.mu = m.friction;
-    c.key = MakeConstraintKey(ConstraintOrigin::kContact, static_cast<std::uint64_t>(cp.geometry_a),
-                              static_cast<std::uint64_t>(cp.geometry_b), static_cast<std::uint64_t>(point_index));
 
     ContactReport report;
     report.body_a = cp.body_a;
@@ -143,6 +180,7 @@ void AddContactConstraints(const std::vector<ContactPoint>& contacts, const Geom
     report.model = model;
     reports->push_back(report);
   }
+  finish_manifold();
 }
 
 }  // namespace stiction

@@ -9,9 +9,10 @@ ContactProblemBuilder::ContactProblemBuilder(const MultibodyModel& model, Geomet
 
 void ContactProblemBuilder::Build(const KinematicsCache& cache_q0, const VectorX& q0, const VectorX& v0,
                                   const std::vector<ContactPoint>& contacts, const ContactModelParameters& params,
-                                  double margin, ContactProblem* problem, std::vector<ContactReport>* reports) {
+                                  double margin, const ConstraintHistory* history, ContactProblem* problem,
+                                  std::vector<ContactReport>* reports) {
   reports->clear();
-  assembly_.Begin(cache_q0, q0, v0, margin, problem);
+  assembly_.Begin(cache_q0, q0, v0, margin, history, problem);
   AddContactConstraints(contacts, materials_, params, &assembly_, reports);
   AddJointLimitConstraints(params, &assembly_);
   AddPdActuatorConstraints(actuators_, &assembly_, &actuator_constraints_);

@@ -8,6 +8,7 @@
 
 #include "engine/common/eigen_types.h"
 #include "engine/contact/constraint_assembly.h"
+#include "engine/contact/constraint_history.h"
 #include "engine/contact/contact_constraints.h"
 #include "engine/contact/contact_problem.h"
 #include "engine/contact/pd_actuator_constraints.h"
@@ -30,10 +31,12 @@ class ContactProblemBuilder {
   /// welds. `cache_q0` holds the kinematics at q0 (J is evaluated at q0,
   /// [SAP] Eq. 7); v0 (the velocities at the step start) gives the Lagged
   /// model its previous normal force ([ICF] Eq. 29); margin [m] is the
-  /// speculative distance within which pairs and limits are included.
+  /// speculative distance within which pairs and limits are included;
+  /// `history` (may be null) holds what each constraint carried in the
+  /// previous step, for the carried-load regularization (near_rigid.h).
   void Build(const KinematicsCache& cache_q0, const VectorX& q0, const VectorX& v0,
              const std::vector<ContactPoint>& contacts, const ContactModelParameters& params, double margin,
-             ContactProblem* problem, std::vector<ContactReport>* reports);
+             const ConstraintHistory* history, ContactProblem* problem, std::vector<ContactReport>* reports);
 
   /// Editable between steps: materials, PD actuators and body constraints.
   GeometryMaterials& materials() { return materials_; }

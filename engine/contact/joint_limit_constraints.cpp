@@ -2,10 +2,45 @@
 
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "engine/contact/near_rigid.h"
 
 namespace stiction {
+namespace {
+
+// The mass [kg] of the bodies a joint moves: its child and the child's
+// descendants (bodies of a tree are contiguous, parents first).
+double SubtreeMass(const MultibodyModel& model, const Joint& joint) {
+  const Tree& tree = model.tree(model.body(joint.child).tree);
+  std::vector<char> inside(static_cast<std::size_t>(tree.body_end - joint.child), 0);
+  inside[0] = 1;
+  double mass = model.body(joint.child).mass;
+  for (int b = joint.child + 1; b < tree.body_end; ++b) {
+    const int parent = model.body(b).parent;
+    if (parent >= joint.child && inside[static_cast<std::size_t>(parent - joint.child)]) {
+      inside[static_cast<std::size_t>(b - joint.child)] = 1;
+      mass += model.body(b).mass;
+    }
+  }
+  return mass;
+}
+
+// λ of the carried-load estimate (near_rigid.h, Eq. L1) for a limit row with
+// Delassus value w that held the impulse of the previous step. A prismatic
+// row is translational (ℓ = 1). A revolute row's impulse is an angular one;
+// ℓ is the radius of gyration of the moving subtree about the axis,
+// ℓ² = 1/(w m_sub), so that a pendulum resting on its limit under its own
+// weight has λ = 1, as a body resting on the ground does.
+double LimitLoadFactor(const MultibodyModel& model, const Joint& j, double w, std::uint64_t key,
+                       const ContactModelParameters& params, const ConstraintAssembly& assembly) {
+  const VectorX* previous = assembly.PreviousImpulse(key, 1);
+  if (previous == nullptr || !((*previous)(0) > 0)) return 1;
+  const double length = j.type == JointType::kRevolute ? 1 / std::sqrt(w * SubtreeMass(model, j)) : 1.0;
+  return assembly.LoadFactor(w, (*previous)(0), length, params);
+}
+
+}  // namespace
 
 void AddJointLimitConstraints(const ContactModelParameters& params, ConstraintAssembly* assembly) {
   const MultibodyModel& model = assembly->model();
@@ -29,20 +64,22 @@ void AddJointLimitConstraints(const ContactModelParameters& params, ConstraintAs
       // The row's Delassus value: the joint's diagonal entry of A⁻¹.
       const double w = assembly->InverseA(tree)(col, col);
       const double tau_d = NearRigidDissipationTime(beta, dt);
+      const std::uint64_t key = MakeConstraintKey(ConstraintOrigin::kJointLimit,
+                                                  static_cast<std::uint64_t>(&j - model.joints().data()),
+                                                  static_cast<std::uint64_t>(side), 0);
+      const double lambda = LimitLoadFactor(model, j, w, key, params, *assembly);
       Constraint& c = assembly->Append(1);
       c.kind = ConstraintKind::kClamped;
       c.num_rows = 1;
       c.blocks[0].tree = tree;
       c.blocks[0].J.setZero(1, t.nv);
       c.blocks[0].J(0, col) = sign;
-      c.clamped.R = RigidConstraintRegularization(beta, w);
+      c.clamped.R = RigidConstraintRegularization(beta, w / lambda);
       c.clamped.v_hat = -phi / (dt + tau_d);
       c.clamped.lower = 0;
       c.origin = ConstraintOrigin::kJointLimit;
       c.phi0 = phi;
-      c.key = MakeConstraintKey(ConstraintOrigin::kJointLimit,
-                                static_cast<std::uint64_t>(&j - model.joints().data()),
-                                static_cast<std::uint64_t>(side), 0);
+      c.key = key;
     }
   }
 }

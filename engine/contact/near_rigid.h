@@ -6,9 +6,31 @@
 // the stiffest that δt resolves — and critical damping of that period:
 //   R = β²/(4π²) w          (Eq. 29)
 //   τd = β δt/π.
+//
+// The carried-load estimate (docs/contact-model.md, "Near-rigid contact
+// under load"). Eq. (29) takes w from the bodies the constraint touches, as
+// if it carried their weight only. At rest (v = 0, v̂ = −φ/(δt + τd)) a
+// constraint carrying the impulse γ per step holds a violation
+//   φ = γ R (δt + τd) = β²/(4π²) · w γ · (δt + τd),
+// which for the paper's particle resting under its own weight (γ = a δt/w)
+// is φ₀ = β²/(4π²) a δt (δt + τd), whatever its mass: about 30 µm at
+// δt = 10 ms. A light body under a heavy one (the paper's "pile of books",
+// Sec. VIII), or squeezed in a grasp, carries λ = w γ/(a δt) times its own
+// weight and sinks λ times deeper. The estimate gives such a constraint the
+// effective mass whose weight it carried in the previous step,
+//   w_eff = w / λ,   λ = clamp(w γ_prev ℓ/(a δt), 1, λ_max),   (L1)
+// so that its period with that mass is β δt again and its violation under
+// the load is φ₀. a is the reference acceleration (the scene's |g|), ℓ [m]
+// turns a rotational row's impulse [N m s] into a force at the radius of
+// gyration (ℓ = 1 for translational rows). λ ≥ 1: a constraint is never
+// softer than Eq. (29); λ_max bounds the conditioning. Each step stays a
+// convex problem with R > 0 fixed before the solve ([SAP] Eq. 26 applies
+// unchanged); the load only comes from the previous step.
 #include <algorithm>
+#include <cmath>
 
 #include "engine/common/constants.h"
+#include "engine/parameters/contact_parameters.h"
 
 namespace stiction {
 
@@ -33,5 +55,13 @@ inline double RigidConstraintRegularization(double beta, double w) {
 /// Sec. V-B: the dissipation time scale τd = β δt/π [s] of a near-rigid
 /// constraint (critical damping of its β δt period).
 inline double NearRigidDissipationTime(double beta, double dt) { return beta / kPi * dt; }
+
+/// λ of Eq. (L1) (see the file comment) from its unclamped value
+/// w γ_prev ℓ/(a δt): 1 when the estimate is off or the value is not a
+/// finite number, else clamped to [1, λ_max].
+inline double ClampLoadFactor(double raw, const ContactModelParameters& p) {
+  if (!p.load_aware_regularization || !std::isfinite(raw)) return 1;
+  return std::clamp(raw, 1.0, p.max_load_factor);
+}
 
 }  // namespace stiction

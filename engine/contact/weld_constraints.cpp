@@ -1,6 +1,7 @@
 #include "engine/contact/weld_constraints.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 #include <Eigen/Eigenvalues>
@@ -73,8 +74,18 @@ void AddWeldConstraints(const std::vector<BodyConstraint>& body_constraints, con
       e.head<3>() = X_WFa.R * (aa.angle() * aa.axis());
     }
     e.tail<3>() = X_WFb.p - X_WFa.p;
+    c.key = MakeConstraintKey(ConstraintOrigin::kWeld, index, 0, 0);
+    const VectorX* previous = assembly->PreviousImpulse(c.key, rows);
     c.bilateral.R.resize(rows);
     for (int k = 0; k < rows / 3; ++k) {
+      // The carried-load estimate (near_rigid.h, Eq. L1), per block: the
+      // magnitude of the block's previous impulse (basis-free: the principal
+      // axes below may differ from the previous step's). A rotation block's
+      // angular impulse acts at ℓ² = tr W_translation / tr W_rotation, the
+      // radius of gyration the Delassus blocks imply.
+      const bool rotation = weld && k == 0;
+      const double load = previous != nullptr ? previous->segment<3>(3 * k).norm() : 0.0;
+      const double length = rotation ? std::sqrt(W.block<3, 3>(3, 3).trace() / W.block<3, 3>(0, 0).trace()) : 1.0;
       // Each 3-row block (rotation, translation) is expressed in the principal
       // axes of its Delassus block W_kk = Q Λ Qᵀ and regularized per axis with
       // w = λ_i. A single scalar ‖W_kk‖_F/3 (as for contacts) is far too soft
@@ -87,12 +98,13 @@ void AddWeldConstraints(const std::vector<BodyConstraint>& body_constraints, con
       e.segment<3>(3 * k) = Q.transpose() * e.segment<3>(3 * k);
       for (int i = 0; i < 3; ++i) {
         // Floor: a direction with no mobility (λ = 0) must still give R > 0.
-        c.bilateral.R[3 * k + i] = std::max(RigidConstraintRegularization(beta, eigen.eigenvalues()[i]), 1e-12);
+        const double w = eigen.eigenvalues()[i];
+        const double lambda = assembly->LoadFactor(w, load, length, params);
+        c.bilateral.R[3 * k + i] = std::max(RigidConstraintRegularization(beta, w / lambda), 1e-12);
       }
     }
     c.bilateral.v_hat = -e / (dt + tau_d);
     c.origin = ConstraintOrigin::kWeld;
-    c.key = MakeConstraintKey(ConstraintOrigin::kWeld, index, 0, 0);
   }
 }
 

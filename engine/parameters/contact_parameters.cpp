@@ -52,6 +52,12 @@ ParameterTable BindParameters(ContactModelParameters& p) {
        &p.near_rigid_threshold, kNonNegative},
       {"stiction_tolerance", "", "sigma of [SAP] Eq. (30): regularized friction slips at most mu sigma g dt",
        &p.stiction_tolerance, kPositive},
+      {"load_aware_regularization", "",
+       "near-rigid constraints are stiffened to the load they carry (false: [SAP] Eq. (29) as published)",
+       &p.load_aware_regularization, kAnyNumber},
+      {"max_load_factor", "",
+       "lambda_max: a loaded constraint is at most this many times stiffer than [SAP] Eq. (29)",
+       &p.max_load_factor, AtLeast(1)},
   };
 }
 

@@ -51,14 +51,22 @@ ParameterTable BindParameters(ContactMaterial& m);
 /// Throws InputError "material '<name>': <key> must be …" when out of range.
 void ValidateContactMaterial(std::string_view name, const ContactMaterial& m);
 
-/// Model-wide contact parameters ([SAP] Sec. V-B) and the scene's model.
+/// Model-wide contact parameters ([SAP] Sec. V-B, the carried-load
+/// estimate) and the scene's model.
 struct ContactModelParameters {
   double near_rigid_threshold = 1.0;  ///< β of [SAP] Eq. (29), ≥ 0 (SAP model).
   double stiction_tolerance = 1e-3;   ///< σ of [SAP] Eq. (30), > 0 (SAP, regularized Lagged).
+  /// The carried-load estimate of near-rigid constraints (SAP model, joint
+  /// limits, welds; docs/contact-model.md): a constraint that carried more
+  /// than its own effective mass weighs is stiffened to the load. false:
+  /// [SAP] Eq. (29) as published (the Delassus diagonal alone).
+  bool load_aware_regularization = true;
+  double max_load_factor = 1e4;  ///< λ_max ≥ 1: at most this many times stiffer than Eq. (29).
   ContactModel model = ContactModel::kSap;  ///< For pairs whose materials name none.
 };
 
-/// β and σ (scene keys `solver.near_rigid_threshold`, `solver.stiction_tolerance`).
+/// β, σ and the carried-load estimate (scene keys `solver.near_rigid_threshold`,
+/// `solver.stiction_tolerance`, `solver.load_aware_regularization`, `solver.max_load_factor`).
 ParameterTable BindParameters(ContactModelParameters& p);
 /// Throws InputError when β or σ is out of range.
 void ValidateContactModelParameters(const ContactModelParameters& p);

@@ -120,7 +120,7 @@ void TimeStepper::QueryContacts(const VectorX& q0, const VectorX& v0) {
 
 void TimeStepper::BuildContactProblem(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
                                       StepStats* stats) {
-  builder_.Build(cache_q0_, q0, v0, contact_points_, params.contact, margin_, &problem_, &reports_);
+  builder_.Build(cache_q0_, q0, v0, contact_points_, params.contact, margin_, &history_, &problem_, &reports_);
   stats->num_contacts = static_cast<int>(reports_.size());
   stats->solver = params.solver.type;
 }
@@ -131,10 +131,10 @@ StepStatus TimeStepper::SolveContactProblem(const StepperParameters& params, con
     *v = problem_.v_star;  // Eq. (18) with γ = 0.
     return StepStatus::kSuccess;
   }
-  // A new solver type starts without the previous one's warm starts.
-  if (solver_ == nullptr || solver_->type() != params.solver.type) warm_start_.Clear();
   ConfigureContactSolver(params.solver, &solver_);
-  if (solver_->UsesWarmStart()) warm_start_.Apply(&problem_);
+  // A new solver type starts without the previous one's warm starts (its
+  // impulses still gave this step's loads, which are physical).
+  if (solver_->UsesWarmStart() && history_solver_ == params.solver.type) history_.ApplyWarmStart(&problem_);
   const SolverStatus status = solver_->Solve(problem_, v0, &solver_result_);
   const SolverResult& r = solver_result_;
   stats->iterations = r.iterations;
@@ -155,7 +155,8 @@ StepStatus TimeStepper::SolveContactProblem(const StepperParameters& params, con
     *message = r.message;
     return status == SolverStatus::kNonFinite ? StepStatus::kNonFinite : StepStatus::kSolverFailed;
   }
-  if (solver_->UsesWarmStart()) warm_start_.Save(problem_, r);
+  history_.Save(problem_, r.gamma, r.slack);
+  history_solver_ = params.solver.type;
   *v = r.v;
   return StepStatus::kSuccess;
 }

@@ -8,10 +8,12 @@
 //   ReportResults        per-contact impulses and states, actuator efforts;
 //   UpdatePositions      q = q0 + δt N(q^θ) v^θvq (Eqs. 11–12), normalized.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/common/eigen_types.h"
+#include "engine/contact/constraint_history.h"
 #include "engine/contact/contact_problem.h"
 #include "engine/contact/contact_problem_builder.h"
 #include "engine/geometry/collision_world.h"
@@ -20,7 +22,6 @@
 #include "engine/parameters/contact_parameters.h"
 #include "engine/parameters/integrator_settings.h"
 #include "engine/parameters/solver_settings.h"
-#include "engine/solvers/constraint_warm_start.h"
 #include "engine/solvers/contact_solver.h"
 #include "engine/stepping/step_result.h"
 #include "engine/stepping/theta_method.h"
@@ -50,8 +51,9 @@ class TimeStepper {
                   const VectorX* tau_ext, VectorX* q, VectorX* v, StepStats* stats,
                   std::string* message);
 
-  /// Forgets the warm-start values carried between steps (after a reset).
-  void ClearSolverWarmStart() { warm_start_.Clear(); }
+  /// Forgets what the constraints carried in the previous step (warm starts
+  /// and the loads of the carried-load regularization), after a reset.
+  void ClearConstraintHistory() { history_.Clear(); }
   /// The stage-2 problem of the last step (A, v*, constraints).
   const ContactProblem& problem() const { return problem_; }
   /// Per-contact results of the last step, in constraint order.
@@ -88,7 +90,8 @@ class TimeStepper {
   ThetaMethod theta_method_;
   ContactProblemBuilder builder_;
   std::unique_ptr<ContactSolver> solver_;
-  ConstraintWarmStart warm_start_;
+  ConstraintHistory history_;  // γ and z of the last usable solve, by key.
+  std::optional<SolverType> history_solver_;  // The solver that wrote history_.
   KinematicsCache cache_;     // Mid-step kinematics (stage 1 scratch).
   KinematicsCache cache_q0_;  // Start-of-step kinematics (contact query, J).
   VectorX K_, D_;  // Joint stiffness and damping diagonals (constant).

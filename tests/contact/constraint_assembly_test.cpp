@@ -80,7 +80,7 @@ TEST_F(ConstraintAssemblyTest, ForestHasOneTreeOfEachKind) {
 
 TEST_F(ConstraintAssemblyTest, InverseAIsTheInverseOfA) {
   ConstraintAssembly assembly(model());
-  assembly.Begin(cache_, q_, v_, 1e-3, &problem_);
+  assembly.Begin(cache_, q_, v_, 1e-3, nullptr, &problem_);
   for (int t = 0; t < 2; ++t) {  // The 6-DOF (fixed-size LLT) and 2-DOF trees.
     const MatrixX& A = problem_.A[t];
     const MatrixX& A_inv = assembly.InverseA(t);
@@ -96,7 +96,7 @@ TEST_F(ConstraintAssemblyTest, InverseAIsTheInverseOfA) {
 
 TEST_F(ConstraintAssemblyTest, InverseAIsFactoredOncePerStepAndRefreshedByBegin) {
   ConstraintAssembly assembly(model());
-  assembly.Begin(cache_, q_, v_, 1e-3, &problem_);
+  assembly.Begin(cache_, q_, v_, 1e-3, nullptr, &problem_);
   for (int t = 0; t < 2; ++t) {
     const MatrixX first = assembly.InverseA(t);
     // Within a step A does not change; a second call returns the cached
@@ -105,14 +105,14 @@ TEST_F(ConstraintAssemblyTest, InverseAIsFactoredOncePerStepAndRefreshedByBegin)
     EXPECT_EQ(assembly.InverseA(t), first) << "tree " << t;
     // The next step's Begin invalidates the cache: the new A = 2 A_old is
     // inverted, A⁻¹ = A_old⁻¹/2 (1e-13 as above).
-    assembly.Begin(cache_, q_, v_, 1e-3, &problem_);
+    assembly.Begin(cache_, q_, v_, 1e-3, nullptr, &problem_);
     EXPECT_LT((assembly.InverseA(t) - 0.5 * first).cwiseAbs().maxCoeff(), 1e-13) << "tree " << t;
   }
 }
 
 TEST_F(ConstraintAssemblyTest, AppendRecyclesStorageInOrderWithDefaultFields) {
   ConstraintAssembly assembly(model());
-  assembly.Begin(cache_, q_, v_, 1e-3, &problem_);
+  assembly.Begin(cache_, q_, v_, 1e-3, nullptr, &problem_);
   EXPECT_EQ(assembly.num_constraints(), 0);
 
   // Step 1: two constraints of different shapes, every field non-default.
@@ -149,7 +149,7 @@ TEST_F(ConstraintAssemblyTest, AppendRecyclesStorageInOrderWithDefaultFields) {
 
   // Step 2, same shapes: constraint i gets constraint i's storage back (the
   // data of its J blocks survive), nothing else of it.
-  assembly.Begin(cache_, q_, v_, 1e-3, &problem_);
+  assembly.Begin(cache_, q_, v_, 1e-3, nullptr, &problem_);
   EXPECT_EQ(assembly.num_constraints(), 0);
   EXPECT_TRUE(problem_.constraints.empty());
   Constraint& d0 = assembly.Append(2);
@@ -186,7 +186,7 @@ TEST_F(ConstraintAssemblyTest, AppendRecyclesStorageInOrderWithDefaultFields) {
 
 TEST_F(ConstraintAssemblyTest, MovingTreeOfWorldMovingAndWeldedBodies) {
   ConstraintAssembly assembly(model());
-  assembly.Begin(cache_, q_, v_, 1e-3, &problem_);
+  assembly.Begin(cache_, q_, v_, 1e-3, nullptr, &problem_);
   EXPECT_EQ(assembly.MovingTree(0), -1);  // The world.
   EXPECT_EQ(assembly.MovingTree(forest_.free_body), 0);
   EXPECT_EQ(assembly.MovingTree(forest_.link0), 1);
@@ -196,7 +196,7 @@ TEST_F(ConstraintAssemblyTest, MovingTreeOfWorldMovingAndWeldedBodies) {
 
 TEST_F(ConstraintAssemblyTest, DelassusBlockAddsJAInverseJTransposed) {
   ConstraintAssembly assembly(model());
-  assembly.Begin(cache_, q_, v_, 1e-3, &problem_);
+  assembly.Begin(cache_, q_, v_, 1e-3, nullptr, &problem_);
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> u(-1, 1);
   for (int t = 0; t < 2; ++t) {  // 6 columns (fixed-size kernel) and 2.
@@ -215,7 +215,7 @@ TEST_F(ConstraintAssemblyTest, DelassusBlockAddsJAInverseJTransposed) {
 
 TEST_F(ConstraintAssemblyTest, TreeJacobianGivesTheFrameVelocityOfAPoint) {
   ConstraintAssembly assembly(model());
-  assembly.Begin(cache_, q_, v_, 1e-3, &problem_);
+  assembly.Begin(cache_, q_, v_, 1e-3, nullptr, &problem_);
   const Vector3 p_W(0.3, -0.2, 0.7);
   for (const int body : {forest_.free_body, forest_.link1}) {
     const int t = model().body(body).tree;

@@ -143,7 +143,7 @@ class ContactConstraintsTest : public ::testing::Test {
     contacts_ = contacts;
     reports_.clear();
     ConstraintAssembly assembly(model);
-    assembly.Begin(cache_, q0_, v0_, 1e-3, &problem_);
+    assembly.Begin(cache_, q0_, v0_, 1e-3, nullptr, &problem_);
     AddContactConstraints(contacts_, materials_, params_, &assembly, &reports_);
   }
 

@@ -107,7 +107,7 @@ class ContactProblemBuilderTest : public ::testing::Test {
   }
 
   void Build(const std::vector<ContactPoint>& contacts) {
-    builder_->Build(cache_, built_.q0, built_.v0, contacts, params_, kMargin, &problem_, &reports_);
+    builder_->Build(cache_, built_.q0, built_.v0, contacts, params_, kMargin, nullptr, &problem_, &reports_);
   }
 
   std::vector<ConstraintOrigin> Origins() const {

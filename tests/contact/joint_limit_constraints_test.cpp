@@ -73,7 +73,7 @@ class JointLimitConstraintsTest : public ::testing::Test {
   void Build(double margin = 1e-3) {
     CalcKinematics(m_.model, q0_, v0_, BodyRange::All(m_.model), &cache_);
     ConstraintAssembly assembly(m_.model);
-    assembly.Begin(cache_, q0_, v0_, margin, &problem_);
+    assembly.Begin(cache_, q0_, v0_, margin, nullptr, &problem_);
     AddJointLimitConstraints(params_, &assembly);
   }
 

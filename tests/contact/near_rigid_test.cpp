@@ -101,5 +101,37 @@ TEST(NearRigidTest, RigidConstraintsAreFlooredForBetaZero) {
   EXPECT_EQ(NearRigidDissipationTime(0.0, 1e-3), 0.0);
 }
 
+TEST(NearRigidTest, LoadFactorIsClampedToOneAndTheCap) {
+  // Eq. (L1): λ = clamp(w γ ℓ/(a δt), 1, λ_max); the raw value comes from
+  // ConstraintAssembly::RawLoadFactor.
+  ContactModelParameters p;
+  p.max_load_factor = 1e3;
+  EXPECT_EQ(ClampLoadFactor(0.0, p), 1.0);     // Nothing carried.
+  EXPECT_EQ(ClampLoadFactor(0.65, p), 1.0);    // A box's corner under its own weight: never softer.
+  EXPECT_EQ(ClampLoadFactor(250.0, p), 250.0);
+  EXPECT_EQ(ClampLoadFactor(5e3, p), 1e3);     // The cap bounds the conditioning.
+  EXPECT_EQ(ClampLoadFactor(std::nan(""), p), 1.0);
+  EXPECT_EQ(ClampLoadFactor(HUGE_VAL, p), 1.0);
+  // Off: [SAP] Eq. (29) as published, whatever the load.
+  p.load_aware_regularization = false;
+  EXPECT_EQ(ClampLoadFactor(250.0, p), 1.0);
+}
+
+TEST(NearRigidTest, LoadFactorRestoresTheOwnWeightViolation) {
+  // At rest a row with R = β²/(4π²) w/λ carrying γ holds φ = γ R (δt + τd)
+  // (v = 0 in γ = R⁻¹(v̂ − v), v̂ = −φ/(δt + τd)). With λ = w γ/(a δt) this
+  // is φ₀ = β²/(4π²) a δt (δt + τd) for every load above the own weight.
+  const double beta = 1, dt = 0.01, a = 9.81, tau_d = NearRigidDissipationTime(beta, dt);
+  const double phi0 = NearRigidFactor(beta) * a * dt * (dt + tau_d);
+  ContactModelParameters p;
+  const double w = 100;  // A 10 g body.
+  for (const double load_mass : {0.02, 1.0, 5.0, 50.0}) {
+    const double gamma = load_mass * a * dt;
+    const double lambda = ClampLoadFactor(w * gamma / (a * dt), p);
+    const double phi = gamma * NearRigidRegularization(beta, w / lambda) * (dt + tau_d);
+    EXPECT_NEAR(phi, phi0, kRoundOff * 10 * phi0) << load_mass;
+  }
+}
+
 }  // namespace
 }  // namespace stiction

@@ -79,7 +79,7 @@ class PdActuatorConstraintsTest : public ::testing::Test {
   void Build() {
     CalcKinematics(m_.model, q0_, v0_, BodyRange::All(m_.model), &cache_);
     ConstraintAssembly assembly(m_.model);
-    assembly.Begin(cache_, q0_, v0_, 1e-3, &problem_);
+    assembly.Begin(cache_, q0_, v0_, 1e-3, nullptr, &problem_);
     assembly.Append(1).blocks[0].tree = 0;
     AddPdActuatorConstraints(actuators_, &assembly, &constraint_of_actuator_);
   }

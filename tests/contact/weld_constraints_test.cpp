@@ -88,7 +88,7 @@ class WeldConstraintsTest : public ::testing::Test {
     body_constraints_ = body_constraints;
     CalcKinematics(s_.model, q0_, v0_, BodyRange::All(s_.model), &cache_);
     ConstraintAssembly assembly(s_.model);
-    assembly.Begin(cache_, q0_, v0_, 1e-3, &problem_);
+    assembly.Begin(cache_, q0_, v0_, 1e-3, nullptr, &problem_);
     AddWeldConstraints(body_constraints_, params_, &assembly);
   }
 

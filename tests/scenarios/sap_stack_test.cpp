@@ -48,11 +48,14 @@ TEST(SapStackTest, TenBoxesStandStill) {
   // sub-millimetre penetrations) and not rotated.
   EXPECT_NEAR(r.min_gap, 0.1, 1e-3);
   EXPECT_LT(r.max_tilt, 1e-3);
-  // Top box at 0.95 m less the settling of ten near-rigid interfaces: each
-  // sinks by about (boxes above + 1) × the Sec. V-B penetration (w only
-  // sees one box), ~2 mm in total; 3 mm bounds it.
+  // Top box at 0.95 m less the settling of ten near-rigid interfaces. The
+  // carried-load estimate (near_rigid.h, Eq. L1) settles each loaded face
+  // to φ₀ = β²/(4π²) g δt (δt + τd) = 32.8 µm, the top face (one box on
+  // four corners, λ < 1) to less: under 10 φ₀ in total. (Eq. 29 alone, w
+  // seeing one box, let the stack settle by ~2 mm.)
+  const double dt = 0.01, phi0 = 9.81 * dt * (dt + dt / kPi) / (4 * kPi * kPi);
   EXPECT_LT(r.top_z, 0.95);
-  EXPECT_GT(r.top_z, 0.947);
+  EXPECT_GT(r.top_z, 0.95 - 10 * phi0);
   // The target: top box horizontal drift < 1 mm.
   EXPECT_LT(r.top_drift, 1e-3);
   // At rest (the stack's potential energy is ~50 J).
@@ -62,16 +65,18 @@ TEST(SapStackTest, TenBoxesStandStill) {
 TEST(SapStackTest, ImperfectStackStandsAndLeansAsTheRegularizationPredicts) {
   // Off-centre loads tilt each compliant interface; the near-rigid
   // regularization's compliance scales with δt² (Eq. 29: R_n ∝ w, the
-  // contact period is βδt), so does the tower's lean. At δt = 10 ms the lean
-  // of the top box is ~2 mm (above the 1 mm, which the aligned stack
-  // meets): that assertion is deliberately left out here, see the report.
+  // contact period is βδt), so does the tower's lean. With the carried-load
+  // estimate the loaded faces are stiffened to their load, and the lean of
+  // the top box at δt = 10 ms is 0.25 mm (with Eq. 29 alone it was ~2 mm,
+  // above the 1 mm).
   const StackResult r10 = RunStack("stack10_imperfect.yaml", 0.01);
   std::printf("imperfect stack dt=10ms: top drift %.3e m, max tilt %.1e rad\n", r10.top_drift,
               r10.max_tilt);
   // Still standing at δt = 10 ms: boxes on each other, tilts of milliradians.
   EXPECT_NEAR(r10.min_gap, 0.1, 1e-3);
   EXPECT_LT(r10.max_tilt, 0.02);
-  EXPECT_LT(r10.top_drift, 5e-3);
+  // The target, met by the aligned stack too.
+  EXPECT_LT(r10.top_drift, 1e-3);
   const StackResult r5 = RunStack("stack10_imperfect.yaml", 0.005);
   const StackResult r25 = RunStack("stack10_imperfect.yaml", 0.0025);
   std::printf("imperfect stack dt=5ms: top drift %.3e m; dt=2.5ms: %.3e m (ratio %.2f, dt^2: 4)\n",
