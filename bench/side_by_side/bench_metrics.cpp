@@ -104,6 +104,19 @@ RunResult RunScene(const BenchScene& bench, PeerEngine& engine) {
                           : Format("fell; top box %.3f m from its start", offset);
       break;
     }
+    case Metric::kSink: {
+      // Holding: the heavy box within 1 mm of its start (issue 21's target);
+      // collapsed: more than half the light box (5 cm) lower.
+      r.metric = p0.z() - p_end.z();
+      const double rate = (p_half.z() - p_end.z()) / span;
+      r.metric_pass = r.metric <= 1e-3;
+      r.metric_text = r.metric > 0.05  ? Format("collapsed: heavy box %.1f mm low", 1e3 * r.metric)
+                      : r.metric_pass ? Format("holds: heavy box %.3f mm low, sinking %.4f mm/s", 1e3 * r.metric,
+                                               1e3 * rate)
+                                      : Format("sinks: heavy box %.2f mm low, sinking %.3f mm/s", 1e3 * r.metric,
+                                               1e3 * rate);
+      break;
+    }
   }
   return r;
 }

@@ -18,6 +18,7 @@ enum class Metric {
   kAcceleration,  ///< Incline slide: acceleration down the slope over the 2nd half vs analytic.
   kGraspDrift,    ///< Grasp hold: the box's vertical speed over the 2nd half [mm/s].
   kStack,         ///< Stack: standing or not, top box horizontal speed over the 2nd half.
+  kSink,          ///< Mass ratio: how far the heavy box sits below its start at the end [m].
 };
 
 struct BenchScene {
@@ -31,6 +32,9 @@ struct BenchScene {
   Vector3 slope_direction = Vector3::Zero();  ///< Incline: unit vector down the slope.
   double expected_acceleration = 0;           ///< Incline slide: g(sin α − μ cos α) [m/s²].
   double creep_bound = 0;    ///< Incline stick: μσgδt, [SAP] Eq. (31) [m/s].
+  /// Also run SAP with [SAP] Eq. (29) as published (engine sap_paper): the
+  /// scenes whose near-rigid contacts carry more than their bodies weigh.
+  bool compare_paper_estimate = false;
 };
 
 /// 40 objects dropped into the 80 cm box (assets/scenes/clutter.yaml) or the
@@ -53,6 +57,10 @@ BenchScene MakeGraspHold(double dt, double duration);
 
 /// assets/scenes/stack10.yaml: ten 10 cm boxes, μ = 0.5.
 BenchScene MakeStack10(double dt, double duration);
+
+/// assets/scenes/heavy_on_light.yaml: a 5 kg box resting on a 5 g box on the
+/// ground (mass ratio 1000), named "mass_ratio".
+BenchScene MakeMassRatio(double dt, double duration);
 
 /// The benchmark's scene list. `short_run`: every scene kind once, short
 /// durations and one scaled clutter, so the whole table takes well under a

@@ -38,6 +38,7 @@ class StictionEngine final : public PeerEngine {
     ContactModelParameters p = sim_.contact_model_parameters();
     switch (variant) {
       case StictionVariant::kSap: break;
+      case StictionVariant::kSapPaper: p.load_aware_regularization = false; break;
       case StictionVariant::kLagged: p.model = ContactModel::kLagged; break;
       case StictionVariant::kSimilar: p.model = ContactModel::kSimilar; break;
       case StictionVariant::kRegularizedLagged: p.model = ContactModel::kRegularizedLagged; break;
@@ -57,6 +58,7 @@ class StictionEngine final : public PeerEngine {
   std::string label() const override {
     switch (variant_) {
       case StictionVariant::kSap: return "Stiction SAP";
+      case StictionVariant::kSapPaper: return "Stiction SAP, Eq. (29) as published";
       case StictionVariant::kLagged: return "Stiction SAP, Lagged H&C k ≤ 1e7, sympl. Euler";
       case StictionVariant::kSimilar: return "Stiction SAP, Similar H&C k ≤ 1e7, sympl. Euler";
       case StictionVariant::kRegularizedLagged: return "Stiction SAP, reg. Lagged H&C k ≤ 1e7, sympl. Euler";
@@ -103,7 +105,7 @@ class StictionEngine final : public PeerEngine {
 }  // namespace
 
 std::vector<StictionVariant> AllStictionVariants() {
-  return {StictionVariant::kSap,   StictionVariant::kLagged,   StictionVariant::kSimilar,
+  return {StictionVariant::kSap,   StictionVariant::kSapPaper, StictionVariant::kLagged,   StictionVariant::kSimilar,
           StictionVariant::kRegularizedLagged, StictionVariant::kCanal,
           StictionVariant::kSubAdmm1, StictionVariant::kSubAdmm2};
 }
@@ -111,6 +113,7 @@ std::vector<StictionVariant> AllStictionVariants() {
 const char* StictionVariantKey(StictionVariant v) {
   switch (v) {
     case StictionVariant::kSap: return "sap";
+    case StictionVariant::kSapPaper: return "sap_paper";
     case StictionVariant::kLagged: return "lagged";
     case StictionVariant::kSimilar: return "similar";
     case StictionVariant::kRegularizedLagged: return "reg_lagged";

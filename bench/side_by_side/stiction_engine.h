@@ -11,6 +11,7 @@ namespace stiction::bench {
 
 enum class StictionVariant {
   kSap,                ///< SAP solver, SAP contact model (the default).
+  kSapPaper,           ///< kSap with [SAP] Eq. (29) as published (no carried-load estimate).
   kLagged,             ///< SAP solver, Lagged Hunt & Crossley ([ICF] Sec. VI-B).
   kSimilar,            ///< SAP solver, Similar Hunt & Crossley (Sec. VI-C).
   kRegularizedLagged,  ///< SAP solver, regularized Lagged (Eq. 44).
@@ -25,7 +26,7 @@ enum class StictionVariant {
 inline constexpr double kHuntCrossleyBenchStiffness = 1e7;
 
 std::vector<StictionVariant> AllStictionVariants();
-/// "sap", "lagged", "similar", "reg_lagged", "canal", "subadmm1", "subadmm2".
+/// "sap", "sap_paper", "lagged", "similar", "reg_lagged", "canal", "subadmm1", "subadmm2".
 const char* StictionVariantKey(StictionVariant v);
 
 /// Stiction running `scene` in `variant`. The scene's own parameters are kept
