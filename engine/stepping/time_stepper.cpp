@@ -129,6 +129,7 @@ StepStatus TimeStepper::SolveContactProblem(const StepperParameters& params, con
                                             StepStats* stats, std::string* message) {
   if (problem_.constraints.empty()) {
     *v = problem_.v_star;  // Eq. (18) with γ = 0.
+    history_.Clear();      // Nothing was carried: no stale loads or warm starts later.
     return StepStatus::kSuccess;
   }
   ConfigureContactSolver(params.solver, &solver_);
