@@ -8,6 +8,7 @@
 // step's problem. The families (contact_constraints.h, joint_limit_…,
 // pd_actuator_…, weld_constraints.h) use it; none knows another.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include <Eigen/Cholesky>
@@ -47,9 +48,9 @@ class ConstraintAssembly {
   /// Constraint i of this step's problem (valid until the next Append).
   Constraint& constraint(int i) { return problem_->constraints[static_cast<std::size_t>(i)]; }
   /// The impulse the constraint `key` with `rows` rows carried in the
-  /// previous step; null when it is new (or there is no history).
-  const VectorX* PreviousImpulse(std::uint64_t key, int rows) const {
-    return history_ != nullptr ? history_->Impulse(key, rows) : nullptr;
+  /// previous step; empty when it is new (or there is no history).
+  std::span<const double> PreviousImpulse(std::uint64_t key, int rows) const {
+    return history_ != nullptr ? history_->Impulse(key, rows) : std::span<const double>();
   }
   /// The time step [s] over which the previous impulses acted.
   double previous_dt() const { return history_ != nullptr ? history_->dt() : 0.0; }

@@ -1,36 +1,52 @@
 #include "engine/contact/constraint_history.h"
 
+#include <algorithm>
+
 namespace stiction {
 
 void ConstraintHistory::Save(const ContactProblem& problem, const VectorX& gamma, const VectorX& slack) {
-  values_.clear();
   dt_ = problem.dt;
-  for (std::size_t i = 0, row = 0; i < problem.constraints.size(); ++i) {
-    const Constraint& c = problem.constraints[i];
-    Value& value = values_[c.key];  // A repeated key keeps its last constraint's values.
-    value.gamma = gamma.segment(row, c.num_rows);
-    value.slack = slack.size() > 0 ? VectorX(slack.segment(row, c.num_rows)) : VectorX(VectorX::Zero(c.num_rows));
+  gamma_ = gamma;
+  if (slack.size() > 0) {
+    slack_ = slack;
+  } else {
+    slack_.setZero(gamma.size());
+  }
+  entries_.clear();
+  int row = 0;
+  for (const Constraint& c : problem.constraints) {
+    entries_.push_back({c.key, row, c.num_rows});
     row += c.num_rows;
   }
+  // Stable: among equal keys the last constraint stays last, and Find takes it.
+  std::stable_sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) { return a.key < b.key; });
 }
 
-const VectorX* ConstraintHistory::Impulse(std::uint64_t key, int rows) const {
-  const auto it = values_.find(key);
-  if (it == values_.end() || it->second.gamma.size() != rows) return nullptr;
-  return &it->second.gamma;
+const ConstraintHistory::Entry* ConstraintHistory::Find(std::uint64_t key, int rows) const {
+  const auto after = std::upper_bound(entries_.begin(), entries_.end(), key,
+                                      [](std::uint64_t k, const Entry& e) { return k < e.key; });
+  if (after == entries_.begin()) return nullptr;
+  const Entry& e = *(after - 1);
+  return e.key == key && e.rows == rows ? &e : nullptr;
+}
+
+std::span<const double> ConstraintHistory::Impulse(std::uint64_t key, int rows) const {
+  const Entry* e = Find(key, rows);
+  if (e == nullptr) return {};
+  return {gamma_.data() + e->row, static_cast<std::size_t>(e->rows)};
 }
 
 int ConstraintHistory::ApplyWarmStart(ContactProblem* problem) const {
   int found = 0;
   for (Constraint& c : problem->constraints) {
-    const auto it = values_.find(c.key);
-    if (it == values_.end() || it->second.gamma.size() != c.num_rows) {
+    const Entry* e = Find(c.key, c.num_rows);
+    if (e == nullptr) {
       c.warm_gamma.resize(0);
       c.warm_slack.resize(0);
       continue;
     }
-    c.warm_gamma = it->second.gamma;
-    c.warm_slack = it->second.slack;
+    c.warm_gamma = gamma_.segment(e->row, e->rows);
+    c.warm_slack = slack_.segment(e->row, e->rows);
     ++found;
   }
   return found;

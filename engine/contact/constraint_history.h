@@ -9,9 +9,12 @@
 //   * the carried-load regularization of near-rigid constraints
 //     (near_rigid.h), which reads the impulse each constraint carried.
 // Keys only say "probably the same constraint": a mismatch in row count
-// drops the value.
+// drops the value. Saved every step: the store keeps its capacity (stacked
+// values and a sorted key index), so that a steady stream of steps
+// allocates nothing.
 #include <cstdint>
-#include <unordered_map>
+#include <span>
+#include <vector>
 
 #include "engine/common/eigen_types.h"
 #include "engine/contact/contact_problem.h"
@@ -20,14 +23,14 @@ namespace stiction {
 
 class ConstraintHistory {
  public:
-  void Clear() { values_.clear(); }
+  void Clear() { entries_.clear(); }
   /// Replaces the store with every constraint's rows of `gamma` and `slack`
   /// (stacked in problem order; an empty `slack` stores zeros) and the
   /// problem's time step.
   void Save(const ContactProblem& problem, const VectorX& gamma, const VectorX& slack);
   /// The impulse [N s or N m s per row] the constraint with `key` carried,
-  /// when it had `rows` rows; null when it was not in the last problem.
-  const VectorX* Impulse(std::uint64_t key, int rows) const;
+  /// when it had `rows` rows; empty when it was not in the last problem.
+  std::span<const double> Impulse(std::uint64_t key, int rows) const;
   /// Writes the stored values into the constraints of `problem` whose key
   /// was seen with the same number of rows (the others keep none). Returns
   /// how many constraints were found.
@@ -36,10 +39,16 @@ class ConstraintHistory {
   double dt() const { return dt_; }
 
  private:
-  struct Value {
-    VectorX gamma, slack;
+  struct Entry {
+    std::uint64_t key;
+    int row;   // First row in gamma_ and slack_.
+    int rows;
   };
-  std::unordered_map<std::uint64_t, Value> values_;
+  // The entry of `key` with `rows` rows, or null.
+  const Entry* Find(std::uint64_t key, int rows) const;
+
+  std::vector<Entry> entries_;  // Sorted by key; a repeated key keeps its last constraint.
+  VectorX gamma_, slack_;
   double dt_ = 0;
 };
 

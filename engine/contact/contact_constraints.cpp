@@ -155,8 +155,8 @@ void AddContactConstraints(const std::vector<ContactPoint>& contacts, const Geom
       // The point's λ: its previous normal impulse against the weight of
       // its effective mass 1/w (points new to the manifold do not vote).
       manifold.push_back({assembly->num_constraints() - 1, w, m});
-      if (const VectorX* previous = assembly->PreviousImpulse(c.key, 3)) {
-        lambda_sum += assembly->RawLoadFactor(w, (*previous)(2), 1.0);
+      if (const std::span<const double> previous = assembly->PreviousImpulse(c.key, 3); !previous.empty()) {
+        lambda_sum += assembly->RawLoadFactor(w, previous[2], 1.0);
         ++lambda_count;
       }
     } else {

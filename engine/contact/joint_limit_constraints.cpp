@@ -2,7 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
-#include <vector>
+#include <span>
 
 #include "engine/contact/near_rigid.h"
 
@@ -10,18 +10,16 @@ namespace stiction {
 namespace {
 
 // The mass [kg] of the bodies a joint moves: its child and the child's
-// descendants (bodies of a tree are contiguous, parents first).
+// descendants. Bodies of a tree are contiguous with parents first, so a
+// descendant comes after the child and its parent chain reaches the child
+// before it drops below it.
 double SubtreeMass(const MultibodyModel& model, const Joint& joint) {
-  const Tree& tree = model.tree(model.body(joint.child).tree);
-  std::vector<char> inside(static_cast<std::size_t>(tree.body_end - joint.child), 0);
-  inside[0] = 1;
-  double mass = model.body(joint.child).mass;
-  for (int b = joint.child + 1; b < tree.body_end; ++b) {
-    const int parent = model.body(b).parent;
-    if (parent >= joint.child && inside[static_cast<std::size_t>(parent - joint.child)]) {
-      inside[static_cast<std::size_t>(b - joint.child)] = 1;
-      mass += model.body(b).mass;
-    }
+  const int child = joint.child;
+  double mass = 0;
+  for (int b = child; b < model.tree(model.body(child).tree).body_end; ++b) {
+    int a = b;
+    while (a > child) a = model.body(a).parent;
+    if (a == child) mass += model.body(b).mass;
   }
   return mass;
 }
@@ -34,10 +32,10 @@ double SubtreeMass(const MultibodyModel& model, const Joint& joint) {
 // weight has λ = 1, as a body resting on the ground does.
 double LimitLoadFactor(const MultibodyModel& model, const Joint& j, double w, std::uint64_t key,
                        const ContactModelParameters& params, const ConstraintAssembly& assembly) {
-  const VectorX* previous = assembly.PreviousImpulse(key, 1);
-  if (previous == nullptr || !((*previous)(0) > 0)) return 1;
+  const std::span<const double> previous = assembly.PreviousImpulse(key, 1);
+  if (previous.empty() || !(previous[0] > 0)) return 1;
   const double length = j.type == JointType::kRevolute ? 1 / std::sqrt(w * SubtreeMass(model, j)) : 1.0;
-  return assembly.LoadFactor(w, (*previous)(0), length, params);
+  return assembly.LoadFactor(w, previous[0], length, params);
 }
 
 }  // namespace

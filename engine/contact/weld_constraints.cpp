@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <span>
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
@@ -75,7 +76,7 @@ void AddWeldConstraints(const std::vector<BodyConstraint>& body_constraints, con
     }
     e.tail<3>() = X_WFb.p - X_WFa.p;
     c.key = MakeConstraintKey(ConstraintOrigin::kWeld, index, 0, 0);
-    const VectorX* previous = assembly->PreviousImpulse(c.key, rows);
+    const std::span<const double> previous = assembly->PreviousImpulse(c.key, rows);
     c.bilateral.R.resize(rows);
     for (int k = 0; k < rows / 3; ++k) {
       // The carried-load estimate (near_rigid.h, Eq. L1), per block: the
@@ -84,7 +85,7 @@ void AddWeldConstraints(const std::vector<BodyConstraint>& body_constraints, con
       // angular impulse acts at ℓ² = tr W_translation / tr W_rotation, the
       // radius of gyration the Delassus blocks imply.
       const bool rotation = weld && k == 0;
-      const double load = previous != nullptr ? previous->segment<3>(3 * k).norm() : 0.0;
+      const double load = previous.empty() ? 0.0 : Eigen::Map<const Vector3>(previous.data() + 3 * k).norm();
       const double length = rotation ? std::sqrt(W.block<3, 3>(3, 3).trace() / W.block<3, 3>(0, 0).trace()) : 1.0;
       // Each 3-row block (rotation, translation) is expressed in the principal
       // axes of its Delassus block W_kk = Q Λ Qᵀ and regularized per axis with

@@ -20,25 +20,35 @@ ContactProblem TwoConstraints(std::uint64_t key_a, int rows_a, std::uint64_t key
 
 TEST(ConstraintHistoryTest, ImpulsesAreFoundByKeyAndRowCount) {
   ConstraintHistory history;
-  EXPECT_EQ(history.Impulse(7, 3), nullptr);
+  EXPECT_TRUE(history.Impulse(7, 3).empty());
   EXPECT_EQ(history.dt(), 0.0);
   const ContactProblem p = TwoConstraints(7, 3, 9, 1);
   VectorX gamma(4);
   gamma << 1, 2, 3, 4;
   history.Save(p, gamma, VectorX());
   EXPECT_EQ(history.dt(), 0.01);
-  ASSERT_NE(history.Impulse(7, 3), nullptr);
-  EXPECT_EQ(*history.Impulse(7, 3), Eigen::Vector3d(1, 2, 3));
-  ASSERT_NE(history.Impulse(9, 1), nullptr);
-  EXPECT_EQ((*history.Impulse(9, 1))(0), 4);
+  const std::span<const double> a = history.Impulse(7, 3);
+  ASSERT_EQ(a.size(), 3u);
+  EXPECT_EQ(a[0], 1);
+  EXPECT_EQ(a[1], 2);
+  EXPECT_EQ(a[2], 3);
+  const std::span<const double> b = history.Impulse(9, 1);
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(b[0], 4);
   // A key seen with another row count is another constraint.
-  EXPECT_EQ(history.Impulse(9, 3), nullptr);
-  EXPECT_EQ(history.Impulse(8, 3), nullptr);
+  EXPECT_TRUE(history.Impulse(9, 3).empty());
+  EXPECT_TRUE(history.Impulse(8, 3).empty());
   // Save replaces the store; Clear empties it.
   history.Save(TwoConstraints(1, 1, 2, 1), VectorX::Ones(2), VectorX());
-  EXPECT_EQ(history.Impulse(7, 3), nullptr);
+  EXPECT_TRUE(history.Impulse(7, 3).empty());
   history.Clear();
-  EXPECT_EQ(history.Impulse(1, 1), nullptr);
+  EXPECT_TRUE(history.Impulse(1, 1).empty());
+  // A key repeated within one problem keeps its last constraint's values.
+  VectorX two(2);
+  two << 5, 6;
+  history.Save(TwoConstraints(3, 1, 3, 1), two, VectorX());
+  ASSERT_EQ(history.Impulse(3, 1).size(), 1u);
+  EXPECT_EQ(history.Impulse(3, 1)[0], 6);
 }
 
 TEST(ConstraintHistoryTest, WarmStartsGoToTheConstraintsItRecognizes) {
