@@ -49,6 +49,12 @@ BenchScene LoadBenchScene(const std::string& name, const std::string& file, doub
   return b;
 }
 
+// τd = δt/π for every material: the paper's critically damped choice
+// (Eq. 28), which the near-rigid scene files write out for δt = 10 ms.
+void SetCriticalDissipation(double dt, SceneDescription* scene) {
+  for (MaterialDescription& m : scene->materials) m.material.dissipation = dt / M_PI;
+}
+
 }  // namespace
 
 BenchScene MakeClutter(bool walls, double dt, double duration) {
@@ -131,8 +137,7 @@ BenchScene MakeGraspHold(double dt, double duration) {
 
 BenchScene MakeStack10(double dt, double duration) {
   BenchScene b = LoadBenchScene("stack10", "stack10.yaml", dt, duration, Metric::kStack);
-  // τd = δt/π, the paper's critically damped choice (Eq. 28), as the file has for 10 ms.
-  for (MaterialDescription& m : b.scene.materials) m.material.dissipation = dt / M_PI;
+  SetCriticalDissipation(dt, &b.scene);
   b.tracked_body = BodyIndex(b.scene, "box_9");
   b.compare_paper_estimate = true;
   return b;
@@ -140,7 +145,7 @@ BenchScene MakeStack10(double dt, double duration) {
 
 BenchScene MakeMassRatio(double dt, double duration) {
   BenchScene b = LoadBenchScene("mass_ratio", "heavy_on_light.yaml", dt, duration, Metric::kSink);
-  for (MaterialDescription& m : b.scene.materials) m.material.dissipation = dt / M_PI;
+  SetCriticalDissipation(dt, &b.scene);
   b.tracked_body = BodyIndex(b.scene, "heavy");
   b.compare_paper_estimate = true;
   return b;

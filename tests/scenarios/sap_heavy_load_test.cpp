@@ -137,17 +137,21 @@ TEST(SapHeavyLoadTest, LightBoxesHeldInAStrongGraspDoNotSinkIntoThePads) {
   }
 }
 
-// A 10 g platform on a vertical prismatic joint resting on its lower limit
-// (q = 0), or welded to the world, with a 5 kg box on top.
-std::string PlatformScene(bool weld) {
-  std::string scene = R"(
+// Gravity, δt = 10 ms and the shipped near-rigid material (τd = δt/π) of
+// the scenes below, up to their first body.
+constexpr const char* kScenePreamble = R"(
 gravity: [0, 0, -9.81]
 time_step: 0.01
 materials:
   - {name: rigid, friction: 0.5, stiffness: 1.0e12, dissipation: 0.003183098861837907}
 default_material: rigid
 bodies:
-  - name: platform
+)";
+
+// A 10 g platform on a vertical prismatic joint resting on its lower limit
+// (q = 0), or welded to the world, with a 5 kg box on top.
+std::string PlatformScene(bool weld) {
+  std::string scene = std::string(kScenePreamble) + R"(  - name: platform
     mass: 0.01
     geometry: [{shape: {type: box, size: [0.2, 0.2, 0.02]}}]
 )";
@@ -205,14 +209,7 @@ TEST(SapHeavyLoadTest, RevoluteLimitCarriesALoadAtTheRadiusOfGyration) {
   // (horizontal), a 5 kg box resting on it 40 cm from the hinge. The limit's
   // angular impulse acts at ℓ = 1/√(w m) (joint_limit_constraints.cpp), so
   // Eq. (L1) predicts the angle violation φ₀/ℓ = φ₀ √(w m), w = 1/I_hinge.
-  const std::string scene = R"(
-gravity: [0, 0, -9.81]
-time_step: 0.01
-materials:
-  - {name: rigid, friction: 0.5, stiffness: 1.0e12, dissipation: 0.003183098861837907}
-default_material: rigid
-bodies:
-  - name: bar
+  const std::string scene = std::string(kScenePreamble) + R"(  - name: bar
     mass: 0.01
     geometry: [{shape: {type: box, size: [0.5, 0.1, 0.02]}, pose: {position: [0.25, 0, 0]}}]
   - name: box
