@@ -27,10 +27,23 @@ Simulation::Simulation(const SceneDescription& scene) : scene_(scene) {
     for (const GeometryDescription& g : b.geometries) specs.push_back({index, g});
   }
   // Bodies joined by a joint do not collide, except with the world, so that
-  // a body on a rail or hinge to the world still rests on the ground.
+  // a body on a rail or hinge to the world still rests on the ground. Bodies
+  // welded together by fixed joints (a robot's links and tool frames, a
+  // gripper on a flange) count as one body here: none of them collides with
+  // another, nor with the bodies jointed to any of them.
   CollisionFilter filter;
-  for (const Joint& j : model_->joints()) {
-    if (j.parent != 0) filter.ExcludeBodyPair(j.parent, j.child);
+  const int num_bodies = model_->num_bodies();
+  std::vector<int> rigid(num_bodies, 0);  // The welded group's topmost body.
+  for (int b = 1; b < num_bodies; ++b) {
+    const Joint& j = model_->joint(model_->body(b).joint);
+    rigid[b] = j.type == JointType::kFixed && j.parent != 0 ? rigid[j.parent] : b;
+  }
+  for (int a = 1; a < num_bodies; ++a) {
+    const int parent_group = rigid[model_->body(rigid[a]).parent];  // 0: the world.
+    for (int b = 1; b < num_bodies; ++b) {
+      if (b == a) continue;
+      if (rigid[b] == rigid[a] || (parent_group != 0 && rigid[b] == parent_group)) filter.ExcludeBodyPair(a, b);
+    }
   }
   // Likewise bodies joined by a weld or ball constraint.
   auto body_index = [&](const std::string& name) {
@@ -183,6 +196,91 @@ void Simulation::SetActuatorGains(const std::string& name, double kp, double kd,
 
 const std::vector<double>& Simulation::actuator_efforts() const {
   return stepper_->actuator_efforts();
+}
+
+int Simulation::FindBodyOrWorld(const std::string& name) const {
+  if (name == "world") return 0;
+  const int b = model_->FindBody(name);
+  if (b < 0) throw InputError("unknown body '" + name + "'");
+  return b;
+}
+
+void Simulation::ReplaceCartesianImpedance(int index, const CartesianImpedance& c) {
+  ValidateCartesianImpedance(c, *model_);
+  stepper_->cartesian_impedances()[static_cast<size_t>(index)] = c;
+}
+
+int Simulation::AddCartesianImpedance(const std::string& body_name, CartesianImpedance controller) {
+  const int body = FindBodyOrWorld(body_name);
+  if (body == 0) throw InputError("cartesian impedance: body: must be a moving body, got 'world'");
+  controller.body = body;
+  ValidateCartesianImpedance(controller, *model_);
+  stepper_->cartesian_impedances().push_back(std::move(controller));
+  return num_cartesian_impedances() - 1;
+}
+
+int Simulation::num_cartesian_impedances() const {
+  return static_cast<int>(stepper_->cartesian_impedances().size());
+}
+
+const CartesianImpedance& Simulation::cartesian_impedance(int index) const {
+  if (index < 0 || index >= num_cartesian_impedances()) {
+    throw InputError("cartesian impedance: no controller with index " + std::to_string(index));
+  }
+  return stepper_->cartesian_impedances()[static_cast<size_t>(index)];
+}
+
+void Simulation::SetCartesianTarget(int index, const RigidTransform& X_WT, const Vector3& v_WT,
+                                    const Vector3& w_WT) {
+  CartesianImpedance c = cartesian_impedance(index);
+  c.X_WT = X_WT;
+  c.v_WT = v_WT;
+  c.w_WT = w_WT;
+  ReplaceCartesianImpedance(index, c);
+}
+
+void Simulation::SetCartesianGains(int index, double translational_stiffness, double translational_damping,
+                                   double rotational_stiffness, double rotational_damping, double max_force,
+                                   double max_torque) {
+  CartesianImpedance c = cartesian_impedance(index);
+  c.translational_stiffness = translational_stiffness;
+  c.translational_damping = translational_damping;
+  c.rotational_stiffness = rotational_stiffness;
+  c.rotational_damping = rotational_damping;
+  c.max_force = max_force;
+  c.max_torque = max_torque;
+  ReplaceCartesianImpedance(index, c);
+}
+
+void Simulation::SetCartesianPosture(int index, const std::vector<std::pair<std::string, double>>& joints,
+                                     double stiffness, double damping, double effort_limit) {
+  CartesianImpedance c = cartesian_impedance(index);
+  c.posture.clear();
+  for (const auto& [name, q_nominal] : joints) {
+    CartesianPostureTerm term;
+    for (int j = 0; j < model_->num_joints(); ++j) {
+      if (model_->joint(j).name == name) term.joint = j;
+    }
+    if (term.joint < 0) throw InputError("cartesian impedance: posture: unknown joint '" + name + "'");
+    term.q_nominal = q_nominal;
+    c.posture.push_back(term);
+  }
+  c.posture_stiffness = stiffness;
+  c.posture_damping = damping;
+  c.posture_effort_limit = effort_limit;
+  ReplaceCartesianImpedance(index, c);
+}
+
+const std::vector<CartesianImpedanceEffort>& Simulation::cartesian_efforts() const {
+  return stepper_->cartesian_efforts();
+}
+
+RigidTransform Simulation::CalcFramePose(const std::string& body_name, const RigidTransform& X_BE) const {
+  const int body = FindBodyOrWorld(body_name);
+  if (!X_BE.R.allFinite() || !X_BE.p.allFinite()) throw InputError("CalcFramePose: X_BE: must be finite");
+  KinematicsCache cache(*model_);
+  CalcKinematics(*model_, q_, v_, BodyRange::All(*model_), &cache);
+  return cache.X_WB[static_cast<size_t>(body)] * X_BE;
 }
 
 Simulation::~Simulation() = default;

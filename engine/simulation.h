@@ -3,11 +3,14 @@
 // Everything behind it (model, stepping, solvers) can change without touching
 // its users.
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/common/eigen_types.h"
+#include "engine/contact/cartesian_impedance_constraints.h"
 #include "engine/contact/contact_constraints.h"
 #include "engine/contact/contact_problem.h"
 #include "engine/contact/pd_actuator_constraints.h"
@@ -127,6 +130,45 @@ class Simulation {
   /// Empty before the first step.
   const std::vector<double>& actuator_efforts() const;
 
+  /// Cartesian impedance controllers (docs/contact-model.md, "Cartesian
+  /// impedance"): a frame E on a body pulled to a target pose by an implicit
+  /// spring-damper with force and torque limits, solved inside the convex
+  /// problem. Controllers and their targets are kept across Reset().
+  ///
+  /// Adds a controller on the body named `body_name` (controller.body is
+  /// replaced by that body's index; posture joints are model joint indices,
+  /// see SetCartesianPosture for names) from the next step on; returns its
+  /// index. Throws InputError naming the bad parameter (unknown body or the
+  /// world, non-finite pose or twist, negative gains, limits ≤ 0).
+  int AddCartesianImpedance(const std::string& body_name, CartesianImpedance controller);
+  int num_cartesian_impedances() const;
+  /// A controller as it is now. Throws InputError for a bad index.
+  const CartesianImpedance& cartesian_impedance(int index) const;
+  /// Moves a controller's target pose X_WT [m] and target twist v_WT [m/s],
+  /// w_WT [rad/s] (world) from the next step on. Throws InputError for a bad
+  /// index, non-finite values or a rotation that is not orthonormal.
+  void SetCartesianTarget(int index, const RigidTransform& X_WT, const Vector3& v_WT = Vector3::Zero(),
+                          const Vector3& w_WT = Vector3::Zero());
+  /// Gains K_t [N/m], D_t [N s/m], K_r [N m/rad], D_r [N m s/rad] (≥ 0,
+  /// finite) and limits F_max [N], T_max [N m] (> 0, +∞ allowed) from the
+  /// next step on. Throws InputError naming the bad parameter.
+  void SetCartesianGains(int index, double translational_stiffness, double translational_damping,
+                         double rotational_stiffness, double rotational_damping, double max_force,
+                         double max_torque);
+  /// Replaces a controller's posture term: joints by name with their nominal
+  /// positions, gains k_null ≥ 0, d_null ≥ 0 (sum > 0 unless `joints` is
+  /// empty) and an effort limit > 0 (+∞ allowed). Throws InputError.
+  void SetCartesianPosture(int index, const std::vector<std::pair<std::string, double>>& joints,
+                           double stiffness, double damping,
+                           double effort_limit = std::numeric_limits<double>::infinity());
+  /// Per controller: the force and torque it applied during the last step
+  /// (empty before the first step).
+  const std::vector<CartesianImpedanceEffort>& cartesian_efforts() const;
+  /// World pose X_WE = X_WB X_BE of a frame on the body named `body_name`
+  /// (the world for "world") in the current state. Throws InputError for an
+  /// unknown body or a non-finite X_BE.
+  RigidTransform CalcFramePose(const std::string& body_name, const RigidTransform& X_BE = {}) const;
+
   /// The scene as loaded. Settings changed since (δt, integrator, solver,
   /// materials, actuators) are read through the accessors above.
   const SceneDescription& scene() const { return scene_; }
@@ -146,6 +188,9 @@ class Simulation {
 
  private:
   size_t FindActuator(const std::string& name) const;
+  // Validates `c` (throws InputError) and stores it as controller `index`.
+  void ReplaceCartesianImpedance(int index, const CartesianImpedance& c);
+  int FindBodyOrWorld(const std::string& name) const;
   size_t FindMaterial(const std::string& name) const;
 
   SceneDescription scene_;  // As loaded; never edited.

@@ -12,6 +12,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth mesa-utils libgl1-mesa-dri ffmpeg
   libmujoco-dev libbullet-dev
+  liburdfdom-dev liburdfdom-headers-dev libconsole-bridge-dev libtinyxml-dev
 )
 
 missing=()

@@ -38,6 +38,7 @@ enum class ConstraintOrigin {
   kJointLimit,  ///< One unilateral row: joint velocity towards the free side.
   kActuator,    ///< One PD row with effort limits (a soft constraint).
   kWeld,        ///< Weld or ball rows (bilateral).
+  kCartesian,   ///< One Cartesian-impedance or posture PD row (soft, like kActuator).
 };
 
 struct Constraint {

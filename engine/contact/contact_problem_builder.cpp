@@ -16,6 +16,7 @@ void ContactProblemBuilder::Build(const KinematicsCache& cache_q0, const VectorX
   AddContactConstraints(contacts, materials_, params, &assembly_, reports);
   AddJointLimitConstraints(params, &assembly_);
   AddPdActuatorConstraints(actuators_, &assembly_, &actuator_constraints_);
+  AddCartesianImpedanceConstraints(cartesian_impedances_, &assembly_, &cartesian_constraints_, &cartesian_rows_);
   AddWeldConstraints(body_constraints_, params, &assembly_);
 }
 

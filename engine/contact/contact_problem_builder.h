@@ -1,12 +1,14 @@
 #pragma once
 // Builds the constraints of a step's contact problem, one family at a time
-// ([SAP] Sec. V and VII): contacts, joint limits, PD actuators, welds.
+// ([SAP] Sec. V and VII): contacts, joint limits, PD actuators, Cartesian
+// impedance controllers, welds.
 // Each family is one file of this folder that owns its parameters and
 // regularization next to its cost; adding a family is one file plus one
 // call in Build().
 #include <vector>
 
 #include "engine/common/eigen_types.h"
+#include "engine/contact/cartesian_impedance_constraints.h"
 #include "engine/contact/constraint_assembly.h"
 #include "engine/contact/constraint_history.h"
 #include "engine/contact/contact_constraints.h"
@@ -28,9 +30,10 @@ class ContactProblemBuilder {
   /// Replaces the constraints of `problem` (whose dt, A, v* and trees are
   /// set) by this step's, in family order: contacts (one per point, with one
   /// report each in *reports), joint limits within reach, PD actuators,
-  /// welds. `cache_q0` holds the kinematics at q0 (J is evaluated at q0,
-  /// [SAP] Eq. 7); v0 (the velocities at the step start) gives the Lagged
-  /// model its previous normal force ([ICF] Eq. 29); margin [m] is the
+  /// Cartesian impedance controllers, welds. `cache_q0` holds the
+  /// kinematics at q0 (J is evaluated at q0, [SAP] Eq. 7); v0 (the
+  /// velocities at the step start) gives the Lagged model its previous
+  /// normal force ([ICF] Eq. 29); margin [m] is the
   /// speculative distance within which pairs and limits are included;
   /// `history` (may be null) holds what each constraint carried in the
   /// previous step, for the carried-load regularization (near_rigid.h).
@@ -42,9 +45,13 @@ class ContactProblemBuilder {
   GeometryMaterials& materials() { return materials_; }
   std::vector<JointActuator>& actuators() { return actuators_; }
   std::vector<BodyConstraint>& body_constraints() { return body_constraints_; }
+  std::vector<CartesianImpedance>& cartesian_impedances() { return cartesian_impedances_; }
   /// Per actuator: index of its constraint in the last built problem (−1 if
   /// none, e.g. a joint on a tree without velocities).
   const std::vector<int>& actuator_constraints() const { return actuator_constraints_; }
+  /// Per Cartesian impedance controller: where its rows are in the last
+  /// built problem, and their frames.
+  const std::vector<CartesianImpedanceRows>& cartesian_rows() const { return cartesian_rows_; }
 
  private:
   ConstraintAssembly assembly_;
@@ -52,6 +59,9 @@ class ContactProblemBuilder {
   std::vector<JointActuator> actuators_;
   std::vector<BodyConstraint> body_constraints_;
   std::vector<int> actuator_constraints_;
+  std::vector<CartesianImpedance> cartesian_impedances_;
+  std::vector<int> cartesian_constraints_;
+  std::vector<CartesianImpedanceRows> cartesian_rows_;
 };
 
 }  // namespace stiction

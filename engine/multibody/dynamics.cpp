@@ -12,6 +12,12 @@ bool HasScalarCoordinate(const Joint& j) {
   return j.type == JointType::kRevolute || j.type == JointType::kPrismatic;
 }
 
+/// Joints whose every velocity carries the rotor inertia (MuJoCo's armature
+/// applies to each of a ball joint's three velocities as well).
+bool HasRotorInertia(const Joint& j) {
+  return j.type == JointType::kRevolute || j.type == JointType::kPrismatic || j.type == JointType::kBall;
+}
+
 }  // namespace
 
 void CalcTreeMassMatrix(const MultibodyModel& model, const KinematicsCache& cache,
@@ -39,7 +45,7 @@ void CalcTreeMassMatrix(const MultibodyModel& model, const KinematicsCache& cach
       M_t->block(j0, i0, jj.nv, ji.nv) = block;
       if (a != b) M_t->block(i0, j0, ji.nv, jj.nv) = block.transpose();
     }
-    if (HasScalarCoordinate(ji)) (*M_t)(i0, i0) += ji.rotor_inertia;
+    if (HasRotorInertia(ji)) M_t->diagonal().segment(i0, ji.nv).array() += ji.rotor_inertia;
   }
 }
 
@@ -71,8 +77,8 @@ void InverseDynamics(const MultibodyModel& model, const KinematicsCache& cache, 
     const Vector6& f = F[b - t.body_begin];
     if (j.nv > 0) {
       tau->segment(j.v_start, j.nv) = cache.S.middleCols(j.v_start, j.nv).transpose() * f;
-      if (HasScalarCoordinate(j) && vdot != nullptr) {
-        (*tau)[j.v_start] += j.rotor_inertia * (*vdot)[j.v_start];
+      if (HasRotorInertia(j) && vdot != nullptr) {
+        tau->segment(j.v_start, j.nv) += j.rotor_inertia * vdot->segment(j.v_start, j.nv);
       }
     }
     const int p = model.body(b).parent;
@@ -118,7 +124,9 @@ double CalcKineticEnergy(const MultibodyModel& model, const KinematicsCache& cac
   for (int b = 1; b < model.num_bodies(); ++b) {
     ke += 0.5 * cache.V_WB[b].dot(cache.I_Wo[b] * cache.V_WB[b]);
     const Joint& j = model.joint(model.body(b).joint);
-    if (HasScalarCoordinate(j)) ke += 0.5 * j.rotor_inertia * v[j.v_start] * v[j.v_start];
+    if (HasRotorInertia(j)) {
+      for (int k = j.v_start; k < j.v_start + j.nv; ++k) ke += 0.5 * j.rotor_inertia * v[k] * v[k];
+    }
   }
   return ke;
 }

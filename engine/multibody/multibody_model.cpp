@@ -43,7 +43,12 @@ int MultibodyModel::AddBody(const Body& body_in, const Joint& joint_in) {
   auto fail = [&](const std::string& what) {
     throw InputError("body '" + body_in.name + "': " + what);
   };
-  if (!(body_in.mass > 0) || !std::isfinite(body_in.mass)) {
+  // A body welded to its parent (fixed joint) may be massless: a frame that
+  // carries geometry, as a URDF tool frame does. Its mass, if any, simply
+  // adds to the composite inertia of the body it is welded to.
+  const bool massless = joint_in.type == JointType::kFixed && body_in.mass == 0 &&
+                        body_in.I_Bcm_B.isZero(0.0);
+  if (!massless && (!(body_in.mass > 0) || !std::isfinite(body_in.mass))) {
     std::ostringstream os;
     os << "mass must be positive and finite, got " << body_in.mass;
     fail(os.str());
@@ -54,7 +59,7 @@ int MultibodyModel::AddBody(const Body& body_in, const Joint& joint_in) {
     fail("rotational inertia is not symmetric");
   }
   Eigen::SelfAdjointEigenSolver<Matrix3> eig(body_in.I_Bcm_B);
-  if (eig.eigenvalues().minCoeff() <= 0) fail("rotational inertia is not positive definite");
+  if (!massless && eig.eigenvalues().minCoeff() <= 0) fail("rotational inertia is not positive definite");
   if (joint_in.parent < 0 || joint_in.parent >= index) {
     fail("parent body index " + std::to_string(joint_in.parent) + " does not exist yet");
   }

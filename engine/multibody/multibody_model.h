@@ -35,12 +35,12 @@ struct Joint {
   double spring_stiffness = 0;  ///< [N m/rad] or [N/m].
   double spring_reference = 0;  ///< [rad] or [m].
   double damping = 0;           ///< [N m s/rad] or [N s/m].
-  double rotor_inertia = 0;     ///< [kg m²] or [kg].
+  double rotor_inertia = 0;     ///< [kg m²] or [kg], on each velocity (revolute, prismatic, ball).
 };
 
 struct Body {
   std::string name;
-  double mass = 0;                    ///< [kg].
+  double mass = 0;                    ///< [kg]; 0 only for bodies on fixed joints.
   Vector3 com_B = Vector3::Zero();    ///< [m], body frame.
   Matrix3 I_Bcm_B = Matrix3::Zero();  ///< [kg m²] about the COM, body axes.
   int parent = -1;   ///< Parent body; -1 for the world.
@@ -60,7 +60,8 @@ class MultibodyModel {
   MultibodyModel();
 
   /// Adds a body and its inboard joint. The parent must already exist (index
-  /// < new index). Throws InputError on bad input (non-positive mass, inertia
+  /// < new index). A body on a fixed joint may be massless (mass 0 and zero
+  /// inertia). Throws InputError on bad input (non-positive mass, inertia
   /// not symmetric positive definite, non-unit axis, unknown parent).
   int AddBody(const Body& body, const Joint& joint);
   /// Must be called once after the last AddBody; computes trees and slices.

@@ -133,6 +133,16 @@ struct GripperDescription {
 inline constexpr double kMinGripForce = 1.0;
 inline constexpr double kMaxGripForce = 50.0;
 
+/// A robot the scene imported (scene key `robots:`), for the viewer and the
+/// CLI to report; its bodies, joints and actuators are in the lists above.
+struct RobotSummary {
+  std::string name;    ///< The placement's name (the prefix), or the file's robot name.
+  std::string file;    ///< Resolved path.
+  std::string format;  ///< "URDF" or "MJCF".
+  /// One line per element the importer skipped (robot_description.h).
+  std::vector<std::string> notes;
+};
+
 struct SceneDescription {
   std::string file;         ///< The top-level scene file.
   std::string description;  ///< One paragraph shown by the viewer.
@@ -154,6 +164,8 @@ struct SceneDescription {
   std::vector<ActuatorDescription> actuators;
   std::vector<ConstraintDescription> constraints;
   GripperDescription gripper;
+  /// Robots imported from URDF or MJCF files, in scene order.
+  std::vector<RobotSummary> robots;
   /// The scene's own gripper command file (scene key `commands:`), resolved
   /// to an absolute path; "" = none (idle). Played when no --replay is given.
   std::string commands_file;

@@ -34,7 +34,11 @@
 #include "engine/common/error.h"
 #include "engine/common/named_choice.h"
 #include "engine/common/text.h"
+#include "engine/scene/mjcf_importer.h"
+#include "engine/scene/package_path.h"
+#include "engine/scene/robot_placement.h"
 #include "engine/scene/scene_overrides.h"
+#include "engine/scene/urdf_importer.h"
 #include "engine/scene/shape_inertia.h"
 
 namespace stiction {
@@ -53,17 +57,22 @@ constexpr std::array<std::string_view, 6> kShapeTypes = {"sphere", "box",  "caps
                                                          "cylinder", "mesh", "half_space"};
 
 /// Top-level keys of a file; the merged scene has the same without "include".
-constexpr std::array<std::string_view, 17> kFileKeys = {
+constexpr std::array<std::string_view, 19> kFileKeys = {
     "description", "include",          "gravity",   "time_step",      "duration",
     "integrator",  "contact_model",    "solver",    "default_material", "materials",
-    "world_geometry", "bodies",        "joints",    "actuators",      "constraints",
-    "gripper",     "commands"};
-constexpr std::array<std::string_view, 6> kListKeys = {"materials", "world_geometry", "bodies",
-                                                       "joints",    "actuators",      "constraints"};
-constexpr std::array<std::string_view, 16> kSceneKeys = {
+    "world_geometry", "bodies",        "joints",    "robots",         "package_path",
+    "actuators",   "constraints",      "gripper",   "commands"};
+constexpr std::array<std::string_view, 7> kListKeys = {"materials", "world_geometry", "bodies", "joints",
+                                                       "robots",    "actuators",      "constraints"};
+constexpr std::array<std::string_view, 18> kSceneKeys = {
     "description", "gravity",   "time_step",      "duration", "integrator", "contact_model",
     "solver",      "default_material", "materials", "world_geometry", "bodies", "joints",
-    "actuators",   "constraints", "gripper",       "commands"};
+    "robots",      "package_path", "actuators",   "constraints", "gripper",       "commands"};
+
+constexpr std::array<std::string_view, 11> kRobotKeys = {
+    "file", "name", "pose", "parent", "fixed_base", "initial", "joint_pd", "groups", "self_collision",
+    "material", "use_file_options"};
+constexpr std::array<std::string_view, 3> kJointPdKeys = {"kp", "kd", "joints"};
 
 constexpr std::array<std::string_view, 8> kGeometryKeys = {
     "name", "shape", "pose", "material", "color", "collision", "visual", "groups"};
@@ -367,6 +376,9 @@ class Loader {
   void ParseJointInitial(const MapView& joint_map, JointDescription* joint) const;
   ActuatorDescription ParseActuator(const Ctx& ctx, const YAML::Node& node) const;
   ConstraintDescription ParseConstraint(const Ctx& ctx, const YAML::Node& node) const;
+  void ParseRobot(const Ctx& ctx, const YAML::Node& node, const std::vector<std::string>& package_path,
+                  SceneDescription* scene) const;
+  JointPdGains ReadPdGains(const MapView& map) const;
   GripperDescription ParseGripper(const Ctx& ctx, const YAML::Node& node,
                                   const SceneDescription& scene) const;
 
@@ -1317,6 +1329,102 @@ std::string ShortList(const std::vector<std::string>& names) {
   return out.empty() ? std::string("none") : out;
 }
 
+JointPdGains Loader::ReadPdGains(const MapView& map) const {
+  JointPdGains gains;
+  if (map.Has("kp")) gains.kp = ReadNonNegative(map.CtxOf("kp"), map.Get("kp"));
+  if (map.Has("kd")) gains.kd = ReadNonNegative(map.CtxOf("kd"), map.Get("kd"));
+  if (!(gains.kp + gains.kd > 0)) {
+    Fail(map.ctx(), map.node(), "a PD controller needs kp > 0 or kd > 0 (kp [N m/rad or N/m], kd [N m s/rad or N s/m])");
+  }
+  return gains;
+}
+
+bool LooksLikeUrdf(const std::string& path) {
+  const std::string ext = fs::path(path).extension().string();
+  if (ext == ".urdf" || ext == ".URDF") return true;
+  std::ifstream in(path);
+  std::string head(4096, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  const std::size_t robot = head.find("<robot");
+  const std::size_t mujoco = head.find("<mujoco");
+  return robot != std::string::npos && (mujoco == std::string::npos || robot < mujoco);
+}
+
+void Loader::ParseRobot(const Ctx& ctx, const YAML::Node& node, const std::vector<std::string>& package_path,
+                        SceneDescription* scene) const {
+  const MapView map(*this, ctx, node);
+  map.AllowOnly(kRobotKeys, "for a robot");
+  map.Require("file", "for a robot");
+  const Ctx file_ctx = map.CtxOf("file");
+  const std::string file = ReadName(file_ctx, map.Get("file"));
+  std::error_code ec;
+  const fs::path resolved =
+      fs::absolute(fs::path(file).is_absolute() ? fs::path(file) : fs::path(file_ctx.dir) / file, ec).lexically_normal();
+  if (!fs::is_regular_file(resolved, ec)) {
+    Fail(file_ctx, map.Get("file"), "robot file " + Quote(file) + " not found (resolved to " + resolved.string() + ")");
+  }
+  RobotPlacement placement;
+  placement.where = WhereOf(ctx, node);
+  if (map.Has("name")) placement.name = ReadName(map.CtxOf("name"), map.Get("name"));
+  if (map.Has("parent")) placement.parent = ReadName(map.CtxOf("parent"), map.Get("parent"));
+  if (map.Has("pose")) placement.X_PR = ReadPose(map.CtxOf("pose"), map.Get("pose")).X;
+  bool fixed_base = true;
+  if (map.Has("fixed_base")) fixed_base = ReadBool(map.CtxOf("fixed_base"), map.Get("fixed_base"));
+  if (map.Has("self_collision")) placement.self_collision = ReadBool(map.CtxOf("self_collision"), map.Get("self_collision"));
+  if (map.Has("material")) placement.material = ReadName(map.CtxOf("material"), map.Get("material"));
+  if (map.Has("groups")) {
+    for (const auto& [element, element_ctx] : Elements(map.CtxOf("groups"), map.Get("groups"))) {
+      placement.groups.push_back(ReadName(element_ctx, element));
+    }
+  }
+  if (map.Has("initial")) {
+    const MapView initial(*this, map.CtxOf("initial"), map.Get("initial"));
+    for (const std::string& key : initial.keys()) {
+      placement.initial[key] = ReadNumber(initial.CtxOf(key), initial.Get(key));
+    }
+  }
+  if (map.Has("joint_pd")) {
+    const MapView pd(*this, map.CtxOf("joint_pd"), map.Get("joint_pd"));
+    pd.AllowOnly(kJointPdKeys, "for joint_pd");
+    if (pd.Has("kp") || pd.Has("kd")) placement.joint_pd = ReadPdGains(pd);
+    if (pd.Has("joints")) {
+      const MapView joints(*this, pd.CtxOf("joints"), pd.Get("joints"));
+      for (const std::string& key : joints.keys()) {
+        const MapView gains(*this, joints.CtxOf(key), joints.Get(key));
+        gains.AllowOnly(std::array<std::string_view, 2>{"kp", "kd"}, "for a joint's PD gains");
+        placement.joint_pd_overrides[key] = ReadPdGains(gains);
+      }
+    }
+  }
+  const std::string path = resolved.string();
+  RobotDescription robot;
+  const bool urdf = LooksLikeUrdf(path);
+  if (urdf) {
+    UrdfImportOptions options;
+    options.fixed_base = fixed_base;
+    options.package_path = package_path;
+    robot = ImportUrdf(path, options);
+  } else {
+    if (map.Has("fixed_base")) {
+      Fail(map.CtxOf("fixed_base"), map.Get("fixed_base"),
+           "an MJCF model says itself whether a body floats (a <freejoint>); fixed_base is for URDF");
+    }
+    robot = ImportMjcf(path);
+  }
+  // MJCF only: the file's <option gravity timestep> become the scene's.
+  if (map.Has("use_file_options") && ReadBool(map.CtxOf("use_file_options"), map.Get("use_file_options"))) {
+    if (urdf) {
+      Fail(map.CtxOf("use_file_options"), map.Get("use_file_options"), "a URDF file has no simulation options");
+    }
+    scene->gravity = robot.gravity;
+    if (robot.time_step > 0) scene->time_step = robot.time_step;
+  }
+  PlaceRobot(robot, placement, scene);
+  scene->robots.push_back(RobotSummary{placement.name.empty() ? robot.name : placement.name, path, robot.format,
+                                       robot.notes});
+}
+
 GripperDescription Loader::ParseGripper(const Ctx& ctx, const YAML::Node& node,
                                         const SceneDescription& scene) const {
   const MapView map(*this, ctx, node);
@@ -1600,8 +1708,32 @@ SceneDescription Loader::Build(const YAML::Node& root, const MergedFiles& merged
     scene.joints.push_back(std::move(joint));
   }
 
+  // Robots from URDF and MJCF files: after the scene's own bodies, so that
+  // a robot can be mounted on one; before actuators, constraints and the
+  // gripper, so that those can name the robot's joints and bodies.
+  {
+    std::vector<std::string> package_path;
+    if (has("package_path")) {
+      const Ctx ctx = ctx_of("package_path");
+      for (const auto& [element, element_ctx] : Elements(ctx, get("package_path"))) {
+        const std::string dir = ReadName(element_ctx, element);
+        package_path.push_back(fs::path(dir).is_absolute() ? dir : (fs::path(element_ctx.dir) / dir).string());
+      }
+    }
+    for (const std::string& dir : PackagePathFromEnvironment()) package_path.push_back(dir);
+    for (const auto& [node, ctx] : ListElements(root, merged, "robots")) {
+      ParseRobot(ctx, node, package_path, &scene);
+    }
+    for (const BodyDescription& b : scene.bodies) {
+      if (!body_names.Has(b.name)) body_names.Add(b.name, b.where, root_ctx, root);
+    }
+    all_body_names.clear();
+    for (const BodyDescription& b : scene.bodies) all_body_names.push_back(b.name);
+  }
+
   // Actuators: PD controllers on revolute/prismatic joints.
   NameRegistry actuator_names("actuator");
+  for (const ActuatorDescription& a : scene.actuators) actuator_names.Add(a.name, a.where, root_ctx, root);
   for (const auto& [node, ctx] : ListElements(root, merged, "actuators")) {
     ActuatorDescription actuator = ParseActuator(ctx, node);
     const MapView map = Register(&actuator_names, ctx, node, actuator.name, actuator.where);
@@ -1623,6 +1755,7 @@ SceneDescription Loader::Build(const YAML::Node& root, const MergedFiles& merged
 
   // Constraints: welds and ball constraints between two bodies (or a body and the world).
   NameRegistry constraint_names("constraint");
+  for (const ConstraintDescription& c : scene.constraints) constraint_names.Add(c.name, c.where, root_ctx, root);
   for (const auto& [node, ctx] : ListElements(root, merged, "constraints")) {
     ConstraintDescription constraint = ParseConstraint(ctx, node);
     const MapView map = Register(&constraint_names, ctx, node, constraint.name, constraint.where);
@@ -1698,8 +1831,52 @@ SceneDescription GuardedLoad(const std::string& label, Fn&& load) {
 
 }  // namespace
 
+namespace {
+
+/// A YAML double-quoted string.
+std::string YamlQuoted(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+bool IsRobotFile(const std::string& path) {
+  const std::string ext = fs::path(path).extension().string();
+  return ext == ".urdf" || ext == ".URDF" || ext == ".xml" || ext == ".XML" || ext == ".mjcf";
+}
+
+/// The scene a robot file opens as: the robot on a ground plane (URDF), or
+/// the model as it is with its own world, gravity and time step (MJCF).
+/// A URDF robot gets joint PD controllers holding its zero pose, capped by
+/// the file's effort limits, so that it stands instead of collapsing.
+std::string RobotFileScene(const std::string& path) {
+  const std::string file = fs::absolute(fs::path(path)).lexically_normal().string();
+  std::string yaml = "description: " + YamlQuoted("Robot file " + fs::path(path).filename().string() +
+                                                  " opened on its own (docs/robots.md).") + "\n";
+  if (LooksLikeUrdf(file)) {
+    yaml += "world_geometry:\n  - name: ground\n    shape: {type: half_space}\n    color: [0.55, 0.57, 0.6, 1]\n";
+    yaml += "robots:\n  - file: " + YamlQuoted(file) + "\n    joint_pd: {kp: 100, kd: 10}\n";
+  } else {
+    yaml += "robots:\n  - file: " + YamlQuoted(file) + "\n    use_file_options: true\n";
+  }
+  return yaml;
+}
+
+}  // namespace
+
 SceneDescription LoadSceneFile(const std::string& path,
                                const std::vector<std::string>& overrides) {
+  if (IsRobotFile(path)) {
+    return GuardedLoad(path, [&] {
+      std::error_code ec;
+      if (!fs::is_regular_file(path, ec)) throw InputError(path + ": no such robot file");
+      Loader loader;
+      return loader.Load(RobotFileScene(path), path, DirOf(fs::path(path)), Identity(path), overrides);
+    });
+  }
   return GuardedLoad(path, [&] {
     const std::string text = ReadFileText(path, "scene file", path, [&](const std::string& reason) {
       throw InputError(OneLine(path + ": " + reason));

@@ -195,6 +195,7 @@ void TimeStepper::ReportResults(const StepperParameters& params, const VectorX& 
   }
   // Actuator efforts: the impulse of each PD row divided by δt.
   actuator_efforts_.assign(builder_.actuators().size(), 0.0);
+  cartesian_efforts_.assign(builder_.cartesian_impedances().size(), CartesianImpedanceEffort());
   if (!problem_.constraints.empty()) {
     std::vector<int> first_row(problem_.constraints.size());
     int next_row = 0;
@@ -205,6 +206,13 @@ void TimeStepper::ReportResults(const StepperParameters& params, const VectorX& 
     const std::vector<int>& index = builder_.actuator_constraints();
     for (size_t i = 0; i < actuator_efforts_.size() && i < index.size(); ++i) {
       if (index[i] >= 0) actuator_efforts_[i] = solver_result_.gamma[first_row[index[i]]] / problem_.dt;
+    }
+    // Cartesian impedance: each controller's rows, one per constraint.
+    const std::vector<CartesianImpedanceRows>& cartesian = builder_.cartesian_rows();
+    for (size_t i = 0; i < cartesian_efforts_.size() && i < cartesian.size(); ++i) {
+      if (cartesian[i].first_constraint < 0) continue;
+      cartesian_efforts_[i] = CalcCartesianImpedanceEffort(
+          cartesian[i], solver_result_.gamma.data() + first_row[cartesian[i].first_constraint], problem_.dt);
     }
   }
   double max_penetration = 0;

@@ -64,9 +64,14 @@ class TimeStepper {
   /// PD actuators and weld/ball constraints added to every step's problem.
   std::vector<JointActuator>& actuators() { return builder_.actuators(); }
   std::vector<BodyConstraint>& body_constraints() { return builder_.body_constraints(); }
+  /// Cartesian impedance controllers added to every step's problem.
+  std::vector<CartesianImpedance>& cartesian_impedances() { return builder_.cartesian_impedances(); }
   /// Per actuator: the generalized force it applied over the last step,
   /// γ/δt [N m] or [N] (empty before the first step).
   const std::vector<double>& actuator_efforts() const { return actuator_efforts_; }
+  /// Per Cartesian impedance controller: the force and torque it applied
+  /// over the last step (empty before the first step).
+  const std::vector<CartesianImpedanceEffort>& cartesian_efforts() const { return cartesian_efforts_; }
 
  private:
   // The stages of Step, in order (see the file comment). A stage that can
@@ -100,6 +105,7 @@ class TimeStepper {
   std::vector<ContactPoint> contact_points_;
   std::vector<ContactReport> reports_;
   std::vector<double> actuator_efforts_;
+  std::vector<CartesianImpedanceEffort> cartesian_efforts_;
   SolverResult solver_result_;
   VectorX q_theta_;
 };

@@ -1,0 +1,362 @@
+#include "engine/scene/mjcf_importer.h"
+
+#include <array>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <set>
+
+#include <mujoco/mujoco.h>
+
+#include "engine/common/error.h"
+#include "engine/common/text.h"
+
+namespace stiction {
+
+namespace {
+
+struct ModelDeleter {
+  void operator()(mjModel* m) const { mj_deleteModel(m); }
+};
+struct DataDeleter {
+  void operator()(mjData* d) const { mj_deleteData(d); }
+};
+
+/// MuJoCo's compiler keeps global state (its error and warning handlers).
+std::mutex& CompilerMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+RigidTransform PoseOf(const mjtNum* pos, const mjtNum* quat_wxyz) {
+  RigidTransform X;
+  X.R = Quaternion(quat_wxyz[0], quat_wxyz[1], quat_wxyz[2], quat_wxyz[3]).normalized().toRotationMatrix();
+  X.p = Vector3(pos[0], pos[1], pos[2]);
+  return X;
+}
+
+RigidTransform Translation(const mjtNum* pos) {
+  RigidTransform X;
+  X.p = Vector3(pos[0], pos[1], pos[2]);
+  return X;
+}
+
+class MjcfConverter {
+ public:
+  MjcfConverter(const mjModel& m, std::string label) : m_(m), label_(std::move(label)) {}
+
+  RobotDescription Convert() {
+    out_.file = label_;
+    out_.format = "MJCF";
+    out_.name = Name(mjOBJ_BODY, 0, "model");
+    out_.gravity = Vector3(m_.opt.gravity[0], m_.opt.gravity[1], m_.opt.gravity[2]);
+    out_.time_step = m_.opt.timestep;
+    for (int b = 0; b < m_.nbody; ++b) body_names_.push_back(b == 0 ? "world" : Name(mjOBJ_BODY, b, "body"));
+    for (int b = 1; b < m_.nbody; ++b) AddBody(b);
+    for (int g = 0; g < m_.ngeom; ++g) AddGeom(g);
+    for (int e = 0; e < m_.neq; ++e) AddEquality(e);
+    for (int u = 0; u < m_.nu; ++u) AddActuator(u);
+    if (m_.ntendon > 0) Note(std::to_string(m_.ntendon) + " tendon(s) skipped: Stiction has no tendons");
+    if (m_.nsensor > 0) Note(std::to_string(m_.nsensor) + " sensor(s) skipped: Stiction has no sensors");
+    if (m_.nskin > 0) Note(std::to_string(m_.nskin) + " skin(s) skipped");
+    if (m_.nkey > 0) Note(std::to_string(m_.nkey) + " keyframe(s) not read: the initial state is qpos0");
+    LumpWeldedMasses(&out_, "inertial (mass > 0)");
+    return std::move(out_);
+  }
+
+ private:
+  std::string Name(int type, int id, const char* prefix) const {
+    const char* name = mj_id2name(&m_, type, id);
+    if (name != nullptr && name[0] != '\0') return name;
+    return std::string(prefix) + std::to_string(id);
+  }
+  void Note(const std::string& what) { out_.notes.push_back(label_ + ": " + what); }
+  [[noreturn]] void Fail(const std::string& what) const { throw InputError(label_ + ": " + what); }
+
+  void AddBody(int b) {
+    const std::string& name = body_names_[b];
+    BodyDescription body;
+    body.name = name;
+    body.where = SourceLocation{label_, 0};
+    body.mass = m_.body_mass[b];
+    const RigidTransform X_BI = PoseOf(m_.body_ipos + 3 * b, m_.body_iquat + 4 * b);
+    const Matrix3 I_diag = Vector3(m_.body_inertia[3 * b], m_.body_inertia[3 * b + 1], m_.body_inertia[3 * b + 2]).asDiagonal();
+    body.com_B = X_BI.p;
+    body.I_Bcm_B = X_BI.R * I_diag * X_BI.R.transpose();
+    if (body.mass <= 0) {  // A massless body welded to its parent.
+      body.mass = 0;
+      body.I_Bcm_B.setZero();
+    }
+    out_.bodies.push_back(body);
+
+    const int parent = m_.body_parentid[b];
+    const RigidTransform X_PB = PoseOf(m_.body_pos + 3 * b, m_.body_quat + 4 * b);
+    JointDescription joint;
+    joint.parent = body_names_[parent];
+    joint.child = name;
+    joint.where = body.where;
+    const int njnt = m_.body_jntnum[b];
+    if (njnt > 1) {
+      Fail("body '" + name + "' has " + std::to_string(njnt) +
+           " joints; Stiction gives each body one joint (nest a light body per extra joint)");
+    }
+    if (njnt == 0) {
+      joint.name = name + "_weld";
+      joint.type = JointType::kFixed;
+      joint.X_PF = X_PB;
+      out_.joints.push_back(joint);
+      return;
+    }
+    const int j = m_.body_jntadr[b];
+    joint.name = Name(mjOBJ_JOINT, j, "joint");
+    const int qadr = m_.jnt_qposadr[j];
+    const int dadr = m_.jnt_dofadr[j];
+    const mjtNum* jpos = m_.jnt_pos + 3 * j;
+    switch (m_.jnt_type[j]) {
+      case mjJNT_FREE: {
+        // MuJoCo: qpos = [p_WB; q_WB], qvel = [v_WB (world); ω (body)].
+        joint.type = JointType::kFree;
+        const mjtNum* q0 = m_.qpos0 + qadr;
+        joint.initial_q = {q0[3], q0[4], q0[5], q0[6], q0[0], q0[1], q0[2]};
+        if (m_.dof_armature[dadr] != 0) Note("joint '" + joint.name + "': armature on a free joint skipped");
+        if (m_.dof_damping[dadr] != 0) Note("joint '" + joint.name + "': damping on a free joint skipped");
+        out_.joints.push_back(joint);
+        return;
+      }
+      case mjJNT_BALL:
+        joint.type = JointType::kBall;
+        break;
+      case mjJNT_SLIDE:
+        joint.type = JointType::kPrismatic;
+        break;
+      case mjJNT_HINGE:
+        joint.type = JointType::kRevolute;
+        break;
+      default:
+        Fail("joint '" + joint.name + "': unknown joint type");
+    }
+    // The joint frame sits at jnt_pos with the body's orientation; at zero
+    // coordinates it coincides in parent and child (MuJoCo rotates about the
+    // body-frame axis through jnt_pos).
+    joint.X_PF = X_PB * Translation(jpos);
+    joint.X_CM = Translation(jpos);
+    joint.axis = Vector3(m_.jnt_axis[3 * j], m_.jnt_axis[3 * j + 1], m_.jnt_axis[3 * j + 2]);
+    if (joint.type == JointType::kBall) {
+      const mjtNum* q0 = m_.qpos0 + qadr;
+      joint.initial_q = {q0[0], q0[1], q0[2], q0[3]};
+      joint.rotor_inertia = m_.dof_armature[dadr];  // Same on its three dofs.
+      joint.damping = m_.dof_damping[dadr];
+      if (m_.jnt_limited[j]) Note("joint '" + joint.name + "': ball-joint cone limit skipped");
+      if (m_.jnt_stiffness[j] != 0) Note("joint '" + joint.name + "': ball-joint spring skipped");
+      out_.joints.push_back(joint);
+      return;
+    }
+    // Hinge and slide coordinates are measured from qpos0 (MuJoCo's `ref`).
+    const double ref = m_.qpos0[qadr];
+    if (m_.jnt_limited[j]) {
+      joint.lower_limit = m_.jnt_range[2 * j] - ref;
+      joint.upper_limit = m_.jnt_range[2 * j + 1] - ref;
+    }
+    joint.spring_stiffness = m_.jnt_stiffness[j];
+    joint.spring_reference = m_.qpos_spring[qadr] - ref;
+    joint.damping = m_.dof_damping[dadr];
+    joint.rotor_inertia = m_.dof_armature[dadr];
+    if (m_.dof_frictionloss[dadr] != 0) Note("joint '" + joint.name + "': frictionloss skipped");
+    out_.joint_limits[joint.name] = RobotJointLimits{};
+    out_.joints.push_back(joint);
+  }
+
+  void AddGeom(int g) {
+    const int b = m_.geom_bodyid[g];
+    const std::string name = Name(mjOBJ_GEOM, g, "geom");
+    const std::string owner = body_names_[b];
+    const mjtNum* size = m_.geom_size + 3 * g;
+    GeometryDescription geometry;
+    geometry.name = mj_id2name(&m_, mjOBJ_GEOM, g) ? name : owner + "/" + name;
+    geometry.where = SourceLocation{label_, 0};
+    geometry.X_BG = PoseOf(m_.geom_pos + 3 * g, m_.geom_quat + 4 * g);
+    const float* rgba = m_.geom_rgba + 4 * g;
+    geometry.color = Vector4(rgba[0], rgba[1], rgba[2], rgba[3]);
+    geometry.collision = m_.geom_contype[g] != 0 || m_.geom_conaffinity[g] != 0;
+    // MuJoCo's viewer shows geom groups 0–2 by default; 3 and up are
+    // conventionally collision-only.
+    geometry.visual = m_.geom_group[g] < 3;
+    ShapeDescription& shape = geometry.shape;
+    const std::string what = "geom '" + name + "' (body '" + owner + "')";
+    switch (m_.geom_type[g]) {
+      case mjGEOM_PLANE:
+        if (b != 0) {
+          Note(what + " skipped: a plane must belong to the world");
+          return;
+        }
+        shape.type = ShapeType::kHalfSpace;
+        break;
+      case mjGEOM_SPHERE:
+        shape.type = ShapeType::kSphere;
+        shape.radius = size[0];
+        break;
+      case mjGEOM_CAPSULE:
+        shape.type = ShapeType::kCapsule;  // Both along the local z axis.
+        shape.radius = size[0];
+        shape.length = 2 * size[1];
+        break;
+      case mjGEOM_CYLINDER:
+        shape.type = ShapeType::kCylinder;
+        shape.radius = size[0];
+        shape.length = 2 * size[1];
+        break;
+      case mjGEOM_BOX:
+        shape.type = ShapeType::kBox;
+        shape.size = 2 * Vector3(size[0], size[1], size[2]);
+        break;
+      case mjGEOM_MESH:
+        Note(what + " skipped: MJCF mesh geoms are not imported yet (use primitives, or URDF for meshes)");
+        return;
+      case mjGEOM_ELLIPSOID:
+        Note(what + " skipped: Stiction has no ellipsoids");
+        return;
+      case mjGEOM_HFIELD:
+        Note(what + " skipped: Stiction has no height fields");
+        return;
+      default:
+        Note(what + " skipped: unsupported geom type");
+        return;
+    }
+    if (geometry.collision) {
+      out_.geometry_friction[geometry.name] = m_.geom_friction[3 * g];
+      if (!(m_.geom_contype[g] == 1 && m_.geom_conaffinity[g] == 1)) {
+        Note(what + ": contype/conaffinity " + std::to_string(m_.geom_contype[g]) + "/" +
+             std::to_string(m_.geom_conaffinity[g]) + " read as 'collides with everything'");
+      }
+    }
+    if (b == 0) {
+      out_.world_geometries.push_back(std::move(geometry));
+    } else {
+      out_.bodies[b - 1].geometries.push_back(std::move(geometry));
+    }
+  }
+
+  void AddEquality(int e) {
+    const std::string name = Name(mjOBJ_EQUALITY, e, "equality");
+    const int b1 = m_.eq_obj1id[e];
+    const int b2 = m_.eq_obj2id[e];
+    const mjtNum* data = m_.eq_data + mjNEQDATA * e;
+    ConstraintDescription c;
+    c.name = name;
+    c.where = SourceLocation{label_, 0};
+    c.body_a = body_names_[b1];
+    c.body_b = body_names_[b2];
+    switch (m_.eq_type[e]) {
+      case mjEQ_CONNECT:
+        // The compiler stores the anchor in each body's frame.
+        c.type = BodyConstraintType::kBall;
+        c.X_AFa = Translation(data);
+        c.X_BFb = Translation(data + 3);
+        break;
+      case mjEQ_WELD: {
+        // Holds the bodies' relative pose at qpos0.
+        c.type = BodyConstraintType::kWeld;
+        c.X_AFa = RigidTransform::Identity();
+        c.X_BFb = PoseAtQpos0(b2).inverse() * PoseAtQpos0(b1);
+        break;
+      }
+      default:
+        Note("equality '" + name + "' skipped: only connect and weld are supported");
+        return;
+    }
+    if (!m_.eq_active[e]) {
+      Note("equality '" + name + "' skipped: inactive in the file");
+      return;
+    }
+    out_.constraints.push_back(c);
+  }
+
+  RigidTransform PoseAtQpos0(int b) {
+    if (!data_) {
+      data_.reset(mj_makeData(&m_));
+      mju_copy(data_->qpos, m_.qpos0, m_.nq);
+      mj_kinematics(&m_, data_.get());
+    }
+    RigidTransform X;
+    const mjtNum* R = data_->xmat + 9 * b;
+    X.R << R[0], R[1], R[2], R[3], R[4], R[5], R[6], R[7], R[8];
+    X.p = Vector3(data_->xpos[3 * b], data_->xpos[3 * b + 1], data_->xpos[3 * b + 2]);
+    return X;
+  }
+
+  void AddActuator(int u) {
+    const std::string name = Name(mjOBJ_ACTUATOR, u, "actuator");
+    const std::string what = "actuator '" + name + "'";
+    if (m_.actuator_trntype[u] != mjTRN_JOINT) {
+      Note(what + " skipped: only joint transmissions are supported");
+      return;
+    }
+    const int j = m_.actuator_trnid[2 * u];
+    const int type = m_.jnt_type[j];
+    if (type != mjJNT_HINGE && type != mjJNT_SLIDE) {
+      Note(what + " skipped: it drives a ball or free joint");
+      return;
+    }
+    const mjtNum* gain = m_.actuator_gainprm + mjNGAIN * u;
+    const mjtNum* bias = m_.actuator_biasprm + mjNBIAS * u;
+    const double gear = m_.actuator_gear[6 * u];
+    // MuJoCo: force = gain·ctrl + b0 + b1·length + b2·velocity with
+    // length = gear·q, and τ = gear·force. A position servo (b1 = −kp) is
+    // PD with kp·gear², kd = −b2·gear², and target ctrl/gear.
+    const bool affine = m_.actuator_dyntype[u] == mjDYN_NONE && m_.actuator_gaintype[u] == mjGAIN_FIXED &&
+                        m_.actuator_biastype[u] == mjBIAS_AFFINE && bias[0] == 0;
+    const double kp = -bias[1] * gear * gear;
+    const double kd = -bias[2] * gear * gear;
+    if (!affine || !(kp >= 0) || !(kd >= 0) || kp + kd <= 0 || gear == 0) {
+      Note(what + " skipped: only position and velocity servos map to Stiction's PD actuators "
+                  "(motors have no counterpart)");
+      return;
+    }
+    ActuatorDescription a;
+    a.name = name;
+    a.joint = Name(mjOBJ_JOINT, j, "joint");
+    a.kp = kp;
+    a.kd = kd;
+    a.where = SourceLocation{label_, 0};
+    if (m_.actuator_forcelimited[u]) {
+      const double limit = std::min(std::abs(m_.actuator_forcerange[2 * u]), std::abs(m_.actuator_forcerange[2 * u + 1]));
+      if (limit > 0) a.effort_limit = limit * std::abs(gear);
+      out_.joint_limits[a.joint].effort = a.effort_limit;
+    }
+    // ctrl = 0 until the scene sets targets: q_mj = 0, i.e. −qpos0 in ours.
+    a.target_position = -m_.qpos0[m_.jnt_qposadr[j]];
+    (void)gain;
+    out_.actuators.push_back(a);
+  }
+
+  const mjModel& m_;
+  std::string label_;
+  std::vector<std::string> body_names_;
+  std::unique_ptr<mjData, DataDeleter> data_;
+  RobotDescription out_;
+};
+
+}  // namespace
+
+RobotDescription ImportMjcf(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw InputError(path + ": cannot open the MJCF file (" +
+                     (std::filesystem::exists(path, ec) ? "not a regular file" : "no such file") + ")");
+  }
+  std::array<char, 1000> error{};
+  std::unique_ptr<mjModel, ModelDeleter> model;
+  {
+    std::lock_guard<std::mutex> lock(CompilerMutex());
+    model.reset(mj_loadXML(path.c_str(), nullptr, error.data(), static_cast<int>(error.size())));
+  }
+  if (!model) {
+    throw InputError(path + ": MuJoCo refused the model: " + OneLine(error.data()));
+  }
+  RobotDescription robot = MjcfConverter(*model, path).Convert();
+  if (error[0] != '\0') robot.notes.insert(robot.notes.begin(), path + ": MuJoCo warning: " + OneLine(error.data()));
+  return robot;
+}
+
+}  // namespace stiction

@@ -1,0 +1,26 @@
+#pragma once
+// Reads a MuJoCo MJCF model with MuJoCo's own parser and compiler
+// (libmujoco), so that defaults, includes, orientations in every notation and
+// inertia inference are MuJoCo's, and converts the compiled model into a
+// RobotDescription. docs/robots.md lists what maps to what and what is
+// skipped.
+#include <string>
+
+#include "engine/scene/robot_description.h"
+
+namespace stiction {
+
+/// Imports bodies with inertials; hinge, slide, ball and free joints (one per
+/// body) with limits, springs, damping and armature; plane (world only),
+/// sphere, capsule, cylinder and box geoms with colours and friction;
+/// connect and weld equalities; position and velocity actuators on joints
+/// (as PD actuators). Skips, with one note each naming the element, what
+/// has no counterpart: mesh, ellipsoid and height-field geoms, tendons,
+/// sensors, other equality types and actuators. Hinge and slide coordinates
+/// are measured from MuJoCo's qpos0 (the joint's `ref`). Throws InputError
+/// with MuJoCo's own message (which names the file's line) when it refuses
+/// the file, and "FILE: body 'x': ..." for what Stiction refuses (a body with
+/// several joints).
+RobotDescription ImportMjcf(const std::string& path);
+
+}  // namespace stiction

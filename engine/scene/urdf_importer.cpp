@@ -1,0 +1,391 @@
+#include "engine/scene/urdf_importer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+#include <console_bridge/console.h>
+#include <tinyxml.h>
+#include <urdf_parser/urdf_parser.h>
+
+#include "engine/common/error.h"
+#include "engine/common/text.h"
+#include "engine/scene/package_path.h"
+
+namespace stiction {
+
+namespace {
+
+/// Where each named element starts in the file (1-based rows), read with a
+/// plain XML parser because liburdfdom keeps no locations.
+struct UrdfLines {
+  std::map<std::string, int> link, joint;
+  std::map<std::string, std::vector<int>> collisions, visuals;  ///< Per link, in file order.
+  int robot = 0;
+};
+
+UrdfLines ReadLines(const std::string& text, const std::string& label) {
+  TiXmlDocument doc;
+  doc.Parse(text.c_str(), nullptr, TIXML_ENCODING_UTF8);
+  if (doc.Error()) {
+    const int row = doc.ErrorRow();
+    throw InputError(label + (row > 0 ? ":" + std::to_string(row) : "") + ": XML error: " + doc.ErrorDesc());
+  }
+  UrdfLines lines;
+  const TiXmlElement* robot = doc.FirstChildElement("robot");
+  if (robot == nullptr) throw InputError(label + ": not a URDF file: no <robot> element");
+  lines.robot = robot->Row();
+  for (const TiXmlElement* e = robot->FirstChildElement("link"); e; e = e->NextSiblingElement("link")) {
+    const char* name = e->Attribute("name");
+    if (name == nullptr) continue;  // liburdfdom refuses it; its message says so.
+    lines.link.emplace(name, e->Row());
+    for (const TiXmlElement* c = e->FirstChildElement("collision"); c; c = c->NextSiblingElement("collision")) {
+      lines.collisions[name].push_back(c->Row());
+    }
+    for (const TiXmlElement* v = e->FirstChildElement("visual"); v; v = v->NextSiblingElement("visual")) {
+      lines.visuals[name].push_back(v->Row());
+    }
+  }
+  for (const TiXmlElement* e = robot->FirstChildElement("joint"); e; e = e->NextSiblingElement("joint")) {
+    if (const char* name = e->Attribute("name")) lines.joint.emplace(name, e->Row());
+  }
+  return lines;
+}
+
+/// Collects liburdfdom's messages (it reports through console_bridge)
+/// instead of letting them reach the terminal.
+class CapturedLog : public console_bridge::OutputHandler {
+ public:
+  void log(const std::string& text, console_bridge::LogLevel level, const char*, int) override {
+    if (level >= console_bridge::CONSOLE_BRIDGE_LOG_WARN) messages.push_back(OneLine(text));
+  }
+  std::vector<std::string> messages;
+};
+
+/// console_bridge's handler is process-wide: one parse at a time.
+std::mutex& ParserMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+/// The first [name] or 'name' in a message that is a link or joint, for a line.
+int LineOfMessage(const std::string& message, const UrdfLines& lines) {
+  for (char open : {'[', '\''}) {
+    const char close = open == '[' ? ']' : '\'';
+    std::size_t start = message.find(open);
+    while (start != std::string::npos) {
+      const std::size_t end = message.find(close, start + 1);
+      if (end == std::string::npos) break;
+      const std::string name = message.substr(start + 1, end - start - 1);
+      if (auto it = lines.joint.find(name); it != lines.joint.end()) return it->second;
+      if (auto it = lines.link.find(name); it != lines.link.end()) return it->second;
+      start = message.find(open, end + 1);
+    }
+  }
+  return 0;
+}
+
+RigidTransform ToTransform(const urdf::Pose& pose) {
+  RigidTransform X;
+  double x, y, z, w;
+  pose.rotation.getQuaternion(x, y, z, w);
+  X.R = Quaternion(w, x, y, z).normalized().toRotationMatrix();
+  X.p = Vector3(pose.position.x, pose.position.y, pose.position.z);
+  return X;
+}
+
+std::string Num(double x) {
+  std::ostringstream os;
+  os << x;
+  return os.str();
+}
+
+std::string At(const std::string& file, int line) {
+  return SourceLocation{file, line}.ToString();
+}
+
+class UrdfConverter {
+ public:
+  UrdfConverter(const urdf::ModelInterface& model, const UrdfLines& lines, std::string label,
+                const UrdfImportOptions& options)
+      : model_(model), lines_(lines), label_(std::move(label)), options_(options) {}
+
+  RobotDescription Convert() {
+    out_.file = label_;
+    out_.format = "URDF";
+    out_.name = model_.getName();
+    const urdf::LinkConstSharedPtr root = model_.getRoot();
+    if (!root) throw InputError(At(label_, lines_.robot) + ": URDF has no root link");
+    AddLink(*root, nullptr);
+    LumpWeldedMasses(&out_, "<inertial> with a positive mass");
+    return std::move(out_);
+  }
+
+ private:
+  int LinkLine(const std::string& name) const {
+    const auto it = lines_.link.find(name);
+    return it == lines_.link.end() ? 0 : it->second;
+  }
+  int JointLine(const std::string& name) const {
+    const auto it = lines_.joint.find(name);
+    return it == lines_.joint.end() ? 0 : it->second;
+  }
+  static int NthLine(const std::map<std::string, std::vector<int>>& rows, const std::string& link,
+                     std::size_t i, int fallback) {
+    const auto it = rows.find(link);
+    return it != rows.end() && i < it->second.size() ? it->second[i] : fallback;
+  }
+
+  void AddLink(const urdf::Link& link, const urdf::Joint* parent_joint) {
+    BodyDescription body;
+    body.name = link.name;
+    body.where = SourceLocation{label_, LinkLine(link.name)};
+    if (link.inertial) {
+      const urdf::Inertial& in = *link.inertial;
+      const RigidTransform X_BI = ToTransform(in.origin);
+      Matrix3 I;
+      I << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
+      if (!std::isfinite(in.mass) || in.mass < 0 || !I.allFinite()) {
+        throw InputError(body.where.ToString() + ": link '" + link.name +
+                         "': <inertial> mass must be >= 0 and every value finite");
+      }
+      body.mass = in.mass;
+      body.com_B = X_BI.p;
+      body.I_Bcm_B = X_BI.R * I * X_BI.R.transpose();
+    }
+    AddGeometries(link, &body);
+    out_.bodies.push_back(std::move(body));
+
+    JointDescription joint = parent_joint ? ConvertJoint(*parent_joint) : RootJoint(link);
+    out_.joints.push_back(std::move(joint));
+
+    // Children in file order, so that the model's order follows the file.
+    std::vector<const urdf::Joint*> children;
+    for (const urdf::JointSharedPtr& j : link.child_joints) children.push_back(j.get());
+    std::sort(children.begin(), children.end(), [&](const urdf::Joint* a, const urdf::Joint* b) {
+      return JointLine(a->name) < JointLine(b->name);
+    });
+    for (const urdf::Joint* j : children) {
+      const urdf::LinkConstSharedPtr child = model_.getLink(j->child_link_name);
+      AddLink(*child, j);
+    }
+  }
+
+  JointDescription RootJoint(const urdf::Link& root) const {
+    JointDescription joint;
+    joint.name = root.name + (options_.fixed_base ? "_weld" : "_free");
+    joint.type = options_.fixed_base ? JointType::kFixed : JointType::kFree;
+    joint.parent = "world";
+    joint.child = root.name;
+    joint.where = SourceLocation{label_, LinkLine(root.name)};
+    return joint;
+  }
+
+  JointDescription ConvertJoint(const urdf::Joint& j) {
+    JointDescription joint;
+    joint.name = j.name;
+    joint.parent = j.parent_link_name;
+    joint.child = j.child_link_name;
+    joint.where = SourceLocation{label_, JointLine(j.name)};
+    joint.X_PF = ToTransform(j.parent_to_joint_origin_transform);
+    joint.X_CM = RigidTransform::Identity();  // URDF: the child frame is the joint frame.
+    joint.axis = Vector3(j.axis.x, j.axis.y, j.axis.z);
+    const std::string where = joint.where.ToString();
+    switch (j.type) {
+      case urdf::Joint::REVOLUTE: joint.type = JointType::kRevolute; break;
+      case urdf::Joint::CONTINUOUS: joint.type = JointType::kRevolute; break;
+      case urdf::Joint::PRISMATIC: joint.type = JointType::kPrismatic; break;
+      case urdf::Joint::FIXED: joint.type = JointType::kFixed; break;
+      case urdf::Joint::FLOATING: joint.type = JointType::kFree; break;
+      case urdf::Joint::PLANAR:
+        throw InputError(where + ": joint '" + j.name +
+                         "': type 'planar' is not supported (model it as two prismatic joints and a "
+                         "revolute one, through two light links)");
+      default:
+        throw InputError(where + ": joint '" + j.name + "': unknown joint type");
+    }
+    const bool has_axis = joint.type == JointType::kRevolute || joint.type == JointType::kPrismatic;
+    if (has_axis) {
+      const double n = joint.axis.norm();
+      if (!(n > 0) || !std::isfinite(n)) {
+        throw InputError(where + ": joint '" + j.name + "': <axis xyz> must be a non-zero vector");
+      }
+      joint.axis /= n;
+    }
+    RobotJointLimits limits;
+    if (j.limits) {
+      const urdf::JointLimits& l = *j.limits;
+      if (j.type == urdf::Joint::REVOLUTE || j.type == urdf::Joint::PRISMATIC) {
+        if (!(l.lower <= l.upper) || !std::isfinite(l.lower) || !std::isfinite(l.upper)) {
+          throw InputError(where + ": joint '" + j.name + "': <limit> needs finite lower <= upper, got lower=" +
+                           Num(l.lower) + " upper=" + Num(l.upper));
+        }
+        // URDF writes lower = upper = 0 for "no position limit" on joints
+        // whose limit element only carries effort and velocity.
+        if (!(l.lower == 0 && l.upper == 0)) {
+          joint.lower_limit = l.lower;
+          joint.upper_limit = l.upper;
+        } else {
+          out_.notes.push_back(where + ": joint '" + j.name +
+                               "': <limit lower=0 upper=0> read as no position limit");
+        }
+      }
+      if (l.effort > 0 && std::isfinite(l.effort)) limits.effort = l.effort;
+      if (l.velocity > 0 && std::isfinite(l.velocity)) limits.velocity = l.velocity;
+    }
+    if (has_axis) out_.joint_limits[j.name] = limits;
+    if (j.dynamics) {
+      if (!(j.dynamics->damping >= 0) || !std::isfinite(j.dynamics->damping)) {
+        throw InputError(where + ": joint '" + j.name + "': <dynamics damping> must be >= 0 and finite");
+      }
+      if (has_axis) joint.damping = j.dynamics->damping;
+      if (j.dynamics->friction != 0) {
+        out_.notes.push_back(where + ": joint '" + j.name +
+                             "': <dynamics friction> ignored (Stiction has no joint dry friction)");
+      }
+    }
+    if (j.mimic) {
+      out_.notes.push_back(where + ": joint '" + j.name + "': <mimic> ignored (the joint moves on its own)");
+    }
+    if (j.safety) {
+      out_.notes.push_back(where + ": joint '" + j.name + "': <safety_controller> ignored");
+    }
+    return joint;
+  }
+
+  ShapeDescription ConvertShape(const urdf::Geometry& g, const std::string& where, const std::string& what) const {
+    ShapeDescription shape;
+    switch (g.type) {
+      case urdf::Geometry::SPHERE:
+        shape.type = ShapeType::kSphere;
+        shape.radius = static_cast<const urdf::Sphere&>(g).radius;
+        break;
+      case urdf::Geometry::BOX: {
+        const urdf::Vector3& d = static_cast<const urdf::Box&>(g).dim;
+        shape.type = ShapeType::kBox;
+        shape.size = Vector3(d.x, d.y, d.z);
+        break;
+      }
+      case urdf::Geometry::CYLINDER: {
+        const auto& c = static_cast<const urdf::Cylinder&>(g);
+        shape.type = ShapeType::kCylinder;  // Both along the local z axis.
+        shape.radius = c.radius;
+        shape.length = c.length;
+        break;
+      }
+      case urdf::Geometry::MESH: {
+        const auto& m = static_cast<const urdf::Mesh&>(g);
+        shape.type = ShapeType::kMesh;
+        shape.mesh_file = ResolveRobotUri(m.filename, label_, options_.package_path, where, what + " mesh");
+        shape.mesh_scale = Vector3(m.scale.x, m.scale.y, m.scale.z);
+        break;
+      }
+      default:
+        throw InputError(where + ": " + what + ": unknown geometry type");
+    }
+    const bool positive = shape.type == ShapeType::kBox    ? (shape.size.array() > 0).all()
+                          : shape.type == ShapeType::kMesh ? (shape.mesh_scale.array() != 0).all()
+                                                           : shape.radius > 0;
+    if (!positive || (shape.type == ShapeType::kCylinder && !(shape.length > 0)) ||
+        !shape.size.allFinite() || !std::isfinite(shape.radius) || !std::isfinite(shape.length)) {
+      throw InputError(where + ": " + what + ": dimensions must be positive and finite");
+    }
+    return shape;
+  }
+
+  Vector4 ColorOf(const urdf::Visual& v) const {
+    urdf::MaterialSharedPtr material = v.material;
+    if ((!material || material->name == v.material_name) && !v.material_name.empty()) {
+      if (urdf::MaterialSharedPtr named = model_.getMaterial(v.material_name)) material = named;
+    }
+    if (!material) return Vector4(0.7, 0.7, 0.7, 1.0);
+    const urdf::Color& c = material->color;
+    return Vector4(c.r, c.g, c.b, c.a).cwiseMax(0.0).cwiseMin(1.0);
+  }
+
+  void AddGeometries(const urdf::Link& link, BodyDescription* body) {
+    const int link_line = LinkLine(link.name);
+    const bool has_visuals = !link.visual_array.empty();
+    for (std::size_t i = 0; i < link.collision_array.size(); ++i) {
+      const urdf::Collision& c = *link.collision_array[i];
+      if (!c.geometry) continue;
+      GeometryDescription g;
+      g.name = link.name + "/collision_" + std::to_string(i);
+      g.where = SourceLocation{label_, NthLine(lines_.collisions, link.name, i, link_line)};
+      g.shape = ConvertShape(*c.geometry, g.where.ToString(), "link '" + link.name + "' <collision>");
+      g.X_BG = ToTransform(c.origin);
+      g.collision = true;
+      g.visual = !has_visuals;  // Drawn only when the link has nothing else to show.
+      body->geometries.push_back(std::move(g));
+    }
+    for (std::size_t i = 0; i < link.visual_array.size(); ++i) {
+      const urdf::Visual& v = *link.visual_array[i];
+      if (!v.geometry) continue;
+      GeometryDescription g;
+      g.name = link.name + "/visual_" + std::to_string(i);
+      g.where = SourceLocation{label_, NthLine(lines_.visuals, link.name, i, link_line)};
+      g.shape = ConvertShape(*v.geometry, g.where.ToString(), "link '" + link.name + "' <visual>");
+      g.X_BG = ToTransform(v.origin);
+      g.color = ColorOf(v);
+      g.collision = false;
+      g.visual = true;
+      body->geometries.push_back(std::move(g));
+    }
+  }
+
+  const urdf::ModelInterface& model_;
+  const UrdfLines& lines_;
+  std::string label_;
+  const UrdfImportOptions& options_;
+  RobotDescription out_;
+};
+
+}  // namespace
+
+RobotDescription ImportUrdfString(const std::string& text, const std::string& label,
+                                  const UrdfImportOptions& options) {
+  const UrdfLines lines = ReadLines(text, label);
+  urdf::ModelInterfaceSharedPtr model;
+  CapturedLog log;
+  {
+    std::lock_guard<std::mutex> lock(ParserMutex());
+    console_bridge::useOutputHandler(&log);
+    try {
+      model = urdf::parseURDF(text);
+    } catch (const std::exception& e) {
+      log.messages.push_back(OneLine(e.what()));
+      model.reset();
+    }
+    console_bridge::restorePreviousOutputHandler();
+  }
+  if (!model) {
+    int line = 0;
+    std::string reason;
+    for (const std::string& m : log.messages) {
+      if (line == 0) line = LineOfMessage(m, lines);
+      reason += (reason.empty() ? "" : "; ") + m;
+    }
+    throw InputError(At(label, line) + ": URDF error: " + (reason.empty() ? "liburdfdom refused the file" : reason));
+  }
+  RobotDescription robot = UrdfConverter(*model, lines, label, options).Convert();
+  for (const std::string& m : log.messages) robot.notes.insert(robot.notes.begin(), label + ": " + m);
+  return robot;
+}
+
+RobotDescription ImportUrdf(const std::string& path, const UrdfImportOptions& options) {
+  std::ifstream in(path, std::ios::binary);
+  std::error_code ec;
+  if (!in || std::filesystem::is_directory(path, ec)) {
+    throw InputError(path + ": cannot open the URDF file (" +
+                     (std::filesystem::exists(path, ec) ? "not a readable file" : "no such file") + ")");
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return ImportUrdfString(text.str(), path, options);
+}
+
+}  // namespace stiction

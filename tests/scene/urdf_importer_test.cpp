@@ -1,0 +1,319 @@
+// URDF import through liburdfdom: every supported element arrives in the
+// description with the file's numbers; every refusal names FILE:LINE and a
+// reason; what is skipped is noted.
+#include "engine/scene/urdf_importer.h"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "engine/common/error.h"
+#include "engine/scene/package_path.h"
+
+namespace stiction {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+/// A scratch directory per test, removed afterwards.
+class UrdfImporterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("stiction_urdf_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string Write(const std::string& name, const std::string& text) {
+    const fs::path path = dir_ / name;
+    fs::create_directories(path.parent_path());
+    std::ofstream(path) << text;
+    return path.string();
+  }
+  static std::string MessageOf(const std::string& path, const UrdfImportOptions& options = {}) {
+    try {
+      ImportUrdf(path, options);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "(no error)";
+  }
+  fs::path dir_;
+};
+
+const BodyDescription& Body(const RobotDescription& r, const std::string& name) {
+  for (const BodyDescription& b : r.bodies) {
+    if (b.name == name) return b;
+  }
+  throw std::runtime_error("no body " + name);
+}
+const JointDescription& Joint(const RobotDescription& r, const std::string& name) {
+  for (const JointDescription& j : r.joints) {
+    if (j.name == name) return j;
+  }
+  throw std::runtime_error("no joint " + name);
+}
+
+// A robot with every supported element. Line numbers matter to the tests
+// below: keep the layout.
+constexpr char kRobot[] = R"(<?xml version="1.0"?>
+<robot name="sample">
+  <material name="red"><color rgba="1 0 0 1"/></material>
+  <link name="base">
+    <inertial><origin xyz="0 0 0.1"/><mass value="2"/>
+      <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.2" iyz="0" izz="0.3"/></inertial>
+    <collision><geometry><box size="0.2 0.3 0.4"/></geometry></collision>
+    <visual><origin xyz="0 0 0.05"/><geometry><cylinder radius="0.1" length="0.2"/></geometry><material name="red"/></visual>
+  </link>
+  <joint name="hinge" type="revolute">
+    <parent link="base"/><child link="arm"/>
+    <origin xyz="0 0 0.5" rpy="0 0 1.5707963267948966"/>
+    <axis xyz="0 2 0"/>
+    <limit lower="-1" upper="2" effort="30" velocity="4"/>
+    <dynamics damping="0.5" friction="0.1"/>
+  </joint>
+  <link name="arm">
+    <inertial><origin xyz="0.1 0 0" rpy="0 0 1.5707963267948966"/><mass value="1"/>
+      <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.02" iyz="0" izz="0.03"/></inertial>
+    <collision><geometry><sphere radius="0.05"/></geometry></collision>
+  </link>
+  <joint name="tool_mount" type="fixed">
+    <parent link="arm"/><child link="tool"/>
+    <origin xyz="0.2 0 0"/>
+  </joint>
+  <link name="tool">
+    <inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+  </link>
+  <joint name="spin" type="continuous">
+    <parent link="base"/><child link="wheel"/>
+    <axis xyz="0 0 1"/>
+  </joint>
+  <link name="wheel">
+    <inertial><mass value="0.5"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+  </link>
+  <joint name="rail" type="prismatic">
+    <parent link="base"/><child link="carriage"/>
+    <axis xyz="1 0 0"/>
+    <limit lower="0" upper="0.3" effort="100" velocity="1"/>
+    <mimic joint="hinge" multiplier="2"/>
+  </joint>
+  <link name="carriage">
+    <inertial><mass value="0.5"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+  </link>
+  <joint name="loose" type="floating">
+    <parent link="base"/><child link="ball"/>
+  </joint>
+  <link name="ball">
+    <inertial><mass value="0.1"/><inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/></inertial>
+  </link>
+</robot>
+)";
+
+TEST_F(UrdfImporterTest, EverySupportedElementArrivesWithTheFilesNumbers) {
+  const std::string path = Write("sample.urdf", kRobot);
+  const RobotDescription r = ImportUrdf(path);
+  EXPECT_EQ(r.format, "URDF");
+  EXPECT_EQ(r.name, "sample");
+  ASSERT_EQ(r.bodies.size(), 6u);
+
+  const BodyDescription& base = Body(r, "base");
+  EXPECT_DOUBLE_EQ(base.mass, 2.0);
+  EXPECT_TRUE(base.com_B.isApprox(Vector3(0, 0, 0.1)));
+  EXPECT_TRUE(base.I_Bcm_B.isApprox(Vector3(0.1, 0.2, 0.3).asDiagonal().toDenseMatrix()));
+  EXPECT_EQ(base.where.line, 4);  // <link name="base">.
+  ASSERT_EQ(base.geometries.size(), 2u);
+  const GeometryDescription& box = base.geometries[0];
+  EXPECT_EQ(box.shape.type, ShapeType::kBox);
+  EXPECT_TRUE(box.shape.size.isApprox(Vector3(0.2, 0.3, 0.4)));
+  EXPECT_TRUE(box.collision);
+  EXPECT_FALSE(box.visual);  // The link has a visual of its own.
+  EXPECT_EQ(box.where.line, 7);
+  const GeometryDescription& cylinder = base.geometries[1];
+  EXPECT_EQ(cylinder.shape.type, ShapeType::kCylinder);
+  EXPECT_DOUBLE_EQ(cylinder.shape.radius, 0.1);
+  EXPECT_DOUBLE_EQ(cylinder.shape.length, 0.2);
+  EXPECT_FALSE(cylinder.collision);
+  EXPECT_TRUE(cylinder.visual);
+  EXPECT_TRUE(cylinder.color.isApprox(Vector4(1, 0, 0, 1)));  // The named material.
+  EXPECT_TRUE(cylinder.X_BG.p.isApprox(Vector3(0, 0, 0.05)));
+
+  // The root is welded to the robot frame by default.
+  const JointDescription& root = Joint(r, "base_weld");
+  EXPECT_EQ(root.type, JointType::kFixed);
+  EXPECT_EQ(root.parent, "world");
+
+  const JointDescription& hinge = Joint(r, "hinge");
+  EXPECT_EQ(hinge.type, JointType::kRevolute);
+  EXPECT_EQ(hinge.parent, "base");
+  EXPECT_EQ(hinge.child, "arm");
+  EXPECT_TRUE(hinge.axis.isApprox(Vector3(0, 1, 0)));  // Normalized.
+  EXPECT_DOUBLE_EQ(hinge.lower_limit, -1);
+  EXPECT_DOUBLE_EQ(hinge.upper_limit, 2);
+  EXPECT_DOUBLE_EQ(hinge.damping, 0.5);
+  EXPECT_TRUE(hinge.X_PF.p.isApprox(Vector3(0, 0, 0.5)));
+  EXPECT_TRUE((hinge.X_PF.R * Vector3::UnitX()).isApprox(Vector3::UnitY(), 1e-12));  // rpy yaw 90°.
+  EXPECT_EQ(hinge.where.line, 10);
+  EXPECT_DOUBLE_EQ(r.joint_limits.at("hinge").effort, 30);
+  EXPECT_DOUBLE_EQ(r.joint_limits.at("hinge").velocity, 4);
+
+  // The fixed child's mass moves into 'arm' (parallel axes); 'tool' keeps
+  // its frame and no mass.
+  const BodyDescription& arm = Body(r, "arm");
+  const BodyDescription& tool = Body(r, "tool");
+  EXPECT_DOUBLE_EQ(tool.mass, 0);
+  EXPECT_DOUBLE_EQ(arm.mass, 2.0);
+  EXPECT_TRUE(arm.com_B.isApprox(Vector3(0.15, 0, 0)));
+  // arm: the inertial's rpy turns diag(0.01, 0.02, 0.03) into diag(0.02, 0.01, 0.03);
+  // each unit mass sits 0.05 m from the new centre along x: + 2·0.0025 on yy, zz.
+  EXPECT_TRUE(arm.I_Bcm_B.isApprox(Vector3(0.02 + 0.01, 0.01 + 0.01 + 0.005, 0.03 + 0.01 + 0.005)
+                                        .asDiagonal()
+                                        .toDenseMatrix(),
+                                    1e-12));
+
+  const JointDescription& spin = Joint(r, "spin");
+  EXPECT_EQ(spin.type, JointType::kRevolute);
+  EXPECT_FALSE(std::isfinite(spin.lower_limit));  // Continuous: no limits.
+  const JointDescription& rail = Joint(r, "rail");
+  EXPECT_EQ(rail.type, JointType::kPrismatic);
+  EXPECT_DOUBLE_EQ(rail.upper_limit, 0.3);
+  EXPECT_EQ(Joint(r, "loose").type, JointType::kFree);
+
+  // Notes name what was skipped, with its line.
+  std::string notes;
+  for (const std::string& n : r.notes) notes += n + "\n";
+  EXPECT_THAT(notes, HasSubstr("sample.urdf:10: joint 'hinge': <dynamics friction> ignored"));
+  EXPECT_THAT(notes, HasSubstr("sample.urdf:36: joint 'rail': <mimic> ignored"));
+}
+
+TEST_F(UrdfImporterTest, AFloatingBaseGetsAFreeJoint) {
+  const std::string path = Write("sample.urdf", kRobot);
+  UrdfImportOptions options;
+  options.fixed_base = false;
+  const RobotDescription r = ImportUrdf(path, options);
+  EXPECT_EQ(Joint(r, "base_free").type, JointType::kFree);
+}
+
+TEST_F(UrdfImporterTest, MalformedXmlNamesTheLine) {
+  const std::string path = Write("bad.urdf", "<robot name=\"x\">\n  <link name=\"a\">\n</robot>\n");
+  EXPECT_THAT(MessageOf(path), HasSubstr("bad.urdf:3: XML error"));
+}
+
+TEST_F(UrdfImporterTest, LiburdfdomsRefusalsNameTheElementsLine) {
+  const std::string path = Write("orphan.urdf", R"(<robot name="x">
+  <link name="a"/>
+  <joint name="j" type="revolute">
+    <parent link="a"/><child link="missing"/>
+    <limit lower="0" upper="1" effort="1" velocity="1"/>
+  </joint>
+</robot>
+)");
+  const std::string message = MessageOf(path);
+  EXPECT_THAT(message, HasSubstr("orphan.urdf:3: URDF error"));
+  EXPECT_THAT(message, HasSubstr("missing"));
+}
+
+TEST_F(UrdfImporterTest, NotAUrdfFile) {
+  EXPECT_THAT(MessageOf(Write("mujoco.urdf", "<mujoco/>\n")), HasSubstr("not a URDF file: no <robot> element"));
+  EXPECT_THAT(MessageOf((dir_ / "absent.urdf").string()), HasSubstr("absent.urdf: cannot open the URDF file (no such file)"));
+}
+
+TEST_F(UrdfImporterTest, RefusesPlanarJointsAndMovingLinksWithoutMass) {
+  const std::string planar = Write("planar.urdf", R"(<robot name="x">
+  <link name="a"/>
+  <joint name="p" type="planar">
+    <parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+  </joint>
+  <link name="b"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+</robot>
+)");
+  EXPECT_THAT(MessageOf(planar), HasSubstr("planar.urdf:3: joint 'p': type 'planar' is not supported"));
+  const std::string massless = Write("massless.urdf", R"(<robot name="x">
+  <link name="a"/>
+  <joint name="j" type="continuous">
+    <parent link="a"/><child link="b"/>
+  </joint>
+  <link name="b"/>
+</robot>
+)");
+  EXPECT_THAT(MessageOf(massless), HasSubstr("massless.urdf:6: 'b' moves (joint 'j') but has no mass"));
+}
+
+TEST_F(UrdfImporterTest, BadLimitsAndInertialsAreRefusedWithTheirLine) {
+  const std::string limits = Write("limits.urdf", R"(<robot name="x">
+  <link name="a"/>
+  <joint name="j" type="revolute">
+    <parent link="a"/><child link="b"/>
+    <limit lower="1" upper="-1" effort="1" velocity="1"/>
+  </joint>
+  <link name="b"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+</robot>
+)");
+  EXPECT_THAT(MessageOf(limits), HasSubstr("limits.urdf:3: joint 'j': <limit> needs finite lower <= upper"));
+}
+
+TEST_F(UrdfImporterTest, MeshesResolveThroughPackageUrisAndTheSearchPath) {
+  const std::string mesh = std::string(STICTION_SOURCE_DIR) + "/tests/geometry/data/cube.obj";
+  ASSERT_TRUE(fs::exists(mesh)) << mesh;
+  fs::create_directories(dir_ / "ws" / "my_robot" / "meshes");
+  fs::copy_file(mesh, dir_ / "ws" / "my_robot" / "meshes" / "cube.obj");
+  const std::string urdf = R"(<robot name="x">
+  <link name="a">
+    <inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+    <collision><geometry><mesh filename="package://my_robot/meshes/cube.obj" scale="2 2 2"/></geometry></collision>
+  </link>
+</robot>
+)";
+  // Outside the package: found through the search path only.
+  const std::string outside = Write("elsewhere/robot.urdf", urdf);
+  const std::string message = MessageOf(outside);
+  EXPECT_THAT(message, HasSubstr("robot.urdf:4: link 'a' <collision> mesh 'package://my_robot/meshes/cube.obj'"));
+  EXPECT_THAT(message, HasSubstr("package 'my_robot' has no file 'meshes/cube.obj'"));
+  EXPECT_THAT(message, HasSubstr("STICTION_PACKAGE_PATH"));
+  UrdfImportOptions options;
+  options.package_path = {(dir_ / "ws").string()};
+  const RobotDescription found = ImportUrdf(outside, options);
+  ASSERT_EQ(found.bodies[0].geometries.size(), 1u);
+  const ShapeDescription& shape = found.bodies[0].geometries[0].shape;
+  EXPECT_EQ(shape.type, ShapeType::kMesh);
+  EXPECT_EQ(fs::path(shape.mesh_file), dir_ / "ws" / "my_robot" / "meshes" / "cube.obj");
+  EXPECT_TRUE(shape.mesh_scale.isApprox(Vector3(2, 2, 2)));
+  // Inside the package (my_robot/urdf/robot.urdf): found beside the file.
+  const std::string inside = Write("ws/my_robot/urdf/robot.urdf", urdf);
+  EXPECT_EQ(ImportUrdf(inside).bodies[0].geometries[0].shape.mesh_file, shape.mesh_file);
+  // A relative path is relative to the robot file; a missing one says so.
+  const std::string missing = Write("missing.urdf", R"(<robot name="x">
+  <link name="a">
+    <inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+    <visual><geometry><mesh filename="meshes/none.stl"/></geometry></visual>
+  </link>
+</robot>
+)");
+  EXPECT_THAT(MessageOf(missing), HasSubstr("missing.urdf:4: link 'a' <visual> mesh 'meshes/none.stl': file not found"));
+}
+
+TEST_F(UrdfImporterTest, PackagePathFromTheEnvironment) {
+  ::setenv("STICTION_PACKAGE_PATH", "/a:/b::", 1);
+  ::setenv("ROS_PACKAGE_PATH", "/c", 1);
+  EXPECT_EQ(PackagePathFromEnvironment(), (std::vector<std::string>{"/a", "/b", "/c"}));
+  ::unsetenv("STICTION_PACKAGE_PATH");
+  ::unsetenv("ROS_PACKAGE_PATH");
+  EXPECT_TRUE(PackagePathFromEnvironment().empty());
+}
+
+TEST_F(UrdfImporterTest, ShippedRobotsImport) {
+  for (const char* name : {"iiwa14", "parallel_gripper", "four_finger_hand", "quadruped"}) {
+    SCOPED_TRACE(name);
+    const RobotDescription r =
+        ImportUrdf(std::string(STICTION_SOURCE_DIR) + "/assets/robots/" + name + ".urdf");
+    EXPECT_FALSE(r.bodies.empty());
+  }
+}
+
+}  // namespace
+}  // namespace stiction
