@@ -26,6 +26,20 @@ const Vec4f kAxisColors[3] = {Vec4f(0.9f, 0.15f, 0.15f, 1), Vec4f(0.1f, 0.75f, 0
 
 App* FromWindow(GLFWwindow* window) { return static_cast<App*>(glfwGetWindowUserPointer(window)); }
 
+// Prints the importer's notes of every robot of the scene to stderr (one
+// line each, once per load) and returns how many there were.
+int PrintImportNotes(const SceneDescription& scene) {
+  int count = 0;
+  for (const RobotSummary& robot : scene.robots) {
+    for (const std::string& note : robot.notes) {
+      std::fprintf(stderr, "stiction: import note (%s, %s): %s\n", robot.name.c_str(), robot.format.c_str(),
+                   note.c_str());
+      ++count;
+    }
+  }
+  return count;
+}
+
 }  // namespace
 
 double App::Now() { return glfwGetTime(); }
@@ -99,9 +113,13 @@ void App::InstallCallbacks() {
 // ---------------------------------------------------------------- scene
 
 bool App::LoadScene(const std::string& path, bool keep_camera) {
+  // Everything that can fail happens before the current scene is replaced,
+  // so that a bad file (typed, dropped, reloaded) leaves it running.
   std::unique_ptr<Simulation> sim;
+  RenderScene render_scene;
   try {
     sim = std::make_unique<Simulation>(Simulation::FromFile(path));
+    render_scene = BuildRenderScene(*sim);
   } catch (const std::exception& e) {  // InputError, or anything a loader let through.
     ui_.Error(std::string("cannot open scene: ") + e.what());
     return false;
@@ -110,7 +128,7 @@ bool App::LoadScene(const std::string& path, bool keep_camera) {
   sim_ = std::move(sim);
   scene_path_ = path;
   ui_.scene_path_field = path;
-  render_scene_ = BuildRenderScene(*sim_);
+  render_scene_ = std::move(render_scene);
   renderer_->LoadScene(render_scene_);
   selected_body_ = -1;
   last_stats_ = {};
@@ -127,8 +145,12 @@ bool App::LoadScene(const std::string& path, bool keep_camera) {
   AddGhost(&snapshot_);
   if (recording()) video_clock_.Restart(sim_->time());  // The video goes on with the new scene.
   if (!keep_camera) FitCamera();
+  const int notes = PrintImportNotes(sim_->scene());
   if (!render_scene_.warnings.empty()) {
     ui_.Error(render_scene_.warnings.front());
+  } else if (notes > 0) {
+    ui_.Info("loaded " + path + " (" + std::to_string(notes) + " import note" + (notes == 1 ? "" : "s") +
+             ", listed under 'Import notes')");
   } else {
     ui_.Info("loaded " + path);
   }
@@ -494,7 +516,21 @@ void App::HandleScroll(double dy) {
 }
 
 void App::HandleDrop(const std::vector<std::string>& paths) {
-  if (!paths.empty()) LoadScene(paths.front(), /*keep_camera=*/false);
+  if (paths.empty()) return;
+  // Called from GLFW's C code: nothing may escape. LoadScene reports a bad
+  // file (InputError's FILE: reason) in the panel and keeps the current scene.
+  try {
+    if (!LoadScene(paths.front(), /*keep_camera=*/false)) {
+      std::fprintf(stderr, "stiction: %s\n", ui_.message.c_str());
+      return;
+    }
+    if (paths.size() > 1) {
+      ui_.Info("opened " + paths.front() + "; " + std::to_string(paths.size() - 1) +
+               " more dropped file(s) ignored (one scene at a time)");
+    }
+  } catch (const std::exception& e) {
+    ReportError(std::string("cannot open dropped file: ") + e.what());
+  }
 }
 
 void App::Select(double x, double y) {

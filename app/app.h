@@ -72,6 +72,9 @@ class App final : public AppCommands, public GripperCommands {
   void HandleMouseButton(int button, int action, int mods, double time_s);
   void HandleCursor(double x, double y);
   void HandleScroll(double dy);
+  /// Files dropped on the window: opens the first (a .yaml scene or a
+  /// .urdf/.xml robot file). A file that does not load leaves the current
+  /// scene running and shows (and prints) why; never throws.
   void HandleDrop(const std::vector<std::string>& paths);
 
   // ---- AppCommands (panels and keys). ----

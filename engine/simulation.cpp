@@ -94,6 +94,36 @@ Simulation::Simulation(const SceneDescription& scene) : scene_(scene) {
   SetContactModelParameters(scene_.contact);
   SetSolver(scene_.solver);
   Reset();
+
+  // An arm gripper: controller 0 holds the end-effector frame where it
+  // starts, with a posture term on the arm's joints (docs/teleop.md).
+  const GripperDescription& g = scene_.gripper;
+  if (g.present && !g.end_effector_body.empty()) {
+    CartesianImpedance c;
+    c.X_BE = g.X_BE;
+    c.X_WT = CalcFramePose(g.end_effector_body, g.X_BE);
+    c.translational_stiffness = g.translational_stiffness;
+    c.translational_damping = g.translational_damping;
+    c.rotational_stiffness = g.rotational_stiffness;
+    c.rotational_damping = g.rotational_damping;
+    c.max_force = g.max_force;
+    c.max_torque = g.max_torque;
+    c.posture_stiffness = g.posture_stiffness;
+    c.posture_damping = g.posture_damping;
+    if (g.posture_stiffness + g.posture_damping > 0) {
+      for (int b = model_->FindBody(g.end_effector_body); b > 0; b = model_->body(b).parent) {
+        const Joint& j = model_->joint(model_->body(b).joint);
+        if (j.type == JointType::kRevolute || j.type == JointType::kPrismatic) {
+          c.posture.push_back(CartesianPostureTerm{model_->body(b).joint, q0_[j.q_start]});
+        }
+      }
+    }
+    try {
+      AddCartesianImpedance(g.end_effector_body, c);
+    } catch (const InputError& e) {
+      throw InputError(g.where.ToString() + ": gripper: " + e.what());
+    }
+  }
 }
 
 void Simulation::SetContactModelParameters(const ContactModelParameters& p) {

@@ -1,6 +1,9 @@
 #pragma once
 // The demo scenes the Simulation panel's Demos list opens (issue 5): file
-// names in assets/scenes/, each with its own `description:`.
+// names in assets/scenes/, each with its own `description:` (shown below the
+// list once the scene is open). The robot scenes import URDF files
+// (docs/robots.md); any .urdf/.xml robot file also opens directly, from the
+// scene field, the command line or by dropping it on the window.
 #include <span>
 
 namespace stiction::app {
@@ -23,6 +26,10 @@ inline constexpr DemoScene kDemoScenes[] = {
     {"Falling sphere (slide to roll)", "falling_sphere.yaml"},
     {"Sliding rod (Painleve)", "sliding_rod.yaml"},
     {"Grasp hold (exact friction, CANAL)", "grasp_hold.yaml"},
+    {"Robot arm: iiwa 14-like + gripper (URDF)", "iiwa_posture.yaml"},
+    {"Robot arm pick and place (Cartesian impedance, T to teleoperate)", "iiwa_pick_place.yaml"},
+    {"Robot hand: four fingers, 16 DOF (URDF)", "hand_posture.yaml"},
+    {"Robot quadruped: A1-like, standing (URDF)", "quadruped_stand.yaml"},
     {"Default demo", "demo.yaml"},
 };
 

@@ -128,6 +128,32 @@ const Entry* RegistryCombo(const char* label, std::span<const Entry> entries, st
   return chosen;
 }
 
+// The scene's imported robots (scene key `robots:`, or a robot file opened
+// directly) and, collapsed, the importer's notes: the elements of the files
+// it skipped (MJCF tendons, URDF <mimic>, ...). The same notes go to stderr
+// at load (App::LoadScene).
+void DrawRobots(const SceneDescription& scene) {
+  if (scene.robots.empty()) return;
+  size_t notes = 0;
+  for (const RobotSummary& robot : scene.robots) {
+    ImGui::Text("robot %s", robot.name.c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled("(%s, %s)", robot.format.c_str(), std::filesystem::path(robot.file).filename().c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", robot.file.c_str());
+    notes += robot.notes.size();
+  }
+  if (notes == 0) return;
+  const std::string label = "Import notes (" + std::to_string(notes) + ")###import_notes";
+  if (ImGui::TreeNode(label.c_str())) {
+    ImGui::PushTextWrapPos(410);
+    for (const RobotSummary& robot : scene.robots) {
+      for (const std::string& note : robot.notes) ImGui::BulletText("%s", note.c_str());
+    }
+    ImGui::PopTextWrapPos();
+    ImGui::TreePop();
+  }
+}
+
 void DrawSimulationPanel(const AppView& view, UiState* ui, AppCommands* commands) {
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(430, 0), ImGuiCond_FirstUseEver);
@@ -155,6 +181,7 @@ void DrawSimulationPanel(const AppView& view, UiState* ui, AppCommands* commands
     ImGui::TextDisabled("%s", view.sim->scene().description.c_str());
     ImGui::PopTextWrapPos();
   }
+  if (view.sim != nullptr) DrawRobots(view.sim->scene());
   ImGui::Separator();
 
   // Run control.

@@ -11,30 +11,51 @@ namespace stiction {
 GripperController::GripperController(const Simulation& sim) {
   const GripperDescription& g = sim.scene().gripper;
   if (!g.present) throw InputError("the scene has no gripper (scene key 'gripper')");
-  int child = 0;
-  const std::string* names[4] = {&g.x, &g.y, &g.z, &g.yaw};
-  int x_child = 0;
-  for (int i = 0; i < 4; ++i) {
-    axes_[i] = MakeAxis(sim, *names[i], &child);
-    if (i == 0) x_child = child;
-    if (i == 3) palm_body_ = child;
+  const MultibodyModel& model = sim.model();
+  int root = 0;  // The first body that moves with the gripper.
+  if (g.end_effector_body.empty()) {
+    int child = 0;
+    const std::string* names[4] = {&g.x, &g.y, &g.z, &g.yaw};
+    for (int i = 0; i < 4; ++i) {
+      axes_[i] = MakeAxis(sim, *names[i], &child);
+      if (i == 0) root = child;
+      if (i == 3) palm_body_ = child;
+    }
+  } else {
+    // An arm: the simulation's Cartesian impedance 0 drives the frame E;
+    // the target's yaw turns E about the world z axis from where it starts.
+    arm_ = true;
+    palm_body_ = model.FindBody(g.end_effector_body);
+    X_BE_ = g.X_BE;
+    if (palm_body_ <= 0 || sim.num_cartesian_impedances() < 1) {
+      throw InputError("gripper: end-effector body '" + g.end_effector_body + "' has no Cartesian impedance");
+    }
+    R_WE0_ = sim.CalcFramePose(g.end_effector_body, X_BE_).R;
+    root = model.tree(model.body(palm_body_).tree).body_begin;
   }
   fingers_[0] = MakeAxis(sim, g.left_finger, &finger_bodies_[0]);
   fingers_[1] = MakeAxis(sim, g.right_finger, &finger_bodies_[1]);
   finger_open_ = g.finger_open;
   finger_closed_ = g.finger_closed;
   grip_force_ = g.grip_force;
-  // Everything outboard of the x joint moves with the gripper.
-  const MultibodyModel& model = sim.model();
+  // Everything outboard of the first gripper body moves with the gripper
+  // (for an arm, its whole tree).
   for (int b = 1; b < model.num_bodies(); ++b) {
     for (int a = b; a > 0; a = model.body(a).parent) {
-      if (a == x_child) {
+      if (a == root) {
         bodies_.push_back(b);
         break;
       }
     }
   }
   ramp_from_ = ramp_to_ = CurrentPose(sim);
+}
+
+RigidTransform GripperController::ArmTargetPose(const GripperPose& p) const {
+  RigidTransform X_WT;
+  X_WT.R = Eigen::AngleAxisd(p.yaw, Vector3::UnitZ()).toRotationMatrix() * R_WE0_;
+  X_WT.p = Vector3(p.x, p.y, p.z);
+  return X_WT;
 }
 
 GripperController::Axis GripperController::MakeAxis(const Simulation& sim,
@@ -55,6 +76,11 @@ bool GripperController::IsGripperBody(int body) const {
 }
 
 GripperPose GripperController::CurrentPose(const Simulation& sim) const {
+  if (arm_) {
+    const RigidTransform X_WE = sim.CalcFramePose(sim.model().body(palm_body_).name, X_BE_);
+    const Matrix3 R = X_WE.R * R_WE0_.transpose();  // The turn since the start.
+    return GripperPose{X_WE.p.x(), X_WE.p.y(), X_WE.p.z(), std::atan2(R(1, 0), R(0, 0))};
+  }
   const VectorX& q = sim.positions();
   return GripperPose{q[axes_[0].q_index], q[axes_[1].q_index], q[axes_[2].q_index],
                      q[axes_[3].q_index]};
@@ -103,10 +129,14 @@ void GripperController::Actuate(Simulation* sim) const {
     v = GripperPose{(ramp_to_.x - ramp_from_.x) / T, (ramp_to_.y - ramp_from_.y) / T,
                     (ramp_to_.z - ramp_from_.z) / T, (ramp_to_.yaw - ramp_from_.yaw) / T};
   }
-  sim->SetActuatorTarget(axes_[0].actuator, p.x, v.x);
-  sim->SetActuatorTarget(axes_[1].actuator, p.y, v.y);
-  sim->SetActuatorTarget(axes_[2].actuator, p.z, v.z);
-  sim->SetActuatorTarget(axes_[3].actuator, p.yaw, v.yaw);
+  if (arm_) {
+    sim->SetCartesianTarget(0, ArmTargetPose(p), Vector3(v.x, v.y, v.z), Vector3(0, 0, v.yaw));
+  } else {
+    sim->SetActuatorTarget(axes_[0].actuator, p.x, v.x);
+    sim->SetActuatorTarget(axes_[1].actuator, p.y, v.y);
+    sim->SetActuatorTarget(axes_[2].actuator, p.z, v.z);
+    sim->SetActuatorTarget(axes_[3].actuator, p.yaw, v.yaw);
+  }
   const double finger_target = grip_ == GripState::kClosed ? finger_closed_ : finger_open_;
   for (const Axis& f : fingers_) {
     sim->SetActuatorGains(f.actuator, f.kp, f.kd, grip_force_);
@@ -131,6 +161,24 @@ GripperCommand GripperController::StateCommand(std::int64_t step) const {
 std::vector<std::pair<int, RigidTransform>> GripperController::CalcTargetBodyPoses(
     const Simulation& sim) const {
   const MultibodyModel& model = sim.model();
+  if (arm_) {
+    // The hand (the end-effector body and what hangs from it) moved rigidly
+    // from where E is to the target.
+    KinematicsCache now(model);
+    CalcKinematics(model, sim.positions(), VectorX::Zero(model.num_velocities()), BodyRange::All(model), &now);
+    const RigidTransform X_WE = now.X_WB[palm_body_] * X_BE_;
+    const RigidTransform move = ArmTargetPose(ramp_to_) * X_WE.inverse();
+    std::vector<std::pair<int, RigidTransform>> poses;
+    for (int b : bodies_) {
+      for (int a = b; a > 0; a = model.body(a).parent) {
+        if (a == palm_body_) {
+          poses.emplace_back(b, move * now.X_WB[b]);
+          break;
+        }
+      }
+    }
+    return poses;
+  }
   VectorX q = sim.positions();
   const GripperPose t = ramp_to_;
   q[axes_[0].q_index] = t.x;

@@ -1,6 +1,8 @@
 #pragma once
 // Maps a gripper target (palm pose x, y, z, yaw; open/closed; grip force) to
-// the scene's PD actuators by name (scene key `gripper:`, docs/teleop.md).
+// the scene's PD actuators by name (scene key `gripper:`, docs/teleop.md),
+// or, for an arm (`end_effector:`), to the target of the simulation's
+// Cartesian impedance 0 on the end-effector frame.
 // The palm follows its target through the x/y/z/yaw actuators: PD rows with
 // force and torque limits solved implicitly inside the convex SAP problem
 // ([SAP] Sec. VII), so stiff gains stay stable. Closing is force control:
@@ -53,7 +55,9 @@ class GripperController {
   /// World poses of the gripper's bodies with the palm at its current target
   /// (fingers as they are now): the viewer's ghost.
   std::vector<std::pair<int, RigidTransform>> CalcTargetBodyPoses(const Simulation& sim) const;
-  /// The palm joints' current coordinates (x, y, z [m], yaw [rad]).
+  /// The palm's current pose: the gantry joints' coordinates (x, y, z [m],
+  /// yaw [rad]), or an arm's end-effector position and its turn about the
+  /// world z axis since the start.
   GripperPose CurrentPose(const Simulation& sim) const;
 
  private:
@@ -63,8 +67,13 @@ class GripperController {
     double kp = 0, kd = 0;
   };
   Axis MakeAxis(const Simulation& sim, const std::string& actuator, int* child_body) const;
+  /// Arm: the end-effector target for a palm pose (yaw about world z).
+  RigidTransform ArmTargetPose(const GripperPose& p) const;
 
-  Axis axes_[4];     // x, y, z, yaw.
+  bool arm_ = false;  // Arm (Cartesian impedance 0) instead of gantry axes.
+  RigidTransform X_BE_;             // Arm: the end-effector frame on palm_body_.
+  Matrix3 R_WE0_ = Matrix3::Identity();  // Arm: E's orientation at yaw 0.
+  Axis axes_[4];     // x, y, z, yaw (gantry).
   Axis fingers_[2];  // left, right.
   double finger_open_ = 0, finger_closed_ = 0;
   int palm_body_ = 0;

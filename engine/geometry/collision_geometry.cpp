@@ -108,6 +108,14 @@ CollisionGeometry::CollisionGeometry(int index, CollisionGeometrySpec spec,
       }
     }
   }
+  // FCL's broad phase corrupts its tree (and crashes) on bounding boxes that
+  // overflow; a geometry larger than any robot's world is a typing error.
+  if (shape != nullptr && (!(bounding_radius_ <= kMaxGeometrySize) || !d.X_BG.p.allFinite() ||
+                           !(d.X_BG.p.norm() <= kMaxGeometrySize))) {
+    throw InputError(Where(d) + "size and offset must be at most " + std::to_string(static_cast<int>(kMaxGeometrySize)) +
+                     " m (got a bounding radius of " + std::to_string(bounding_radius_) + " m at offset " +
+                     std::to_string(d.X_BG.p.norm()) + " m)");
+  }
   if (shape != nullptr) {
     fcl_object_ = std::make_shared<BroadPhaseObject>(shape);
     fcl_object_->setUserData(reinterpret_cast<void*>(static_cast<std::intptr_t>(index_)));

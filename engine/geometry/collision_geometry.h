@@ -35,6 +35,10 @@ struct Aabb {
   }
 };
 
+/// Largest accepted geometry size (bounding radius) and offset from its
+/// body [m]: beyond it FCL's broad phase overflows (InputError instead).
+inline constexpr double kMaxGeometrySize = 1e4;
+
 class CollisionGeometry {
  public:
   /// Builds geometry `index` (its position in the CollisionWorld's list) from

@@ -118,7 +118,23 @@ struct ConstraintDescription {
 /// ("Gripper") documents the keys.
 struct GripperDescription {
   bool present = false;          ///< false: the scene has no `gripper:`.
-  std::string x, y, z, yaw;      ///< Actuator names (prismatic, prismatic, prismatic, revolute).
+  /// Gantry gripper: actuator names (prismatic, prismatic, prismatic,
+  /// revolute). Empty for an arm gripper.
+  std::string x, y, z, yaw;
+  /// Arm gripper (key `end_effector:`): a Cartesian impedance drives the
+  /// frame E on this body (its offset X_BE) to the target; "" = gantry.
+  std::string end_effector_body;
+  RigidTransform X_BE;
+  double translational_stiffness = 3000;  ///< K_t [N/m].
+  double translational_damping = 300;     ///< D_t [N s/m].
+  double rotational_stiffness = 300;      ///< K_r [N m/rad].
+  double rotational_damping = 30;         ///< D_r [N m s/rad].
+  double max_force = 200;                 ///< F_max [N].
+  double max_torque = 50;                 ///< T_max [N m].
+  /// Posture term on the arm's joints (those between the world and the
+  /// end-effector body), holding their initial values.
+  double posture_stiffness = 20;  ///< [N m/rad].
+  double posture_damping = 5;     ///< [N m s/rad].
   std::string left_finger, right_finger;  ///< Actuator names (prismatic).
   /// Finger joint coordinate when open and the closing target [m]. Closing
   /// drives the fingers towards `finger_closed` (chosen beyond any object, so

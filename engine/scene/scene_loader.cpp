@@ -87,9 +87,12 @@ constexpr std::array<std::string_view, 6> kActuatorKeys = {"name", "joint", "kp"
                                                            "effort_limit", "target"};
 constexpr std::array<std::string_view, 6> kConstraintKeys = {"name",   "type",    "body_a",
                                                              "body_b", "frame_a", "frame_b"};
-constexpr std::array<std::string_view, 9> kGripperKeys = {
+constexpr std::array<std::string_view, 12> kGripperKeys = {
     "x", "y", "z", "yaw", "left_finger", "right_finger", "finger_open", "finger_closed",
-    "grip_force"};
+    "grip_force", "end_effector", "impedance", "posture"};
+constexpr std::array<std::string_view, 6> kImpedanceKeys = {
+    "translational_stiffness", "translational_damping", "rotational_stiffness", "rotational_damping",
+    "max_force", "max_torque"};
 constexpr std::array<std::string_view, 2> kConstraintTypes = {"weld", "ball"};
 constexpr std::array<std::string_view, 6> kInertiaKeys = {"ixx", "iyy", "izz",
                                                           "ixy", "ixz", "iyz"};
@@ -1453,10 +1456,51 @@ GripperDescription Loader::ParseGripper(const Ctx& ctx, const YAML::Node& node,
     }
     return name;
   };
-  out.x = actuator("x", JointType::kPrismatic);
-  out.y = actuator("y", JointType::kPrismatic);
-  out.z = actuator("z", JointType::kPrismatic);
-  out.yaw = actuator("yaw", JointType::kRevolute);
+  if (map.Has("end_effector")) {
+    // An arm: a Cartesian impedance on the end-effector frame, not gantry axes.
+    for (const char* key : {"x", "y", "z", "yaw"}) {
+      if (map.Has(key)) {
+        Fail(map.CtxOf(key), map.Get(key),
+             "an arm gripper (end_effector) is driven in Cartesian space; remove the gantry axis " + Quote(key));
+      }
+    }
+    const MapView ee(*this, map.CtxOf("end_effector"), map.Get("end_effector"));
+    ee.AllowOnly(std::array<std::string_view, 2>{"body", "pose"}, "for end_effector");
+    ee.Require("body", "for end_effector");
+    out.end_effector_body = ReadName(ee.CtxOf("body"), ee.Get("body"));
+    if (std::none_of(scene.bodies.begin(), scene.bodies.end(),
+                     [&](const BodyDescription& b) { return b.name == out.end_effector_body; })) {
+      Fail(ee.CtxOf("body"), ee.Get("body"), "unknown body " + Quote(out.end_effector_body));
+    }
+    if (ee.Has("pose")) out.X_BE = ReadPose(ee.CtxOf("pose"), ee.Get("pose")).X;
+    if (map.Has("impedance")) {
+      const MapView imp(*this, map.CtxOf("impedance"), map.Get("impedance"));
+      imp.AllowOnly(kImpedanceKeys, "for impedance");
+      double* fields[6] = {&out.translational_stiffness, &out.translational_damping, &out.rotational_stiffness,
+                           &out.rotational_damping, &out.max_force, &out.max_torque};
+      for (int i = 0; i < 6; ++i) {
+        const std::string_view key = kImpedanceKeys[i];
+        if (!imp.Has(key)) continue;
+        *fields[i] = i < 4 ? ReadNonNegative(imp.CtxOf(key), imp.Get(key)) : ReadPositive(imp.CtxOf(key), imp.Get(key));
+      }
+    }
+    if (map.Has("posture")) {
+      const MapView posture(*this, map.CtxOf("posture"), map.Get("posture"));
+      posture.AllowOnly(std::array<std::string_view, 2>{"stiffness", "damping"}, "for posture");
+      if (posture.Has("stiffness")) {
+        out.posture_stiffness = ReadNonNegative(posture.CtxOf("stiffness"), posture.Get("stiffness"));
+      }
+      if (posture.Has("damping")) out.posture_damping = ReadNonNegative(posture.CtxOf("damping"), posture.Get("damping"));
+    }
+  } else {
+    for (const char* key : {"impedance", "posture"}) {
+      if (map.Has(key)) Fail(map.CtxOf(key), map.Get(key), Quote(key) + " is for an arm gripper (end_effector)");
+    }
+    out.x = actuator("x", JointType::kPrismatic);
+    out.y = actuator("y", JointType::kPrismatic);
+    out.z = actuator("z", JointType::kPrismatic);
+    out.yaw = actuator("yaw", JointType::kRevolute);
+  }
   out.left_finger = actuator("left_finger", JointType::kPrismatic);
   out.right_finger = actuator("right_finger", JointType::kPrismatic);
   if (map.Has("finger_open")) {
@@ -1857,8 +1901,29 @@ std::string RobotFileScene(const std::string& path) {
   std::string yaml = "description: " + YamlQuoted("Robot file " + fs::path(path).filename().string() +
                                                   " opened on its own (docs/robots.md).") + "\n";
   if (LooksLikeUrdf(file)) {
+    // Lift the robot so that its lowest collision geometry (bounding
+    // sphere, zero pose) clears the ground.
+    const RobotDescription robot = ImportUrdf(file, UrdfImportOptions{true, PackagePathFromEnvironment()});
+    std::map<std::string, RigidTransform> X_RB;
+    double lowest = 0;
+    for (const JointDescription& j : robot.joints) {  // Parents come first.
+      const RigidTransform X_RP = j.parent == "world" ? RigidTransform{} : X_RB.at(j.parent);
+      X_RB[j.child] = X_RP * j.X_PF * j.X_CM.inverse();
+    }
+    for (const BodyDescription& b : robot.bodies) {
+      for (const GeometryDescription& g : b.geometries) {
+        if (!g.collision) continue;
+        const ShapeDescription& shape = g.shape;
+        const double radius = shape.type == ShapeType::kBox       ? 0.5 * shape.size.norm()
+                              : shape.type == ShapeType::kCapsule ? shape.radius + 0.5 * shape.length
+                              : shape.type == ShapeType::kCylinder ? std::hypot(shape.radius, 0.5 * shape.length)
+                                                                   : shape.radius;
+        lowest = std::min(lowest, (X_RB.at(b.name) * g.X_BG).p.z() - radius);
+      }
+    }
     yaml += "world_geometry:\n  - name: ground\n    shape: {type: half_space}\n    color: [0.55, 0.57, 0.6, 1]\n";
     yaml += "robots:\n  - file: " + YamlQuoted(file) + "\n    joint_pd: {kp: 100, kd: 10}\n";
+    yaml += "    pose: {position: [0, 0, " + FormatNumber(-lowest) + "]}\n";
   } else {
     yaml += "robots:\n  - file: " + YamlQuoted(file) + "\n    use_file_options: true\n";
   }

@@ -121,18 +121,16 @@ TEST(AppTest, EveryShippedSceneDrawsItsBodies) {
 // comparison, fwidth on the grid), and the LLVM version changes float
 // rounding, so we allow a small mean difference instead of exact equality.
 // Regenerate with STICTION_UPDATE_GOLDEN=1 after an intended visual change.
-TEST(AppTest, DemoMatchesTheGoldenImage) {
-  App app(Options(kDemo));
-  app.Frame();
-  app.Frame();
-  const Image im = Grab(app);
+void ExpectMatchesGolden(const Image& im, const std::string& golden_path) {
   if (std::getenv("STICTION_UPDATE_GOLDEN") != nullptr) {
-    ASSERT_TRUE(WritePng(kGolden, im.rgb, im.width, im.height));
-    GTEST_SKIP() << "golden image written to " << kGolden;
+    ASSERT_TRUE(WritePng(golden_path, im.rgb, im.width, im.height));
+    std::printf("golden image written to %s\n", golden_path.c_str());
+    return;
   }
   int gw = 0, gh = 0, gc = 0;
-  stbi_uc* golden = stbi_load(kGolden.c_str(), &gw, &gh, &gc, 3);
-  ASSERT_NE(golden, nullptr) << "cannot read " << kGolden;
+  stbi_uc* golden = stbi_load(golden_path.c_str(), &gw, &gh, &gc, 3);
+  ASSERT_NE(golden, nullptr) << "cannot read " << golden_path
+                             << " (STICTION_UPDATE_GOLDEN=1 writes it; docs/viewer.md)";
   ASSERT_EQ(gw, im.width);
   ASSERT_EQ(gh, im.height);
   double sum[3] = {0, 0, 0};
@@ -152,8 +150,15 @@ TEST(AppTest, DemoMatchesTheGoldenImage) {
   }
   stbi_image_free(golden);
   const double n = static_cast<double>(gw) * gh;
-  for (int c = 0; c < 3; ++c) EXPECT_LT(sum[c] / n, 2.0) << "channel " << c;
-  EXPECT_LT(large, n * 0.005) << "pixels off by more than 64 levels";
+  for (int c = 0; c < 3; ++c) EXPECT_LT(sum[c] / n, 2.0) << "channel " << c << " against " << golden_path;
+  EXPECT_LT(large, n * 0.005) << "pixels off by more than 64 levels against " << golden_path;
+}
+
+TEST(AppTest, DemoMatchesTheGoldenImage) {
+  App app(Options(kDemo));
+  app.Frame();
+  app.Frame();
+  ExpectMatchesGolden(Grab(app), kGolden);
 }
 
 // --------------------------------------------------------------- interaction
@@ -945,6 +950,281 @@ TEST(AppGripperTest, DemoScenesOpenAndDescribeThemselves) {
     app.Frame();
     EXPECT_FALSE(app.snapshot().ghost_bodies.empty());
   }
+}
+
+// ---------------------------------------------------------------- robots
+
+const std::string kRobots = STICTION_SOURCE_DIR "/assets/robots";
+
+// The robot's silhouette in the current frame: the pixels that change when
+// the bodies are hidden, rendered without shadows and contact points so that
+// only the robot's own surfaces count. Pauses the app (so that both frames
+// show one state) and restores the toggles.
+struct Silhouette {
+  Image full;
+  std::vector<bool> mask;  // Top row first.
+  int pixels = 0;
+  int centre_pixels = 0;   // Inside the middle half of the width and the height.
+  int x0 = 1 << 30, y0 = 1 << 30, x1 = -1, y1 = -1;  // Bounding box (top-left origin).
+  bool robot(int x, int y) const { return mask[static_cast<size_t>(y) * full.width + x]; }
+};
+
+Silhouette RobotSilhouette(App& app) {
+  if (!app.paused()) app.HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  RenderOptions& render = app.ui().viz.render;
+  const RenderOptions saved = render;
+  const bool saved_points = app.ui().viz.contact_points;
+  render.shadows = false;
+  app.ui().viz.contact_points = false;
+  app.Frame();
+  Silhouette s;
+  s.full = Grab(app);
+  render.show_bodies = false;
+  app.Frame();
+  const Image empty = Grab(app);
+  render = saved;
+  app.ui().viz.contact_points = saved_points;
+  const int w = s.full.width, h = s.full.height;
+  s.mask.assign(static_cast<size_t>(w) * h, false);
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      const std::uint8_t* a = s.full.at(x, y);
+      const std::uint8_t* b = empty.at(x, y);
+      if (std::abs(a[0] - b[0]) + std::abs(a[1] - b[1]) + std::abs(a[2] - b[2]) <= 30) continue;
+      s.mask[static_cast<size_t>(y) * w + x] = true;
+      ++s.pixels;
+      if (x >= w / 4 && x < 3 * w / 4 && y >= h / 4 && y < 3 * h / 4) ++s.centre_pixels;
+      s.x0 = std::min(s.x0, x), s.x1 = std::max(s.x1, x);
+      s.y0 = std::min(s.y0, y), s.y1 = std::max(s.y1, y);
+    }
+  }
+  return s;
+}
+
+// Pixels of the silhouette whose colour passes `match` (r, g, b in 0..255).
+template <typename Match>
+int CountColour(const Silhouette& s, Match match) {
+  int n = 0;
+  for (int y = 0; y < s.full.height; ++y) {
+    for (int x = 0; x < s.full.width; ++x) {
+      const std::uint8_t* p = s.full.at(x, y);
+      if (s.robot(x, y) && match(p[0], p[1], p[2])) ++n;
+    }
+  }
+  return n;
+}
+
+struct RobotSceneCase {
+  const char* scene;
+  const char* colour;  // What the colour test looks for.
+  bool (*match)(int r, int g, int b);
+  double min_colour_fraction;  // Of the silhouette.
+};
+
+// The orange of the iiwa's links (URDF rgba 1 0.42 0.04) and of the
+// quadruped's trunk (0.9 0.55 0.1), lit: red well above green, little blue.
+bool Orange(int r, int g, int b) { return r > 90 && g < 0.8 * r && b < 0.45 * r; }
+// The hand's fingertips (rgba 0.92 0.92 0.92): bright, grey.
+bool White(int r, int g, int b) {
+  return std::min({r, g, b}) > 170 && std::max({r, g, b}) - std::min({r, g, b}) < 25;
+}
+
+const RobotSceneCase kRobotScenes[] = {
+    {"iiwa_posture", "iiwa orange", Orange, 0.3},
+    {"hand_posture", "fingertip white", White, 0.02},
+    {"quadruped_stand", "trunk orange", Orange, 0.1},
+};
+
+// Each robot scene (the Demos list's robots), after a second of simulated
+// time with the default camera: the robot is in view and fills a good part of
+// it (the camera frames the bodies' bounding box; the hand is only 0.2 m),
+// its silhouette sits in the middle and is not cut by the border, the robot's
+// own colours are there (not only background), every body's origin projects
+// inside the window, and the frame, shadows included, matches a golden image
+// (tests/app/golden/<scene>.png; STICTION_UPDATE_GOLDEN=1 rewrites them).
+TEST(AppRobotTest, RobotScenesFrameTheRobotAndMatchTheirGoldenImages) {
+  for (const RobotSceneCase& c : kRobotScenes) {
+    SCOPED_TRACE(c.scene);
+    AppOptions o = Options(kScenes + "/" + c.scene + ".yaml", /*paused=*/false);
+    o.steps_per_frame = 10;
+    App app(o);
+    ASSERT_FALSE(app.simulation().scene().robots.empty());
+    for (int i = 0; i < 10; ++i) app.Frame();
+    EXPECT_NEAR(app.simulation().time(), 1.0, 1e-9);
+    EXPECT_FALSE(app.ui().message_is_error) << app.ui().message;
+
+    for (size_t b = 1; b < app.snapshot().X_WB.size(); ++b) {
+      double x = 0, y = 0;
+      EXPECT_TRUE(ProjectToWindow(app, app.snapshot().X_WB[b].p, &x, &y))
+          << "body " << app.simulation().model().body(static_cast<int>(b)).name << " out of view";
+    }
+
+    const Silhouette s = RobotSilhouette(app);
+    const double n = static_cast<double>(kWidth) * kHeight;
+    const int colour = CountColour(s, c.match);
+    std::printf("%s: silhouette %.1f %% of the frame, %.1f %% of the centre, box %d..%d x %d..%d, %s %.1f %%\n",
+                c.scene, 100.0 * s.pixels / n, 100.0 * s.centre_pixels / (n / 4), s.x0, s.x1, s.y0, s.y1,
+                c.colour, 100.0 * colour / std::max(s.pixels, 1));
+    EXPECT_GT(s.pixels, 0.04 * n) << "the robot covers too little of the view";
+    EXPECT_GT(s.centre_pixels, 0.10 * n / 4) << "the middle of the view is mostly background";
+    EXPECT_GT(std::max((s.x1 - s.x0) / static_cast<double>(kWidth), (s.y1 - s.y0) / static_cast<double>(kHeight)),
+              0.4)
+        << "the robot appears small";
+    EXPECT_GT(s.x0, 0);
+    EXPECT_GT(s.y0, 0);
+    EXPECT_LT(s.x1, kWidth - 1);
+    EXPECT_LT(s.y1, kHeight - 1) << "the robot is cut by the border";
+    EXPECT_GT(colour, c.min_colour_fraction * s.pixels) << "too little " << c.colour;
+
+    app.Frame();  // With the default toggles again (shadows, contact points).
+    ExpectMatchesGolden(Grab(app), STICTION_SOURCE_DIR "/tests/app/golden/" + std::string(c.scene) + ".png");
+  }
+}
+
+// Writes `text` to a fresh file under the temp directory.
+fs::path WriteTempFile(const std::string& name, const std::string& text) {
+  const fs::path dir = fs::temp_directory_path() / "stiction-app-test-robots";
+  fs::create_directories(dir);
+  const fs::path file = dir / name;
+  std::ofstream(file) << text;
+  return file;
+}
+
+// A robot file opens as a scene by itself: as the app's scene, and dropped on
+// the window (on a ground plane, docs/robots.md); the camera frames it.
+TEST(AppRobotTest, RobotFilesOpenDirectlyAndByDrop) {
+  App app(Options(kRobots + "/iiwa14.urdf", /*paused=*/false));
+  ASSERT_EQ(app.simulation().scene().robots.size(), 1u);
+  EXPECT_EQ(app.simulation().scene().robots[0].format, "URDF");
+  EXPECT_GE(app.simulation().model().num_bodies(), 8);
+  EXPECT_FALSE(app.ui().message_is_error) << app.ui().message;
+  for (int i = 0; i < 3; ++i) app.Frame();
+  EXPECT_GT(app.simulation().time(), 0);
+  Silhouette s = RobotSilhouette(app);
+  EXPECT_GT(s.pixels, 0.03 * kWidth * kHeight) << "the robot appears small";
+  EXPECT_GT(s.centre_pixels, 0.05 * kWidth * kHeight / 4);  // Upright and slim.
+  EXPECT_GT(CountColour(s, Orange), 0.3 * s.pixels);
+
+  app.HandleDrop({kRobots + "/four_finger_hand.urdf"});
+  EXPECT_FALSE(app.ui().message_is_error) << app.ui().message;
+  ASSERT_EQ(app.simulation().scene().robots.size(), 1u);
+  EXPECT_NE(app.simulation().scene().robots[0].file.find("four_finger_hand.urdf"), std::string::npos);
+  EXPECT_EQ(app.ui().scene_path_field, kRobots + "/four_finger_hand.urdf");
+  app.Frame();
+  s = RobotSilhouette(app);
+  EXPECT_GT(s.pixels, 0.02 * kWidth * kHeight) << "the dropped hand appears small";
+  EXPECT_GT(s.centre_pixels, 0.05 * kWidth * kHeight / 4);
+
+  // A scene dropped after a robot file; several files: the first opens.
+  app.HandleDrop({kScenes + "/iiwa_posture.yaml", kScenes + "/pendulum.yaml"});
+  EXPECT_FALSE(app.ui().message_is_error) << app.ui().message;
+  EXPECT_EQ(app.simulation().scene().robots.size(), 2u);
+  EXPECT_NE(app.ui().message.find("1 more dropped file(s) ignored"), std::string::npos) << app.ui().message;
+  app.Frame();
+}
+
+// Bad dropped files: each shows the loader's one-line message naming the
+// file, the scene that was running keeps running, and nothing throws out of
+// the drop callback.
+TEST(AppRobotTest, ABadDroppedFileKeepsTheSceneRunning) {
+  App app(Options(kScenes + "/hand_posture.yaml", /*paused=*/false));
+  app.Frame();
+  const Simulation* before = &app.simulation();
+  const int bodies = app.simulation().model().num_bodies();
+  const std::vector<fs::path> bad = {
+      WriteTempFile("truncated.urdf", "<robot name=\"r\"><link name=\"a\"><visual>"),
+      WriteTempFile("not_a_robot.xml", "<html><body>hello</body></html>\n"),
+      WriteTempFile("broken_joint.urdf",
+                    "<robot name=\"r\"><link name=\"a\"/><joint name=\"j\" type=\"revolute\">"
+                    "<parent link=\"a\"/><child link=\"missing\"/></joint></robot>\n"),
+      WriteTempFile("bad.yaml", "bodies: [\n  - {name: x, mass: -1\n"),
+      WriteTempFile("bad_mass.yaml", "bodies:\n  - name: box\n    mass: -1\n"),
+      fs::temp_directory_path() / "stiction-app-test-robots" / "no_such_robot.urdf",
+      fs::path(kScenes),  // A directory.
+  };
+  for (const fs::path& file : bad) {
+    SCOPED_TRACE(file.string());
+    EXPECT_NO_THROW(app.HandleDrop({file.string()}));
+    EXPECT_TRUE(app.ui().message_is_error) << app.ui().message;
+    EXPECT_NE(app.ui().message.find(file.filename().string()), std::string::npos) << app.ui().message;
+    EXPECT_EQ(app.ui().message.find('\n'), std::string::npos) << app.ui().message;
+    EXPECT_EQ(&app.simulation(), before);
+    EXPECT_EQ(app.simulation().model().num_bodies(), bodies);
+    const double t = app.simulation().time();
+    app.Frame();
+    app.Frame();
+    EXPECT_GT(app.simulation().time(), t) << "the scene stopped";
+  }
+  EXPECT_NO_THROW(app.HandleDrop({}));
+}
+
+// A robot file with elements the importer skips: the notes are printed to
+// stderr once at load, and the status line points at the Import notes list.
+TEST(AppRobotTest, ImportNotesArePrintedAndShown) {
+  const fs::path urdf = WriteTempFile(
+      "mimic.urdf",
+      "<robot name=\"mimic_arm\">\n"
+      "  <link name=\"base\"><inertial><mass value=\"1\"/><inertia ixx=\"0.01\" iyy=\"0.01\" izz=\"0.01\""
+      " ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>\n"
+      "    <visual><geometry><box size=\"0.2 0.2 0.1\"/></geometry></visual></link>\n"
+      "  <link name=\"a\"><inertial><mass value=\"1\"/><inertia ixx=\"0.01\" iyy=\"0.01\" izz=\"0.01\""
+      " ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>\n"
+      "    <visual><geometry><box size=\"0.05 0.05 0.3\"/></geometry></visual></link>\n"
+      "  <link name=\"b\"><inertial><mass value=\"1\"/><inertia ixx=\"0.01\" iyy=\"0.01\" izz=\"0.01\""
+      " ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>\n"
+      "    <visual><geometry><box size=\"0.05 0.05 0.3\"/></geometry></visual></link>\n"
+      "  <joint name=\"j1\" type=\"revolute\"><parent link=\"base\"/><child link=\"a\"/>"
+      "<origin xyz=\"0 0 0.2\"/><axis xyz=\"0 1 0\"/><limit lower=\"-1\" upper=\"1\" effort=\"10\" velocity=\"1\"/></joint>\n"
+      "  <joint name=\"j2\" type=\"revolute\"><parent link=\"a\"/><child link=\"b\"/>"
+      "<origin xyz=\"0 0 0.3\"/><axis xyz=\"0 1 0\"/><limit lower=\"-1\" upper=\"1\" effort=\"10\" velocity=\"1\"/>"
+      "<mimic joint=\"j1\"/></joint>\n"
+      "</robot>\n");
+  App app(Options(kDemo));
+  testing::internal::CaptureStderr();
+  app.HandleDrop({urdf.string()});
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_FALSE(app.ui().message_is_error) << app.ui().message;
+  ASSERT_EQ(app.simulation().scene().robots.size(), 1u);
+  const std::vector<std::string>& notes = app.simulation().scene().robots[0].notes;
+  ASSERT_FALSE(notes.empty());
+  size_t lines = 0;
+  for (const std::string& note : notes) {
+    EXPECT_NE(err.find(note), std::string::npos) << "not printed: " << note << "\nstderr: " << err;
+    ++lines;
+  }
+  EXPECT_EQ(static_cast<size_t>(std::count(err.begin(), err.end(), '\n')), lines) << err;
+  EXPECT_NE(err.find("<mimic> ignored"), std::string::npos) << err;
+  EXPECT_NE(app.ui().message.find(std::to_string(notes.size()) + " import note"), std::string::npos)
+      << app.ui().message;
+  // Frames (the panel lists the notes) do not print them again.
+  testing::internal::CaptureStderr();
+  app.Frame();
+  app.Frame();
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+  // The shipped robot scenes have no notes: nothing printed.
+  testing::internal::CaptureStderr();
+  app.HandleDrop({kScenes + "/iiwa_posture.yaml"});
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+}
+
+// The executable opens a robot file given on the command line, and exits 1
+// with one line for a bad one.
+TEST(AppExecutableTest, OpensARobotFileFromTheCommandLine) {
+  const fs::path png = fs::temp_directory_path() / "stiction-app-test-robot.png";
+  fs::remove(png);
+  std::string out;
+  EXPECT_EQ(RunCommand(std::string(STICTION_APP_EXE) + " " + kRobots +
+                           "/iiwa14.urdf --paused --headless-frames 2 --size 320x240 --screenshot " + png.string(),
+                       &out),
+            0)
+      << out;
+  EXPECT_TRUE(fs::exists(png));
+  fs::remove(png);
+  const fs::path bad = WriteTempFile("cli_truncated.urdf", "<robot name=\"r\"><link");
+  out.clear();
+  EXPECT_EQ(RunCommand(std::string(STICTION_APP_EXE) + " " + bad.string() + " --headless-frames 1", &out), 1);
+  EXPECT_EQ(out.find('\n'), out.size() - 1) << out;
+  EXPECT_NE(out.find("cli_truncated.urdf"), std::string::npos) << out;
 }
 
 }  // namespace
