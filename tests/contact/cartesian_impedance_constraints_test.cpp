@@ -57,14 +57,6 @@ ImpedanceScene MakeScene() {
   return s;
 }
 
-RigidTransform RandomPose(std::mt19937* rng) {
-  std::uniform_real_distribution<double> u(-1, 1);
-  RigidTransform X;
-  X.R = Quaternion(u(*rng), u(*rng), u(*rng), u(*rng)).normalized().toRotationMatrix();
-  X.p = Vector3(u(*rng), u(*rng), u(*rng));
-  return X;
-}
-
 class CartesianImpedanceConstraintsTest : public ::testing::Test {
  protected:
   CartesianImpedanceConstraintsTest() : s_(MakeScene()), cache_(s_.model) {
@@ -74,8 +66,8 @@ class CartesianImpedanceConstraintsTest : public ::testing::Test {
     // 0: the free body, offset and rotated frame, moving target, limits.
     CartesianImpedance c;
     c.body = s_.free;
-    c.X_BE = RandomPose(&rng);
-    c.X_WT = RandomPose(&rng);
+    c.X_BE = test::RandomPose(&rng);
+    c.X_WT = test::RandomPose(&rng);
     c.v_WT = Vector3(0.3, -0.2, 0.5);
     c.w_WT = Vector3(-1, 0.4, 0.2);
     c.translational_stiffness = 800;
@@ -89,7 +81,7 @@ class CartesianImpedanceConstraintsTest : public ::testing::Test {
     c = CartesianImpedance();
     c.body = s_.link2;
     c.X_BE.p = Vector3(0, 0, 0.3);
-    c.X_WT = RandomPose(&rng);
+    c.X_WT = test::RandomPose(&rng);
     c.translational_stiffness = 300;
     c.translational_damping = 0;
     c.rotational_stiffness = 20;
@@ -106,7 +98,7 @@ class CartesianImpedanceConstraintsTest : public ::testing::Test {
     // 3: translation only, a pure damper (rotational gains zero: no rows).
     c = CartesianImpedance();
     c.body = s_.link1;
-    c.X_WT = RandomPose(&rng);
+    c.X_WT = test::RandomPose(&rng);
     c.translational_damping = 5;
     c.max_force = 2;
     controllers_.push_back(c);

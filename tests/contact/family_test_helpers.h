@@ -21,6 +21,15 @@ namespace stiction::test {
 
 /// A body named `name` with the rotational inertia of a uniform box of the
 /// given size about its COM.
+/// A random pose: a uniformly drawn quaternion direction, position in [-1, 1]³ m.
+inline RigidTransform RandomPose(std::mt19937* rng) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  RigidTransform X;
+  X.R = Quaternion(u(*rng), u(*rng), u(*rng), u(*rng)).normalized().toRotationMatrix();
+  X.p = Vector3(u(*rng), u(*rng), u(*rng));
+  return X;
+}
+
 inline Body BoxBody(const std::string& name, double mass, const Vector3& com_B, const Vector3& box_size) {
   Body b;
   b.name = name;

@@ -57,14 +57,6 @@ WeldScene MakeWeldScene() {
   return s;
 }
 
-RigidTransform RandomPose(std::mt19937* rng) {
-  std::uniform_real_distribution<double> u(-1, 1);
-  RigidTransform X;
-  X.R = Quaternion(u(*rng), u(*rng), u(*rng), u(*rng)).normalized().toRotationMatrix();
-  X.p = Vector3(u(*rng), u(*rng), u(*rng));
-  return X;
-}
-
 BodyConstraint Make(BodyConstraintKind kind, int body_a, int body_b, const RigidTransform& X_AFa,
                     const RigidTransform& X_BFb) {
   BodyConstraint bc;
@@ -139,7 +131,7 @@ class WeldConstraintsTest : public ::testing::Test {
 // within the arm's tree, and between the arm and a free body.
 std::vector<BodyConstraint> MixedConstraints(const WeldScene& s, unsigned seed) {
   std::mt19937 rng(seed);
-  auto X = [&] { return RandomPose(&rng); };
+  auto X = [&] { return test::RandomPose(&rng); };
   return {
       Make(BodyConstraintKind::kWeld, s.a, s.b, X(), X()),
       Make(BodyConstraintKind::kBall, s.a, s.b, X(), X()),
@@ -264,8 +256,8 @@ TEST_F(WeldConstraintsTest, StabilizationVelocityRemovesAKnownError) {
   RigidTransform X_FaFb;
   X_FaFb.R = Eigen::AngleAxisd(theta, axis_Fa).toRotationMatrix();
   X_FaFb.p = d_Fa;
-  const RigidTransform X_AFa = RandomPose(&rng), X_BFb = RandomPose(&rng);
-  const RigidTransform X_WA = RandomPose(&rng);
+  const RigidTransform X_AFa = test::RandomPose(&rng), X_BFb = test::RandomPose(&rng);
+  const RigidTransform X_WA = test::RandomPose(&rng);
   // b's pose puts Fb at X_WA X_AFa X_FaFb; a's free joint holds X_WA.
   const RigidTransform X_WFa_ab = X_WA * X_AFa;
   const RigidTransform X_WB = X_WFa_ab * X_FaFb * X_BFb.inverse();
@@ -318,7 +310,7 @@ TEST_F(WeldConstraintsTest, PairWithinOneTreeGivesOneBlock) {
   RigidTransform X_FaFb;
   X_FaFb.R = Eigen::AngleAxisd(theta, Vector3(2, 1, -1).normalized()).toRotationMatrix();
   X_FaFb.p = d_Fa;
-  const RigidTransform X_AFa = RandomPose(&rng);
+  const RigidTransform X_AFa = test::RandomPose(&rng);
   const RigidTransform X_BFb = cache_.X_WB[s_.link2].inverse() * cache_.X_WB[s_.link0] * X_AFa * X_FaFb;
   Build({Make(BodyConstraintKind::kWeld, s_.link0, s_.link2, X_AFa, X_BFb)});
   ASSERT_EQ(problem_.constraints.size(), 1u);
@@ -344,9 +336,9 @@ TEST_F(WeldConstraintsTest, PairWithinOneTreeGivesOneBlock) {
 TEST_F(WeldConstraintsTest, PairsWithoutAMovingTreeAreSkippedAndKeysNameTheInputIndex) {
   test::RandomState(s_.model, 7, &q0_, &v0_);
   std::mt19937 rng(41);
-  Build({Make(BodyConstraintKind::kWeld, 0, s_.post, RandomPose(&rng), RandomPose(&rng)),
-         Make(BodyConstraintKind::kWeld, s_.a, s_.b, RandomPose(&rng), RandomPose(&rng)),
-         Make(BodyConstraintKind::kBall, s_.post, s_.b, RandomPose(&rng), RandomPose(&rng))});
+  Build({Make(BodyConstraintKind::kWeld, 0, s_.post, test::RandomPose(&rng), test::RandomPose(&rng)),
+         Make(BodyConstraintKind::kWeld, s_.a, s_.b, test::RandomPose(&rng), test::RandomPose(&rng)),
+         Make(BodyConstraintKind::kBall, s_.post, s_.b, test::RandomPose(&rng), test::RandomPose(&rng))});
   ASSERT_EQ(problem_.constraints.size(), 2u);
   EXPECT_EQ(problem_.constraints[0].key, MakeConstraintKey(ConstraintOrigin::kWeld, 1, 0, 0));
   EXPECT_EQ(problem_.constraints[1].key, MakeConstraintKey(ConstraintOrigin::kWeld, 2, 0, 0));
