@@ -1,5 +1,7 @@
 #include "engine/common/text.h"
 
+#include <sstream>
+
 namespace stiction {
 
 std::string OneLine(std::string_view s) {
@@ -19,6 +21,13 @@ std::string OneLine(std::string_view s) {
     }
   }
   return out;
+}
+
+std::string FormatNumber(double value) {
+  std::ostringstream out;
+  out.precision(10);
+  out << value;
+  return out.str();
 }
 
 std::string SingleQuoted(std::string_view s) {

@@ -33,22 +33,17 @@ void CheckPose(const char* key, const RigidTransform& X) {
 }
 
 // Appends one clamped row J v_tree with the implicit PD law of [SAP]
-// Sec. VII: γ = −δt (K (e0 + δt v_c) + D (v_c − v_d)) clamped to ±δt limit,
-// i.e. R = 1/(δt (δt K + D)), v̂ = (D v_d − K e0)/(δt K + D).
+// Sec. VII (ImplicitPdRow, clamped_constraint.h). δt K + D > 0: a block
+// with K = D = 0 has no rows.
 template <typename Row>
 void AppendRow(ConstraintAssembly* assembly, int tree, const Row& J, double K, double D, double e0, double v_d,
                double limit, std::uint64_t key) {
-  const double dt = assembly->dt();
-  const double gain = dt * K + D;  // > 0: a block with K = D = 0 has no rows.
   Constraint& c = assembly->Append(1);
   c.kind = ConstraintKind::kClamped;
   c.num_rows = 1;
   c.blocks[0].tree = tree;
   c.blocks[0].J = J;
-  c.clamped.R = 1.0 / (dt * gain);
-  c.clamped.v_hat = (D * v_d - K * e0) / gain;
-  c.clamped.lower = -dt * limit;
-  c.clamped.upper = dt * limit;
+  c.clamped = ImplicitPdRow(assembly->dt(), K, D, e0, v_d, limit);
   c.origin = ConstraintOrigin::kCartesian;
   c.key = key;
 }

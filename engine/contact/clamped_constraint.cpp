@@ -27,4 +27,15 @@ void EvaluateClamped(const SapClampedParameters& p, double vc, ConstraintEvaluat
   }
 }
 
+SapClampedParameters ImplicitPdRow(double dt, double K, double D, double e0, double v_d, double effort_limit) {
+  const double gain = dt * K + D;
+  assert(dt > 0 && gain > 0);
+  SapClampedParameters p;
+  p.R = 1.0 / (dt * gain);
+  p.v_hat = (D * v_d - K * e0) / gain;
+  p.lower = -dt * effort_limit;
+  p.upper = dt * effort_limit;
+  return p;
+}
+
 }  // namespace stiction

@@ -21,4 +21,15 @@ struct SapClampedParameters {
 };
 void EvaluateClamped(const SapClampedParameters& p, double vc, ConstraintEvaluation* out);
 
+/// A PD controller with an effort limit as one clamped row ([SAP] Sec. VII).
+/// With the row's coordinate error e0 at the step start and e = e0 + δt v_c
+/// at its end, the impulse over the step is
+///   γ = −δt (K (e0 + δt v_c) + D (v_c − v_d)) = −(v_c − v̂) / R,
+///   R = 1 / (δt (δt K + D)),  v̂ = (D v_d − K e0) / (δt K + D),
+/// clamped to ±δt·effort_limit. Gains enter R (a convex cost), never an
+/// explicit force, so arbitrarily stiff gains stay stable. Needs δt > 0 and
+/// δt K + D > 0. Units: K [N/m or N m/rad], D [N s/m or N m s/rad], e0 [m or
+/// rad], v_d [m/s or rad/s], effort_limit [N or N m] (+∞: unlimited).
+SapClampedParameters ImplicitPdRow(double dt, double K, double D, double e0, double v_d, double effort_limit);
+
 }  // namespace stiction

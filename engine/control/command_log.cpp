@@ -36,7 +36,8 @@ double ReadNumber(const std::string& label, const YAML::Node& node, const std::s
   return value;
 }
 
-std::string FormatNumber(double x) {
+/// Round-trip precision: a saved command file replays bit-identically.
+std::string FormatExact(double x) {
   char text[32];
   std::snprintf(text, sizeof text, "%.17g", x);
   return text;
@@ -168,22 +169,22 @@ std::string FormatCommandLog(const CommandLog& log) {
     scene << log.scene;
     out << "scene: " << scene.c_str() << '\n';
   }
-  if (log.time_step) out << "time_step: " << FormatNumber(*log.time_step) << '\n';
+  if (log.time_step) out << "time_step: " << FormatExact(*log.time_step) << '\n';
   out << "commands:\n";
   for (const CommandEntry& e : log.entries) {
     out << "  - {";
     if (e.step) {
       out << "step: " << *e.step;
     } else {
-      out << "time: " << FormatNumber(e.time_s.value_or(0));
+      out << "time: " << FormatExact(e.time_s.value_or(0));
     }
     if (e.target) {
-      out << ", target: [" << FormatNumber(e.target->x) << ", " << FormatNumber(e.target->y) << ", "
-          << FormatNumber(e.target->z) << ", " << FormatNumber(e.target->yaw) << "]";
-      if (e.ramp_s > 0) out << ", ramp: " << FormatNumber(e.ramp_s);
+      out << ", target: [" << FormatExact(e.target->x) << ", " << FormatExact(e.target->y) << ", "
+          << FormatExact(e.target->z) << ", " << FormatExact(e.target->yaw) << "]";
+      if (e.ramp_s > 0) out << ", ramp: " << FormatExact(e.ramp_s);
     }
     if (e.grip) out << ", grip: " << (*e.grip == GripState::kClosed ? "close" : "open");
-    if (e.grip_force) out << ", grip_force: " << FormatNumber(*e.grip_force);
+    if (e.grip_force) out << ", grip_force: " << FormatExact(*e.grip_force);
     out << "}\n";
   }
   return out.str();

@@ -7,6 +7,7 @@
 #include <fcl/fcl.h>
 
 #include "engine/common/error.h"
+#include "engine/scene/shape_inertia.h"
 
 namespace stiction {
 namespace {
@@ -59,25 +60,25 @@ CollisionGeometry::CollisionGeometry(int index, CollisionGeometrySpec spec,
       case ShapeType::kSphere:
         RequirePositive(d, "sphere radius", s.radius);
         shape = std::make_shared<fcl::Sphered>(s.radius);
-        bounding_radius_ = s.radius;
+        bounding_radius_ = CalcShapeBoundingRadius(s);
         break;
       case ShapeType::kBox:
         for (int i = 0; i < 3; ++i) RequirePositive(d, "box size", s.size[i]);
         hull_ = std::make_shared<const ConvexHull>(MakeBoxHull(s.size));
         shape = std::make_shared<fcl::Boxd>(s.size);
-        bounding_radius_ = 0.5 * s.size.norm();
+        bounding_radius_ = CalcShapeBoundingRadius(s);
         break;
       case ShapeType::kCapsule:
         RequirePositive(d, "capsule radius", s.radius);
         if (!(s.length >= 0)) throw InputError(Where(d) + "capsule length must be >= 0");
         shape = std::make_shared<fcl::Capsuled>(s.radius, s.length);
-        bounding_radius_ = s.radius + 0.5 * s.length;
+        bounding_radius_ = CalcShapeBoundingRadius(s);
         break;
       case ShapeType::kCylinder:
         RequirePositive(d, "cylinder radius", s.radius);
         RequirePositive(d, "cylinder length", s.length);
         shape = std::make_shared<fcl::Cylinderd>(s.radius, s.length);
-        bounding_radius_ = std::hypot(s.radius, 0.5 * s.length);
+        bounding_radius_ = CalcShapeBoundingRadius(s);
         break;
       case ShapeType::kHalfSpace:
         bounding_radius_ = kInf;

@@ -1,8 +1,11 @@
 #include "engine/scene/robot_description.h"
 
+#include <algorithm>
+#include <limits>
 #include <map>
 
 #include "engine/common/error.h"
+#include "engine/scene/shape_inertia.h"
 
 namespace stiction {
 
@@ -58,6 +61,28 @@ void LumpWeldedMasses(RobotDescription* robot, const std::string& mass_element) 
                        "') but has no mass, and nothing welded to it has any; give it an " + mass_element);
     }
   }
+}
+
+double CalcLowestCollisionPoint(const RobotDescription& robot, const RigidTransform& X_WR) {
+  std::map<std::string, RigidTransform> X_WB;
+  for (const JointDescription& j : robot.joints) {  // Parents come before children.
+    RigidTransform X_FM;  // Zero coordinates, or a free joint's initial pose.
+    if (j.type == JointType::kFree && j.initial_q.size() == 7) {
+      X_FM.R = Quaternion(j.initial_q[0], j.initial_q[1], j.initial_q[2], j.initial_q[3]).normalized().toRotationMatrix();
+      X_FM.p = Vector3(j.initial_q[4], j.initial_q[5], j.initial_q[6]);
+    }
+    const RigidTransform X_WP = j.parent == "world" ? X_WR : X_WB.at(j.parent);
+    X_WB[j.child] = X_WP * j.X_PF * X_FM * j.X_CM.inverse();
+  }
+  double lowest = std::numeric_limits<double>::infinity();
+  for (const BodyDescription& b : robot.bodies) {
+    for (const GeometryDescription& g : b.geometries) {
+      if (!g.collision) continue;
+      const double radius = g.shape.type == ShapeType::kMesh ? 0.0 : CalcShapeBoundingRadius(g.shape);
+      lowest = std::min(lowest, (X_WB.at(b.name) * g.X_BG).p.z() - radius);
+    }
+  }
+  return lowest;
 }
 
 }  // namespace stiction

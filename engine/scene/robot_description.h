@@ -62,6 +62,12 @@ namespace stiction {
 /// has no mass, naming `mass_element` (e.g. "<inertial>") as the fix.
 void LumpWeldedMasses(RobotDescription* robot, const std::string& mass_element);
 
+/// Height [m] in the frame W of the lowest point of the robot's primitive
+/// collision geometry (by bounding spheres; meshes count by their origin),
+/// with the robot's frame R at X_WR, its joints at zero coordinates and its
+/// free joints at their initial poses. +∞ without collision geometry.
+double CalcLowestCollisionPoint(const RobotDescription& robot, const RigidTransform& X_WR);
+
 /// Adds a rigid body's mass properties to another's: the result's centre of
 /// mass and inertia about it in the frame of `into`; X_IO is the pose of the
 /// added body's frame in that frame.

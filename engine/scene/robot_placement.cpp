@@ -4,19 +4,13 @@
 #include <cmath>
 #include <optional>
 #include <set>
-#include <sstream>
 
 #include "engine/common/error.h"
+#include "engine/common/text.h"
 
 namespace stiction {
 
 namespace {
-
-std::string Num(double x) {
-  std::ostringstream os;
-  os << x;
-  return os.str();
-}
 
 template <typename T>
 bool HasName(const std::vector<T>& items, const std::string& name) {
@@ -63,7 +57,7 @@ void PlaceRobot(const RobotDescription& robot, const RobotPlacement& placement, 
     auto [entry, inserted] = friction_material.emplace(it->second, "");
     if (inserted) {
       MaterialDescription m = *base;
-      m.name = RobotElementName(placement, "friction_" + Num(it->second));
+      m.name = RobotElementName(placement, "friction_" + FormatNumber(it->second));
       m.material.friction = it->second;
       m.where = placement.where;
       if (HasName(scene->materials, m.name)) fail("material name '" + m.name + "' already exists");
@@ -113,8 +107,8 @@ void PlaceRobot(const RobotDescription& robot, const RobotPlacement& placement, 
     if (!std::isfinite(value)) fail("initial: '" + name + "' must be finite");
     const JointDescription& j = *it->second;
     if (value < j.lower_limit || value > j.upper_limit) {
-      fail("initial: '" + name + "' = " + Num(value) + " is outside its limits [" + Num(j.lower_limit) + ", " +
-           Num(j.upper_limit) + "]");
+      fail("initial: '" + name + "' = " + FormatNumber(value) + " is outside its limits [" + FormatNumber(j.lower_limit) + ", " +
+           FormatNumber(j.upper_limit) + "]");
     }
   }
   for (const auto& [name, gains] : placement.joint_pd_overrides) {

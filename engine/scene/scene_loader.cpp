@@ -69,9 +69,9 @@ constexpr std::array<std::string_view, 18> kSceneKeys = {
     "solver",      "default_material", "materials", "world_geometry", "bodies", "joints",
     "robots",      "package_path", "actuators",   "constraints", "gripper",       "commands"};
 
-constexpr std::array<std::string_view, 11> kRobotKeys = {
+constexpr std::array<std::string_view, 12> kRobotKeys = {
     "file", "name", "pose", "parent", "fixed_base", "initial", "joint_pd", "groups", "self_collision",
-    "material", "use_file_options"};
+    "material", "use_file_options", "rest_on_ground"};
 constexpr std::array<std::string_view, 3> kJointPdKeys = {"kp", "kd", "joints"};
 
 constexpr std::array<std::string_view, 8> kGeometryKeys = {
@@ -142,12 +142,6 @@ std::string Describe(const YAML::Node& node) {
   return "an unknown node";
 }
 
-std::string FormatNumber(double value) {
-  std::ostringstream out;
-  out.precision(10);
-  out << value;
-  return out.str();
-}
 
 // ---------------------------------------------------------------------------
 // Where a node came from, and errors.
@@ -393,6 +387,8 @@ class Loader {
   bool ReadBool(const Ctx& ctx, const YAML::Node& node) const;
   std::string ReadString(const Ctx& ctx, const YAML::Node& node) const;
   std::string ReadName(const Ctx& ctx, const YAML::Node& node) const;
+  /// A list of non-empty strings; `what` names them in the error.
+  std::vector<std::string> ReadNameList(const Ctx& ctx, const YAML::Node& node, const std::string& what) const;
   template <typename Range>
   std::string ReadChoice(const Ctx& ctx, const YAML::Node& node, const Range& choices,
                          const std::string& what) const;
@@ -535,6 +531,13 @@ std::string Loader::ReadName(const Ctx& ctx, const YAML::Node& node) const {
   std::string name = ReadString(ctx, node);
   if (name.empty()) Fail(ctx, node, "must not be empty");
   return name;
+}
+
+std::vector<std::string> Loader::ReadNameList(const Ctx& ctx, const YAML::Node& node, const std::string& what) const {
+  if (!node.IsSequence()) Fail(ctx, node, "expected a list of " + what + ", got " + Describe(node));
+  std::vector<std::string> out;
+  for (const auto& [element, element_ctx] : Elements(ctx, node)) out.push_back(ReadName(element_ctx, element));
+  return out;
 }
 
 template <typename Range>
@@ -1021,16 +1024,7 @@ GeometryDescription Loader::ParseGeometry(const Ctx& ctx, const YAML::Node& node
   out.color = map.Has("color") ? ReadColor(map.CtxOf("color"), map.Get("color")) : default_color;
   if (map.Has("collision")) out.collision = ReadBool(map.CtxOf("collision"), map.Get("collision"));
   if (map.Has("visual")) out.visual = ReadBool(map.CtxOf("visual"), map.Get("visual"));
-  if (map.Has("groups")) {
-    const Ctx groups_ctx = map.CtxOf("groups");
-    const YAML::Node& groups = map.Get("groups");
-    if (!groups.IsSequence()) {
-      Fail(groups_ctx, groups, "expected a list of group names, got " + Describe(groups));
-    }
-    for (const auto& [element, element_ctx] : Elements(groups_ctx, groups)) {
-      out.groups.push_back(ReadName(element_ctx, element));
-    }
-  }
+  if (map.Has("groups")) out.groups = ReadNameList(map.CtxOf("groups"), map.Get("groups"), "group names");
   return out;
 }
 
@@ -1376,11 +1370,7 @@ void Loader::ParseRobot(const Ctx& ctx, const YAML::Node& node, const std::vecto
   if (map.Has("fixed_base")) fixed_base = ReadBool(map.CtxOf("fixed_base"), map.Get("fixed_base"));
   if (map.Has("self_collision")) placement.self_collision = ReadBool(map.CtxOf("self_collision"), map.Get("self_collision"));
   if (map.Has("material")) placement.material = ReadName(map.CtxOf("material"), map.Get("material"));
-  if (map.Has("groups")) {
-    for (const auto& [element, element_ctx] : Elements(map.CtxOf("groups"), map.Get("groups"))) {
-      placement.groups.push_back(ReadName(element_ctx, element));
-    }
-  }
+  if (map.Has("groups")) placement.groups = ReadNameList(map.CtxOf("groups"), map.Get("groups"), "group names");
   if (map.Has("initial")) {
     const MapView initial(*this, map.CtxOf("initial"), map.Get("initial"));
     for (const std::string& key : initial.keys()) {
@@ -1422,6 +1412,14 @@ void Loader::ParseRobot(const Ctx& ctx, const YAML::Node& node, const std::vecto
     }
     scene->gravity = robot.gravity;
     if (robot.time_step > 0) scene->time_step = robot.time_step;
+  }
+  // Raised (or lowered) so that its lowest collision geometry touches z = 0.
+  if (map.Has("rest_on_ground") && ReadBool(map.CtxOf("rest_on_ground"), map.Get("rest_on_ground"))) {
+    if (placement.parent != "world") {
+      Fail(map.CtxOf("rest_on_ground"), map.Get("rest_on_ground"), "a robot mounted on a body cannot rest on the ground");
+    }
+    const double lowest = CalcLowestCollisionPoint(robot, placement.X_PR);
+    if (std::isfinite(lowest)) placement.X_PR.p.z() -= lowest;
   }
   PlaceRobot(robot, placement, scene);
   scene->robots.push_back(RobotSummary{placement.name.empty() ? robot.name : placement.name, path, robot.format,
@@ -1759,9 +1757,8 @@ SceneDescription Loader::Build(const YAML::Node& root, const MergedFiles& merged
     std::vector<std::string> package_path;
     if (has("package_path")) {
       const Ctx ctx = ctx_of("package_path");
-      for (const auto& [element, element_ctx] : Elements(ctx, get("package_path"))) {
-        const std::string dir = ReadName(element_ctx, element);
-        package_path.push_back(fs::path(dir).is_absolute() ? dir : (fs::path(element_ctx.dir) / dir).string());
+      for (const std::string& dir : ReadNameList(ctx, get("package_path"), "directories")) {
+        package_path.push_back(fs::path(dir).is_absolute() ? dir : (fs::path(ctx.dir) / dir).string());
       }
     }
     for (const std::string& dir : PackagePathFromEnvironment()) package_path.push_back(dir);
@@ -1892,8 +1889,9 @@ bool IsRobotFile(const std::string& path) {
   return ext == ".urdf" || ext == ".URDF" || ext == ".xml" || ext == ".XML" || ext == ".mjcf";
 }
 
-/// The scene a robot file opens as: the robot on a ground plane (URDF), or
-/// the model as it is with its own world, gravity and time step (MJCF).
+/// The scene a robot file opens as: the robot resting on a ground plane
+/// (URDF), or the model as it is with its own world, gravity and time step
+/// (MJCF).
 /// A URDF robot gets joint PD controllers holding its zero pose, capped by
 /// the file's effort limits, so that it stands instead of collapsing.
 std::string RobotFileScene(const std::string& path) {
@@ -1901,29 +1899,8 @@ std::string RobotFileScene(const std::string& path) {
   std::string yaml = "description: " + YamlQuoted("Robot file " + fs::path(path).filename().string() +
                                                   " opened on its own (docs/robots.md).") + "\n";
   if (LooksLikeUrdf(file)) {
-    // Lift the robot so that its lowest collision geometry (bounding
-    // sphere, zero pose) clears the ground.
-    const RobotDescription robot = ImportUrdf(file, UrdfImportOptions{true, PackagePathFromEnvironment()});
-    std::map<std::string, RigidTransform> X_RB;
-    double lowest = 0;
-    for (const JointDescription& j : robot.joints) {  // Parents come first.
-      const RigidTransform X_RP = j.parent == "world" ? RigidTransform{} : X_RB.at(j.parent);
-      X_RB[j.child] = X_RP * j.X_PF * j.X_CM.inverse();
-    }
-    for (const BodyDescription& b : robot.bodies) {
-      for (const GeometryDescription& g : b.geometries) {
-        if (!g.collision) continue;
-        const ShapeDescription& shape = g.shape;
-        const double radius = shape.type == ShapeType::kBox       ? 0.5 * shape.size.norm()
-                              : shape.type == ShapeType::kCapsule ? shape.radius + 0.5 * shape.length
-                              : shape.type == ShapeType::kCylinder ? std::hypot(shape.radius, 0.5 * shape.length)
-                                                                   : shape.radius;
-        lowest = std::min(lowest, (X_RB.at(b.name) * g.X_BG).p.z() - radius);
-      }
-    }
     yaml += "world_geometry:\n  - name: ground\n    shape: {type: half_space}\n    color: [0.55, 0.57, 0.6, 1]\n";
-    yaml += "robots:\n  - file: " + YamlQuoted(file) + "\n    joint_pd: {kp: 100, kd: 10}\n";
-    yaml += "    pose: {position: [0, 0, " + FormatNumber(-lowest) + "]}\n";
+    yaml += "robots:\n  - file: " + YamlQuoted(file) + "\n    joint_pd: {kp: 100, kd: 10}\n    rest_on_ground: true\n";
   } else {
     yaml += "robots:\n  - file: " + YamlQuoted(file) + "\n    use_file_options: true\n";
   }

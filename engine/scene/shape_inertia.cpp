@@ -1,5 +1,6 @@
 #include "engine/scene/shape_inertia.h"
 
+#include <cmath>
 #include <numbers>
 #include <stdexcept>
 
@@ -68,6 +69,23 @@ Matrix3 CalcShapeInertia(const ShapeDescription& shape, double mass) {
       throw std::invalid_argument("CalcShapeInertia: shape has no closed-form inertia");
   }
   return moments.asDiagonal();
+}
+
+double CalcShapeBoundingRadius(const ShapeDescription& shape) {
+  switch (shape.type) {
+    case ShapeType::kSphere:
+      return shape.radius;
+    case ShapeType::kBox:
+      return 0.5 * shape.size.norm();
+    case ShapeType::kCapsule:
+      return shape.radius + 0.5 * shape.length;
+    case ShapeType::kCylinder:
+      return std::hypot(shape.radius, 0.5 * shape.length);
+    case ShapeType::kHalfSpace:
+    case ShapeType::kMesh:
+      break;
+  }
+  throw std::invalid_argument("CalcShapeBoundingRadius: shape is not a primitive");
 }
 
 }  // namespace stiction

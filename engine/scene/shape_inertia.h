@@ -1,7 +1,9 @@
 #pragma once
-// Closed-form mass properties of the solid primitive shapes, used by the scene
-// loader to compute a body's mass (from a density) and rotational inertia
-// (from its collision geometry) when the file does not give them.
+// Closed-form properties of the solid primitive shapes: mass properties, used
+// by the scene loader to compute a body's mass (from a density) and
+// rotational inertia (from its collision geometry) when the file does not
+// give them, and the bounding radius the contact query and robot placement
+// use.
 #include "engine/common/eigen_types.h"
 #include "engine/scene/scene_description.h"
 
@@ -20,5 +22,10 @@ double CalcShapeVolume(const ShapeDescription& shape);
 /// supported shape), expressed in the shape frame G. Throws
 /// std::invalid_argument for shapes without closed-form mass properties.
 Matrix3 CalcShapeInertia(const ShapeDescription& shape, double mass);
+
+/// Radius [m] of the smallest sphere about the shape frame origin G that
+/// holds the primitive (sphere, box, capsule, cylinder). Throws
+/// std::invalid_argument for meshes and half-spaces.
+double CalcShapeBoundingRadius(const ShapeDescription& shape);
 
 }  // namespace stiction

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 
 #include <console_bridge/console.h>
@@ -96,12 +97,6 @@ RigidTransform ToTransform(const urdf::Pose& pose) {
   X.R = Quaternion(w, x, y, z).normalized().toRotationMatrix();
   X.p = Vector3(pose.position.x, pose.position.y, pose.position.z);
   return X;
-}
-
-std::string Num(double x) {
-  std::ostringstream os;
-  os << x;
-  return os.str();
 }
 
 std::string At(const std::string& file, int line) {
@@ -222,7 +217,7 @@ class UrdfConverter {
       if (j.type == urdf::Joint::REVOLUTE || j.type == urdf::Joint::PRISMATIC) {
         if (!(l.lower <= l.upper) || !std::isfinite(l.lower) || !std::isfinite(l.upper)) {
           throw InputError(where + ": joint '" + j.name + "': <limit> needs finite lower <= upper, got lower=" +
-                           Num(l.lower) + " upper=" + Num(l.upper));
+                           FormatNumber(l.lower) + " upper=" + FormatNumber(l.upper));
         }
         // URDF writes lower = upper = 0 for "no position limit" on joints
         // whose limit element only carries effort and velocity.
@@ -307,33 +302,38 @@ class UrdfConverter {
     return Vector4(c.r, c.g, c.b, c.a).cwiseMax(0.0).cwiseMin(1.0);
   }
 
+  /// The i-th <collision> or <visual> (`kind`) of a link; null when it has
+  /// no geometry.
+  std::optional<GeometryDescription> MakeGeometry(const urdf::Link& link, const std::string& kind, std::size_t i,
+                                                  const urdf::GeometrySharedPtr& geometry, const urdf::Pose& origin,
+                                                  const std::map<std::string, std::vector<int>>& rows) const {
+    if (!geometry) return std::nullopt;
+    GeometryDescription g;
+    g.name = link.name + "/" + kind + "_" + std::to_string(i);
+    g.where = SourceLocation{label_, NthLine(rows, link.name, i, LinkLine(link.name))};
+    g.shape = ConvertShape(*geometry, g.where.ToString(), "link '" + link.name + "' <" + kind + ">");
+    g.X_BG = ToTransform(origin);
+    return g;
+  }
+
   void AddGeometries(const urdf::Link& link, BodyDescription* body) {
-    const int link_line = LinkLine(link.name);
     const bool has_visuals = !link.visual_array.empty();
     for (std::size_t i = 0; i < link.collision_array.size(); ++i) {
       const urdf::Collision& c = *link.collision_array[i];
-      if (!c.geometry) continue;
-      GeometryDescription g;
-      g.name = link.name + "/collision_" + std::to_string(i);
-      g.where = SourceLocation{label_, NthLine(lines_.collisions, link.name, i, link_line)};
-      g.shape = ConvertShape(*c.geometry, g.where.ToString(), "link '" + link.name + "' <collision>");
-      g.X_BG = ToTransform(c.origin);
-      g.collision = true;
-      g.visual = !has_visuals;  // Drawn only when the link has nothing else to show.
-      body->geometries.push_back(std::move(g));
+      std::optional<GeometryDescription> g = MakeGeometry(link, "collision", i, c.geometry, c.origin, lines_.collisions);
+      if (!g) continue;
+      g->collision = true;
+      g->visual = !has_visuals;  // Drawn only when the link has nothing else to show.
+      body->geometries.push_back(std::move(*g));
     }
     for (std::size_t i = 0; i < link.visual_array.size(); ++i) {
       const urdf::Visual& v = *link.visual_array[i];
-      if (!v.geometry) continue;
-      GeometryDescription g;
-      g.name = link.name + "/visual_" + std::to_string(i);
-      g.where = SourceLocation{label_, NthLine(lines_.visuals, link.name, i, link_line)};
-      g.shape = ConvertShape(*v.geometry, g.where.ToString(), "link '" + link.name + "' <visual>");
-      g.X_BG = ToTransform(v.origin);
-      g.color = ColorOf(v);
-      g.collision = false;
-      g.visual = true;
-      body->geometries.push_back(std::move(g));
+      std::optional<GeometryDescription> g = MakeGeometry(link, "visual", i, v.geometry, v.origin, lines_.visuals);
+      if (!g) continue;
+      g->color = ColorOf(v);
+      g->collision = false;
+      g->visual = true;
+      body->geometries.push_back(std::move(*g));
     }
   }
 

@@ -13,6 +13,8 @@
 
 #include "engine/common/error.h"
 #include "engine/scene/package_path.h"
+#include "engine/scene/scene_loader.h"
+#include "tests/scene/scratch_dir_test.h"
 
 namespace stiction {
 namespace {
@@ -20,22 +22,8 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-/// A scratch directory per test, removed afterwards.
-class UrdfImporterTest : public ::testing::Test {
+class UrdfImporterTest : public test::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("stiction_urdf_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string Write(const std::string& name, const std::string& text) {
-    const fs::path path = dir_ / name;
-    fs::create_directories(path.parent_path());
-    std::ofstream(path) << text;
-    return path.string();
-  }
   static std::string MessageOf(const std::string& path, const UrdfImportOptions& options = {}) {
     try {
       ImportUrdf(path, options);
@@ -44,7 +32,6 @@ class UrdfImporterTest : public ::testing::Test {
     }
     return "(no error)";
   }
-  fs::path dir_;
 };
 
 const BodyDescription& Body(const RobotDescription& r, const std::string& name) {
@@ -313,6 +300,43 @@ TEST_F(UrdfImporterTest, ShippedRobotsImport) {
         ImportUrdf(std::string(STICTION_SOURCE_DIR) + "/assets/robots/" + name + ".urdf");
     EXPECT_FALSE(r.bodies.empty());
   }
+}
+
+}  // namespace
+}  // namespace stiction
+
+namespace stiction {
+namespace {
+
+std::string LoadMessage(const std::string& yaml) {
+  try {
+    LoadSceneString(yaml, "scene.yaml", std::string(STICTION_SOURCE_DIR) + "/assets/scenes");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(RobotSceneKeysTest, RestOnGroundPutsTheLowestCollisionGeometryAtZero) {
+  const SceneDescription scene = LoadSceneString(
+      "robots:\n  - file: ../robots/iiwa14.urdf\n    pose: {position: [0, 0, 5]}\n    rest_on_ground: true\n",
+      "scene.yaml", std::string(STICTION_SOURCE_DIR) + "/assets/scenes");
+  // The lowest geometry is the base cylinder (r 0.09 m, length 0.1575 m,
+  // centred 0.07875 m above the base frame): by its bounding sphere it
+  // reaches hypot(0.09, 0.07875) below its centre.
+  const double lift = std::hypot(0.09, 0.07875) - 0.07875;
+  ASSERT_EQ(scene.joints.front().name, "iiwa_link_0_weld");
+  EXPECT_NEAR(scene.joints.front().X_PF.p.z(), lift, 1e-12);
+}
+
+TEST(RobotSceneKeysTest, ListsMustBeListsAndMountedRobotsDoNotRestOnTheGround) {
+  EXPECT_THAT(LoadMessage("package_path: some/dir\n"), HasSubstr("scene.yaml:1: package_path: expected a list of directories"));
+  EXPECT_THAT(LoadMessage("robots:\n  - file: ../robots/iiwa14.urdf\n    groups: arm\n"),
+              HasSubstr("expected a list of group names"));
+  EXPECT_THAT(LoadMessage("robots:\n  - file: ../robots/iiwa14.urdf\n    name: arm\n"
+                          "  - file: ../robots/parallel_gripper.urdf\n    parent: arm/iiwa_link_7\n"
+                          "    rest_on_ground: true\n"),
+              HasSubstr("a robot mounted on a body cannot rest on the ground"));
 }
 
 }  // namespace
