@@ -82,6 +82,13 @@ struct RevoluteLink {
 
 /// Adds a chain of revolute links, all with `body`'s inertia, hanging from
 /// the world (one tree). Returns the body indices, base first.
+/// Three revolute links on non-parallel axes (z, y, and x+z), for families
+/// whose Jacobians must be checked on a chain that is not planar.
+inline const std::vector<RevoluteLink> kThreeSkewedLinks = {
+    {"link0", Vector3::UnitZ(), Vector3(1, 0, 0)},
+    {"link1", Vector3::UnitY(), Vector3(0, 0.1, 0.4)},
+    {"link2", Vector3(1, 0, 1).normalized(), Vector3(0, 0.1, 0.4)}};
+
 inline std::vector<int> AddRevoluteChain(MultibodyModel* model, Body body, const std::vector<RevoluteLink>& links) {
   std::vector<int> bodies;
   int parent = 0;

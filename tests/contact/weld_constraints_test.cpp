@@ -44,11 +44,7 @@ WeldScene MakeWeldScene() {
   body.I_Bcm_B = test::BoxInertia(0.4, Vector3(0.1, 0.1, 0.5));
   body.name = "b";
   s.b = test::AddFreeBody(&s.model, body);
-  const std::vector<int> links =
-      test::AddRevoluteChain(&s.model, body,
-                             {{"link0", Vector3::UnitZ(), Vector3(1, 0, 0)},
-                              {"link1", Vector3::UnitY(), Vector3(0, 0.1, 0.4)},
-                              {"link2", Vector3(1, 0, 1).normalized(), Vector3(0, 0.1, 0.4)}});
+  const std::vector<int> links = test::AddRevoluteChain(&s.model, body, test::kThreeSkewedLinks);
   s.link0 = links[0];
   s.link1 = links[1];
   s.link2 = links[2];

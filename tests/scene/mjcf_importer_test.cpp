@@ -14,6 +14,7 @@
 #include "engine/common/error.h"
 #include "engine/scene/scene_loader.h"
 #include "engine/simulation.h"
+#include "tests/scene/scratch_dir_test.h"
 
 namespace stiction {
 namespace {
@@ -21,20 +22,8 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-class MjcfImporterTest : public ::testing::Test {
+class MjcfImporterTest : public test::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("stiction_mjcf_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string Write(const std::string& name, const std::string& text) {
-    const fs::path path = dir_ / name;
-    std::ofstream(path) << text;
-    return path.string();
-  }
   static std::string MessageOf(const std::string& path) {
     try {
       ImportMjcf(path);
@@ -43,7 +32,6 @@ class MjcfImporterTest : public ::testing::Test {
     }
     return "(no error)";
   }
-  fs::path dir_;
 };
 
 const JointDescription& Joint(const RobotDescription& r, const std::string& name) {
