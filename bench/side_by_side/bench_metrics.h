@@ -22,7 +22,7 @@ struct RunResult {
   double steady_iterations = 0;       ///< Per step, steady-state window.
   double steady_penetration_m = 0;    ///< Mean of the per-step deepest penetration, window [m].
   double metric = 0;           ///< The scene's metric in SI units (see Metric).
-  bool metric_pass = true;     ///< Stack: standing; grasp: not dropped; others: true.
+  bool metric_pass = true;     ///< Stack, robots: standing; grasp: not dropped; mass ratio: holds; others: true.
   std::string metric_text;     ///< Human-readable metric for the table.
 };
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engine/common/error.h"
+#include "engine/multibody/multibody_model.h"
 #include "engine/scene/scene_loader.h"
 
 namespace stiction::bench {
@@ -46,6 +47,7 @@ BenchScene LoadBenchScene(const std::string& name, const std::string& file, doub
   b.duration = duration;
   b.metric = metric;
   b.objects = CountFreeBodies(b.scene);
+  for (const JointDescription& j : b.scene.joints) b.dofs += JointNumVelocities(j.type);
   return b;
 }
 
@@ -103,6 +105,7 @@ BenchScene MakeScaledClutter(int objects, double dt, double duration) {
     }
   }
   b.objects = CountFreeBodies(b.scene);
+  b.dofs = tiles * tile.dofs;
   b.scaling = true;
   return b;
 }
@@ -151,6 +154,20 @@ BenchScene MakeMassRatio(double dt, double duration) {
   return b;
 }
 
+BenchScene MakeArmHold(double dt, double duration) {
+  BenchScene b = LoadBenchScene("arm_hold", "bench_arm_hold.yaml", dt, duration, Metric::kGraspDrift);
+  SetCriticalDissipation(dt, &b.scene);
+  b.tracked_body = BodyIndex(b.scene, "box");
+  b.reference_body = BodyIndex(b.scene, "gripper/gripper_base");
+  return b;
+}
+
+BenchScene MakeQuadrupeds8(double dt, double duration) {
+  BenchScene b = LoadBenchScene("quadrupeds8", "quadrupeds8_standing.yaml", dt, duration, Metric::kStand);
+  for (int k = 0; k < 8; ++k) b.standing_bodies.push_back(BodyIndex(b.scene, "dog" + std::to_string(k) + "/trunk"));
+  return b;
+}
+
 std::vector<BenchScene> MakeBenchScenes(bool short_run) {
   std::vector<BenchScene> scenes;
   if (short_run) {
@@ -162,6 +179,8 @@ std::vector<BenchScene> MakeBenchScenes(bool short_run) {
     scenes.push_back(MakeGraspHold(0.01, 0.5));
     scenes.push_back(MakeStack10(0.01, 0.5));
     scenes.push_back(MakeMassRatio(0.01, 0.5));
+    scenes.push_back(MakeArmHold(0.01, 0.5));
+    scenes.push_back(MakeQuadrupeds8(0.01, 0.3));
     return scenes;
   }
   for (bool walls : {true, false}) {
@@ -174,6 +193,8 @@ std::vector<BenchScene> MakeBenchScenes(bool short_run) {
   scenes.push_back(MakeGraspHold(0.01, 10));
   scenes.push_back(MakeStack10(0.01, 10));
   scenes.push_back(MakeMassRatio(0.01, 10));
+  scenes.push_back(MakeArmHold(0.01, 10));
+  scenes.push_back(MakeQuadrupeds8(0.01, 10));
   return scenes;
 }
 

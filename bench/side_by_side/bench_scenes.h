@@ -19,6 +19,7 @@ enum class Metric {
   kGraspDrift,    ///< Grasp hold: the box's vertical speed over the 2nd half [mm/s].
   kStack,         ///< Stack: standing or not, top box horizontal speed over the 2nd half.
   kSink,          ///< Mass ratio: how far the heavy box sits below its start at the end [m].
+  kStand,         ///< Robots standing: largest trunk height drop at the end [m]; all standing.
 };
 
 struct BenchScene {
@@ -29,6 +30,12 @@ struct BenchScene {
   int objects = 0;           ///< Free bodies (scaling fit).
   bool scaling = false;      ///< Part of the object-count series (MakeScaledClutter).
   int tracked_body = -1;     ///< Scene body index the metric follows (box, top box).
+  /// kGraspDrift: scene body the slip is measured against (the gripper that
+  /// holds the box, which may sag with its arm); -1 = the world.
+  int reference_body = -1;
+  /// kStand: the scene bodies (trunks) that must stay up.
+  std::vector<int> standing_bodies;
+  int dofs = 0;              ///< Generalized velocities of the scene [count].
   Vector3 slope_direction = Vector3::Zero();  ///< Incline: unit vector down the slope.
   double expected_acceleration = 0;           ///< Incline slide: g(sin α − μ cos α) [m/s²].
   double creep_bound = 0;    ///< Incline stick: μσgδt, [SAP] Eq. (31) [m/s].
@@ -61,6 +68,17 @@ BenchScene MakeStack10(double dt, double duration);
 /// assets/scenes/heavy_on_light.yaml: a 5 kg box resting on a 5 g box on the
 /// ground (mass ratio 1000), named "mass_ratio".
 BenchScene MakeMassRatio(double dt, double duration);
+
+/// assets/scenes/bench_arm_hold.yaml (issue 15): the iiwa 14-like arm with
+/// the parallel gripper (URDF, joint PD) holding a 1 kg box pressed with
+/// 20 N per pad, μ = 1; metric kGraspDrift relative to the gripper base.
+/// Named "arm_hold".
+BenchScene MakeArmHold(double dt, double duration);
+
+/// assets/scenes/quadrupeds8_standing.yaml (issue 15): eight A1-like
+/// quadrupeds (URDF, floating base, 144 DOF) standing under joint PD;
+/// metric kStand on their trunks. Named "quadrupeds8".
+BenchScene MakeQuadrupeds8(double dt, double duration);
 
 /// The benchmark's scene list. `short_run`: every scene kind once, short
 /// durations and one scaled clutter, so the whole table takes well under a

@@ -159,6 +159,16 @@ std::string CheckScene(const SceneDescription& scene) {
     return "constraint " + Named(constraint.name, constraint.where) +
            ": weld and ball constraints are not mapped to Bullet";
   }
+  // Articulated trees first, so that a robot is refused for what it is
+  // rather than for its first link's inertia: the adapter builds
+  // btRigidBody objects only (no btMultiBody), jointed to the world.
+  for (const JointDescription& joint : scene.joints) {
+    if (joint.parent != "world" && joint.type != JointType::kFree) {
+      return "joint " + Named(joint.name, joint.where) +
+             ": articulated bodies (a joint between two bodies) are not mapped to Bullet (the adapter has no "
+             "btMultiBody)";
+    }
+  }
   for (const GeometryDescription& geometry : scene.world_geometries) {
     if (std::string why = CheckGeometry(scene, geometry, false); !why.empty()) return why;
   }

@@ -56,12 +56,15 @@ class MujocoEngine final : public PeerEngine {
     for (std::size_t i = 0; i < kWatchedWarnings.size(); ++i) {
       before[i] = d_->warning[kWatchedWarnings[i].index].number;
     }
+    // The end of this step, read before mj_step: after a bad-state warning
+    // MuJoCo resets mjData, time included.
+    const double t_end = d_->time + m_->opt.timestep;
     mj_step(m_, d_);
     kinematics_current_ = false;
     for (std::size_t i = 0; i < kWatchedWarnings.size(); ++i) {
       if (d_->warning[kWatchedWarnings[i].index].number != before[i]) {
         if (error) {
-          *error = std::string("MuJoCo warning at t = ") + std::to_string(d_->time) + " s: " +
+          *error = std::string("MuJoCo warning at t = ") + std::to_string(t_end) + " s: " +
                    kWatchedWarnings[i].what;
         }
         return false;

@@ -114,6 +114,33 @@ RigidTransform FreeJointPose(const JointDescription& joint) {
   return {q_FM.toRotationMatrix(), Vector3(q[4], q[5], q[6])};
 }
 
+bool HasCollidingGeometry(const std::vector<GeometryDescription>& geometries) {
+  return std::any_of(geometries.begin(), geometries.end(),
+                     [](const GeometryDescription& g) { return g.collision; });
+}
+
+bool ShareAGroup(const GeometryDescription& a, const GeometryDescription& b) {
+  for (const std::string& group : a.groups) {
+    if (!group.empty() && std::find(b.groups.begin(), b.groups.end(), group) != b.groups.end()) return true;
+  }
+  return false;
+}
+
+// How collision groups treat the colliding geometry pairs of two geometry
+// lists: 1 all pairs share a group, 0 none does, -1 some do.
+int GroupExclusion(const std::vector<GeometryDescription>& a, const std::vector<GeometryDescription>& b) {
+  int shared = 0, total = 0;
+  for (const GeometryDescription& ga : a) {
+    if (!ga.collision) continue;
+    for (const GeometryDescription& gb : b) {
+      if (!gb.collision) continue;
+      ++total;
+      shared += ShareAGroup(ga, gb) ? 1 : 0;
+    }
+  }
+  return shared == 0 ? 0 : shared == total ? 1 : -1;
+}
+
 // The MJCF text of a scene, built body by body.
 class MjcfBuilder {
  public:
@@ -214,7 +241,7 @@ bool MjcfBuilder::Friction(const GeometryDescription& geometry, double* mu) {
 bool MjcfBuilder::WriteGeom(const GeometryDescription& geometry, const std::string& name,
                             bool on_body, const std::string& indent) {
   const std::string what = "geometry '" + geometry.name + "'" + Where(geometry.where) + ": ";
-  if (!geometry.groups.empty()) return Refuse(what + "collision groups are not mapped to MuJoCo");
+  // Collision groups become body-pair <exclude>s (StictionExcludedBodyPairs).
   const ShapeDescription& shape = geometry.shape;
   std::string type_and_size;
   switch (shape.type) {
@@ -298,10 +325,20 @@ bool MjcfBuilder::WriteBody(int b, const JointDescription& joint, const std::str
   out_ << indent << "<body name=\"" << Escape(body.name) << "\" " << PoseAttributes(X_PC) << ">\n";
   const std::string inner = indent + "  ";
   WriteJoint(joint, inner);
-  const Matrix3& I = body.I_Bcm_B;
-  out_ << inner << "<inertial pos=\"" << Vec(body.com_B) << "\" mass=\"" << Num(body.mass)
-       << "\" fullinertia=\"" << Num(I(0, 0)) << " " << Num(I(1, 1)) << " " << Num(I(2, 2)) << " "
-       << Num(I(0, 1)) << " " << Num(I(0, 2)) << " " << Num(I(1, 2)) << "\"/>\n";
+  if (body.mass > 0) {
+    const Matrix3& I = body.I_Bcm_B;
+    out_ << inner << "<inertial pos=\"" << Vec(body.com_B) << "\" mass=\"" << Num(body.mass)
+         << "\" fullinertia=\"" << Num(I(0, 0)) << " " << Num(I(1, 1)) << " " << Num(I(2, 2)) << " "
+         << Num(I(0, 1)) << " " << Num(I(0, 2)) << " " << Num(I(1, 2)) << "\"/>\n";
+  } else if (joint.type != JointType::kFixed) {
+    return Refuse("body '" + body.name + "'" + Where(body.where) + ": a massless body on a " +
+                  JointTypeName(joint.type) + " joint (MuJoCo, like Stiction, needs mass on moving bodies)");
+  }
+  // A massless body (a URDF link on a fixed joint, its mass lumped into its
+  // moving parent by the importer) gets no <inertial>: MuJoCo refuses a zero
+  // inertia ("inertia must have positive eigenvalues") but accepts a
+  // jointless body without one (inertiafromgeom="false": mass 0), welded to
+  // its parent exactly as Stiction welds it.
   for (std::size_t g = 0; g < body.geometries.size(); ++g) {
     const GeometryDescription& geometry = body.geometries[g];
     const std::string name =
@@ -363,6 +400,22 @@ std::string MjcfBuilder::Build() {
       return "";
     }
   }
+  std::vector<ExcludedBodyPair> excluded;
+  std::string split;
+  if (!StictionExcludedBodyPairs(scene_, &excluded, &split)) {
+    Refuse(split);
+    return "";
+  }
+  if (!excluded.empty()) {
+    out_ << "  <contact>\n"
+            "    <!-- The body pairs Stiction never tests for contact (rigid groups of fixed joints,"
+            " joined groups, collision groups); MuJoCo skips some by itself, not those of bodies"
+            " jointed to a body welded to the world. -->\n";
+    for (const ExcludedBodyPair& pair : excluded) {
+      out_ << "    <exclude body1=\"" << Escape(pair.body1) << "\" body2=\"" << Escape(pair.body2) << "\"/>\n";
+    }
+    out_ << "  </contact>\n";
+  }
   if (!scene_.actuators.empty()) {
     out_ << "  <actuator>\n";
     for (const ActuatorDescription& a : scene_.actuators) {
@@ -379,6 +432,77 @@ std::string MjcfBuilder::Build() {
 }
 
 }  // namespace
+
+bool StictionExcludedBodyPairs(const SceneDescription& scene, std::vector<ExcludedBodyPair>* pairs,
+                               std::string* why_not) {
+  pairs->clear();
+  const int n = static_cast<int>(scene.bodies.size());
+  std::map<std::string, int> index;
+  for (int b = 0; b < n; ++b) index[scene.bodies[b].name] = b;
+  // Parent body of each body (-1: the world) and whether it hangs on a fixed joint.
+  std::vector<int> parent(n, -1);
+  std::vector<bool> welded(n, false);
+  for (const JointDescription& joint : scene.joints) {
+    const auto child = index.find(joint.child);
+    if (child == index.end()) continue;  // WriteMjcf refuses it with its name.
+    const auto p = index.find(joint.parent);
+    parent[child->second] = p == index.end() ? -1 : p->second;
+    welded[child->second] = joint.type == JointType::kFixed;
+  }
+  // The rigid group of each body: the topmost body of its chain of fixed
+  // joints, stopping below the world (Simulation's rule: a body welded to
+  // the world is a group of its own, not part of the world).
+  std::vector<int> rigid(n, -1);
+  for (int b = 0; b < n; ++b) {
+    int top = b;
+    for (int steps = 0; welded[top] && parent[top] >= 0 && steps < n; ++steps) top = parent[top];
+    rigid[b] = top;
+  }
+  std::vector<bool> colliding(n);
+  for (int b = 0; b < n; ++b) colliding[b] = HasCollidingGeometry(scene.bodies[b].geometries);
+  bool any_group = false;
+  auto has_group = [](const std::vector<GeometryDescription>& geometries) {
+    return std::any_of(geometries.begin(), geometries.end(), [](const GeometryDescription& g) {
+      return std::any_of(g.groups.begin(), g.groups.end(), [](const std::string& s) { return !s.empty(); });
+    });
+  };
+  any_group = has_group(scene.world_geometries);
+  for (const BodyDescription& body : scene.bodies) any_group = any_group || has_group(body.geometries);
+  auto split = [&](const std::string& a, const std::string& b) {
+    if (why_not) {
+      *why_not = "bodies '" + a + "' and '" + b +
+                 "': collision groups exclude only some of their geometry pairs (MuJoCo's <exclude> "
+                 "takes whole bodies)";
+    }
+    return false;
+  };
+  if (any_group && HasCollidingGeometry(scene.world_geometries)) {
+    for (int b = 0; b < n; ++b) {
+      if (!colliding[b]) continue;
+      const int g = GroupExclusion(scene.world_geometries, scene.bodies[b].geometries);
+      if (g < 0) return split("world", scene.bodies[b].name);
+      if (g > 0) pairs->push_back({"world", scene.bodies[b].name});
+    }
+  }
+  for (int a = 0; a < n; ++a) {
+    if (!colliding[a]) continue;
+    const int top_a = rigid[a];
+    const int parent_group_a = parent[top_a] >= 0 ? rigid[parent[top_a]] : -1;
+    for (int b = a + 1; b < n; ++b) {
+      if (!colliding[b]) continue;
+      const int top_b = rigid[b];
+      const int parent_group_b = parent[top_b] >= 0 ? rigid[parent[top_b]] : -1;
+      bool excluded = top_a == top_b || top_b == parent_group_a || top_a == parent_group_b;
+      if (!excluded && any_group) {
+        const int g = GroupExclusion(scene.bodies[a].geometries, scene.bodies[b].geometries);
+        if (g < 0) return split(scene.bodies[a].name, scene.bodies[b].name);
+        excluded = g > 0;
+      }
+      if (excluded) pairs->push_back({scene.bodies[a].name, scene.bodies[b].name});
+    }
+  }
+  return true;
+}
 
 std::string MujocoConfigName(MujocoConfig config) {
   switch (config) {

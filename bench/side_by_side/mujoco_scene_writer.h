@@ -16,9 +16,14 @@
 //   ball -> ball, fixed -> a nested body without joint.
 // - Geometry friction = the material's μ (MuJoCo combines a pair by max).
 // - PD actuators -> <general> with an affine bias (same control law).
+// - Massless bodies (URDF links on fixed joints) -> jointless bodies without
+//   <inertial>.
+// - Contact filtering -> <contact><exclude>: every body pair Stiction never
+//   tests (StictionExcludedBodyPairs), so both engines skip the same pairs.
 // Refused (WriteMjcf returns "" and a one-line reason naming the element):
-// meshes, collision groups, half-spaces on bodies, equality constraints, the
-// gripper, free joints below a body, actuators on non-axial joints.
+// meshes, collision groups that split a body pair, half-spaces on bodies,
+// equality constraints, the gripper, free joints below a body, actuators on
+// non-axial joints, massless bodies on moving joints.
 #include <string>
 #include <vector>
 
@@ -36,6 +41,31 @@ std::string MujocoConfigName(MujocoConfig config);
 /// to MuJoCo") when the scene holds something the mapping does not support.
 /// Numbers are written with 17 significant digits (round-trip exact).
 std::string WriteMjcf(const SceneDescription& scene, MujocoConfig config, std::string* why_not);
+
+/// Two scene bodies ("world" for the world's geometry) whose geometries
+/// never touch.
+struct ExcludedBodyPair {
+  std::string body1, body2;
+};
+
+/// The body pairs, both with colliding geometry, that Stiction's contact
+/// query never tests (docs/contact-geometry.md, "Filtering"), in scene order:
+/// - Simulation's joint filter: bodies welded together by fixed joints (not
+///   to the world) count as one rigid group; a group does not collide with
+///   itself, nor with the group its topmost body hangs from (unless that is
+///   the world);
+/// - collision groups: a pair whose colliding geometry pairs all share a
+///   group (world geometry included).
+/// MuJoCo filters by default only same-weld-group and parent-weld-group
+/// pairs whose groups are not welded to the world (its weld groups are
+/// Stiction's rigid groups, with world-welded bodies merged into the world);
+/// emitting every pair above as <exclude> makes both engines skip the same
+/// moving pairs (the only remaining difference: MuJoCo also skips pairs of
+/// two world-welded bodies, which cannot move either way). Returns false
+/// and sets `why_not` when collision groups exclude only some geometry
+/// pairs of two bodies (<exclude> works on whole bodies).
+bool StictionExcludedBodyPairs(const SceneDescription& scene, std::vector<ExcludedBodyPair>* pairs,
+                               std::string* why_not);
 
 /// Memory sizes written to <size>: MuJoCo 2.2 has fixed-size contact and
 /// constraint buffers (defaults 100 contacts, 500 rows) and silently drops

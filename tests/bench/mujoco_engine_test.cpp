@@ -306,10 +306,10 @@ TEST(MujocoEngineTest, UnmappableScenesAndLoadErrorsGiveReasons) {
   std::string why_not;
   EXPECT_EQ(MakeMujocoEngine(scene, MujocoConfig::kPyramidalNewton, &why_not), nullptr);
   EXPECT_EQ(why_not, "geometry 'bunny' (scene.yaml:7): meshes are not mapped to MuJoCo");
-  // A massless free body passes the writer but not MuJoCo's compiler: its
-  // message comes back.
+  // A free body with mass but zero inertia passes the writer (which refuses
+  // only massless moving bodies) but not MuJoCo's compiler: its message
+  // comes back.
   scene = LoadSceneString(kFreeSphere, "scene.yaml");
-  scene.bodies[0].mass = 0;
   scene.bodies[0].I_Bcm_B.setZero();
   why_not.clear();
   EXPECT_EQ(MakeMujocoEngine(scene, MujocoConfig::kPyramidalNewton, &why_not), nullptr);
