@@ -1,6 +1,8 @@
 #pragma once
 // GPU meshes (VAO + interleaved position/normal VBO + index buffer) keyed by
-// shape (MeshKey), so equal shapes share one upload. Needs a current context.
+// shape (MeshKey), so equal shapes share one upload: primitives by their
+// dimensions, mesh files by path and scale, in-memory meshes (MJCF) by name
+// and content hash (MeshDataKey). Needs a current context.
 #include <string>
 #include <unordered_map>
 

@@ -38,7 +38,9 @@ std::string MeshKey(const ShapeDescription& s) {
     case ShapeType::kHalfSpace: return "half_space";
     case ShapeType::kMesh:
       std::snprintf(buf, sizeof buf, ":%.9g:%.9g:%.9g", s.mesh_scale.x(), s.mesh_scale.y(), s.mesh_scale.z());
-      return "mesh:" + s.mesh_file + buf;
+      // An in-memory mesh by its name and a hash of its content (equal meshes
+      // share one upload; the "data:" prefix keeps it apart from files).
+      return s.mesh_data ? "mesh:data:" + MeshDataKey(*s.mesh_data) + buf : "mesh:" + s.mesh_file + buf;
   }
   return buf;
 }
@@ -64,9 +66,7 @@ RenderScene BuildRenderScene(const Simulation& sim) {
     if (!have_mesh.contains(d.mesh_key)) {
       have_mesh.insert(d.mesh_key);
       try {
-        RenderMesh mesh = g.shape.type == ShapeType::kMesh
-                              ? LoadRenderMesh(g.shape.mesh_file, g.shape.mesh_scale)
-                              : MakePrimitiveMesh(g.shape);
+        RenderMesh mesh = g.shape.type == ShapeType::kMesh ? LoadRenderMesh(g.shape) : MakePrimitiveMesh(g.shape);
         double r = 0;
         for (const auto& p : mesh.positions_G) r = std::max(r, static_cast<double>(p.norm()));
         mesh_radius.emplace_back(d.mesh_key, r);

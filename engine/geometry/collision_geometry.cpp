@@ -85,7 +85,7 @@ CollisionGeometry::CollisionGeometry(int index, CollisionGeometrySpec spec,
         break;
       case ShapeType::kMesh: {
         if (mesh_hull == nullptr || mesh_hull->vertices_G.empty()) {
-          throw InputError(Where(d) + "mesh '" + s.mesh_file + "' has no convex hull");
+          throw InputError(Where(d) + MeshWhat(s) + " has no convex hull");
         }
         hull_ = std::move(mesh_hull);
         auto vertices = std::make_shared<std::vector<fcl::Vector3d>>(hull_->vertices_G.begin(),

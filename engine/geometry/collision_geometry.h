@@ -43,8 +43,9 @@ class CollisionGeometry {
  public:
   /// Builds geometry `index` (its position in the CollisionWorld's list) from
   /// `spec`. For a mesh, `mesh_hull` is its convex hull in G (already scaled;
-  /// shared between instances of one file); ignored for other shapes and may be
-  /// null when description.collision is false.
+  /// shared between instances of one file or one in-memory MeshData, see
+  /// LoadCollisionMesh(const ShapeDescription&)); ignored for other shapes and
+  /// may be null when description.collision is false.
   /// Throws InputError for non-positive dimensions, a half-space on a body
   /// other than the world, or a collision mesh without a hull.
   CollisionGeometry(int index, CollisionGeometrySpec spec,

@@ -203,7 +203,9 @@ void NarrowPhase(const CollisionGeometry& X, const CollisionGeometry& Y, double 
 CollisionWorld::CollisionWorld(std::vector<CollisionGeometrySpec> geometries,
                                CollisionFilter filter)
     : filter_(std::move(filter)), broad_phase_(std::make_unique<BroadPhase>()) {
-  // One hull per (file, scale), shared by every instance of the mesh.
+  // One hull per (file or in-memory mesh, scale), shared by every instance of
+  // the mesh. In-memory meshes are keyed by address: the shapes hold them, so
+  // the address cannot be reused while this loop runs.
   std::map<std::pair<std::string, std::array<double, 3>>, std::shared_ptr<const ConvexHull>>
       hulls;
   std::map<std::string, int> group_bit;
@@ -218,12 +220,14 @@ CollisionWorld::CollisionWorld(std::vector<CollisionGeometrySpec> geometries,
     std::shared_ptr<const ConvexHull> hull;
     if (d.collision && d.shape.type == ShapeType::kMesh) {
       const Vector3& s = d.shape.mesh_scale;
-      const auto key = std::make_pair(d.shape.mesh_file, std::array<double, 3>{s.x(), s.y(), s.z()});
+      const std::string source = d.shape.mesh_data
+                                     ? "data:" + std::to_string(reinterpret_cast<std::uintptr_t>(d.shape.mesh_data.get()))
+                                     : "file:" + d.shape.mesh_file;
+      const auto key = std::make_pair(source, std::array<double, 3>{s.x(), s.y(), s.z()});
       auto it = hulls.find(key);
       if (it == hulls.end()) {
         try {
-          auto loaded = std::make_shared<const ConvexHull>(
-              LoadCollisionMesh(d.shape.mesh_file, d.shape.mesh_scale).hull);
+          auto loaded = std::make_shared<const ConvexHull>(LoadCollisionMesh(d.shape).hull);
           it = hulls.emplace(key, std::move(loaded)).first;
         } catch (const InputError& e) {
           const std::string where = d.where.ToString();

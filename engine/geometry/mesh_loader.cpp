@@ -30,13 +30,21 @@ std::string MeshWhat(const std::string& path) { return "mesh '" + path + "'"; }
   throw InputError(what + ": " + reason);
 }
 
+void CheckScale(const std::string& what, const Vector3& scale) {
+  if (!(scale.array() > 0).all() || !scale.allFinite()) {
+    Fail(what, "scale must be positive and finite on every axis");
+  }
+}
+
+// MeshData::name is already a phrase naming the mesh ("mesh 'wedge' of
+// robot.xml"), so it is not wrapped again.
+std::string DataWhat(const MeshData& mesh) { return mesh.name.empty() ? "in-memory mesh" : mesh.name; }
+
 // Reads `path` with Assimp, scaled by `scale` later, or throws (a bad scale
 // first, as the mesh is not read then). The importer owns the returned scene.
 const aiScene* ReadScene(Assimp::Importer* importer, const std::string& path, const Vector3& scale,
                          unsigned int flags) {
-  if (!(scale.array() > 0).all() || !scale.allFinite()) {
-    Fail(MeshWhat(path), "scale must be positive and finite on every axis");
-  }
+  CheckScale(MeshWhat(path), scale);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) Fail(MeshWhat(path), "file not found");
   if (std::filesystem::is_directory(path, ec)) Fail(MeshWhat(path), "is a directory");
@@ -69,6 +77,36 @@ std::vector<int> OrderFaceLoop(const std::vector<Vector3>& vertices, std::vector
   loop.reserve(keyed.size());
   for (const auto& [angle, id] : keyed) loop.push_back(id);
   return loop;
+}
+
+// An in-memory mesh did not pass through a file reader's checks, so its
+// producer may hand over anything: refuse what would poison qhull, FCL or
+// the GPU buffers (a NaN vertex, an index past the end) with a message.
+void CheckMeshData(const MeshData& mesh, const Vector3& scale) {
+  const std::string what = DataWhat(mesh);
+  CheckScale(what, scale);
+  if (mesh.triangles.empty()) Fail(what, "has no triangles (faces)");
+  const int n = static_cast<int>(mesh.vertices_G.size());
+  for (int i = 0; i < n; ++i) {
+    const Vector3& v = mesh.vertices_G[i];
+    if (!v.allFinite()) {
+      std::ostringstream text;
+      text << "vertex " << i << " is not finite (" << v.x() << " " << v.y() << " " << v.z() << ")";
+      Fail(what, text.str());
+    }
+  }
+  for (size_t t = 0; t < mesh.triangles.size(); ++t) {
+    for (int id : mesh.triangles[t]) {
+      if (id < 0 || id >= n) {
+        Fail(what, "triangle " + std::to_string(t) + " refers to vertex " + std::to_string(id) +
+                       ", but the mesh has " + std::to_string(n) + " vertices");
+      }
+    }
+  }
+}
+
+bool IsDegenerate(const std::array<int, 3>& tri) {
+  return tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2];
 }
 
 double BoundingRadius(const std::vector<Vector3>& vertices) {
@@ -338,6 +376,74 @@ RenderMesh LoadRenderMesh(const std::string& path, const Vector3& scale) {
   }
   if (out.indices.empty()) Fail(MeshWhat(path), "contains no triangles");
   return out;
+}
+
+CollisionMesh MakeCollisionMesh(const MeshData& mesh, const Vector3& scale) {
+  CheckMeshData(mesh, scale);
+  CollisionMesh result;
+  std::vector<Vector3> points_G;
+  points_G.reserve(mesh.vertices_G.size());
+  for (const Vector3& v : mesh.vertices_G) points_G.push_back(scale.cwiseProduct(v));
+  result.num_input_vertices = static_cast<int>(points_G.size());
+  for (const auto& tri : mesh.triangles) result.num_input_triangles += IsDegenerate(tri) ? 0 : 1;
+  if (result.num_input_triangles == 0) Fail(DataWhat(mesh), "has only degenerate triangles");
+  result.hull = ComputeConvexHull(points_G, DataWhat(mesh));
+  return result;
+}
+
+RenderMesh MakeRenderMesh(const MeshData& mesh, const Vector3& scale) {
+  CheckMeshData(mesh, scale);
+  RenderMesh out;
+  out.positions_G.reserve(3 * mesh.triangles.size());
+  out.normals_G.reserve(3 * mesh.triangles.size());
+  out.indices.reserve(3 * mesh.triangles.size());
+  for (const auto& tri : mesh.triangles) {
+    const Vector3 a = scale.cwiseProduct(mesh.vertices_G[tri[0]]);
+    const Vector3 b = scale.cwiseProduct(mesh.vertices_G[tri[1]]);
+    const Vector3 c = scale.cwiseProduct(mesh.vertices_G[tri[2]]);
+    const Vector3 n = (b - a).cross(c - a);
+    if (IsDegenerate(tri) || !(n.norm() > 0)) continue;
+    const Eigen::Vector3f n_G = n.normalized().cast<float>();
+    for (const Vector3* p : {&a, &b, &c}) {
+      out.indices.push_back(static_cast<std::uint32_t>(out.positions_G.size()));
+      out.positions_G.push_back(p->cast<float>());
+      out.normals_G.push_back(n_G);
+    }
+  }
+  if (out.indices.empty()) Fail(DataWhat(mesh), "has only degenerate triangles");
+  return out;
+}
+
+CollisionMesh LoadCollisionMesh(const ShapeDescription& shape) {
+  return shape.mesh_data ? MakeCollisionMesh(*shape.mesh_data, shape.mesh_scale)
+                         : LoadCollisionMesh(shape.mesh_file, shape.mesh_scale);
+}
+
+RenderMesh LoadRenderMesh(const ShapeDescription& shape) {
+  return shape.mesh_data ? MakeRenderMesh(*shape.mesh_data, shape.mesh_scale)
+                         : LoadRenderMesh(shape.mesh_file, shape.mesh_scale);
+}
+
+std::string MeshWhat(const ShapeDescription& shape) {
+  return shape.mesh_data ? DataWhat(*shape.mesh_data) : MeshWhat(shape.mesh_file);
+}
+
+std::string MeshDataKey(const MeshData& mesh) {
+  // FNV-1a (64 bit) over the raw bytes of the coordinates and indices: cheap,
+  // deterministic across runs, and any changed bit changes the key.
+  std::uint64_t hash = 14695981039346656037ull;
+  auto mix = [&hash](const void* data, size_t size) {
+    const auto* bytes = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < size; ++i) {
+      hash ^= bytes[i];
+      hash *= 1099511628211ull;
+    }
+  };
+  for (const Vector3& v : mesh.vertices_G) mix(v.data(), 3 * sizeof(double));
+  for (const auto& tri : mesh.triangles) mix(tri.data(), 3 * sizeof(int));
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+  return mesh.name + "#" + hex;
 }
 
 }  // namespace stiction

@@ -1,5 +1,6 @@
 #pragma once
-// Mesh files (OBJ, STL, ... anything Assimp reads) turned into what the engine
+// Mesh files (OBJ, STL, ... anything Assimp reads) and in-memory meshes
+// (MeshData, e.g. compiled from MJCF by MuJoCo) turned into what the engine
 // needs: a convex hull for contact (FCL never sees the triangle mesh, its BVH
 // contacts are junk, see PLATFORM-NOTES "FCL 0.7") and the full triangle mesh
 // for the viewer. All coordinates are in the geometry frame G, in metres, after
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "engine/common/eigen_types.h"
+#include "engine/scene/scene_description.h"
 
 namespace stiction {
 
@@ -58,6 +60,35 @@ CollisionMesh LoadCollisionMesh(const std::string& path,
 /// meshes are accepted here (the viewer may draw what contact cannot use).
 RenderMesh LoadRenderMesh(const std::string& path,
                           const Vector3& scale = Vector3::Ones());
+
+/// The collision data of an in-memory mesh, scaled per axis. Its hull is that
+/// of every vertex, used by a triangle or not (as MuJoCo's own collision hull
+/// of an MJCF mesh), and the surface need not be closed (MuJoCo does not ask
+/// it, and contact only sees the hull). Throws InputError("<name>: <reason>")
+/// (MeshData::name) for a bad scale, no triangles, a non-finite vertex, a triangle
+/// index out of range, or a flat vertex set.
+CollisionMesh MakeCollisionMesh(const MeshData& mesh, const Vector3& scale = Vector3::Ones());
+
+/// An in-memory mesh for drawing, scaled per axis: flat shaded (each triangle
+/// gets its own three vertices and its face normal), as MJCF meshes are
+/// mostly low-polygon parts whose edges should stay sharp. Degenerate
+/// triangles are dropped. Throws InputError as MakeCollisionMesh, except that
+/// a flat mesh draws.
+RenderMesh MakeRenderMesh(const MeshData& mesh, const Vector3& scale = Vector3::Ones());
+
+/// The mesh of a kMesh shape: its mesh_data when set, else its mesh_file.
+CollisionMesh LoadCollisionMesh(const ShapeDescription& shape);
+RenderMesh LoadRenderMesh(const ShapeDescription& shape);
+
+/// How messages name the mesh of a kMesh shape: "mesh '<file>'", or the
+/// MeshData's name.
+std::string MeshWhat(const ShapeDescription& shape);
+
+/// A key for an in-memory mesh that is the same for equal content and name
+/// (across reloads of a scene: the viewer caches GPU meshes by it) and
+/// differs, up to a 64-bit hash collision, when either differs:
+/// "<name>#<16 hex digits of an FNV-1a hash of vertices and triangles>".
+std::string MeshDataKey(const MeshData& mesh);
 
 /// The convex hull of `points_G` (qhull "Qt"). `what` names the source in error
 /// messages ("mesh '<path>'"); throws InputError("<what>: <reason>") for fewer

@@ -211,8 +211,14 @@ class MjcfConverter {
         shape.size = 2 * Vector3(size[0], size[1], size[2]);
         break;
       case mjGEOM_MESH:
-        Note(what + " skipped: MJCF mesh geoms are not imported yet (use primitives, or URDF for meshes)");
-        return;
+        // MuJoCo's compiler moves a mesh's vertices into the mesh's inertial
+        // frame (centroid, principal axes) and folds that frame into
+        // geom_pos/geom_quat, so the compiled vertices belong with the compiled
+        // geom pose (the file's vertices would not). Mass needs nothing here:
+        // the body's compiled mass and inertia already hold the mesh's.
+        shape.type = ShapeType::kMesh;
+        shape.mesh_data = Mesh(m_.geom_dataid[g], what);
+        break;
       case mjGEOM_ELLIPSOID:
         Note(what + " skipped: Stiction has no ellipsoids");
         return;
@@ -235,6 +241,49 @@ class MjcfConverter {
     } else {
       out_.bodies[b - 1].geometries.push_back(std::move(geometry));
     }
+  }
+
+  // The compiled mesh `id` as MeshData, made once and shared by every geom
+  // that uses it. MuJoCo refuses most bad meshes itself (with the line), but
+  // not all: vertices whose inertia overflows single precision compile to
+  // NaN, so the arrays are checked before anything downstream reads them.
+  // `what` names the first geom using the mesh; MuJoCo 2.2's compiled model
+  // keeps no source lines, so messages name the file and the elements.
+  std::shared_ptr<const MeshData> Mesh(int id, const std::string& what) {
+    if (id < 0 || id >= m_.nmesh) Fail(what + ": refers to no compiled mesh");
+    if (meshes_.empty()) meshes_.resize(m_.nmesh);
+    if (meshes_[id]) return meshes_[id];
+    const std::string mesh = "mesh '" + Name(mjOBJ_MESH, id, "mesh") + "'";
+    auto data = std::make_shared<MeshData>();
+    data->name = mesh + " of " + label_;
+    const int nvert = m_.mesh_vertnum[id];
+    const int nface = m_.mesh_facenum[id];
+    if (nface <= 0) Fail(what + ": " + mesh + " has no faces");
+    const float* vert = m_.mesh_vert + 3 * m_.mesh_vertadr[id];
+    data->vertices_G.reserve(nvert);
+    for (int v = 0; v < nvert; ++v) {
+      const Vector3 p(vert[3 * v], vert[3 * v + 1], vert[3 * v + 2]);
+      if (!p.allFinite()) {
+        Fail(what + ": " + mesh + ": vertex " + std::to_string(v) +
+             " is not finite after MuJoCo's compiler moved it into the mesh's inertial frame "
+             "(coordinates too large for single precision?)");
+      }
+      data->vertices_G.push_back(p);
+    }
+    const int* face = m_.mesh_face + 3 * m_.mesh_faceadr[id];
+    data->triangles.reserve(nface);
+    for (int f = 0; f < nface; ++f) {
+      const std::array<int, 3> tri{face[3 * f], face[3 * f + 1], face[3 * f + 2]};
+      for (int k : tri) {
+        if (k < 0 || k >= nvert) {
+          Fail(what + ": " + mesh + ": face " + std::to_string(f) + " refers to vertex " + std::to_string(k) +
+               " of " + std::to_string(nvert));
+        }
+      }
+      data->triangles.push_back(tri);
+    }
+    meshes_[id] = std::move(data);
+    return meshes_[id];
   }
 
   void AddEquality(int e) {
@@ -334,6 +383,7 @@ class MjcfConverter {
   std::string label_;
   std::vector<std::string> body_names_;
   std::unique_ptr<mjData, DataDeleter> data_;
+  std::vector<std::shared_ptr<const MeshData>> meshes_;  // By MuJoCo mesh id.
   RobotDescription out_;
 };
 
@@ -349,7 +399,16 @@ RobotDescription ImportMjcf(const std::string& path) {
   std::unique_ptr<mjModel, ModelDeleter> model;
   {
     std::lock_guard<std::mutex> lock(CompilerMutex());
-    model.reset(mj_loadXML(path.c_str(), nullptr, error.data(), static_cast<int>(error.size())));
+    // libmujoco 2.2.2 is C++ inside and lets some exceptions out through its
+    // C API, e.g. std::out_of_range for a <mesh file> name shorter than 3
+    // characters (it cuts the extension off without checking the length).
+    try {
+      model.reset(mj_loadXML(path.c_str(), nullptr, error.data(), static_cast<int>(error.size())));
+    } catch (const std::exception& e) {
+      throw InputError(path + ": MuJoCo could not compile the model: its compiler failed with " +
+                       SingleQuoted(OneLine(e.what())) +
+                       " (libmujoco 2.2.2 does so for an asset file name shorter than 3 characters)");
+    }
   }
   if (!model) {
     throw InputError(path + ": MuJoCo refused the model: " + OneLine(error.data()));

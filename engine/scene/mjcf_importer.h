@@ -12,15 +12,18 @@ namespace stiction {
 
 /// Imports bodies with inertials; hinge, slide, ball and free joints (one per
 /// body) with limits, springs, damping and armature; plane (world only),
-/// sphere, capsule, cylinder and box geoms with colours and friction;
+/// sphere, capsule, cylinder, box and mesh geoms with colours and friction
+/// (a mesh geom carries MuJoCo's compiled vertices and faces in memory,
+/// ShapeDescription::mesh_data, shared by the geoms using one mesh);
 /// connect and weld equalities; position and velocity actuators on joints
 /// (as PD actuators). Skips, with one note each naming the element, what
-/// has no counterpart: mesh, ellipsoid and height-field geoms, tendons,
+/// has no counterpart: ellipsoid and height-field geoms, tendons,
 /// sensors, other equality types and actuators. Hinge and slide coordinates
 /// are measured from MuJoCo's qpos0 (the joint's `ref`). Throws InputError
 /// with MuJoCo's own message (which names the file's line) when it refuses
 /// the file, and "FILE: body 'x': ..." for what Stiction refuses (a body with
-/// several joints).
+/// several joints; "FILE: geom 'g' (body 'b'): mesh 'm': ..." for a compiled
+/// mesh without faces or with non-finite vertices).
 RobotDescription ImportMjcf(const std::string& path);
 
 }  // namespace stiction

@@ -78,8 +78,16 @@ double CalcLowestCollisionPoint(const RobotDescription& robot, const RigidTransf
   for (const BodyDescription& b : robot.bodies) {
     for (const GeometryDescription& g : b.geometries) {
       if (!g.collision) continue;
+      const RigidTransform X_WG = X_WB.at(b.name) * g.X_BG;
+      if (g.shape.type == ShapeType::kMesh && g.shape.mesh_data) {
+        // An in-memory mesh: its lowest vertex (the hull's lowest point).
+        for (const Vector3& p_G : g.shape.mesh_data->vertices_G) {
+          lowest = std::min(lowest, (X_WG * g.shape.mesh_scale.cwiseProduct(p_G)).z());
+        }
+        continue;
+      }
       const double radius = g.shape.type == ShapeType::kMesh ? 0.0 : CalcShapeBoundingRadius(g.shape);
-      lowest = std::min(lowest, (X_WB.at(b.name) * g.X_BG).p.z() - radius);
+      lowest = std::min(lowest, X_WG.p.z() - radius);
     }
   }
   return lowest;

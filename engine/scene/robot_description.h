@@ -63,7 +63,8 @@ namespace stiction {
 void LumpWeldedMasses(RobotDescription* robot, const std::string& mass_element);
 
 /// Height [m] in the frame W of the lowest point of the robot's primitive
-/// collision geometry (by bounding spheres; meshes count by their origin),
+/// collision geometry (by bounding spheres; mesh files count by their origin,
+/// in-memory meshes by their lowest vertex),
 /// with the robot's frame R at X_WR, its joints at zero coordinates and its
 /// free joints at their initial poses. +∞ without collision geometry.
 double CalcLowestCollisionPoint(const RobotDescription& robot, const RigidTransform& X_WR);

@@ -2,8 +2,10 @@
 // Plain description structs produced by the scene loader (YAML) and consumed by
 // the model builder. They hold what the file said, validated, in SI units.
 // No behaviour lives here. docs/scene-format.md documents every field.
+#include <array>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,13 +27,28 @@ struct MaterialDescription {
 
 enum class ShapeType { kSphere, kBox, kCapsule, kCylinder, kHalfSpace, kMesh };
 
+/// A triangle mesh held in memory instead of a file: what an importer that
+/// compiles meshes itself (MJCF, through MuJoCo) hands over. Immutable once
+/// made and shared (ShapeDescription::mesh_data) by every geometry using it.
+struct MeshData {
+  /// Names the mesh in messages (as they stand: "mesh 'wedge' of robot.xml")
+  /// and, with a hash of the content, keys the viewer's mesh cache.
+  std::string name;
+  std::vector<Vector3> vertices_G;  ///< In the geometry frame G [m].
+  /// Indices into vertices_G, counter-clockwise seen from outside.
+  std::vector<std::array<int, 3>> triangles;
+};
+
 struct ShapeDescription {
   ShapeType type = ShapeType::kSphere;
   double radius = 0;        ///< Sphere, capsule, cylinder [m].
   double length = 0;        ///< Capsule, cylinder: along the local z axis [m].
   Vector3 size = Vector3::Zero();  ///< Box: full side lengths [m].
   std::string mesh_file;    ///< Mesh: path resolved relative to the scene file.
-  Vector3 mesh_scale = Vector3::Ones();
+  /// Mesh: when set, the mesh itself, used instead of loading `mesh_file`
+  /// (which is then empty) by collision and drawing alike.
+  std::shared_ptr<const MeshData> mesh_data;
+  Vector3 mesh_scale = Vector3::Ones();  ///< Mesh: per axis, of the file or the data.
 };
 
 struct GeometryDescription {

@@ -1207,6 +1207,56 @@ TEST(AppRobotTest, ImportNotesArePrintedAndShown) {
   EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
 }
 
+// An MJCF robot whose only geometry is a mesh geom, held in memory (no file
+// for the viewer to load): it is drawn in its own colour, cached under a key
+// of its name and content, and the key survives a reload of the file.
+TEST(AppRobotTest, AnMjcfMeshGeomIsDrawn) {
+  // A 0.4 x 0.2 x 0.1 m slab, off-centre; MuJoCo makes the faces (hull).
+  const fs::path xml = WriteTempFile("mesh_slab.xml", R"(<mujoco model="slab">
+  <asset>
+    <mesh name="slab" vertex="1 1 0  1.4 1 0  1 1.2 0  1.4 1.2 0  1 1 0.1  1.4 1 0.1  1 1.2 0.1  1.4 1.2 0.1"/>
+  </asset>
+  <worldbody>
+    <body name="slab" pos="-1.2 -1.1 0.1">
+      <freejoint/>
+      <geom type="mesh" mesh="slab" rgba="1 0.42 0.04 1" density="500"/>
+    </body>
+  </worldbody>
+</mujoco>
+)");
+  auto find_mesh = [](const App& app) -> const Drawable* {
+    for (const Drawable& d : app.render_scene().drawables) {
+      if (d.shape.type == ShapeType::kMesh) return &d;
+    }
+    return nullptr;
+  };
+  App app(Options(xml.string()));
+  EXPECT_FALSE(app.ui().message_is_error) << app.ui().message;
+  EXPECT_TRUE(app.render_scene().warnings.empty());
+  const Drawable* slab = find_mesh(app);
+  ASSERT_NE(slab, nullptr);
+  ASSERT_NE(slab->shape.mesh_data, nullptr);
+  EXPECT_TRUE(slab->shape.mesh_file.empty());
+  EXPECT_EQ(slab->mesh_key.rfind("mesh:data:mesh 'slab' of " + xml.string() + "#", 0), 0u) << slab->mesh_key;
+  // Half the slab's diagonal: the vertices surround the geom origin (the
+  // compiler moved them to the centroid); float vertices, hence 1e-6.
+  EXPECT_NEAR(slab->bounding_radius, 0.5 * std::sqrt(0.4 * 0.4 + 0.2 * 0.2 + 0.1 * 0.1), 1e-6);
+  const std::string key = slab->mesh_key;
+
+  const Silhouette s = RobotSilhouette(app);
+  std::printf("MJCF mesh slab: silhouette %.1f %% of the frame, orange %.1f %%\n",
+              100.0 * s.pixels / (kWidth * kHeight), 100.0 * CountColour(s, Orange) / std::max(s.pixels, 1));
+  EXPECT_GT(s.pixels, 0.02 * kWidth * kHeight) << "the mesh is not drawn, or tiny";
+  EXPECT_GT(CountColour(s, Orange), 0.3 * s.pixels) << "the mesh is not drawn in its colour";
+
+  app.HandleDrop({xml.string()});  // Reloads: a new MeshData, the same key.
+  EXPECT_FALSE(app.ui().message_is_error) << app.ui().message;
+  slab = find_mesh(app);
+  ASSERT_NE(slab, nullptr);
+  EXPECT_EQ(slab->mesh_key, key);
+  app.Frame();
+}
+
 // The executable opens a robot file given on the command line, and exits 1
 // with one line for a bad one.
 TEST(AppExecutableTest, OpensARobotFileFromTheCommandLine) {

@@ -1,5 +1,8 @@
 #include "engine/geometry/mesh_loader.h"
 
+#include <cmath>
+#include <limits>
+#include <memory>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -192,6 +195,177 @@ TEST(MeshLoaderTest, CollisionWorldReportsBadMeshes) {
   // A visual-only mesh is never loaded for contact, so an open one is fine.
   g.collision = false;
   EXPECT_NO_THROW(CollisionWorld({{1, g}}, {}));
+}
+
+// ----------------------------------------------------------- in-memory meshes
+
+// A 0.3 x 0.2 x 0.1 m box as MeshData, centred on G: vertex k has bits
+// (x, y, z) = (k&1, k&2, k&4); outward counter-clockwise triangles.
+std::shared_ptr<MeshData> BoxData(const std::string& name = "mesh 'box' of test") {
+  auto mesh = std::make_shared<MeshData>();
+  mesh->name = name;
+  for (int k = 0; k < 8; ++k) {
+    mesh->vertices_G.emplace_back(k & 1 ? 0.15 : -0.15, k & 2 ? 0.1 : -0.1, k & 4 ? 0.05 : -0.05);
+  }
+  mesh->triangles = {{0, 2, 3}, {0, 3, 1}, {4, 5, 7}, {4, 7, 6}, {0, 1, 5}, {0, 5, 4},
+                     {2, 6, 7}, {2, 7, 3}, {0, 4, 6}, {0, 6, 2}, {1, 3, 7}, {1, 7, 5}};
+  return mesh;
+}
+
+TEST(MeshLoaderTest, InMemoryMeshGivesTheBoxHullAndAFlatShadedRenderMesh) {
+  const std::shared_ptr<MeshData> box = BoxData();
+  const CollisionMesh mesh = MakeCollisionMesh(*box, Vector3(1, 2, 1));
+  EXPECT_EQ(mesh.num_input_vertices, 8);
+  EXPECT_EQ(mesh.num_input_triangles, 12);
+  ASSERT_EQ(mesh.hull.vertices_G.size(), 8u);
+  ASSERT_EQ(mesh.hull.faces.size(), 6u);
+  for (const Vector3& v : mesh.hull.vertices_G) {
+    // Exact in double: the scale doubles y, nothing else touches the values.
+    EXPECT_EQ(v.cwiseAbs(), Vector3(0.15, 0.2, 0.05));
+  }
+  ExpectValidHull(mesh.hull);
+
+  // Flat shading: three vertices of its own per triangle, all with the
+  // triangle's outward normal (an axis here).
+  const RenderMesh render = MakeRenderMesh(*box);
+  ASSERT_EQ(render.indices.size(), 36u);
+  ASSERT_EQ(render.positions_G.size(), 36u);
+  ASSERT_EQ(render.normals_G.size(), 36u);
+  for (size_t i = 0; i < 36; ++i) {
+    const Eigen::Vector3f& n = render.normals_G[i];
+    EXPECT_NEAR(n.cwiseAbs().maxCoeff(), 1.0f, 1e-6f);
+    EXPECT_NEAR(n.cwiseAbs().sum(), 1.0f, 1e-6f);
+    EXPECT_GT(n.dot(render.positions_G[i]), 0.0f);  // Outward.
+  }
+  // The same through the shape, as the viewer and CollisionWorld call it.
+  ShapeDescription shape;
+  shape.type = ShapeType::kMesh;
+  shape.mesh_data = box;
+  EXPECT_EQ(LoadRenderMesh(shape).indices.size(), 36u);
+  EXPECT_EQ(LoadCollisionMesh(shape).hull.faces.size(), 6u);
+  EXPECT_EQ(MeshWhat(shape), "mesh 'box' of test");
+  shape.mesh_data = nullptr;
+  shape.mesh_file = "/a/b.obj";
+  EXPECT_EQ(MeshWhat(shape), "mesh '/a/b.obj'");
+}
+
+// The key depends on name and content only: equal copies share it (the
+// viewer uploads one GPU mesh for them, also after a reload), any changed
+// coordinate, index or name changes it.
+TEST(MeshLoaderTest, MeshDataKeyFollowsNameAndContent) {
+  const std::shared_ptr<MeshData> a = BoxData(), b = BoxData();
+  EXPECT_EQ(MeshDataKey(*a), MeshDataKey(*b));
+  EXPECT_EQ(MeshDataKey(*a).rfind("mesh 'box' of test#", 0), 0u) << MeshDataKey(*a);
+  b->vertices_G[3].z() = std::nextafter(b->vertices_G[3].z(), 1.0);
+  EXPECT_NE(MeshDataKey(*a), MeshDataKey(*b));
+  const std::shared_ptr<MeshData> c = BoxData();
+  std::swap(c->triangles[0][1], c->triangles[0][2]);
+  EXPECT_NE(MeshDataKey(*a), MeshDataKey(*c));
+  EXPECT_NE(MeshDataKey(*a), MeshDataKey(*BoxData("mesh 'box' of other")));
+}
+
+// What an importer hands over unchecked is refused with the mesh's name.
+TEST(MeshLoaderTest, BadInMemoryMeshesThrowInputErrorNamingTheMesh) {
+  const std::string name = "mesh 'box' of robot.xml";
+  // The message is "<name>: <reason>", one line.
+  auto expect_error = [&](auto call, const std::string& reason) {
+    try {
+      call();
+      ADD_FAILURE() << "no InputError for " << reason;
+    } catch (const InputError& e) {
+      const std::string message = e.what();
+      EXPECT_EQ(message.rfind(name + ": ", 0), 0u) << message;
+      EXPECT_NE(message.find(reason), std::string::npos) << message;
+      EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
+  };
+  auto expect = [&](const MeshData& mesh, const std::string& reason, bool also_render = true) {
+    expect_error([&] { MakeCollisionMesh(mesh); }, reason);
+    if (also_render) expect_error([&] { MakeRenderMesh(mesh); }, reason);
+  };
+  MeshData nan = *BoxData(name);
+  nan.vertices_G[5].y() = std::numeric_limits<double>::quiet_NaN();
+  expect(nan, "vertex 5 is not finite");
+  MeshData inf = *BoxData(name);
+  inf.vertices_G[0].x() = std::numeric_limits<double>::infinity();
+  expect(inf, "vertex 0 is not finite");
+  MeshData no_faces = *BoxData(name);
+  no_faces.triangles.clear();
+  expect(no_faces, "has no triangles");
+  MeshData out_of_range = *BoxData(name);
+  out_of_range.triangles[4][2] = 8;
+  expect(out_of_range, "triangle 4 refers to vertex 8, but the mesh has 8 vertices");
+  MeshData negative = *BoxData(name);
+  negative.triangles[0][0] = -1;
+  expect(negative, "refers to vertex -1");
+  MeshData degenerate = *BoxData(name);
+  for (auto& tri : degenerate.triangles) tri = {1, 1, 2};
+  expect(degenerate, "only degenerate triangles");
+  expect_error([&] { MakeCollisionMesh(*BoxData(name), Vector3(1, 0, 1)); }, "scale must be positive");
+  // A flat mesh cannot collide (no hull) but can be drawn.
+  MeshData flat = *BoxData(name);
+  for (Vector3& v : flat.vertices_G) v.z() = 0;
+  expect(flat, "is flat", /*also_render=*/false);
+  EXPECT_FALSE(MakeRenderMesh(flat).indices.empty());
+}
+
+// In a CollisionWorld an in-memory box mesh touches the ground exactly as
+// the primitive box does (both go through the same polytope manifold), and
+// the hull is computed once for all geometries sharing the MeshData.
+TEST(MeshLoaderTest, InMemoryBoxOnHalfSpaceMatchesPrimitiveBox) {
+  GeometryDescription ground;
+  ground.name = "ground";
+  ground.shape.type = ShapeType::kHalfSpace;
+  GeometryDescription box;
+  box.name = "box";
+  box.shape.type = ShapeType::kBox;
+  box.shape.size = Vector3(0.3, 0.2, 0.1);
+  GeometryDescription mesh;
+  mesh.name = "mesh";
+  mesh.shape.type = ShapeType::kMesh;
+  mesh.shape.mesh_data = BoxData();
+  RigidTransform X_WB;
+  X_WB.R = Eigen::AngleAxisd(0.3, Vector3::UnitZ()).toRotationMatrix();
+  X_WB.p = Vector3(0.2, -0.1, 0.05 - 1e-3);
+
+  std::vector<ContactPoint> from_mesh, from_box;
+  CollisionWorld mesh_world({{0, ground}, {1, mesh}, {2, mesh}}, {});
+  EXPECT_EQ(mesh_world.geometry(1).hull(), mesh_world.geometry(2).hull());
+  RigidTransform far = X_WB;
+  far.p.x() += 5;
+  mesh_world.UpdatePoses({RigidTransform::Identity(), X_WB, far});
+  mesh_world.ComputeContacts(1e-3, &from_mesh);
+  CollisionWorld box_world({{0, ground}, {1, box}}, {});
+  box_world.UpdatePoses({RigidTransform::Identity(), X_WB});
+  box_world.ComputeContacts(1e-3, &from_box);
+  ASSERT_EQ(from_box.size(), 4u);
+  ASSERT_EQ(from_mesh.size(), 8u);  // Both instances.
+  for (const ContactPoint& b : from_box) {
+    bool matched = false;
+    for (const ContactPoint& m : from_mesh) {
+      // The same double-precision corners: only rounding differs.
+      matched |= (m.p_W - b.p_W).norm() < 1e-12 && std::abs(m.phi - b.phi) < 1e-12 &&
+                 (m.nhat_AB_W - b.nhat_AB_W).norm() < 1e-12;
+    }
+    EXPECT_TRUE(matched) << b.p_W.transpose();
+  }
+}
+
+// A CollisionWorld names the geometry and the mesh of a bad in-memory mesh.
+TEST(MeshLoaderTest, CollisionWorldReportsBadInMemoryMeshes) {
+  GeometryDescription g;
+  g.name = "slab";
+  g.shape.type = ShapeType::kMesh;
+  auto bad = BoxData("mesh 'slab' of robot.xml");
+  bad->vertices_G[2].x() = std::numeric_limits<double>::quiet_NaN();
+  g.shape.mesh_data = bad;
+  g.where = {"robot.xml", 0};
+  try {
+    CollisionWorld world({{1, g}}, {});
+    ADD_FAILURE() << "no InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "robot.xml: mesh 'slab' of robot.xml: vertex 2 is not finite (nan 0.1 -0.05)");
+  }
 }
 
 }  // namespace

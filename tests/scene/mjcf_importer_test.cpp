@@ -6,10 +6,12 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <mujoco/mujoco.h>
 
 #include "engine/common/error.h"
 #include "engine/scene/scene_loader.h"
@@ -20,7 +22,9 @@ namespace stiction {
 namespace {
 
 namespace fs = std::filesystem;
+using ::testing::AllOf;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 class MjcfImporterTest : public test::ScratchDirTest {
  protected:
@@ -180,6 +184,321 @@ TEST_F(MjcfImporterTest, AnMjcfRobotInASceneSimulates) {
   // The floor's friction became a material on top of the default one.
   const std::vector<std::string> materials = sim.material_names();
   EXPECT_NE(std::find(materials.begin(), materials.end(), "m/friction_0.7"), materials.end());
+}
+
+// ------------------------------------------------------------------ meshes
+
+// A 0.4 x 0.2 x 0.1 m box as an inline mesh whose vertices sit far from the
+// mesh origin (x in [1, 1.4], y in [1, 1.2], z in [0.5, 0.6]) and whose
+// longest side is along x: MuJoCo's compiler moves the vertices to the
+// centroid and turns them onto the principal axes (longest inertia axis
+// first), compensating in geom_pos/geom_quat. The same corners as a file
+// (an OBJ written beside the model) on a second geom with a pose of its own.
+constexpr char kBoxVertices[] =
+    "1 1 0.5  1.4 1 0.5  1 1.2 0.5  1.4 1.2 0.5  1 1 0.6  1.4 1 0.6  1 1.2 0.6  1.4 1.2 0.6";
+// Outward, counter-clockwise; vertex k has bits (x, y, z) = (k&1, k&2, k&4).
+constexpr char kBoxFaces[] = "0 2 3  0 3 1  4 5 7  4 7 6  0 1 5  0 5 4  2 6 7  2 7 3  0 4 6  0 6 2  1 3 7  1 7 5";
+
+std::vector<Vector3> BoxCorners() {
+  std::vector<Vector3> out;
+  for (int k = 0; k < 8; ++k) out.emplace_back(k & 1 ? 1.4 : 1.0, k & 2 ? 1.2 : 1.0, k & 4 ? 0.6 : 0.5);
+  return out;
+}
+
+std::string BoxObj() {
+  std::string obj;
+  for (const Vector3& p : BoxCorners()) {
+    obj += "v " + std::to_string(p.x()) + " " + std::to_string(p.y()) + " " + std::to_string(p.z()) + "\n";
+  }
+  std::istringstream faces(kBoxFaces);
+  int a = 0, b = 0, c = 0;
+  while (faces >> a >> b >> c) obj += "f " + std::to_string(a + 1) + " " + std::to_string(b + 1) + " " + std::to_string(c + 1) + "\n";
+  return obj;
+}
+
+std::string MeshModel() {
+  return std::string(R"(<mujoco model="meshes">
+  <asset>
+    <mesh name="slab" vertex=")") + kBoxVertices + R"(" face=")" + kBoxFaces + R"("/>
+    <mesh name="slab_file" file="slab.obj"/>
+  </asset>
+  <worldbody>
+    <body name="holder" pos="0.3 -0.2 1" euler="20 -35 50">
+      <freejoint/>
+      <geom name="inline" type="mesh" mesh="slab" density="1000"/>
+      <geom name="from_file" type="mesh" mesh="slab_file" pos="0 0 -2" euler="0 90 0" density="1000" group="3"/>
+    </body>
+  </worldbody>
+</mujoco>
+)";
+}
+
+const GeometryDescription& Geometry(const RobotDescription& r, const std::string& name) {
+  for (const BodyDescription& b : r.bodies) {
+    for (const GeometryDescription& g : b.geometries) {
+      if (g.name == name) return g;
+    }
+  }
+  throw std::runtime_error("no geometry " + name);
+}
+
+RigidTransform FromEuler(const Vector3& degrees) {
+  // MJCF's default eulerseq "xyz": rotations about the moving axes, in order.
+  const Vector3 r = degrees * (M_PI / 180);
+  RigidTransform X;
+  X.R = (Eigen::AngleAxisd(r.x(), Vector3::UnitX()) * Eigen::AngleAxisd(r.y(), Vector3::UnitY()) *
+         Eigen::AngleAxisd(r.z(), Vector3::UnitZ()))
+            .toRotationMatrix();
+  return X;
+}
+
+TEST_F(MjcfImporterTest, MeshGeomsCarryMuJoCosCompiledVerticesAndPoses) {
+  Write("slab.obj", BoxObj());
+  const std::string path = Write("meshes.xml", MeshModel());
+  const RobotDescription r = ImportMjcf(path);
+  for (const std::string& note : r.notes) EXPECT_THAT(note, Not(HasSubstr("mesh"))) << note;
+  ASSERT_EQ(r.bodies.size(), 1u);
+  ASSERT_EQ(r.bodies[0].geometries.size(), 2u);
+
+  // The compiled body pose (a free body: its initial pose), for the check
+  // against the file's own corners below.
+  const JointDescription& free = r.joints.at(0);
+  ASSERT_EQ(free.initial_q.size(), 7u);
+  RigidTransform X_WB;
+  X_WB.R = Quaternion(free.initial_q[0], free.initial_q[1], free.initial_q[2], free.initial_q[3]).toRotationMatrix();
+  X_WB.p = Vector3(free.initial_q[4], free.initial_q[5], free.initial_q[6]);
+  RigidTransform X_WB_file = FromEuler(Vector3(20, -35, 50));
+  X_WB_file.p = Vector3(0.3, -0.2, 1);
+  // The file's Euler angles against MuJoCo's compiled quaternion (a check of
+  // FromEuler's convention, so that the comparison below means something).
+  ASSERT_TRUE(X_WB.R.isApprox(X_WB_file.R, 1e-12)) << X_WB.R << "\n" << X_WB_file.R;
+
+  // MuJoCo's own world-frame vertices: geom_xpos + geom_xmat v for the
+  // compiled vertices v of each mesh geom.
+  std::array<char, 1000> error{};
+  mjModel* m = mj_loadXML(path.c_str(), nullptr, error.data(), static_cast<int>(error.size()));
+  ASSERT_NE(m, nullptr) << error.data();
+  mjData* d = mj_makeData(m);
+  mj_kinematics(m, d);
+
+  const RigidTransform X_BG_file_geom = [] {
+    RigidTransform X = FromEuler(Vector3(0, 90, 0));
+    X.p = Vector3(0, 0, -2);
+    return X;
+  }();
+  for (const std::string name : {"inline", "from_file"}) {
+    SCOPED_TRACE(name);
+    const GeometryDescription& g = Geometry(r, name);
+    ASSERT_EQ(g.shape.type, ShapeType::kMesh);
+    ASSERT_NE(g.shape.mesh_data, nullptr);
+    EXPECT_TRUE(g.shape.mesh_file.empty());
+    EXPECT_EQ(g.shape.mesh_data->name, (name == "inline" ? "mesh 'slab' of " : "mesh 'slab_file' of ") + path);
+    const std::vector<Vector3>& v_G = g.shape.mesh_data->vertices_G;
+    // Inline: the 8 corners as written. From the OBJ file, MuJoCo 2.2's
+    // reader gives each triangle three vertices of its own (36).
+    ASSERT_EQ(v_G.size(), name == "inline" ? 8u : 36u);
+    EXPECT_EQ(g.shape.mesh_data->triangles.size(), 12u);
+    // The compiled geom frame is the mesh's inertial frame, not the file's
+    // geom frame: the centroid (1.2, 1.1, 0.55) of the file's corners moved
+    // into the pose, the vertices now surround G's origin. (Were the file's
+    // vertices used with this pose, the checks below would fail by about a
+    // metre.)
+    const RigidTransform X_BG_in_file = name == "inline" ? RigidTransform::Identity() : X_BG_file_geom;
+    EXPECT_GT((g.X_BG.p - X_BG_in_file.p).norm(), 1.0);
+    Vector3 lo = v_G[0], hi = v_G[0];
+    for (const Vector3& p : v_G) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
+    EXPECT_LT((lo + hi).norm(), 1e-6);  // Single-precision vertices.
+
+    const int id = mj_name2id(m, mjOBJ_GEOM, name.c_str());
+    ASSERT_GE(id, 0);
+    const int mesh = m->geom_dataid[id];
+    ASSERT_EQ(m->mesh_vertnum[mesh], static_cast<int>(v_G.size()));
+    const mjtNum* xpos = d->geom_xpos + 3 * id;
+    const mjtNum* xmat = d->geom_xmat + 9 * id;
+    Matrix3 R_WG_mj;
+    R_WG_mj << xmat[0], xmat[1], xmat[2], xmat[3], xmat[4], xmat[5], xmat[6], xmat[7], xmat[8];
+    const RigidTransform X_WG = X_WB * g.X_BG;
+    const std::vector<Vector3> corners = BoxCorners();
+    std::vector<int> hits(8, 0);
+    for (size_t k = 0; k < v_G.size(); ++k) {
+      const float* v = m->mesh_vert + 3 * (m->mesh_vertadr[mesh] + k);
+      const Vector3 p_W_mj = Vector3(xpos[0], xpos[1], xpos[2]) + R_WG_mj * Vector3(v[0], v[1], v[2]);
+      const Vector3 p_W = X_WG * v_G[k];
+      // The same compiled (float) vertex through two compositions of the
+      // same double-precision poses: only rounding of ~1 m lever arms.
+      EXPECT_LT((p_W - p_W_mj).norm(), 1e-12) << "vertex " << k;
+      // Against the file's corners through the file's poses: MuJoCo stored
+      // the moved vertices in single precision (a relative 6e-8 of
+      // coordinates up to 1.4 m, ~1e-7 m), hence 1e-6 m. The inline mesh
+      // keeps its vertex order; the OBJ's vertices are matched to the
+      // nearest corner, and every corner must be hit.
+      int nearest = 0;
+      for (int c = 1; c < 8; ++c) {
+        if ((p_W - X_WB_file * (X_BG_in_file * corners[c])).norm() <
+            (p_W - X_WB_file * (X_BG_in_file * corners[nearest])).norm()) {
+          nearest = c;
+        }
+      }
+      if (name == "inline") {
+        EXPECT_EQ(nearest, static_cast<int>(k));
+      }
+      ++hits[nearest];
+      const Vector3 corner_W = X_WB_file * (X_BG_in_file * corners[nearest]);
+      EXPECT_LT((p_W - corner_W).norm(), 1e-6) << "vertex " << k << ": " << p_W.transpose() << " vs "
+                                               << corner_W.transpose();
+    }
+    for (int c = 0; c < 8; ++c) EXPECT_GT(hits[c], 0) << "corner " << c;
+  }
+  // One MeshData per mesh, however many geoms use it; equal corners in the
+  // two meshes (inline, file) still give two.
+  EXPECT_NE(Geometry(r, "inline").shape.mesh_data, Geometry(r, "from_file").shape.mesh_data);
+
+  // Mass properties come from MuJoCo's compiled body inertia, which
+  // integrated the meshes: two 0.4 x 0.2 x 0.1 m slabs at 1000 kg/m³, 8 kg
+  // each; the inline one's centroid (1.2, 1.1, 0.55) and the file one's
+  // (0.55, 1.1, -3.2) after its 90° turn about y and 2 m drop.
+  EXPECT_NEAR(r.bodies[0].mass, 16, 16 * 1e-6);  // MuJoCo's float vertices.
+  const Vector3 c1(1.2, 1.1, 0.55), c2 = X_BG_file_geom * Vector3(1.2, 1.1, 0.55);
+  EXPECT_LT((r.bodies[0].com_B - 0.5 * (c1 + c2)).norm(), 1e-6);
+
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+// A mesh of MuJoCo's that Stiction would draw and collide wrongly is refused
+// by name: a slab whose corners are so far out that the compiler's inertia
+// overflows single precision compiles, in MuJoCo 2.2, to NaN vertices (the
+// body's explicit inertial keeps MuJoCo itself from objecting). MuJoCo's own
+// refusal of a bad mesh (a flat one) keeps its message, which names the mesh
+// and the line. (Not tested: a face index out of range, which MuJoCo 2.2.2
+// refuses only after writing past a buffer; valgrind shows it.)
+TEST_F(MjcfImporterTest, BadMeshesAreRefusedNamingTheGeomAndMesh) {
+  const std::string overflow = Write("overflow.xml", R"(<mujoco>
+  <asset>
+    <mesh name="huge" vertex="-3e38 0 0  3e38 0 0  0 3e38 0  0 0 3e38"/>
+  </asset>
+  <worldbody>
+    <body name="b">
+      <freejoint/>
+      <inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>
+      <geom name="g" type="mesh" mesh="huge"/>
+    </body>
+  </worldbody>
+</mujoco>
+)");
+  const std::string message = MessageOf(overflow);
+  EXPECT_THAT(message, HasSubstr("overflow.xml: geom 'g' (body 'b'): mesh 'huge': vertex 0 is not finite"));
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+
+  const std::string flat = Write("flat.xml", R"(<mujoco>
+  <asset>
+    <mesh name="sheet" vertex="0 0 0  1 0 0  0 1 0  1 1 0"/>
+  </asset>
+  <worldbody>
+    <body name="b"><freejoint/><geom type="mesh" mesh="sheet" mass="1"/></body>
+  </worldbody>
+</mujoco>
+)");
+  EXPECT_THAT(MessageOf(flat), AllOf(HasSubstr("flat.xml: MuJoCo refused the model"),
+                                     HasSubstr("sheet"), HasSubstr("line = 3")));
+}
+
+// libmujoco 2.2.2 throws a C++ exception out of mj_loadXML for a mesh file
+// name under 3 characters (found by robot_fuzz_test): an InputError naming
+// the file, not a crash.
+TEST_F(MjcfImporterTest, AnExceptionFromMuJoCosCompilerBecomesAnInputError) {
+  const std::string path = Write("short.xml", R"(<mujoco>
+  <asset><mesh name="m" file="0"/></asset>
+  <worldbody><body name="b"><freejoint/><geom type="mesh" mesh="m" mass="1"/></body></worldbody>
+</mujoco>
+)");
+  const std::string message = MessageOf(path);
+  EXPECT_THAT(message, HasSubstr(path + ": MuJoCo could not compile the model: its compiler failed with '"));
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+}
+
+// The slab falls 5 cm onto a plane beside a primitive box of the same size
+// and density. Its compiled pose has the long side along the mesh frame's z
+// (principal axes); resting on its largest face, its centroid sits at half
+// the 0.1 m height, not at 0.1 or 0.2 m as it would on another face, less
+// the compliant contact's penetration: at most mg/k = 78 µm for 8 kg on one
+// contact at the default k = 1e6 N/m (spread over the corners it is less),
+// hence 0.1 mm. Against the primitive box, whose contact manifold is
+// computed from the same polytope faces, only MuJoCo's single-precision
+// vertices (and so its mass, to ~1e-7) differ: 1 µm.
+TEST_F(MjcfImporterTest, AMeshSlabComesToRestOnItsLargestFace) {
+  const std::string path = Write("drop.xml", std::string(R"(<mujoco>
+  <asset>
+    <mesh name="slab" vertex=")") + kBoxVertices + R"(" face=")" + kBoxFaces + R"("/>
+  </asset>
+  <worldbody>
+    <geom name="floor" type="plane" size="0 0 1"/>
+    <body name="mesh_slab" pos="-1.2 -1.1 -0.45">
+      <freejoint/>
+      <geom type="mesh" mesh="slab" density="1000"/>
+    </body>
+    <body name="box_slab" pos="0 1 0.1">
+      <freejoint/>
+      <geom type="box" size="0.2 0.1 0.05" density="1000"/>
+    </body>
+  </worldbody>
+</mujoco>
+)");
+  const SceneDescription scene = LoadSceneString("time_step: 0.005\nrobots:\n  - file: " + path + "\n    name: m\n",
+                                                 "scene.yaml", dir_.string());
+  const GeometryDescription* slab = nullptr;
+  const BodyDescription* slab_body = nullptr;
+  for (const BodyDescription& b : scene.bodies) {
+    for (const GeometryDescription& g : b.geometries) {
+      if (g.shape.type == ShapeType::kMesh) slab = &g, slab_body = &b;
+    }
+  }
+  ASSERT_NE(slab, nullptr);
+  Simulation sim(scene);
+  auto heights = [&](double* lowest, double* highest) {
+    const RigidTransform X_WG = sim.CalcFramePose(slab_body->name, slab->X_BG);
+    *lowest = 1e9, *highest = -1e9;
+    for (const Vector3& p : slab->shape.mesh_data->vertices_G) {
+      *lowest = std::min(*lowest, (X_WG * p).z());
+      *highest = std::max(*highest, (X_WG * p).z());
+    }
+  };
+  double lowest = 0, highest = 0;
+  heights(&lowest, &highest);
+  EXPECT_NEAR(lowest, 0.05, 1e-6);  // Dropped from 5 cm (the file's corners at z = 0.5 + (−0.45)).
+  for (int i = 0; i < 300; ++i) ASSERT_EQ(sim.Step().status, StepStatus::kSuccess);  // 1.5 s.
+  heights(&lowest, &highest);
+  const Vector3 centroid_W = sim.CalcFramePose(slab_body->name, slab->X_BG).p;
+  const Vector3 box_W = sim.CalcFramePose("m/box_slab").p;
+  std::printf("slab at rest: centroid z %.6f m, lowest vertex %.3e m, box z %.6f m, max |v| %.2e\n",
+              centroid_W.z(), lowest, box_W.z(), sim.velocities().cwiseAbs().maxCoeff());
+  EXPECT_LT(sim.velocities().cwiseAbs().maxCoeff(), 1e-3);  // At rest.
+  EXPECT_NEAR(centroid_W.z(), 0.05, 1e-4);
+  EXPECT_NEAR(highest - lowest, 0.1, 1e-6);  // Flat on its largest face: no tilt.
+  EXPECT_NEAR(lowest, 0, 1e-4);
+  EXPECT_NEAR(centroid_W.z(), box_W.z(), 1e-6);
+  // It fell straight: the centroid stayed above where it started.
+  EXPECT_LT(centroid_W.head<2>().norm(), 1e-3);
+}
+
+// rest_on_ground places a robot by its lowest collision point: for an
+// in-memory mesh its lowest vertex (here of two slabs on a turned body, the
+// file one 2 m below the body's origin).
+TEST_F(MjcfImporterTest, RestOnGroundPlacesMeshesByTheirLowestVertex) {
+  Write("slab.obj", BoxObj());
+  const std::string path = Write("meshes.xml", MeshModel());
+  const SceneDescription scene = LoadSceneString(
+      "robots:\n  - file: " + path + "\n    name: m\n    rest_on_ground: true\n", "scene.yaml", dir_.string());
+  const Simulation sim(scene);
+  ASSERT_EQ(scene.bodies.size(), 1u);
+  double lowest = 1e9;
+  for (const GeometryDescription& g : scene.bodies[0].geometries) {
+    ASSERT_NE(g.shape.mesh_data, nullptr);
+    const RigidTransform X_WG = sim.CalcFramePose(scene.bodies[0].name, g.X_BG);
+    for (const Vector3& p : g.shape.mesh_data->vertices_G) lowest = std::min(lowest, (X_WG * p).z());
+  }
+  // The same poses composed in another order: rounding only.
+  EXPECT_NEAR(lowest, 0, 1e-9);
 }
 
 }  // namespace

@@ -112,7 +112,9 @@ constexpr char kTetrahedronObj[] = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\
 
 /// An MJCF model with what the importer maps (free, ball, hinge and slide
 /// joints with limits, springs, damping and armature; plane, box, capsule,
-/// cylinder and sphere geoms; friction, contype/conaffinity 0, group 3;
+/// cylinder, sphere and mesh geoms, the meshes inline (vertices only: MuJoCo
+/// makes the faces) and from an OBJ file, scaled, off-centre (the compiler
+/// moves them); friction, contype/conaffinity 0, group 3;
 /// connect and weld; position and velocity servos with a force range) and
 /// what it skips with a note (ellipsoid, frictionloss, a tendon, a sensor,
 /// a motor).
@@ -120,11 +122,16 @@ constexpr char kMjcf[] = R"(<mujoco model="fuzz">
   <compiler angle="radian"/>
   <option gravity="0 0 -9.81" timestep="0.005"/>
   <default><geom friction="0.8 0.005 0.0001"/></default>
+  <asset>
+    <mesh name="wedge" vertex="0.1 0 0  0.2 0 0  0.1 0.1 0  0.2 0.1 0  0.1 0 0.05  0.2 0 0.05"/>
+    <mesh name="tet" file="tet.obj" scale="0.05 0.05 0.1"/>
+  </asset>
   <worldbody>
     <geom name="floor" type="plane" size="2 2 0.1" rgba="0.5 0.5 0.5 1"/>
     <body name="base" pos="0 0 0.5">
       <freejoint name="base_free"/>
       <geom type="box" size="0.1 0.1 0.05" mass="2"/>
+      <geom name="wedge_geom" type="mesh" mesh="wedge" pos="0 0 0.05" euler="0 0 0.5" mass="0.1"/>
       <body name="upper" pos="0.1 0 0" euler="0.1 0.2 0.3">
         <joint name="shoulder" type="ball" armature="0.01" damping="0.1"/>
         <geom type="capsule" fromto="0 0 0 0.2 0 0" size="0.03" mass="0.5"/>
@@ -142,6 +149,7 @@ constexpr char kMjcf[] = R"(<mujoco model="fuzz">
     </body>
     <body name="post" pos="1 0 0.5">
       <geom type="box" size="0.02 0.02 0.5"/>
+      <geom type="mesh" mesh="tet" pos="0.05 0 0.5"/>
       <body name="flap" pos="0 0 0.5">
         <joint name="flap_hinge" type="hinge" axis="1 0 0" damping="0.05"/>
         <geom type="box" size="0.1 0.01 0.1" mass="0.2"/>
