@@ -69,8 +69,8 @@ void App::SetTeleop(bool on) {
       player_.reset();
       player_file_.clear();
     }
-    ui_.Info("teleop: drag moves the gripper target, scroll/Shift+drag height, Ctrl+drag yaw, "
-             "G open/close, Esc leaves");
+    ui_.Info(std::string("teleop: drag moves the gripper target, scroll/Shift+drag height, Ctrl+drag yaw, ") +
+             (gripper_->can_tilt() ? "Alt+drag tilt, " : "") + "G open/close, Esc leaves");
   } else {
     ui_.Info("teleop off");
   }
@@ -94,6 +94,15 @@ void App::TeleopDrag(double dx, double dy, int mods) {
   if ((mods & GLFW_MOD_CONTROL) != 0) {
     // A drag across the window width turns the target half a turn.
     t.yaw += dx * std::numbers::pi / std::max(w, 1);
+  } else if ((mods & GLFW_MOD_ALT) != 0) {
+    if (!gripper_->can_tilt()) {
+      ui_.Error("teleop: a gantry gripper cannot tilt (Alt+drag tilts an arm's target)");
+      return;
+    }
+    // A drag down the window height tilts the target a quarter turn, within
+    // ±90° (beyond, yaw and tilt would swap roles).
+    t.tilt = std::clamp(t.tilt + dy * 0.5 * std::numbers::pi / std::max(h, 1), -0.5 * std::numbers::pi,
+                        0.5 * std::numbers::pi);
   } else {
     const Vec3f p(static_cast<float>(t.x), static_cast<float>(t.y), static_cast<float>(t.z));
     const float depth = std::max((p - camera_.Eye()).dot(camera_.Forward()), 1e-3f);
@@ -205,6 +214,8 @@ GripperView App::MakeGripperView() const {
   v.teleop = teleop_;
   v.grip = gripper_->grip();
   v.grip_force = gripper_->grip_force();
+  v.grip_force_limited = gripper_->grip_force_limited();
+  v.can_tilt = gripper_->can_tilt();
   v.target = gripper_->target();
   v.actual = gripper_->CurrentPose(*sim_);
   v.readout = readout_;

@@ -28,6 +28,7 @@ inline constexpr DemoScene kDemoScenes[] = {
     {"Grasp hold (exact friction, CANAL)", "grasp_hold.yaml"},
     {"Robot arm: iiwa 14-like + gripper (URDF)", "iiwa_posture.yaml"},
     {"Robot arm pick and place (Cartesian impedance, T to teleoperate)", "iiwa_pick_place.yaml"},
+    {"Robot arm and hand: lift a can with four fingers (G, T to teleoperate)", "iiwa_hand_grasp.yaml"},
     {"Robot hand: four fingers, 16 DOF (URDF)", "hand_posture.yaml"},
     {"Robot quadruped: A1-like, standing (URDF)", "quadruped_stand.yaml"},
     {"Default demo", "demo.yaml"},

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
+#include <utility>
 
 #include "engine/scene/scene_description.h"
 
@@ -22,7 +24,11 @@ void PlotLine(const char* label, const RollingPlot& plot, const char* format, fl
 }  // namespace
 
 void PushGraspPlots(const GraspReadout& readout, GripperUi* plots) {
-  for (int f = 0; f < 2; ++f) {
+  const std::size_t n = readout.fingers.size();
+  plots->normal_force.resize(n);
+  plots->utilisation.resize(n);
+  plots->slip_speed.resize(n);
+  for (std::size_t f = 0; f < n; ++f) {
     const FingerReadout& r = readout.fingers[f];
     plots->normal_force[f].Push(static_cast<float>(r.normal_force));
     plots->utilisation[f].Push(static_cast<float>(r.friction_utilisation));
@@ -44,22 +50,32 @@ void DrawGripperPanel(const GripperView& view, UiState* ui, GripperCommands* com
   if (ImGui::Checkbox("Teleop focus (T, Esc leaves)", &teleop)) commands->SetTeleop(teleop);
   if (view.teleop) {
     ImGui::TextDisabled("drag: move in x-y   Shift+drag or scroll: height");
-    ImGui::TextDisabled("Ctrl+drag: yaw   G: open/close   right drag: camera");
+    ImGui::TextDisabled(view.can_tilt ? "Ctrl+drag: yaw   Alt+drag: tilt   G: open/close   right drag: camera"
+                                      : "Ctrl+drag: yaw   G: open/close   right drag: camera");
   }
-  ImGui::Text("target  x %.3f  y %.3f  z %.3f m  yaw %.1f deg", view.target.x, view.target.y, view.target.z,
-              view.target.yaw * 57.29577951308232);
-  ImGui::Text("actual  x %.3f  y %.3f  z %.3f m  yaw %.1f deg", view.actual.x, view.actual.y, view.actual.z,
-              view.actual.yaw * 57.29577951308232);
+  constexpr double kDeg = 57.29577951308232;
+  for (const auto& [label, p] : {std::pair{"target", &view.target}, std::pair{"actual", &view.actual}}) {
+    if (view.can_tilt) {
+      ImGui::Text("%s  x %.3f  y %.3f  z %.3f m  yaw %.1f  tilt %.1f deg", label, p->x, p->y, p->z, p->yaw * kDeg,
+                  p->tilt * kDeg);
+    } else {
+      ImGui::Text("%s  x %.3f  y %.3f  z %.3f m  yaw %.1f deg", label, p->x, p->y, p->z, p->yaw * kDeg);
+    }
+  }
 
   // Grip.
   const bool closed = view.grip == GripState::kClosed;
   if (ImGui::Button(closed ? "Open (G)" : "Close (G)")) commands->SetGripClosed(!closed);
   ImGui::SameLine();
-  float force = static_cast<float>(view.grip_force);
-  ImGui::SetNextItemWidth(160);
-  if (ImGui::SliderFloat("grip force [N]", &force, static_cast<float>(kMinGripForce),
-                         static_cast<float>(kMaxGripForce), "%.1f")) {
-    commands->SetGripForce(force);
+  if (view.grip_force_limited) {
+    float force = static_cast<float>(view.grip_force);
+    ImGui::SetNextItemWidth(160);
+    if (ImGui::SliderFloat("grip force [N]", &force, static_cast<float>(kMinGripForce),
+                           static_cast<float>(kMaxGripForce), "%.1f")) {
+      commands->SetGripForce(force);
+    }
+  } else {
+    ImGui::TextDisabled("fingers press with their effort limits");
   }
 
   // Record and replay.
@@ -96,11 +112,10 @@ void DrawGripperPanel(const GripperView& view, UiState* ui, GripperCommands* com
       ImGui::TableSetupColumn(h);
     }
     ImGui::TableHeadersRow();
-    for (int f = 0; f < 2; ++f) {
-      const FingerReadout& r = g.fingers[f];
+    for (const FingerReadout& r : g.fingers) {
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
-      ImGui::TextUnformatted(f == 0 ? "left" : "right");
+      ImGui::TextUnformatted(r.name.c_str());
       ImGui::TableSetColumnIndex(1);
       ImGui::Text("%.2f", r.normal_force);
       ImGui::TableSetColumnIndex(2);
@@ -112,13 +127,17 @@ void DrawGripperPanel(const GripperView& view, UiState* ui, GripperCommands* com
     }
     ImGui::EndTable();
   }
+  // Per-finger plots: open by default for two fingers, folded for a hand.
   const GripperUi& p = ui->gripper;
-  PlotLine("normal L [N]", p.normal_force[0], "%.2f N", 0.0f, std::max(p.normal_force[0].max(), 1.0f) * 1.1f);
-  PlotLine("normal R [N]", p.normal_force[1], "%.2f N", 0.0f, std::max(p.normal_force[1].max(), 1.0f) * 1.1f);
-  PlotLine("utilisation L", p.utilisation[0], "%.3f", 0.0f, 1.05f);
-  PlotLine("utilisation R", p.utilisation[1], "%.3f", 0.0f, 1.05f);
-  PlotLine("slip L [um/s]", p.slip_speed[0], "%.2f um/s", 0.0f, p.slip_speed[0].max() * 1.1f);
-  PlotLine("slip R [um/s]", p.slip_speed[1], "%.2f um/s", 0.0f, p.slip_speed[1].max() * 1.1f);
+  if (ImGui::CollapsingHeader("plots per finger", p.normal_force.size() <= 2 ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
+    for (std::size_t f = 0; f < p.normal_force.size() && f < g.fingers.size(); ++f) {
+      const std::string& name = g.fingers[f].name;
+      PlotLine(("normal " + name + " [N]").c_str(), p.normal_force[f], "%.2f N", 0.0f,
+               std::max(p.normal_force[f].max(), 1.0f) * 1.1f);
+      PlotLine(("utilisation " + name).c_str(), p.utilisation[f], "%.3f", 0.0f, 1.05f);
+      PlotLine(("slip " + name + " [um/s]").c_str(), p.slip_speed[f], "%.2f um/s", 0.0f, p.slip_speed[f].max() * 1.1f);
+    }
+  }
   if (ImGui::SmallButton("clear plots")) ui->gripper.Clear();
   ImGui::End();
 }

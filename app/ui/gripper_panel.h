@@ -36,6 +36,8 @@ struct GripperView {
   bool teleop = false;      ///< Teleop focus is on.
   GripState grip = GripState::kOpen;
   double grip_force = 20;   ///< Commanded [N].
+  bool grip_force_limited = true;  ///< The fingers press with grip_force (else their own effort limits).
+  bool can_tilt = false;    ///< An arm: the target tilts (Alt+drag).
   GripperPose target, actual;
   GraspReadout readout;     ///< Of the last step.
   bool recording = false;

@@ -72,17 +72,16 @@ struct Plots {
 
 /// The Gripper panel's plots (one sample per frame with steps) and fields.
 struct GripperUi {
-  RollingPlot normal_force[2];   ///< Per finger (left, right) [N].
-  RollingPlot utilisation[2];    ///< |γ_t| / (μ γ_n), per finger.
-  RollingPlot slip_speed[2];     ///< Object relative to the finger [µm/s].
+  // Per finger, in the gripper's finger order.
+  std::vector<RollingPlot> normal_force;  ///< [N].
+  std::vector<RollingPlot> utilisation;   ///< |γ_t| / (μ γ_n).
+  std::vector<RollingPlot> slip_speed;    ///< Object relative to the finger [µm/s].
   std::string record_path = "commands.yaml";  ///< Save field.
   std::string replay_path;                   ///< Replay field.
   void Clear() {
-    for (int f = 0; f < 2; ++f) {
-      normal_force[f].Clear();
-      utilisation[f].Clear();
-      slip_speed[f].Clear();
-    }
+    normal_force.clear();
+    utilisation.clear();
+    slip_speed.clear();
   }
 };
 

@@ -69,13 +69,12 @@ CommandEntry ParseEntry(const std::string& label, const YAML::Node& node, const 
     if (*e.time_s < 0) Fail(label, time, key + ".time", "must be >= 0 s");
   }
   if (const YAML::Node t = node["target"]; t.IsDefined()) {
-    if (!t.IsSequence() || t.size() != 4) {
-      Fail(label, t, key + ".target", "expected [x, y, z, yaw] in [m, m, m, rad]");
+    if (!t.IsSequence() || (t.size() != 4 && t.size() != 5)) {
+      Fail(label, t, key + ".target", "expected [x, y, z, yaw] or [x, y, z, yaw, tilt] in [m, m, m, rad, rad]");
     }
-    e.target = GripperPose{ReadNumber(label, t[0], key + ".target[0]"),
-                           ReadNumber(label, t[1], key + ".target[1]"),
-                           ReadNumber(label, t[2], key + ".target[2]"),
-                           ReadNumber(label, t[3], key + ".target[3]")};
+    double v[5] = {0, 0, 0, 0, 0};
+    for (std::size_t i = 0; i < t.size(); ++i) v[i] = ReadNumber(label, t[i], key + ".target[" + std::to_string(i) + "]");
+    e.target = GripperPose{v[0], v[1], v[2], v[3], v[4]};
   }
   if (const YAML::Node r = node["ramp"]; r.IsDefined()) {
     if (!e.target) Fail(label, r, key + ".ramp", "a ramp needs a target");
@@ -180,7 +179,10 @@ std::string FormatCommandLog(const CommandLog& log) {
     }
     if (e.target) {
       out << ", target: [" << FormatExact(e.target->x) << ", " << FormatExact(e.target->y) << ", "
-          << FormatExact(e.target->z) << ", " << FormatExact(e.target->yaw) << "]";
+          << FormatExact(e.target->z) << ", " << FormatExact(e.target->yaw);
+      // Tilt only when used, so gantry files keep their four numbers.
+      if (e.target->tilt != 0) out << ", " << FormatExact(e.target->tilt);
+      out << "]";
       if (e.ramp_s > 0) out << ", ramp: " << FormatExact(e.ramp_s);
     }
     if (e.grip) out << ", grip: " << (*e.grip == GripState::kClosed ? "close" : "open");

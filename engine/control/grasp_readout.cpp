@@ -3,26 +3,36 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
+#include <utility>
+#include <vector>
 
 namespace stiction {
 
 GraspReadout CalcGraspReadout(const Simulation& sim, const GripperController& gripper, double dt) {
   GraspReadout out;
-  const int finger_body[2] = {gripper.left_finger_body(), gripper.right_finger_body()};
-  // Normal force per (finger, object) to find the object both fingers press.
-  std::map<int, double> force_on[2];
+  const int n = gripper.num_fingers();
+  out.fingers.resize(n);
+  // Which finger each body belongs to (−1: none).
+  std::vector<int> finger_of(sim.model().num_bodies(), -1);
+  for (int f = 0; f < n; ++f) {
+    out.fingers[f].name = gripper.finger_name(f);
+    for (int b : gripper.finger_bodies(f)) finger_of[b] = f;
+  }
+  // Normal force per object and finger, to find what the fingers hold.
+  std::map<int, std::vector<double>> force_on;
   for (const ContactReport& c : sim.contacts()) {
-    for (int f = 0; f < 2; ++f) {
-      int other = -1;
-      if (c.body_a == finger_body[f]) other = c.body_b;
-      if (c.body_b == finger_body[f]) other = c.body_a;
-      if (other <= 0 || gripper.IsGripperBody(other)) continue;  // World or the gripper itself.
+    for (const auto& [finger_body, other] : {std::pair{c.body_a, c.body_b}, std::pair{c.body_b, c.body_a}}) {
+      const int f = finger_of[finger_body];
+      if (f < 0 || other <= 0 || gripper.IsGripperBody(other)) continue;  // World or the gripper itself.
       FingerReadout& r = out.fingers[f];
       const double gamma_n = c.gamma_C.z();
       if (!(gamma_n > 0)) continue;  // Separating: no grip.
       ++r.num_contacts;
       r.normal_force += gamma_n / dt;
-      force_on[f][other] += gamma_n / dt;
+      std::vector<double>& per_finger = force_on[other];
+      per_finger.resize(n, 0.0);
+      per_finger[f] += gamma_n / dt;
       const double gamma_t = c.gamma_C.head<2>().norm();
       if (c.mu > 0) r.friction_utilisation = std::max(r.friction_utilisation, gamma_t / (c.mu * gamma_n));
       r.slip_speed = std::max(r.slip_speed, c.vc.head<2>().norm());
@@ -30,12 +40,11 @@ GraspReadout CalcGraspReadout(const Simulation& sim, const GripperController& gr
     }
   }
   double best = 0;
-  for (const auto& [body, f_left] : force_on[0]) {
-    const auto right = force_on[1].find(body);
-    if (right == force_on[1].end()) continue;
-    const double f = std::min(f_left, right->second);
-    if (f > best) {
-      best = f;
+  for (const auto& [body, forces] : force_on) {
+    const double total = std::accumulate(forces.begin(), forces.end(), 0.0);
+    const double opposed = total - *std::max_element(forces.begin(), forces.end());
+    if (opposed > best) {  // Zero unless two fingers press it.
+      best = opposed;
       out.held_body = body;
     }
   }

@@ -2,8 +2,8 @@
 // What the grasp is doing, per finger, from the last step's contacts: grip
 // normal force, friction utilisation |γ_t|/(μ γ_n), slip speed of the held
 // object relative to the finger, stick or slip ([SAP] Sec. V-A regions).
-#include <array>
 #include <string>
+#include <vector>
 
 #include "engine/control/gripper_controller.h"
 #include "engine/simulation.h"
@@ -11,7 +11,8 @@
 namespace stiction {
 
 struct FingerReadout {
-  int num_contacts = 0;        ///< Contacts between this finger and a non-gripper body.
+  std::string name;            ///< The finger's name (gripper_controller.h).
+  int num_contacts = 0;        ///< Contacts between this finger's links and a non-gripper body.
   double normal_force = 0;     ///< Σ γ_n / δt over them [N].
   /// max over the contacts of |γ_t| / (μ γ_n) (1 = at the friction cone's
   /// edge, sliding); 0 without normal impulse.
@@ -23,8 +24,11 @@ struct FingerReadout {
 };
 
 struct GraspReadout {
-  std::array<FingerReadout, 2> fingers;  ///< Left, right.
-  int held_body = -1;         ///< The body both fingers press (largest force); −1: none.
+  std::vector<FingerReadout> fingers;  ///< In the gripper's finger order.
+  /// The body at least two fingers press, the one with the largest force
+  /// left when the strongest finger's is taken away (with two fingers: the
+  /// weaker finger's force), i.e. what the others oppose to it; −1: none.
+  int held_body = -1;
   std::string held_name;
   bool holding() const { return held_body > 0; }
 };

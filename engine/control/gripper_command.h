@@ -6,11 +6,15 @@
 
 namespace stiction {
 
-/// Target pose of the palm as joint coordinates of the gripper's x, y, z
-/// (prismatic, [m]) and yaw (revolute, [rad]) actuators.
+/// Target pose of the palm: for a gantry the joint coordinates of its x, y, z
+/// (prismatic, [m]) and yaw (revolute, [rad]) actuators; for an arm the
+/// end-effector position and its rotation from the start pose R_WE0,
+/// R = Rz(yaw) · Rx(tilt) · R_WE0 (tilt about the world x axis, then yaw
+/// about the world z axis). A gantry has no tilt (it must stay 0).
 struct GripperPose {
   double x = 0, y = 0, z = 0;  ///< [m]
   double yaw = 0;              ///< [rad]
+  double tilt = 0;             ///< [rad], arm only.
   bool operator==(const GripperPose&) const = default;
 };
 

@@ -7,6 +7,29 @@
 #include "engine/multibody/kinematics.h"
 
 namespace stiction {
+namespace {
+
+// `root` and every body outboard of it, in index order (root first: a
+// parent's index is below its children's).
+std::vector<int> Subtree(const MultibodyModel& model, int root) {
+  std::vector<int> out;
+  for (int b = root; b < model.num_bodies(); ++b) {
+    for (int a = b; a > 0; a = model.body(a).parent) {
+      if (a == root) {
+        out.push_back(b);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+// The world turn R = Rz(yaw) · Rx(tilt) (gripper_command.h).
+Matrix3 YawTilt(double yaw, double tilt) {
+  return (Eigen::AngleAxisd(yaw, Vector3::UnitZ()) * Eigen::AngleAxisd(tilt, Vector3::UnitX())).toRotationMatrix();
+}
+
+}  // namespace
 
 GripperController::GripperController(const Simulation& sim) {
   const GripperDescription& g = sim.scene().gripper;
@@ -33,27 +56,29 @@ GripperController::GripperController(const Simulation& sim) {
     R_WE0_ = sim.CalcFramePose(g.end_effector_body, X_BE_).R;
     root = model.tree(model.body(palm_body_).tree).body_begin;
   }
-  fingers_[0] = MakeAxis(sim, g.left_finger, &finger_bodies_[0]);
-  fingers_[1] = MakeAxis(sim, g.right_finger, &finger_bodies_[1]);
-  finger_open_ = g.finger_open;
-  finger_closed_ = g.finger_closed;
+  if (g.fingers.empty()) throw InputError("gripper: no fingers");
+  grip_force_limited_ = g.fingers.front().grip_force_limited;
+  for (const FingerDescription& d : g.fingers) {
+    Finger finger{d.name, {}, {}};
+    for (std::size_t i = 0; i < d.actuators.size(); ++i) {
+      int child = 0;
+      FingerAxis axis{MakeAxis(sim, d.actuators[i], &child), d.open[i], d.closed[i],
+                      sim.actuator(d.actuators[i]).effort_limit};
+      finger.axes.push_back(axis);
+      if (i == 0) finger.bodies = Subtree(model, child);
+    }
+    fingers_.push_back(std::move(finger));
+  }
   grip_force_ = g.grip_force;
   // Everything outboard of the first gripper body moves with the gripper
   // (for an arm, its whole tree).
-  for (int b = 1; b < model.num_bodies(); ++b) {
-    for (int a = b; a > 0; a = model.body(a).parent) {
-      if (a == root) {
-        bodies_.push_back(b);
-        break;
-      }
-    }
-  }
+  bodies_ = Subtree(model, root);
   ramp_from_ = ramp_to_ = CurrentPose(sim);
 }
 
 RigidTransform GripperController::ArmTargetPose(const GripperPose& p) const {
   RigidTransform X_WT;
-  X_WT.R = Eigen::AngleAxisd(p.yaw, Vector3::UnitZ()).toRotationMatrix() * R_WE0_;
+  X_WT.R = YawTilt(p.yaw, p.tilt) * R_WE0_;
   X_WT.p = Vector3(p.x, p.y, p.z);
   return X_WT;
 }
@@ -78,8 +103,11 @@ bool GripperController::IsGripperBody(int body) const {
 GripperPose GripperController::CurrentPose(const Simulation& sim) const {
   if (arm_) {
     const RigidTransform X_WE = sim.CalcFramePose(sim.model().body(palm_body_).name, X_BE_);
-    const Matrix3 R = X_WE.R * R_WE0_.transpose();  // The turn since the start.
-    return GripperPose{X_WE.p.x(), X_WE.p.y(), X_WE.p.z(), std::atan2(R(1, 0), R(0, 0))};
+    // The turn since the start, R = Rz(yaw) Rx(tilt): its first column is
+    // (cos yaw, sin yaw, 0) and its last row (0, sin tilt, cos tilt).
+    const Matrix3 R = X_WE.R * R_WE0_.transpose();
+    return GripperPose{X_WE.p.x(), X_WE.p.y(), X_WE.p.z(), std::atan2(R(1, 0), R(0, 0)),
+                       std::atan2(R(2, 1), R(2, 2))};
   }
   const VectorX& q = sim.positions();
   return GripperPose{q[axes_[0].q_index], q[axes_[1].q_index], q[axes_[2].q_index],
@@ -95,9 +123,11 @@ void GripperController::Apply(const GripperCommand& command) {
   }
   if (command.target) {
     const GripperPose& t = *command.target;
-    if (!std::isfinite(t.x) || !std::isfinite(t.y) || !std::isfinite(t.z) || !std::isfinite(t.yaw)) {
+    if (!std::isfinite(t.x) || !std::isfinite(t.y) || !std::isfinite(t.z) || !std::isfinite(t.yaw) ||
+        !std::isfinite(t.tilt)) {
       throw InputError("target: must be finite");
     }
+    if (t.tilt != 0 && !arm_) throw InputError("target: a gantry gripper cannot tilt (tilt must be 0)");
     if (command.ramp_steps < 0) throw InputError("ramp: must be >= 0");
     ramp_from_ = TargetAt(command.step - 1);  // Where the target is when the command starts.
     ramp_to_ = t;
@@ -116,7 +146,8 @@ GripperPose GripperController::TargetAt(std::int64_t step) const {
                    static_cast<double>(ramp_end_ - ramp_start_);
   auto lerp = [s](double a, double b) { return a + s * (b - a); };
   return GripperPose{lerp(ramp_from_.x, ramp_to_.x), lerp(ramp_from_.y, ramp_to_.y),
-                     lerp(ramp_from_.z, ramp_to_.z), lerp(ramp_from_.yaw, ramp_to_.yaw)};
+                     lerp(ramp_from_.z, ramp_to_.z), lerp(ramp_from_.yaw, ramp_to_.yaw),
+                     lerp(ramp_from_.tilt, ramp_to_.tilt)};
 }
 
 void GripperController::Actuate(Simulation* sim) const {
@@ -127,20 +158,26 @@ void GripperController::Actuate(Simulation* sim) const {
   if (step + 1 > ramp_start_ && step + 1 <= ramp_end_) {
     const double T = static_cast<double>(ramp_end_ - ramp_start_) * sim->time_step();
     v = GripperPose{(ramp_to_.x - ramp_from_.x) / T, (ramp_to_.y - ramp_from_.y) / T,
-                    (ramp_to_.z - ramp_from_.z) / T, (ramp_to_.yaw - ramp_from_.yaw) / T};
+                    (ramp_to_.z - ramp_from_.z) / T, (ramp_to_.yaw - ramp_from_.yaw) / T,
+                    (ramp_to_.tilt - ramp_from_.tilt) / T};
   }
   if (arm_) {
-    sim->SetCartesianTarget(0, ArmTargetPose(p), Vector3(v.x, v.y, v.z), Vector3(0, 0, v.yaw));
+    // R = Rz(yaw) Rx(tilt): ω = ẏaw ẑ + ṫilt Rz(yaw) x̂.
+    const Vector3 w = Vector3(0, 0, v.yaw) + v.tilt * Vector3(std::cos(p.yaw), std::sin(p.yaw), 0);
+    sim->SetCartesianTarget(0, ArmTargetPose(p), Vector3(v.x, v.y, v.z), w);
   } else {
     sim->SetActuatorTarget(axes_[0].actuator, p.x, v.x);
     sim->SetActuatorTarget(axes_[1].actuator, p.y, v.y);
     sim->SetActuatorTarget(axes_[2].actuator, p.z, v.z);
     sim->SetActuatorTarget(axes_[3].actuator, p.yaw, v.yaw);
   }
-  const double finger_target = grip_ == GripState::kClosed ? finger_closed_ : finger_open_;
-  for (const Axis& f : fingers_) {
-    sim->SetActuatorGains(f.actuator, f.kp, f.kd, grip_force_);
-    sim->SetActuatorTarget(f.actuator, finger_target, 0.0);
+  const bool closed = grip_ == GripState::kClosed;
+  for (const Finger& finger : fingers_) {
+    for (const FingerAxis& f : finger.axes) {
+      const double effort = grip_force_limited_ ? grip_force_ : f.effort_limit;
+      sim->SetActuatorGains(f.axis.actuator, f.axis.kp, f.axis.kd, effort);
+      sim->SetActuatorTarget(f.axis.actuator, closed ? f.closed : f.open, 0.0);
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// Maps a gripper target (palm pose x, y, z, yaw; open/closed; grip force) to
+// Maps a gripper target (palm pose x, y, z, yaw, tilt; open/closed; grip force) to
 // the scene's PD actuators by name (scene key `gripper:`, docs/teleop.md),
 // or, for an arm (`end_effector:`), to the target of the simulation's
 // Cartesian impedance 0 on the end-effector frame.
@@ -45,10 +45,21 @@ class GripperController {
   /// what a recording starts with.
   GripperCommand StateCommand(std::int64_t step) const;
 
-  /// Model body indices: the palm (child of the yaw joint) and the fingers.
+  /// Model body index of the palm (child of the yaw joint, or the arm's
+  /// end-effector body).
   int palm_body() const { return palm_body_; }
-  int left_finger_body() const { return finger_bodies_[0]; }
-  int right_finger_body() const { return finger_bodies_[1]; }
+  /// The fingers in scene order (two-finger shorthand: left, right).
+  int num_fingers() const { return static_cast<int>(fingers_.size()); }
+  const std::string& finger_name(int f) const { return fingers_[f].name; }
+  /// The finger's first link (child of its first actuator's joint).
+  int finger_body(int f) const { return fingers_[f].bodies.front(); }
+  /// The finger's links: its first link and everything outboard of it.
+  const std::vector<int>& finger_bodies(int f) const { return fingers_[f].bodies; }
+  /// Whether the fingers press with the grip force (two-finger shorthand);
+  /// a hand's fingers press with their actuators' own effort limits.
+  bool grip_force_limited() const { return grip_force_limited_; }
+  /// Whether the target can tilt (an arm); the gantry has no tilt axis.
+  bool can_tilt() const { return arm_; }
   /// Every body moved by the gripper's joints (links, palm, fingers).
   const std::vector<int>& bodies() const { return bodies_; }
   bool IsGripperBody(int body) const;
@@ -56,8 +67,9 @@ class GripperController {
   /// (fingers as they are now): the viewer's ghost.
   std::vector<std::pair<int, RigidTransform>> CalcTargetBodyPoses(const Simulation& sim) const;
   /// The palm's current pose: the gantry joints' coordinates (x, y, z [m],
-  /// yaw [rad]), or an arm's end-effector position and its turn about the
-  /// world z axis since the start.
+  /// yaw [rad]), or an arm's end-effector position and its rotation since
+  /// the start as a turn about the world z axis (yaw) after one about the
+  /// horizontal x axis (tilt).
   GripperPose CurrentPose(const Simulation& sim) const;
 
  private:
@@ -67,17 +79,27 @@ class GripperController {
     double kp = 0, kd = 0;
   };
   Axis MakeAxis(const Simulation& sim, const std::string& actuator, int* child_body) const;
-  /// Arm: the end-effector target for a palm pose (yaw about world z).
+  /// Arm: the end-effector target for a palm pose (tilt about the yawed
+  /// x axis, then yaw about world z).
   RigidTransform ArmTargetPose(const GripperPose& p) const;
 
   bool arm_ = false;  // Arm (Cartesian impedance 0) instead of gantry axes.
   RigidTransform X_BE_;             // Arm: the end-effector frame on palm_body_.
   Matrix3 R_WE0_ = Matrix3::Identity();  // Arm: E's orientation at yaw 0.
-  Axis axes_[4];     // x, y, z, yaw (gantry).
-  Axis fingers_[2];  // left, right.
-  double finger_open_ = 0, finger_closed_ = 0;
+  struct FingerAxis {
+    Axis axis;
+    double open = 0, closed = 0;  // Targets [m] or [rad].
+    double effort_limit = 0;      // The actuator's own [N] or [N m].
+  };
+  struct Finger {
+    std::string name;
+    std::vector<FingerAxis> axes;
+    std::vector<int> bodies;  // First link first.
+  };
+  Axis axes_[4];  // x, y, z, yaw (gantry).
+  std::vector<Finger> fingers_;
+  bool grip_force_limited_ = true;
   int palm_body_ = 0;
-  int finger_bodies_[2] = {0, 0};
   std::vector<int> bodies_;
 
   GripperPose ramp_from_, ramp_to_;

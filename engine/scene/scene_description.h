@@ -128,11 +128,24 @@ struct ConstraintDescription {
   SourceLocation where;
 };
 
-/// The teleoperated parallel-jaw gripper (scene key `gripper:`): which PD
-/// actuators move the palm (prismatic x, y, z and revolute yaw joints from
-/// the world) and which close the two fingers (prismatic joints on the palm).
-/// engine/control/gripper_controller.h drives them; docs/scene-format.md
-/// ("Gripper") documents the keys.
+/// One finger of a gripper or hand: its actuators (joint PD) with their
+/// open and closed targets (joint coordinates, [m] or [rad]).
+struct FingerDescription {
+  std::string name;                    ///< "left", "right", or the scene's name ("index", ...).
+  std::vector<std::string> actuators;
+  std::vector<double> open, closed;    ///< One per actuator.
+  /// true (the `left_finger`/`right_finger` shorthand): while closed the
+  /// actuators' effort limit is the grip force. false (`fingers:`): each
+  /// actuator keeps its own effort limit (e.g. the robot file's).
+  bool grip_force_limited = false;
+};
+
+/// The teleoperated gripper (scene key `gripper:`): what moves the palm (a
+/// gantry's PD actuators on prismatic x, y, z and revolute yaw joints from
+/// the world, or an arm's end-effector frame under a Cartesian impedance)
+/// and which actuators close its fingers (two prismatic jaws, or a hand's
+/// fingers). engine/control/gripper_controller.h drives them;
+/// docs/scene-format.md ("Gripper") documents the keys.
 struct GripperDescription {
   bool present = false;          ///< false: the scene has no `gripper:`.
   /// Gantry gripper: actuator names (prismatic, prismatic, prismatic,
@@ -152,12 +165,12 @@ struct GripperDescription {
   /// end-effector body), holding their initial values.
   double posture_stiffness = 20;  ///< [N m/rad].
   double posture_damping = 5;     ///< [N m s/rad].
-  std::string left_finger, right_finger;  ///< Actuator names (prismatic).
-  /// Finger joint coordinate when open and the closing target [m]. Closing
-  /// drives the fingers towards `finger_closed` (chosen beyond any object, so
-  /// the actuator saturates at the grip force: force control).
-  double finger_open = 0.05;
-  double finger_closed = 0.0;
+  /// The fingers G opens and closes, each one or more actuators (keys
+  /// `fingers:`, or the two-finger shorthand `left_finger`/`right_finger`
+  /// with `finger_open`/`finger_closed`). Closing drives every actuator
+  /// towards its `closed` value, chosen beyond any object, so the actuator
+  /// saturates at its effort limit and presses with it (force control).
+  std::vector<FingerDescription> fingers;
   double grip_force = 20;        ///< Initial grip force [N], in [kMinGripForce, kMaxGripForce].
   SourceLocation where;
 };

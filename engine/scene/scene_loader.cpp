@@ -87,9 +87,10 @@ constexpr std::array<std::string_view, 6> kActuatorKeys = {"name", "joint", "kp"
                                                            "effort_limit", "target"};
 constexpr std::array<std::string_view, 6> kConstraintKeys = {"name",   "type",    "body_a",
                                                              "body_b", "frame_a", "frame_b"};
-constexpr std::array<std::string_view, 12> kGripperKeys = {
+constexpr std::array<std::string_view, 13> kGripperKeys = {
     "x", "y", "z", "yaw", "left_finger", "right_finger", "finger_open", "finger_closed",
-    "grip_force", "end_effector", "impedance", "posture"};
+    "fingers", "grip_force", "end_effector", "impedance", "posture"};
+constexpr std::array<std::string_view, 4> kFingerKeys = {"name", "actuators", "open", "closed"};
 constexpr std::array<std::string_view, 6> kImpedanceKeys = {
     "translational_stiffness", "translational_damping", "rotational_stiffness", "rotational_damping",
     "max_force", "max_torque"};
@@ -1433,26 +1434,32 @@ GripperDescription Loader::ParseGripper(const Ctx& ctx, const YAML::Node& node,
   GripperDescription out;
   out.present = true;
   out.where = WhereOf(ctx, node);
-  // Each named actuator must exist and drive the joint type its role needs.
-  auto actuator = [&](const char* key, JointType type) {
-    map.Require(key);
-    const std::string name = ReadName(map.CtxOf(key), map.Get(key));
+  // Each named actuator must exist and drive the joint type its role needs
+  // (fingers of a hand: either axial type).
+  auto check_actuator = [&](const Ctx& actuator_ctx, const YAML::Node& node, std::optional<JointType> type) {
+    const std::string name = ReadName(actuator_ctx, node);
     const auto a = std::find_if(scene.actuators.begin(), scene.actuators.end(),
                                 [&](const ActuatorDescription& d) { return d.name == name; });
     if (a == scene.actuators.end()) {
       std::vector<std::string> names;
       for (const ActuatorDescription& d : scene.actuators) names.push_back(d.name);
-      Fail(map.CtxOf(key), map.Get(key),
-           "unknown actuator " + Quote(name) + " (actuators: " + ShortList(names) + ")");
+      Fail(actuator_ctx, node, "unknown actuator " + Quote(name) + " (actuators: " + ShortList(names) + ")");
     }
     const auto j = std::find_if(scene.joints.begin(), scene.joints.end(),
                                 [&](const JointDescription& d) { return d.name == a->joint; });
-    if (j == scene.joints.end() || j->type != type) {
-      Fail(map.CtxOf(key), map.Get(key),
+    const bool axial = j != scene.joints.end() &&
+                       (j->type == JointType::kRevolute || j->type == JointType::kPrismatic);
+    if (!axial || (type && j->type != *type)) {
+      Fail(actuator_ctx, node,
            "actuator " + Quote(name) + " must drive a " +
-               (type == JointType::kRevolute ? "revolute" : "prismatic") + " joint");
+               (!type ? "revolute or prismatic" : *type == JointType::kRevolute ? "revolute" : "prismatic") +
+               " joint");
     }
     return name;
+  };
+  auto actuator = [&](const char* key, JointType type) {
+    map.Require(key);
+    return check_actuator(map.CtxOf(key), map.Get(key), type);
   };
   if (map.Has("end_effector")) {
     // An arm: a Cartesian impedance on the end-effector frame, not gantry axes.
@@ -1499,18 +1506,58 @@ GripperDescription Loader::ParseGripper(const Ctx& ctx, const YAML::Node& node,
     out.z = actuator("z", JointType::kPrismatic);
     out.yaw = actuator("yaw", JointType::kRevolute);
   }
-  out.left_finger = actuator("left_finger", JointType::kPrismatic);
-  out.right_finger = actuator("right_finger", JointType::kPrismatic);
-  if (map.Has("finger_open")) {
-    out.finger_open = ReadNumber(map.CtxOf("finger_open"), map.Get("finger_open"));
-  }
-  if (map.Has("finger_closed")) {
-    out.finger_closed = ReadNumber(map.CtxOf("finger_closed"), map.Get("finger_closed"));
-  }
-  if (out.finger_open == out.finger_closed) {
-    Fail(map.Has("finger_closed") ? map.CtxOf("finger_closed") : ctx,
-         map.Has("finger_closed") ? map.Get("finger_closed") : node,
-         "finger_open and finger_closed must differ");
+  if (map.Has("fingers")) {
+    // A hand: named fingers of one or more actuators each.
+    for (const char* key : {"left_finger", "right_finger", "finger_open", "finger_closed"}) {
+      if (map.Has(key)) {
+        Fail(map.CtxOf(key), map.Get(key), Quote(key) + " is the two-finger shorthand; with 'fingers' list every finger there");
+      }
+    }
+    const Ctx list_ctx = map.CtxOf("fingers");
+    const YAML::Node& list = map.Get("fingers");
+    if (!list.IsSequence() || list.size() == 0) Fail(list_ctx, list, "expected a non-empty list of fingers, got " + Describe(list));
+    std::vector<std::string> used;  // Actuators already in a finger.
+    for (const auto& [element, element_ctx] : Elements(list_ctx, list)) {
+      const MapView f(*this, element_ctx, element);
+      f.AllowOnly(kFingerKeys, "for a finger");
+      for (const char* key : {"name", "actuators", "open", "closed"}) f.Require(key, "for a finger");
+      FingerDescription finger;
+      finger.name = ReadName(f.CtxOf("name"), f.Get("name"));
+      for (const FingerDescription& other : out.fingers) {
+        if (other.name == finger.name) Fail(f.CtxOf("name"), f.Get("name"), "duplicate finger name " + Quote(finger.name));
+      }
+      const YAML::Node& names = f.Get("actuators");
+      if (!names.IsSequence() || names.size() == 0) {
+        Fail(f.CtxOf("actuators"), names, "expected a non-empty list of actuator names, got " + Describe(names));
+      }
+      for (const auto& [name_node, name_ctx] : Elements(f.CtxOf("actuators"), names)) {
+        const std::string name = check_actuator(name_ctx, name_node, std::nullopt);
+        if (Contains(used, name)) Fail(name_ctx, name_node, "actuator " + Quote(name) + " is already in a finger");
+        used.push_back(name);
+        finger.actuators.push_back(name);
+      }
+      const int n = static_cast<int>(finger.actuators.size());
+      const VectorX open = ReadNumbers(f.CtxOf("open"), f.Get("open"), n, n);
+      const VectorX closed = ReadNumbers(f.CtxOf("closed"), f.Get("closed"), n, n);
+      if (open == closed) Fail(f.CtxOf("closed"), f.Get("closed"), "open and closed must differ");
+      finger.open.assign(open.data(), open.data() + n);
+      finger.closed.assign(closed.data(), closed.data() + n);
+      out.fingers.push_back(std::move(finger));
+    }
+  } else {
+    // Two prismatic fingers pressing with the grip force.
+    double open = 0.05, closed = 0.0;
+    if (map.Has("finger_open")) open = ReadNumber(map.CtxOf("finger_open"), map.Get("finger_open"));
+    if (map.Has("finger_closed")) closed = ReadNumber(map.CtxOf("finger_closed"), map.Get("finger_closed"));
+    if (open == closed) {
+      Fail(map.Has("finger_closed") ? map.CtxOf("finger_closed") : ctx,
+           map.Has("finger_closed") ? map.Get("finger_closed") : node,
+           "finger_open and finger_closed must differ");
+    }
+    for (const char* side : {"left", "right"}) {
+      const std::string key = std::string(side) + "_finger";
+      out.fingers.push_back(FingerDescription{side, {actuator(key.c_str(), JointType::kPrismatic)}, {open}, {closed}, true});
+    }
   }
   if (map.Has("grip_force")) {
     out.grip_force = ReadInRange(map.CtxOf("grip_force"), map.Get("grip_force"), kMinGripForce,

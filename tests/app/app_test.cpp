@@ -851,6 +851,51 @@ TEST(AppGripperTest, DragScrollAndCtrlDragMoveTheTarget) {
   // The camera did not orbit while the left button dragged the target.
 }
 
+TEST(AppGripperTest, ArmHandTiltsWithAltDragAndGClosesEveryFinger) {
+  App app(GripperOptions("iiwa_hand_grasp.yaml"));
+  app.Frame();
+  app.HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);
+  ASSERT_TRUE(app.gripper()->can_tilt());
+  const GripperPose start = app.gripper()->target();
+  // Alt+drag down tilts the target only: a quarter turn per window height.
+  app.HandleCursor(300, 200);
+  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, GLFW_MOD_ALT, 1.0);
+  app.HandleCursor(300, 272);
+  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, GLFW_MOD_ALT, 1.2);
+  const GripperPose tilted = app.gripper()->target();
+  EXPECT_NEAR(tilted.tilt - start.tilt, 72 * 0.5 * 3.14159265358979 / kHeight, 1e-9);
+  EXPECT_EQ(tilted.x, start.x);
+  EXPECT_EQ(tilted.yaw, start.yaw);
+  // G closes all four fingers: every finger actuator aims at its closed value.
+  app.HandleKey(GLFW_KEY_G, GLFW_PRESS, 0);
+  app.Frame();
+  const GripperDescription& g = app.simulation().scene().gripper;
+  ASSERT_EQ(g.fingers.size(), 4u);
+  for (const FingerDescription& finger : g.fingers) {
+    for (std::size_t i = 0; i < finger.actuators.size(); ++i) {
+      EXPECT_EQ(app.simulation().actuator(finger.actuators[i]).target_position, finger.closed[i])
+          << finger.actuators[i];
+    }
+  }
+  // The readout and the panel's plots cover every finger.
+  EXPECT_EQ(app.grasp_readout().fingers.size(), 4u);
+  EXPECT_EQ(app.ui().gripper.normal_force.size(), 4u);
+}
+
+TEST(AppGripperTest, AltDragOnAGantrySaysItCannotTilt) {
+  App app(GripperOptions("grasp_box.yaml"));
+  app.Frame();
+  app.HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);
+  const GripperPose start = app.gripper()->target();
+  app.HandleCursor(300, 200);
+  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, GLFW_MOD_ALT, 1.0);
+  app.HandleCursor(300, 260);
+  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, GLFW_MOD_ALT, 1.2);
+  EXPECT_EQ(app.gripper()->target(), start);
+  EXPECT_TRUE(app.ui().message_is_error);
+  EXPECT_NE(app.ui().message.find("cannot tilt"), std::string::npos) << app.ui().message;
+}
+
 // Teleoperates a grasp: lower 16 cm by scrolling, close with G, raise 15 cm.
 void TeleopGrasp(App* app) {
   app->HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);

@@ -3,6 +3,7 @@
 // scene keys `gripper:` / `commands:`.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -48,6 +49,30 @@ TEST(CommandLogTest, ParsesEveryField) {
   EXPECT_EQ(log.entries[2].ramp_s, 1.25);
 }
 
+TEST(CommandLogTest, TargetsMayCarryATiltForAnArm) {
+  const CommandLog log = ParseCommandText(
+      "commands:\n"
+      "  - {step: 0, target: [0.1, -0.2, 0.3, 0.5, -0.25]}\n",
+      "cmds.yaml");
+  ASSERT_EQ(log.entries.size(), 1u);
+  EXPECT_EQ(log.entries[0].target, (GripperPose{0.1, -0.2, 0.3, 0.5, -0.25}));
+  // Written back with five numbers only when tilted, so gantry files keep four.
+  auto target_numbers = [](const CommandLog& l) {
+    const std::string text = FormatCommandLog(l);
+    const std::size_t open = text.find("target: [");
+    const std::string list = text.substr(open, text.find(']', open) - open);
+    return 1 + std::count(list.begin(), list.end(), ',');
+  };
+  EXPECT_EQ(target_numbers(log), 5);
+  EXPECT_EQ(ParseCommandText(FormatCommandLog(log), "x.yaml").entries[0].target, log.entries[0].target);
+  CommandLog flat = log;
+  flat.entries[0].target->tilt = 0;
+  EXPECT_EQ(target_numbers(flat), 4);
+  EXPECT_EQ(ErrorOf("commands:\n  - {step: 0, target: [0, 0, 0, 0, 0, 0]}\n"),
+            "cmds.yaml:2: commands[0].target: expected [x, y, z, yaw] or [x, y, z, yaw, tilt] in "
+            "[m, m, m, rad, rad]");
+}
+
 TEST(CommandLogTest, ErrorsNameFileLineAndKey) {
   const std::string head = "format: stiction-commands-1\ncommands:\n";
   EXPECT_EQ(ErrorOf(head + "  - {step: 0, grip: shut}\n"),
@@ -59,7 +84,7 @@ TEST(CommandLogTest, ErrorsNameFileLineAndKey) {
   EXPECT_EQ(ErrorOf(head + "  - {grip: open}\n"),
             "cmds.yaml:3: commands[0]: give exactly one of 'step' (index) and 'time' [s]");
   EXPECT_EQ(ErrorOf(head + "  - {step: 0, target: [1, 2, 3]}\n"),
-            "cmds.yaml:3: commands[0].target: expected [x, y, z, yaw] in [m, m, m, rad]");
+            "cmds.yaml:3: commands[0].target: expected [x, y, z, yaw] or [x, y, z, yaw, tilt] in [m, m, m, rad, rad]");
   EXPECT_EQ(ErrorOf(head + "  - {step: 0, target: [1, 2, 3, abc]}\n"),
             "cmds.yaml:3: commands[0].target[3]: expected a finite number, got 'abc'");
   EXPECT_EQ(ErrorOf(head + "  - {step: 0, ramp: 1}\n"),
@@ -80,7 +105,7 @@ TEST(CommandLogTest, FormatRoundTripsBitExactly) {
   log.time_step = 0.1 + 0.2;  // Not representable in short decimal form.
   CommandEntry e;
   e.step = 12;
-  e.target = GripperPose{1.0 / 3.0, -std::sqrt(2.0), 1e-17, std::nextafter(1.0, 2.0)};
+  e.target = GripperPose{1.0 / 3.0, -std::sqrt(2.0), 1e-17, std::nextafter(1.0, 2.0), 0.1 + 0.7};
   e.grip = GripState::kClosed;
   e.grip_force = 10.0 / 7.0;
   log.entries.push_back(e);
@@ -160,6 +185,46 @@ TEST(CommandLogTest, SceneGripperKeysAreValidated) {
             "--set gripper.grip_force=80: gripper.grip_force: must be in [1, 50], got 80");
   EXPECT_NE(error({"commands=missing.yaml"}).find("commands: command file 'missing.yaml' not found"),
             std::string::npos);
+  // The two-finger shorthand becomes two fingers pressing with the grip force.
+  ASSERT_EQ(scene.gripper.fingers.size(), 2u);
+  EXPECT_EQ(scene.gripper.fingers[0].name, "left");
+  EXPECT_EQ(scene.gripper.fingers[1].actuators, (std::vector<std::string>{"finger_right_motor"}));
+  EXPECT_TRUE(scene.gripper.fingers[0].grip_force_limited);
+}
+
+TEST(CommandLogTest, SceneHandFingersAreValidated) {
+  const SceneDescription scene = LoadSceneFile(test::ScenePath("iiwa_hand_grasp.yaml"));
+  ASSERT_EQ(scene.gripper.fingers.size(), 4u);
+  const FingerDescription& thumb = scene.gripper.fingers[3];
+  EXPECT_EQ(thumb.name, "thumb");
+  EXPECT_EQ(thumb.actuators.front(), "hand/thumb_joint_0");
+  EXPECT_EQ(thumb.open, (std::vector<double>{1.396, 0, 0, 0}));
+  EXPECT_EQ(thumb.closed, (std::vector<double>{1.396, 0.2, 1.64, 1.72}));
+  EXPECT_FALSE(thumb.grip_force_limited);
+
+  auto error = [](const std::vector<std::string>& overrides) -> std::string {
+    try {
+      LoadSceneFile(test::ScenePath("iiwa_hand_grasp.yaml"), overrides);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(error({"gripper.fingers.index.open=[0, 0, 0]"}),
+            "--set gripper.fingers.index.open=[0, 0, 0]: gripper.fingers[0].open: expected a list of 4 numbers, "
+            "got a list of 3");
+  EXPECT_EQ(error({"gripper.fingers.ring.actuators=[hand/index_joint_1]"}),
+            "--set gripper.fingers.ring.actuators=[hand/index_joint_1]: gripper.fingers[2].actuators[0]: actuator "
+            "'hand/index_joint_1' is already in a finger");
+  EXPECT_EQ(error({"gripper.fingers.thumb.closed=[1.396, 0, 0, 0]"}),
+            "--set gripper.fingers.thumb.closed=[1.396, 0, 0, 0]: gripper.fingers[3].closed: open and closed "
+            "must differ");
+  EXPECT_EQ(error({"gripper.fingers.middle.name=index"}),
+            "--set gripper.fingers.middle.name=index: gripper.fingers[1].name: duplicate finger name 'index'");
+  EXPECT_EQ(error({"gripper.left_finger=hand/index_joint_1"}),
+            "--set gripper.left_finger=hand/index_joint_1: gripper.left_finger: 'left_finger' is the two-finger "
+            "shorthand; with 'fingers' list every finger there");
+  EXPECT_NE(error({"gripper.fingers.index.actuators=[nope]"}).find("unknown actuator 'nope'"), std::string::npos);
 }
 
 }  // namespace

@@ -101,8 +101,8 @@ TEST(GripperControllerTest, InitialTargetIsTheCurrentPose) {
   EXPECT_EQ(c.grip(), GripState::kOpen);
   EXPECT_EQ(c.grip_force(), kSceneGripForce);
   EXPECT_EQ(c.palm_body(), sim.model().FindBody("palm"));
-  EXPECT_EQ(c.left_finger_body(), sim.model().FindBody("finger_left"));
-  EXPECT_EQ(c.right_finger_body(), sim.model().FindBody("finger_right"));
+  EXPECT_EQ(c.finger_body(0), sim.model().FindBody("finger_left"));
+  EXPECT_EQ(c.finger_body(1), sim.model().FindBody("finger_right"));
 }
 
 TEST(GripperControllerTest, InitialTargetFollowsAMovedState) {
@@ -256,6 +256,69 @@ TEST(GripperControllerTest, ActuateWritesFingerTargetsAndGripForce) {
   }
 }
 
+TEST(GripperControllerTest, HandFingersCloseWithTheirOwnEffortLimits) {
+  Simulation sim = Simulation::FromFile(test::ScenePath("iiwa_hand_grasp.yaml"));
+  GripperController c(sim);
+  ASSERT_EQ(c.num_fingers(), 4);
+  EXPECT_FALSE(c.grip_force_limited());
+  const GripperDescription& g = sim.scene().gripper;
+  for (int f = 0; f < 4; ++f) {
+    EXPECT_EQ(c.finger_name(f), g.fingers[f].name);
+    // The finger's links: its four links, first link first.
+    const std::vector<int>& bodies = c.finger_bodies(f);
+    ASSERT_EQ(bodies.size(), 4u) << c.finger_name(f);
+    EXPECT_EQ(sim.model().body(bodies.front()).name, "hand/" + g.fingers[f].name + "_link_0");
+    EXPECT_EQ(c.finger_body(f), bodies.front());
+  }
+  auto expect_targets = [&](bool closed) {
+    for (const FingerDescription& finger : g.fingers) {
+      for (std::size_t i = 0; i < finger.actuators.size(); ++i) {
+        const JointActuator& a = Actuator(sim, finger.actuators[i]);
+        EXPECT_EQ(a.target_position, closed ? finger.closed[i] : finger.open[i]) << finger.actuators[i];
+        // The URDF's 0.7 N m (joint_pd caps at it), whatever the grip force.
+        EXPECT_EQ(a.effort_limit, 0.7) << finger.actuators[i];
+      }
+    }
+  };
+  c.Actuate(&sim);
+  expect_targets(false);
+  GripperCommand close;
+  close.grip = GripState::kClosed;
+  close.grip_force = 5;
+  c.Apply(close);
+  c.Actuate(&sim);
+  expect_targets(true);
+}
+
+TEST(GripperControllerTest, ArmTargetTiltsAboutTheYawedXAxis) {
+  Simulation sim = Simulation::FromFile(test::ScenePath("iiwa_pick_place.yaml"));
+  GripperController c(sim);
+  ASSERT_TRUE(c.can_tilt());
+  const Matrix3 R0 = sim.cartesian_impedance(0).X_WT.R;  // The start: R_WE0.
+  const GripperPose start = c.CurrentPose(sim);
+  EXPECT_NEAR(start.yaw, 0, 1e-12);
+  EXPECT_NEAR(start.tilt, 0, 1e-12);
+  GripperPose p = start;
+  p.yaw = 0.4;
+  p.tilt = -0.3;
+  c.Apply(TargetCommand(0, p, 0));
+  c.Actuate(&sim);
+  // R = Rz(yaw) Rx(tilt) R_WE0 (gripper_command.h).
+  const Matrix3 expected =
+      (Eigen::AngleAxisd(0.4, Vector3::UnitZ()) * Eigen::AngleAxisd(-0.3, Vector3::UnitX())).toRotationMatrix() * R0;
+  EXPECT_LT((sim.cartesian_impedance(0).X_WT.R - expected).norm(), 1e-15);
+  // The arm turns there: CurrentPose reads yaw and tilt back. 1e-2 rad: the
+  // rotational stiffness (1000 N m/rad) against the posture term and
+  // gravity leaves a few mrad of static error.
+  for (int i = 0; i < 200; ++i) {
+    c.Actuate(&sim);
+    ASSERT_EQ(sim.Step().status, StepStatus::kSuccess);
+  }
+  const GripperPose now = c.CurrentPose(sim);
+  EXPECT_NEAR(now.yaw, 0.4, 1e-2);
+  EXPECT_NEAR(now.tilt, -0.3, 1e-2);
+}
+
 TEST(GripperControllerTest, NonFiniteTargetsAreRejected) {
   const Simulation sim = GraspBox();
   GripperController c(sim);
@@ -269,6 +332,12 @@ TEST(GripperControllerTest, NonFiniteTargetsAreRejected) {
       EXPECT_NE(message.find("finite"), std::string::npos) << message;
     }
   }
+  GripperPose nan_tilt{0.1, 0.1, 0.1, 0.1, kNaN};
+  EXPECT_NE(ApplyError(&c, TargetCommand(3, nan_tilt, 5)).find("finite"), std::string::npos);
+  // The gantry has no tilt axis: a tilted target is refused, not ignored.
+  GripperPose tilted{0.1, 0.1, 0.1, 0.1, 0.2};
+  EXPECT_EQ(ApplyError(&c, TargetCommand(3, tilted, 5)), "target: a gantry gripper cannot tilt (tilt must be 0)");
+  EXPECT_FALSE(c.can_tilt());
   GripperCommand negative_ramp = TargetCommand(3, GripperPose{0.1, 0.1, 0.1, 0.1}, -1);
   EXPECT_NE(ApplyError(&c, negative_ramp).find("ramp"), std::string::npos);
   // Nothing was applied.

@@ -115,10 +115,10 @@ double HoldSlipSpeed(const std::string& solver, double hold) {
   run(4.5);  // Lifted at 3.8 s, settled by 4.5 s.
   const int cube = sim.model().FindBody("cube");
   EXPECT_GT(CubePosition(sim).z(), 0.15);
-  const Vector3 start = test::RelativePosition(sim, cube, gripper.left_finger_body());
+  const Vector3 start = test::RelativePosition(sim, cube, gripper.finger_body(0));
   run(hold);
   EXPECT_GT(CubePosition(sim).z(), 0.15);  // Still held.
-  return (test::RelativePosition(sim, cube, gripper.left_finger_body()) - start).norm() / hold;
+  return (test::RelativePosition(sim, cube, gripper.finger_body(0)) - start).norm() / hold;
 }
 
 TEST(ArmPickPlaceTest, ArmHoldsAOneKilogramBoxWithSAP) {

@@ -33,13 +33,13 @@ HoldResult GraspAndHold(double dt) {
   const int box = sim.model().FindBody("box");
   test::RunGripper(&sim, &gripper, &player, kHoldStart);
   HoldResult out;
-  const Vector3 start = test::RelativePosition(sim, box, gripper.left_finger_body());
+  const Vector3 start = test::RelativePosition(sim, box, gripper.finger_body(0));
   test::RunGripper(&sim, &gripper, &player, kHoldSeconds, [&] {
     out.min_box_height = std::min(out.min_box_height, sim.CalcBodyStates()[box - 1].position.z());
     const GraspReadout g = CalcGraspReadout(sim, gripper, dt);
     out.min_grip_force = std::min({out.min_grip_force, g.fingers[0].normal_force, g.fingers[1].normal_force});
   });
-  out.slip_m = (test::RelativePosition(sim, box, gripper.left_finger_body()) - start).norm();
+  out.slip_m = (test::RelativePosition(sim, box, gripper.finger_body(0)) - start).norm();
   out.readout_slip = CalcGraspReadout(sim, gripper, dt).fingers[0].slip_speed;
   return out;
 }
