@@ -1,7 +1,9 @@
 #include "engine/simulation.h"
 
 #include <chrono>
+#include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "engine/common/error.h"
 #include "engine/common/stopwatch.h"
@@ -83,6 +85,9 @@ Simulation::Simulation(const SceneDescription& scene) : scene_(scene) {
                        "' needs a revolute or prismatic joint, got '" + a.joint + "'");
     }
     stepper_->actuators().push_back(actuator);
+  }
+  for (const OscillatorDescription& o : scene_.oscillators) {
+    oscillators_.push_back(Oscillator{o, FindActuator(o.actuator), 0, 0});
   }
   for (const ActuatorDescription& a : scene_.actuators) {
     SetActuatorGains(a.name, a.kp, a.kd, a.effort_limit);
@@ -204,9 +209,35 @@ void Simulation::SetActuatorTarget(const std::string& name, double position, dou
   if (!std::isfinite(position) || !std::isfinite(velocity)) {
     throw InputError("actuator '" + name + "': target position and velocity must be finite");
   }
+  for (Oscillator& o : oscillators_) {
+    if (o.actuator != i) continue;
+    // An oscillating actuator: this is the centre it oscillates about.
+    o.centre_position = position;
+    o.centre_velocity = velocity;
+    ApplyOscillators(time_ + params_.dt);
+    return;
+  }
   JointActuator& a = stepper_->actuators()[i];
   a.target_position = position;
   a.target_velocity = velocity;
+}
+
+void Simulation::ApplyOscillators(double t) {
+  for (const Oscillator& o : oscillators_) {
+    JointActuator& a = stepper_->actuators()[o.actuator];
+    a.target_position = o.centre_position;
+    a.target_velocity = o.centre_velocity;
+    const OscillatorDescription& d = o.d;
+    if (t <= d.start) continue;
+    // e(t) A sin θ with θ = 2π ((t − start)/T + φ) and e rising from 0 to 1
+    // over the first period: d/dt = e' A sin θ + e A (2π/T) cos θ.
+    const double cycles = (t - d.start) / d.period;
+    const double e = std::min(cycles, 1.0);
+    const double de = cycles < 1.0 ? 1.0 / d.period : 0.0;
+    const double theta = 2 * std::numbers::pi * (cycles + d.phase);
+    a.target_position += e * d.amplitude * std::sin(theta);
+    a.target_velocity += de * d.amplitude * std::sin(theta) + e * d.amplitude * (2 * std::numbers::pi / d.period) * std::cos(theta);
+  }
 }
 
 void Simulation::SetActuatorGains(const std::string& name, double kp, double kd,
@@ -381,6 +412,8 @@ StepResult Simulation::Step() {
       tau_ext += CalcFrameJacobian(*model_, cache, w.body, w.p_WP).transpose() * F;
     }
   }
+  // Targets for the end of this step (as a controller sets them).
+  if (!oscillators_.empty()) ApplyOscillators(time_ + params_.dt);
   VectorX q, v;
   result.status = stepper_->Step(params_, q_, v_, wrenches_.empty() ? nullptr : &tau_ext, &q, &v,
                                  &result.stats, &result.message);

@@ -206,6 +206,16 @@ class Simulation {
   VectorX q_, v_;
   double time_ = 0;
   std::int64_t step_index_ = 0;
+  // The scene's oscillators (scene_description.h): the actuator they drive
+  // and its own target c (SetActuatorTarget sets c for them); Step() writes
+  // c + oscillation as the actuator's target for the step's end time.
+  struct Oscillator {
+    OscillatorDescription d;
+    size_t actuator = 0;
+    double centre_position = 0, centre_velocity = 0;
+  };
+  std::vector<Oscillator> oscillators_;
+  void ApplyOscillators(double t);
 };
 
 }  // namespace stiction

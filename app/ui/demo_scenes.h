@@ -31,6 +31,7 @@ inline constexpr DemoScene kDemoScenes[] = {
     {"Robot arm and hand: lift a can with four fingers (G, T to teleoperate)", "iiwa_hand_grasp.yaml"},
     {"Robot hand: four fingers, 16 DOF (URDF)", "hand_posture.yaml"},
     {"Robot quadruped: A1-like, standing (URDF)", "quadruped_stand.yaml"},
+    {"Robot quadruped: trotting in place (oscillating joint targets)", "quadruped_trot.yaml"},
     {"Default demo", "demo.yaml"},
 };
 

@@ -113,6 +113,20 @@ struct ActuatorDescription {
   SourceLocation where;
 };
 
+/// A periodic target for a PD actuator (scene key `oscillators:`), e.g. a
+/// gait: from `start` on, q_d(t) = c + e(t) A sin(2π ((t − start)/T + φ)),
+/// where c is the actuator's own target and the envelope e rises linearly
+/// from 0 to 1 over the first period, so the motion starts smoothly; v_d is
+/// the derivative of that. docs/scene-format.md ("Oscillators").
+struct OscillatorDescription {
+  std::string actuator;    ///< An actuator's name (the scene's or a robot's).
+  double amplitude = 0;    ///< A [rad] or [m].
+  double period = 1;       ///< T [s], > 0.
+  double phase = 0;        ///< φ [periods], in [0, 1).
+  double start = 0;        ///< [s], ≥ 0.
+  SourceLocation where;
+};
+
 enum class BodyConstraintType { kWeld, kBall };
 
 /// A bilateral constraint between a frame Fa on body A and a frame Fb on
@@ -208,6 +222,7 @@ struct SceneDescription {
   /// Geometry welded to the world (ground, walls).
   std::vector<GeometryDescription> world_geometries;
   std::vector<ActuatorDescription> actuators;
+  std::vector<OscillatorDescription> oscillators;  ///< At most one per actuator.
   std::vector<ConstraintDescription> constraints;
   GripperDescription gripper;
   /// Robots imported from URDF or MJCF files, in scene order.

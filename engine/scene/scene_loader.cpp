@@ -57,17 +57,18 @@ constexpr std::array<std::string_view, 6> kShapeTypes = {"sphere", "box",  "caps
                                                          "cylinder", "mesh", "half_space"};
 
 /// Top-level keys of a file; the merged scene has the same without "include".
-constexpr std::array<std::string_view, 19> kFileKeys = {
+constexpr std::array<std::string_view, 20> kFileKeys = {
     "description", "include",          "gravity",   "time_step",      "duration",
     "integrator",  "contact_model",    "solver",    "default_material", "materials",
     "world_geometry", "bodies",        "joints",    "robots",         "package_path",
-    "actuators",   "constraints",      "gripper",   "commands"};
-constexpr std::array<std::string_view, 7> kListKeys = {"materials", "world_geometry", "bodies", "joints",
-                                                       "robots",    "actuators",      "constraints"};
-constexpr std::array<std::string_view, 18> kSceneKeys = {
+    "actuators",   "oscillators",      "constraints", "gripper",      "commands"};
+constexpr std::array<std::string_view, 8> kListKeys = {"materials", "world_geometry", "bodies",      "joints",
+                                                       "robots",    "actuators",      "oscillators", "constraints"};
+constexpr std::array<std::string_view, 19> kSceneKeys = {
     "description", "gravity",   "time_step",      "duration", "integrator", "contact_model",
     "solver",      "default_material", "materials", "world_geometry", "bodies", "joints",
-    "robots",      "package_path", "actuators",   "constraints", "gripper",       "commands"};
+    "robots",      "package_path", "actuators",   "oscillators", "constraints", "gripper", "commands"};
+constexpr std::array<std::string_view, 5> kOscillatorKeys = {"actuator", "amplitude", "period", "phase", "start"};
 
 constexpr std::array<std::string_view, 12> kRobotKeys = {
     "file", "name", "pose", "parent", "fixed_base", "initial", "joint_pd", "groups", "self_collision",
@@ -1839,6 +1840,36 @@ SceneDescription Loader::Build(const YAML::Node& root, const MergedFiles& merged
                " is not revolute or prismatic; an actuator drives one joint coordinate");
     }
     scene.actuators.push_back(std::move(actuator));
+  }
+
+  // Oscillators: periodic targets on actuators (a gait, a shaker).
+  for (const auto& [node, ctx] : ListElements(root, merged, "oscillators")) {
+    const MapView map(*this, ctx, node);
+    map.AllowOnly(kOscillatorKeys, "for an oscillator");
+    for (const char* key : {"actuator", "amplitude", "period"}) map.Require(key, "for an oscillator");
+    OscillatorDescription o;
+    o.where = WhereOf(ctx, node);
+    o.actuator = ReadName(map.CtxOf("actuator"), map.Get("actuator"));
+    if (!actuator_names.Has(o.actuator)) {
+      std::vector<std::string> names;
+      for (const ActuatorDescription& a : scene.actuators) names.push_back(a.name);
+      Fail(map.CtxOf("actuator"), map.Get("actuator"),
+           "unknown actuator " + Quote(o.actuator) + " (actuators: " + ShortList(names) + ")");
+    }
+    for (const OscillatorDescription& other : scene.oscillators) {
+      if (other.actuator == o.actuator) {
+        Fail(map.CtxOf("actuator"), map.Get("actuator"),
+             "actuator " + Quote(o.actuator) + " already has an oscillator (at " + other.where.ToString() + ")");
+      }
+    }
+    o.amplitude = ReadNumber(map.CtxOf("amplitude"), map.Get("amplitude"));
+    o.period = ReadPositive(map.CtxOf("period"), map.Get("period"));
+    if (map.Has("phase")) {
+      o.phase = ReadNumber(map.CtxOf("phase"), map.Get("phase"));
+      if (o.phase < 0 || o.phase >= 1) Fail(map.CtxOf("phase"), map.Get("phase"), "must be in [0, 1) periods");
+    }
+    if (map.Has("start")) o.start = ReadNonNegative(map.CtxOf("start"), map.Get("start"));
+    scene.oscillators.push_back(std::move(o));
   }
 
   // Constraints: welds and ball constraints between two bodies (or a body and the world).

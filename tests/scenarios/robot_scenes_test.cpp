@@ -90,5 +90,53 @@ TEST(RobotScenesTest, QuadrupedStandsOnItsFeet) {
   EXPECT_LT(sim.velocities().cwiseAbs().maxCoeff(), 1e-3);  // At rest.
 }
 
+TEST(RobotScenesTest, QuadrupedTrotsInPlace) {
+  Simulation sim = Simulation::FromFile(ScenePath("quadruped_trot.yaml"));
+  const char* const kLegs[4] = {"FL", "FR", "RL", "RR"};
+  int calf[4];
+  for (int l = 0; l < 4; ++l) calf[l] = sim.model().FindBody(std::string("dog/") + kLegs[l] + "_calf");
+  // Per foot: on the ground last step, lift-offs, steps in the air.
+  bool down[4] = {true, true, true, true};
+  int lift_offs[4] = {0, 0, 0, 0}, air_steps[4] = {0, 0, 0, 0};
+  double lowest = 1, tilt = 0;
+  Vector3 start = Vector3::Zero();
+  test::Run(&sim, 1.0, [] {});  // Standing; the oscillation starts at 1 s.
+  start = BodyNamed(sim, "dog/trunk").position;
+  test::Run(&sim, 5.0, [&] {
+    bool touching[4] = {false, false, false, false};
+    for (const ContactReport& c : sim.contacts()) {
+      for (int l = 0; l < 4; ++l) {
+        if ((c.body_a == 0 && c.body_b == calf[l]) || (c.body_b == 0 && c.body_a == calf[l])) touching[l] = true;
+      }
+    }
+    for (int l = 0; l < 4; ++l) {
+      if (down[l] && !touching[l]) ++lift_offs[l];
+      if (!touching[l]) ++air_steps[l];
+      down[l] = touching[l];
+    }
+    const BodyState trunk = BodyNamed(sim, "dog/trunk");
+    lowest = std::min(lowest, trunk.position.z());
+    const Vector3 up = trunk.orientation * Vector3::UnitZ();
+    tilt = std::max(tilt, std::acos(std::min(1.0, up.z())));
+  });
+  const double drift = (BodyNamed(sim, "dog/trunk").position - start).head<2>().norm();
+  std::printf("quadruped trot, 5 s at 2 Hz: lift-offs FL %d FR %d RL %d RR %d, in the air %d/%d/%d/%d of 500 steps, "
+              "drift %.1f mm, largest tilt %.3f rad, lowest trunk %.3f m\n",
+              lift_offs[0], lift_offs[1], lift_offs[2], lift_offs[3], air_steps[0], air_steps[1], air_steps[2],
+              air_steps[3], 1e3 * drift, tilt, lowest);
+  for (int l = 0; l < 4; ++l) {
+    // Ten cycles in 5 s (the first fading in): every foot steps, about once
+    // a cycle, and spends a real share of the cycle in the air.
+    EXPECT_GE(lift_offs[l], 8) << kLegs[l];
+    EXPECT_LE(lift_offs[l], 20) << kLegs[l];  // Not chattering on the ground.
+    EXPECT_GT(air_steps[l], 100) << kLegs[l];
+  }
+  // In place: level, up, and near where it started (a trot from pure sine
+  // targets has no balance feedback, so a slow drift is expected).
+  EXPECT_LT(tilt, 0.15);  // [rad]
+  EXPECT_GT(lowest, 0.2);  // [m], standing height 0.26 m.
+  EXPECT_LT(drift, 0.1);   // [m] over 5 s.
+}
+
 }  // namespace
 }  // namespace stiction

@@ -3,7 +3,10 @@
 // θ > 0 lifts the bob towards −x, gravity torque −m g L sin θ).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <numbers>
 #include <limits>
 #include <string>
 #include <vector>
@@ -48,6 +51,59 @@ TEST(SapActuatorTest, CriticallyDampedPdSettlesOnTarget) {
   // The torque it applies is the gravity torque (within the solver's ε_r).
   ASSERT_EQ(sim.actuator_efforts().size(), 1u);
   EXPECT_NEAR(sim.actuator_efforts()[0], kM * kG * kL * std::sin(q), 1e-4);
+}
+
+// The oscillator's documented target (scene_description.h): centre c,
+// amplitude A, period T, phase φ [periods], start t0, envelope over one period.
+double OscillatorTarget(double t, double c, double A, double T, double phase, double t0) {
+  if (t <= t0) return c;
+  const double cycles = (t - t0) / T;
+  return c + std::min(cycles, 1.0) * A * std::sin(2 * std::numbers::pi * (cycles + phase));
+}
+
+TEST(SapActuatorTest, AnOscillatorMovesTheTargetAndAStiffPdFollowsIt) {
+  const double kp = 1e5, kd = 2 * std::sqrt(kp * kI);  // Critically damped (gravity off).
+  Simulation sim = PendulumWithActuator(
+      kp, kd, 1e9, 0.3,
+      {"gravity=[0, 0, 0]", "time_step=0.001",
+       "oscillators=[{actuator: motor, amplitude: 0.2, period: 0.5, phase: 0.25, start: 0.1}]"});
+  double worst_target = 0, worst_tracking = 0;
+  test::Run(&sim, 2.0, [&] {
+    // After a step the target is the one for the step's end, t = time().
+    const double want = OscillatorTarget(sim.time(), 0.3, 0.2, 0.5, 0.25, 0.1);
+    worst_target = std::max(worst_target, std::abs(sim.actuator("motor").target_position - want));
+    if (sim.time() > 1.0) worst_tracking = std::max(worst_tracking, std::abs(sim.positions()[0] - want));
+  });
+  std::printf("oscillator: target error %.2e rad, tracking error %.2e rad\n", worst_target, worst_tracking);
+  EXPECT_LT(worst_target, 1e-14);  // The same formula; round-off of t only.
+  // ω_n = sqrt(kp/I) ≈ 316 rad/s against the 12.6 rad/s oscillation, with
+  // the velocity feed-forward v_d: the lag is O((ω/ω_n)²) A ≈ 3e-4 rad, plus
+  // implicit Euler's O(δt ω) phase error on A.
+  EXPECT_LT(worst_tracking, 1e-3);
+  // A controller's SetActuatorTarget moves the centre, not the oscillation.
+  sim.SetActuatorTarget("motor", -0.4, 0.0);
+  test::Run(&sim, 0.01, [] {});
+  EXPECT_NEAR(sim.actuator("motor").target_position, OscillatorTarget(sim.time(), -0.4, 0.2, 0.5, 0.25, 0.1), 1e-14);
+}
+
+TEST(SapActuatorTest, OscillatorErrorsNameTheKey) {
+  auto error = [](const std::string& oscillators) -> std::string {
+    try {
+      PendulumWithActuator(100, 1, 1e9, 0, {"oscillators=" + oscillators});
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_NE(error("[{actuator: nope, amplitude: 1, period: 1}]").find("oscillators[0].actuator: unknown actuator 'nope'"),
+            std::string::npos);
+  EXPECT_NE(error("[{actuator: motor, amplitude: 1, period: 0}]").find("oscillators[0].period"), std::string::npos);
+  EXPECT_NE(error("[{actuator: motor, amplitude: 1, period: 1, phase: 1}]").find("must be in [0, 1) periods"),
+            std::string::npos);
+  EXPECT_NE(error("[{actuator: motor, amplitude: 1}]").find("period"), std::string::npos);
+  EXPECT_NE(error("[{actuator: motor, amplitude: 1, period: 1}, {actuator: motor, amplitude: 2, period: 1}]")
+                .find("already has an oscillator"),
+            std::string::npos);
 }
 
 TEST(SapActuatorTest, VeryStiffGainsStayStableAtLargeSteps) {
