@@ -149,6 +149,19 @@ GeometryDescription MeshGeometry(const std::string& path) {
   return g;
 }
 
+// Every contact of `some` has a twin in `all`: point and depth within `tol`
+// [m], the same normal (to 1e-12: both faces are the ground's).
+void ExpectEveryContactIn(const std::vector<ContactPoint>& some, const std::vector<ContactPoint>& all, double tol) {
+  for (const ContactPoint& a : some) {
+    bool matched = false;
+    for (const ContactPoint& b : all) {
+      matched |= (a.p_W - b.p_W).norm() < tol && std::abs(a.phi - b.phi) < tol &&
+                 (a.nhat_AB_W - b.nhat_AB_W).norm() < 1e-12;
+    }
+    EXPECT_TRUE(matched) << a.p_W.transpose();
+  }
+}
+
 TEST(MeshLoaderTest, ObjCubeOnHalfSpaceMatchesPrimitiveBox) {
   GeometryDescription ground;
   ground.name = "ground";
@@ -170,15 +183,8 @@ TEST(MeshLoaderTest, ObjCubeOnHalfSpaceMatchesPrimitiveBox) {
   box_world.ComputeContacts(1e-3, &from_box);
   ASSERT_EQ(from_box.size(), 4u);
   ASSERT_EQ(from_mesh.size(), from_box.size());
-  for (const ContactPoint& m : from_mesh) {
-    bool matched = false;
-    for (const ContactPoint& b : from_box) {
-      // The mesh's float coordinates put its corners ~1e-9 m off the box's.
-      matched |= (m.p_W - b.p_W).norm() < 1e-8 && std::abs(m.phi - b.phi) < 1e-8 &&
-                 (m.nhat_AB_W - b.nhat_AB_W).norm() < 1e-12;
-    }
-    EXPECT_TRUE(matched) << m.p_W.transpose();
-  }
+  // The mesh's float coordinates put its corners ~1e-9 m off the box's.
+  ExpectEveryContactIn(from_mesh, from_box, 1e-8);
 }
 
 TEST(MeshLoaderTest, CollisionWorldReportsBadMeshes) {
@@ -340,15 +346,8 @@ TEST(MeshLoaderTest, InMemoryBoxOnHalfSpaceMatchesPrimitiveBox) {
   box_world.ComputeContacts(1e-3, &from_box);
   ASSERT_EQ(from_box.size(), 4u);
   ASSERT_EQ(from_mesh.size(), 8u);  // Both instances.
-  for (const ContactPoint& b : from_box) {
-    bool matched = false;
-    for (const ContactPoint& m : from_mesh) {
-      // The same double-precision corners: only rounding differs.
-      matched |= (m.p_W - b.p_W).norm() < 1e-12 && std::abs(m.phi - b.phi) < 1e-12 &&
-                 (m.nhat_AB_W - b.nhat_AB_W).norm() < 1e-12;
-    }
-    EXPECT_TRUE(matched) << b.p_W.transpose();
-  }
+  // The same double-precision corners: only rounding differs.
+  ExpectEveryContactIn(from_box, from_mesh, 1e-12);
 }
 
 // A CollisionWorld names the geometry and the mesh of a bad in-memory mesh.
