@@ -40,11 +40,13 @@ Simulation::Simulation(const SceneDescription& scene) : scene_(scene) {
     const Joint& j = model_->joint(model_->body(b).joint);
     rigid[b] = j.type == JointType::kFixed && j.parent != 0 ? rigid[j.parent] : b;
   }
+  std::vector<int> parent_group(num_bodies, 0);  // The group a group hangs from (0: the world).
+  for (int b = 1; b < num_bodies; ++b) parent_group[b] = rigid[model_->body(rigid[b]).parent];
   for (int a = 1; a < num_bodies; ++a) {
-    const int parent_group = rigid[model_->body(rigid[a]).parent];  // 0: the world.
-    for (int b = 1; b < num_bodies; ++b) {
-      if (b == a) continue;
-      if (rigid[b] == rigid[a] || (parent_group != 0 && rigid[b] == parent_group)) filter.ExcludeBodyPair(a, b);
+    for (int b = a + 1; b < num_bodies; ++b) {
+      const bool jointed = (parent_group[a] != 0 && parent_group[a] == rigid[b]) ||
+                           (parent_group[b] != 0 && parent_group[b] == rigid[a]);
+      if (rigid[a] == rigid[b] || jointed) filter.ExcludeBodyPair(a, b);
     }
   }
   // Likewise bodies joined by a weld or ball constraint.
@@ -76,9 +78,7 @@ Simulation::Simulation(const SceneDescription& scene) : scene_(scene) {
   stepper_->body_constraints() = std::move(body_constraints);
   for (const ActuatorDescription& a : scene_.actuators) {
     JointActuator actuator;
-    for (int j = 0; j < model_->num_joints(); ++j) {
-      if (model_->joint(j).name == a.joint) actuator.joint = j;
-    }
+    actuator.joint = model_->FindJoint(a.joint);
     if (actuator.joint < 0 || (model_->joint(actuator.joint).type != JointType::kRevolute &&
                                model_->joint(actuator.joint).type != JointType::kPrismatic)) {
       throw InputError(a.where.ToString() + ": actuators: actuator '" + a.name +
@@ -319,9 +319,7 @@ void Simulation::SetCartesianPosture(int index, const std::vector<std::pair<std:
   c.posture.clear();
   for (const auto& [name, q_nominal] : joints) {
     CartesianPostureTerm term;
-    for (int j = 0; j < model_->num_joints(); ++j) {
-      if (model_->joint(j).name == name) term.joint = j;
-    }
+    term.joint = model_->FindJoint(name);
     if (term.joint < 0) throw InputError("cartesian impedance: posture: unknown joint '" + name + "'");
     term.q_nominal = q_nominal;
     c.posture.push_back(term);

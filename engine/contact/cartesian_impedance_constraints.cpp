@@ -7,6 +7,7 @@
 #include <Eigen/Geometry>
 
 #include "engine/common/error.h"
+#include "engine/contact/pd_actuator_constraints.h"
 
 namespace stiction {
 namespace {
@@ -182,18 +183,14 @@ void AddCartesianImpedanceConstraints(const std::vector<CartesianImpedance>& con
         }
       }
     }
-    // Posture rows: ordinary PD rows on joint velocities.
+    // Posture rows: the PD actuators' joint-velocity rows.
     for (std::size_t p = 0; p < ci.posture.size(); ++p) {
-      const Joint& j = model.joint(ci.posture[p].joint);
-      const int jt = model.body(j.child).tree;
-      const Tree& t = model.tree(jt);
-      if (t.nv == 0 || j.nv != 1) continue;
-      MatrixX J = MatrixX::Zero(1, t.nv);
-      J(0, j.v_start - t.v_start) = 1.0;
-      AppendRow(assembly, jt, J, ci.posture_stiffness, ci.posture_damping,
-                assembly->q0()[j.q_start] - ci.posture[p].q_nominal, 0.0, ci.posture_effort_limit,
-                MakeConstraintKey(ConstraintOrigin::kCartesian, i, 6 + p, 0));
-      ++layout.num_posture;
+      const CartesianPostureTerm& term = ci.posture[p];
+      const int added = AppendJointPdRow(assembly, term.joint, ci.posture_stiffness, ci.posture_damping,
+                                         assembly->q0()[model.joint(term.joint).q_start] - term.q_nominal, 0.0,
+                                         ci.posture_effort_limit, ConstraintOrigin::kCartesian,
+                                         MakeConstraintKey(ConstraintOrigin::kCartesian, i, 6 + p, 0));
+      if (added >= 0) ++layout.num_posture;
     }
     if (layout.num_translation + layout.num_rotation + layout.num_posture == 0) layout.first_constraint = -1;
     (*first_constraint_of_controller)[i] = layout.first_constraint;

@@ -10,17 +10,10 @@ namespace stiction {
 namespace {
 
 // The mass [kg] of the bodies a joint moves: its child and the child's
-// descendants. Bodies of a tree are contiguous with parents first, so a
-// descendant comes after the child and its parent chain reaches the child
-// before it drops below it.
+// descendants.
 double SubtreeMass(const MultibodyModel& model, const Joint& joint) {
-  const int child = joint.child;
   double mass = 0;
-  for (int b = child; b < model.tree(model.body(child).tree).body_end; ++b) {
-    int a = b;
-    while (a > child) a = model.body(a).parent;
-    if (a == child) mass += model.body(b).mass;
-  }
+  for (int b : model.Subtree(joint.child)) mass += model.body(b).mass;
   return mass;
 }
 

@@ -9,21 +9,6 @@
 namespace stiction {
 namespace {
 
-// `root` and every body outboard of it, in index order (root first: a
-// parent's index is below its children's).
-std::vector<int> Subtree(const MultibodyModel& model, int root) {
-  std::vector<int> out;
-  for (int b = root; b < model.num_bodies(); ++b) {
-    for (int a = b; a > 0; a = model.body(a).parent) {
-      if (a == root) {
-        out.push_back(b);
-        break;
-      }
-    }
-  }
-  return out;
-}
-
 // The world turn R = Rz(yaw) · Rx(tilt) (gripper_command.h).
 Matrix3 YawTilt(double yaw, double tilt) {
   return (Eigen::AngleAxisd(yaw, Vector3::UnitZ()) * Eigen::AngleAxisd(tilt, Vector3::UnitX())).toRotationMatrix();
@@ -65,14 +50,14 @@ GripperController::GripperController(const Simulation& sim) {
       FingerAxis axis{MakeAxis(sim, d.actuators[i], &child), d.open[i], d.closed[i],
                       sim.actuator(d.actuators[i]).effort_limit};
       finger.axes.push_back(axis);
-      if (i == 0) finger.bodies = Subtree(model, child);
+      if (i == 0) finger.bodies = model.Subtree(child);
     }
     fingers_.push_back(std::move(finger));
   }
   grip_force_ = g.grip_force;
   // Everything outboard of the first gripper body moves with the gripper
   // (for an arm, its whole tree).
-  bodies_ = Subtree(model, root);
+  bodies_ = model.Subtree(root);
   ramp_from_ = ramp_to_ = CurrentPose(sim);
 }
 
@@ -206,14 +191,7 @@ std::vector<std::pair<int, RigidTransform>> GripperController::CalcTargetBodyPos
     const RigidTransform X_WE = now.X_WB[palm_body_] * X_BE_;
     const RigidTransform move = ArmTargetPose(ramp_to_) * X_WE.inverse();
     std::vector<std::pair<int, RigidTransform>> poses;
-    for (int b : bodies_) {
-      for (int a = b; a > 0; a = model.body(a).parent) {
-        if (a == palm_body_) {
-          poses.emplace_back(b, move * now.X_WB[b]);
-          break;
-        }
-      }
-    }
+    for (int b : model.Subtree(palm_body_)) poses.emplace_back(b, move * now.X_WB[b]);
     return poses;
   }
   VectorX q = sim.positions();

@@ -20,6 +20,17 @@ bool HasRotorInertia(const Joint& j) {
 
 }  // namespace
 
+void CalcMassMatrix(const MultibodyModel& model, const KinematicsCache& cache, MatrixX* M) {
+  M->setZero(model.num_velocities(), model.num_velocities());
+  MatrixX M_t;
+  for (int t = 0; t < model.num_trees(); ++t) {
+    const Tree& tree = model.tree(t);
+    if (tree.nv == 0) continue;
+    CalcTreeMassMatrix(model, cache, t, &M_t);
+    M->block(tree.v_start, tree.v_start, tree.nv, tree.nv) = M_t;
+  }
+}
+
 void CalcTreeMassMatrix(const MultibodyModel& model, const KinematicsCache& cache,
                         int tree, MatrixX* M_t) {
   const Tree& t = model.tree(tree);

@@ -15,6 +15,10 @@ namespace stiction {
 void CalcTreeMassMatrix(const MultibodyModel& model, const KinematicsCache& cache,
                         int tree, MatrixX* M_t);
 
+/// The whole model's mass matrix (nv × nv, block diagonal over the trees),
+/// dense; for tests and tools, not the stepping loop. Needs CalcKinematics.
+void CalcMassMatrix(const MultibodyModel& model, const KinematicsCache& cache, MatrixX* M);
+
 /// Inverse dynamics of tree t by recursive Newton–Euler (RBDA §5.3):
 /// τ = M(q) v̇ + C(q, v) v − τ_g(q), written into the tree's slice of tau
 /// (full size). Gravity enters as a base acceleration −g. Rotor inertias add

@@ -127,6 +127,26 @@ int MultibodyModel::FindBody(const std::string& name) const {
   return -1;
 }
 
+int MultibodyModel::FindJoint(const std::string& name) const {
+  for (int j = 0; j < num_joints(); ++j) {
+    if (joints_[j].name == name) return j;
+  }
+  return -1;
+}
+
+std::vector<int> MultibodyModel::Subtree(int root) const {
+  // Bodies of a tree are contiguous with parents first: a descendant comes
+  // after `root`, and its parent chain reaches `root` before dropping below it.
+  std::vector<int> out;
+  const int end = root == 0 ? num_bodies() : tree(body(root).tree).body_end;
+  for (int b = root; b < end; ++b) {
+    int a = b;
+    while (a > root) a = bodies_[a].parent;
+    if (a == root) out.push_back(b);
+  }
+  return out;
+}
+
 VectorX MultibodyModel::DefaultPositions() const {
   VectorX q = VectorX::Zero(nq_);
   for (const Joint& j : joints_) {

@@ -81,6 +81,10 @@ class MultibodyModel {
   void set_gravity(const Vector3& g_W) { gravity_W_ = g_W; }
   /// Index of a body by name, -1 when absent.
   int FindBody(const std::string& name) const;
+  /// Index of a joint by name, -1 when absent.
+  int FindJoint(const std::string& name) const;
+  /// Body `root` and every body outboard of it, in index order (root first).
+  std::vector<int> Subtree(int root) const;
 
   /// Zero configuration: identity quaternions, zero joint coordinates.
   VectorX DefaultPositions() const;

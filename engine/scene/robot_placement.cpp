@@ -111,9 +111,8 @@ void PlaceRobot(const RobotDescription& robot, const RobotPlacement& placement, 
            FormatNumber(j.upper_limit) + "]");
     }
   }
-  for (const auto& [name, gains] : placement.joint_pd_overrides) {
-    (void)gains;
-    if (!joints_by_name.count(name)) fail("joint_pd.joints: '" + name + "' is not a joint of the robot");
+  for (const auto& entry : placement.joint_pd_overrides) {
+    if (!joints_by_name.count(entry.first)) fail("joint_pd.joints: '" + entry.first + "' is not a joint of the robot");
   }
 
   for (const JointDescription& j : robot.joints) {

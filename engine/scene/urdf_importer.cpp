@@ -121,13 +121,11 @@ class UrdfConverter {
   }
 
  private:
-  int LinkLine(const std::string& name) const {
-    const auto it = lines_.link.find(name);
-    return it == lines_.link.end() ? 0 : it->second;
-  }
-  int JointLine(const std::string& name) const {
-    const auto it = lines_.joint.find(name);
-    return it == lines_.joint.end() ? 0 : it->second;
+  int LinkLine(const std::string& name) const { return LineOf(lines_.link, name); }
+  int JointLine(const std::string& name) const { return LineOf(lines_.joint, name); }
+  static int LineOf(const std::map<std::string, int>& rows, const std::string& name) {
+    const auto it = rows.find(name);
+    return it == rows.end() ? 0 : it->second;
   }
   static int NthLine(const std::map<std::string, std::vector<int>>& rows, const std::string& link,
                      std::size_t i, int fallback) {

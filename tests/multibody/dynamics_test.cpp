@@ -17,12 +17,8 @@ KinematicsCache Kinematics(const MultibodyModel& model, const VectorX& q, const 
 
 MatrixX MassMatrix(const MultibodyModel& model, const VectorX& q) {
   const KinematicsCache c = Kinematics(model, q, VectorX::Zero(model.num_velocities()));
-  MatrixX M = MatrixX::Zero(model.num_velocities(), model.num_velocities());
-  for (int t = 0; t < model.num_trees(); ++t) {
-    MatrixX Mt;
-    CalcTreeMassMatrix(model, c, t, &Mt);
-    M.block(model.tree(t).v_start, model.tree(t).v_start, Mt.rows(), Mt.cols()) = Mt;
-  }
+  MatrixX M;
+  CalcMassMatrix(model, c, &M);
   return M;
 }
 

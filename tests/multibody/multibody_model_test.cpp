@@ -19,6 +19,18 @@ TEST(MultibodyModelTest, TreesAndSlicesAreContiguous) {
   EXPECT_EQ(model.tree(1).nv, 0);
   EXPECT_EQ(model.FindBody("slider"), 3);
   EXPECT_EQ(model.FindBody("nope"), -1);
+  EXPECT_EQ(model.joint(model.FindJoint("slide")).child, 3);
+  EXPECT_EQ(model.FindJoint("nope"), -1);
+}
+
+TEST(MultibodyModelTest, SubtreeIsABodyAndEverythingOutboardOfIt) {
+  // base (1) ─ arm (2) ─ slider (3); post (4) is its own tree on the world.
+  const MultibodyModel model = test::MakeMixedForest();
+  EXPECT_EQ(model.Subtree(1), (std::vector<int>{1, 2, 3}));
+  EXPECT_EQ(model.Subtree(2), (std::vector<int>{2, 3}));
+  EXPECT_EQ(model.Subtree(3), (std::vector<int>{3}));
+  EXPECT_EQ(model.Subtree(4), (std::vector<int>{4}));
+  EXPECT_EQ(model.Subtree(0), (std::vector<int>{0, 1, 2, 3, 4}));
 }
 
 TEST(MultibodyModelTest, DefaultPositionsHaveIdentityQuaternions) {

@@ -190,16 +190,12 @@ class CrossValidation {
     const MultibodyModel& model = this->model();
     KinematicsCache cache(model);
     CalcKinematics(model, q, v, BodyRange::All(model), &cache);
-    MatrixX M = MatrixX::Zero(nv(), nv());
+    MatrixX M;
+    CalcMassMatrix(model, cache, &M);
     VectorX bias = VectorX::Zero(nv());
     const VectorX zero = VectorX::Zero(nv());
     for (int t = 0; t < model.num_trees(); ++t) {
-      const Tree& tree = model.tree(t);
-      if (tree.nv == 0) continue;
-      MatrixX Mt;
-      CalcTreeMassMatrix(model, cache, t, &Mt);
-      M.block(tree.v_start, tree.v_start, tree.nv, tree.nv) = Mt;
-      CalcTreeInverseDynamics(model, cache, t, zero, &bias);  // C v − τ_g (v̇ = 0).
+      if (model.tree(t).nv > 0) CalcTreeInverseDynamics(model, cache, t, zero, &bias);  // C v − τ_g (v̇ = 0).
     }
     ToMuJoCo(q, v);
     mj_forward(mj_.get(), data_.get());
