@@ -261,7 +261,7 @@ void App::Frame() {
       WriteDueVideoFrames(rgb, w, h, std::numeric_limits<std::int64_t>::max());
       capture_ms_ = (Now() - c0) * 1e3;
     }
-    renderer_->BlitToWindow(fw, fh);
+    renderer_->BlitToWindow(0, 0, fw, fh);
     if (screenshot_requested_) {
       screenshot_requested_ = false;
       const std::string path = TimestampedScreenshotPath(options_.screenshot_dir);

@@ -102,7 +102,7 @@ int RunBenchmark(const AppOptions& options) {
                              Variant{"no grid", true, true, false}, Variant{"all off", false, false, false}}) {
       RenderOptions& r = app.ui().viz.render;
       r.shadows = v.shadows;
-      r.msaa_samples = v.msaa ? 4 : 0;
+      r.antialiasing = v.msaa ? Antialiasing::kMsaa4 : Antialiasing::kOff;
       r.grid = v.grid;
       for (int i = 0; i < 3; ++i) app.Frame();
       double render_ms = 0;

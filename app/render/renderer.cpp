@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <string>
 
 namespace stiction::app {
 namespace {
@@ -32,6 +33,13 @@ Renderer::Renderer(const std::string& shader_dir) {
   shadow_program_ = std::make_unique<ShaderProgram>(shader_dir, "shadow.vert", "shadow.frag");
   line_program_ = std::make_unique<ShaderProgram>(shader_dir, "line.vert", "line.frag");
   glGetIntegerv(GL_MAX_SAMPLES, &max_samples_);
+  {
+    const char* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    const std::string renderer = name != nullptr ? name : "";
+    software_renderer_ = renderer.find("llvmpipe") != std::string::npos ||
+                         renderer.find("softpipe") != std::string::npos ||
+                         renderer.find("swrast") != std::string::npos;
+  }
 
   // Shadow map: a depth texture compared in hardware (sampler2DShadow).
   // Outside the map the border depth 1 means "lit".
@@ -121,7 +129,9 @@ void Renderer::Render(const RenderScene& scene, const Snapshot& snapshot, const 
                       int width, int height) {
   width = std::max(width, 1);
   height = std::max(height, 1);
-  const int samples = options.msaa_samples <= 1 ? 0 : std::min(options.msaa_samples, max_samples_);
+  const Antialiasing aa = ResolveAntialiasing(options.antialiasing);
+  const int wanted = aa == Antialiasing::kMsaa4 ? 4 : aa == Antialiasing::kMsaa2 ? 2 : 0;
+  const int samples = std::min(wanted, max_samples_);
   EnsureTargets(width, height, samples);
 
   // Collect what to draw.
@@ -274,11 +284,28 @@ void Renderer::Render(const RenderScene& scene, const Snapshot& snapshot, const 
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
 
-void Renderer::BlitToWindow(int window_fb_width, int window_fb_height) const {
+const char* AntialiasingName(Antialiasing mode) {
+  switch (mode) {
+    case Antialiasing::kAuto: return "auto";
+    case Antialiasing::kOff: return "off";
+    case Antialiasing::kFxaa: return "FXAA";
+    case Antialiasing::kMsaa2: return "MSAA 2x";
+    case Antialiasing::kMsaa4: return "MSAA 4x";
+  }
+  return "?";
+}
+
+Antialiasing Renderer::ResolveAntialiasing(Antialiasing mode) const {
+  if (mode != Antialiasing::kAuto) return mode;
+  return software_renderer_ ? Antialiasing::kMsaa2 : Antialiasing::kMsaa4;
+}
+
+void Renderer::BlitToWindow(int x, int y, int width, int height) const {
   glBindFramebuffer(GL_READ_FRAMEBUFFER, resolve_fbo_);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
-  glBlitFramebuffer(0, 0, width_, height_, 0, 0, window_fb_width, window_fb_height,
-                    GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  const bool scaled = width != width_ || height != height_;
+  glBlitFramebuffer(0, 0, width_, height_, x, y, x + width, y + height, GL_COLOR_BUFFER_BIT,
+                    scaled ? GL_LINEAR : GL_NEAREST);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
 

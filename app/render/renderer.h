@@ -21,6 +21,15 @@
 
 namespace stiction::app {
 
+/// How the scene image is antialiased (Visualization > antialiasing).
+/// kAuto picks per renderer: a software rasterizer (Mesa llvmpipe, softpipe,
+/// swrast) gets the cheap post-process, a GPU gets 4x MSAA
+/// (docs/viewer.md "Frame rate" has the measurements behind the choice).
+enum class Antialiasing { kAuto, kOff, kFxaa, kMsaa2, kMsaa4 };
+const char* AntialiasingName(Antialiasing mode);
+inline constexpr Antialiasing kAntialiasingModes[] = {Antialiasing::kAuto, Antialiasing::kOff, Antialiasing::kFxaa,
+                                                      Antialiasing::kMsaa2, Antialiasing::kMsaa4};
+
 struct RenderOptions {
   bool shadows = true;
   bool grid = true;
@@ -28,7 +37,7 @@ struct RenderOptions {
   bool transparent = false;        ///< Bodies drawn see-through.
   bool show_bodies = true;         ///< false: only the world (an "empty" frame).
   bool show_collision_only = false;  ///< Also draw geometry marked visual: false.
-  int msaa_samples = 4;            ///< Clamped to GL_MAX_SAMPLES; ≤ 1 disables.
+  Antialiasing antialiasing = Antialiasing::kAuto;
 };
 
 class Renderer {
@@ -45,8 +54,14 @@ class Renderer {
   void Render(const RenderScene& scene, const Snapshot& snapshot, const Camera& camera,
               const RenderOptions& options, const DebugDraw& debug, int selected_body,
               int width, int height);
-  /// Copies the resolved image to the window's back buffer.
-  void BlitToWindow(int window_fb_width, int window_fb_height) const;
+  /// Copies the resolved image to the window's back buffer, into the
+  /// rectangle (x, y, width, height) in framebuffer pixels, origin at the
+  /// bottom left (OpenGL's); scaled with linear filtering when the sizes differ.
+  void BlitToWindow(int x, int y, int width, int height) const;
+  /// The mode kAuto stands for on this renderer (other modes: themselves).
+  Antialiasing ResolveAntialiasing(Antialiasing mode) const;
+  /// True on a software rasterizer (GL_RENDERER names llvmpipe, softpipe or swrast).
+  bool software_renderer() const { return software_renderer_; }
   /// RGB rows of the resolved image, bottom row first (OpenGL order).
   std::vector<std::uint8_t> ReadPixels(int* width, int* height) const;
 
@@ -66,6 +81,7 @@ class Renderer {
   GLuint line_vao_ = 0, line_vbo_ = 0;
   int width_ = 0, height_ = 0, samples_ = -1;
   int max_samples_ = 0;
+  bool software_renderer_ = false;
   static constexpr int kShadowMapSize = 1024;
 };
 

@@ -482,8 +482,13 @@ void DrawVisualizationPanel(UiState* ui) {
   ImGui::SliderScalar("cone size [m]", ImGuiDataType_Double, &ui->viz.cone_size, &min_cone, &max_cone, "%.3g",
                       ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   ImGui::TextDisabled("cones: stick green, slip orange, separating grey");
-  bool msaa = r.msaa_samples > 1;
-  if (ImGui::Checkbox("MSAA 4x", &msaa)) r.msaa_samples = msaa ? 4 : 0;
+  ImGui::SetNextItemWidth(120);
+  if (ImGui::BeginCombo("antialiasing", AntialiasingName(r.antialiasing))) {
+    for (Antialiasing mode : kAntialiasingModes) {
+      if (ImGui::Selectable(AntialiasingName(mode), mode == r.antialiasing)) r.antialiasing = mode;
+    }
+    ImGui::EndCombo();
+  }
   ImGui::End();
 }
 
