@@ -153,6 +153,17 @@ size_t Simulation::FindMaterial(const std::string& name) const {
   throw InputError("unknown material '" + name + "'");
 }
 
+SceneParameters Simulation::CalcSceneParameters() const {
+  SceneParameters p;
+  p.time_step = params_.dt;
+  p.integrator = params_.integrator;
+  p.contact = params_.contact;
+  p.solver = params_.solver;
+  const std::vector<ContactMaterial>& materials = stepper_->materials().materials;
+  for (size_t i = 0; i < scene_.materials.size(); ++i) p.materials.emplace_back(scene_.materials[i].name, materials[i]);
+  return p;
+}
+
 std::vector<std::string> Simulation::material_names() const {
   std::vector<std::string> names;
   for (const MaterialDescription& m : scene_.materials) names.push_back(m.name);

@@ -19,6 +19,7 @@
 #include "engine/parameters/integrator_settings.h"
 #include "engine/parameters/solver_settings.h"
 #include "engine/scene/scene_description.h"
+#include "engine/scene/scene_writer.h"
 #include "engine/solvers/contact_solver.h"
 #include "engine/stepping/step_result.h"
 #include "engine/stepping/time_stepper.h"
@@ -168,6 +169,11 @@ class Simulation {
   /// (the world for "world") in the current state. Throws InputError for an
   /// unknown body or a non-finite X_BE.
   RigidTransform CalcFramePose(const std::string& body_name, const RigidTransform& X_BE = {}) const;
+
+  /// The live-editable parameters as they are now (δt, integrator, contact
+  /// model parameters, every material in scene order, the solver settings):
+  /// what "Save scene as" writes (engine/scene/scene_writer.h).
+  SceneParameters CalcSceneParameters() const;
 
   /// The scene as loaded. Settings changed since (δt, integrator, solver,
   /// materials, actuators) are read through the accessors above.

@@ -100,6 +100,64 @@ CommandEntry ParseEntry(const std::string& label, const YAML::Node& node, const 
   return e;
 }
 
+/// One `camera:` keyframe; `previous` (nullptr for the first) gives the
+/// default fovy and the time it must follow.
+CameraKeyframe ParseCameraKeyframe(const std::string& label, const YAML::Node& node, const std::string& key,
+                                   const CameraKeyframe* previous) {
+  if (!node.IsMap()) Fail(label, node, key, "expected a map {time, lookat, distance, azimuth, elevation, fovy}");
+  CameraKeyframe k;
+  k.line = node.Mark().is_null() ? 0 : node.Mark().line + 1;
+  for (const auto& kv : node) {
+    const std::string name = kv.first.Scalar();
+    if (name == "track") {
+      Fail(label, kv.first, key + ".track",
+           "a scripted camera does not follow a body (track is a key of the scene's camera:); give lookat at each "
+           "keyframe");
+    }
+    if (name != "time" && name != "lookat" && name != "distance" && name != "azimuth" && name != "elevation" &&
+        name != "fovy") {
+      Fail(label, kv.first, key + "." + name,
+           "unknown key (expected one of: time, lookat, distance, azimuth, elevation, fovy)");
+    }
+  }
+  for (const char* required : {"time", "lookat", "distance", "azimuth", "elevation"}) {
+    if (!node[required].IsDefined()) {
+      Fail(label, node, key, std::string("missing required key '") + required +
+                                 "' (every keyframe gives time, lookat, distance, azimuth and elevation)");
+    }
+  }
+  const YAML::Node time = node["time"];
+  k.time_s = ReadNumber(label, time, key + ".time");
+  if (k.time_s < 0) Fail(label, time, key + ".time", "must be >= 0 s");
+  if (previous != nullptr && !(k.time_s > previous->time_s)) {
+    Fail(label, time, key + ".time",
+         "keyframe times must increase strictly, got " + FormatExact(k.time_s) + " s after " +
+             FormatExact(previous->time_s) + " s (line " + std::to_string(previous->line) + ")");
+  }
+  const YAML::Node lookat = node["lookat"];
+  if (!lookat.IsSequence() || lookat.size() != 3) Fail(label, lookat, key + ".lookat", "expected [x, y, z] in m");
+  for (std::size_t i = 0; i < 3; ++i) {
+    k.pose.lookat[static_cast<Eigen::Index>(i)] = ReadNumber(label, lookat[i], key + ".lookat[" + std::to_string(i) + "]");
+  }
+  const YAML::Node distance = node["distance"];
+  k.pose.distance = ReadNumber(label, distance, key + ".distance");
+  if (!(k.pose.distance > 0)) Fail(label, distance, key + ".distance", "must be > 0 m, got " + distance.Scalar());
+  k.pose.azimuth_deg = ReadNumber(label, node["azimuth"], key + ".azimuth");
+  const YAML::Node elevation = node["elevation"];
+  k.pose.elevation_deg = ReadNumber(label, elevation, key + ".elevation");
+  if (!(std::abs(k.pose.elevation_deg) < kMaxCameraElevationDeg)) {
+    Fail(label, elevation, key + ".elevation", "must be in (-90, 90) degrees, got " + elevation.Scalar());
+  }
+  k.pose.fovy_deg = previous != nullptr ? previous->pose.fovy_deg : kDefaultCameraFovyDeg;
+  if (const YAML::Node fovy = node["fovy"]; fovy.IsDefined()) {
+    k.pose.fovy_deg = ReadNumber(label, fovy, key + ".fovy");
+    if (k.pose.fovy_deg < kMinCameraFovyDeg || k.pose.fovy_deg > kMaxCameraFovyDeg) {
+      Fail(label, fovy, key + ".fovy", "must be in [5, 150] degrees, got " + fovy.Scalar());
+    }
+  }
+  return k;
+}
+
 }  // namespace
 
 CommandLog ParseCommandText(const std::string& text, const std::string& label) {
@@ -119,8 +177,8 @@ CommandLog ParseCommandText(const std::string& text, const std::string& label) {
   try {
     for (const auto& kv : root) {
       const std::string k = kv.first.Scalar();
-      if (k != "format" && k != "scene" && k != "time_step" && k != "commands") {
-        Fail(label, kv.first, k, "unknown key (expected one of: format, scene, time_step, commands)");
+      if (k != "format" && k != "scene" && k != "time_step" && k != "commands" && k != "camera") {
+        Fail(label, kv.first, k, "unknown key (expected one of: format, scene, time_step, commands, camera)");
       }
     }
     if (const YAML::Node f = root["format"]; f.IsDefined()) {
@@ -142,6 +200,13 @@ CommandLog ParseCommandText(const std::string& text, const std::string& label) {
     if (!commands.IsNull() && !commands.IsSequence()) Fail(label, commands, "commands", "expected a list");
     for (std::size_t i = 0; i < commands.size(); ++i) {
       log.entries.push_back(ParseEntry(label, commands[i], "commands[" + std::to_string(i) + "]"));
+    }
+    if (const YAML::Node camera = root["camera"]; camera.IsDefined() && !camera.IsNull()) {
+      if (!camera.IsSequence()) Fail(label, camera, "camera", "expected a list of keyframes");
+      for (std::size_t i = 0; i < camera.size(); ++i) {
+        log.camera.push_back(ParseCameraKeyframe(label, camera[i], "camera[" + std::to_string(i) + "]",
+                                                 log.camera.empty() ? nullptr : &log.camera.back()));
+      }
     }
   } catch (const YAML::Exception& e) {
     std::string where = label;
@@ -188,6 +253,16 @@ std::string FormatCommandLog(const CommandLog& log) {
     if (e.grip) out << ", grip: " << (*e.grip == GripState::kClosed ? "close" : "open");
     if (e.grip_force) out << ", grip_force: " << FormatExact(*e.grip_force);
     out << "}\n";
+  }
+  if (!log.camera.empty()) {
+    out << "camera:\n";
+    for (const CameraKeyframe& k : log.camera) {
+      const CameraPose& p = k.pose;
+      out << "  - {time: " << FormatExact(k.time_s) << ", lookat: [" << FormatExact(p.lookat.x()) << ", "
+          << FormatExact(p.lookat.y()) << ", " << FormatExact(p.lookat.z()) << "], distance: " << FormatExact(p.distance)
+          << ", azimuth: " << FormatExact(p.azimuth_deg) << ", elevation: " << FormatExact(p.elevation_deg)
+          << ", fovy: " << FormatExact(p.fovy_deg) << "}\n";
+    }
   }
   return out.str();
 }

@@ -10,6 +10,8 @@
 //     - {step: 0, target: [0, 0, 0.3, 0], grip: open, grip_force: 20}
 //     - {time: 1.5, grip: close}
 //     - {time: 2.0, target: [0, 0, 0.5, 0], ramp: 1.0}
+//   camera:                        # optional: a scripted camera (camera_keyframes.h)
+//     - {time: 0, lookat: [0, 0, 0.1], distance: 1.2, azimuth: 90, elevation: -20}
 //
 // Errors are InputError "FILE:LINE: KEY: reason".
 #include <cstdint>
@@ -17,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/control/camera_keyframes.h"
 #include "engine/control/gripper_command.h"
 
 namespace stiction {
@@ -38,6 +41,9 @@ struct CommandLog {
   std::optional<double> time_step;  ///< δt of the recording [s].
   std::vector<CommandEntry> entries;
   int time_step_line = 0;
+  /// The scripted camera (key `camera:`), times strictly increasing; empty:
+  /// none. InterpolateCameraKeyframes gives the camera at a time.
+  std::vector<CameraKeyframe> camera;
 };
 
 inline constexpr const char* kCommandFormat = "stiction-commands-1";

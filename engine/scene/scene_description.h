@@ -203,6 +203,35 @@ struct RobotSummary {
   std::vector<std::string> notes;
 };
 
+/// Ranges of the camera keys (scene key `camera:`, command files' camera
+/// keyframes): the viewer's orbit camera (app/render/camera.h) holds its
+/// elevation within ±89° and draws with a perspective of this fovy.
+inline constexpr double kDefaultCameraAzimuthDeg = 120.0;
+inline constexpr double kDefaultCameraElevationDeg = -25.0;
+inline constexpr double kDefaultCameraFovyDeg = 45.0;
+inline constexpr double kMaxCameraElevationDeg = 90.0;  ///< |elevation| < this [deg].
+inline constexpr double kMinCameraFovyDeg = 5.0;
+inline constexpr double kMaxCameraFovyDeg = 150.0;
+
+/// The scene's initial camera, also the camera headless recordings start
+/// from (scene key `camera:`; docs/scene-format.md, "Camera"). The viewer's
+/// orbit camera: the eye sits at lookat − distance · f, with the view
+/// direction f = (cos el cos az, cos el sin az, sin el) and world z up.
+struct CameraDescription {
+  /// The point looked at, world [m]; nullopt: the centre of the bodies'
+  /// bounds when the scene loads (fitted by the viewer).
+  std::optional<Vector3> lookat;
+  /// Eye to lookat [m], > 0; nullopt: fitted so the bodies fill the view.
+  std::optional<double> distance;
+  double azimuth_deg = kDefaultCameraAzimuthDeg;      ///< Heading of f about world z [deg], any finite value.
+  double elevation_deg = kDefaultCameraElevationDeg;  ///< Pitch of f [deg], in (−90, 90); < 0 looks down.
+  double fovy_deg = kDefaultCameraFovyDeg;            ///< Vertical field of view [deg], in [5, 150].
+  /// A body the camera follows, keeping the offset of lookat to the body's
+  /// origin it had at t = 0; "" = a fixed camera.
+  std::string track;
+  SourceLocation where;
+};
+
 struct SceneDescription {
   std::string file;         ///< The top-level scene file.
   std::string description;  ///< One paragraph shown by the viewer.
@@ -230,6 +259,9 @@ struct SceneDescription {
   /// The scene's own gripper command file (scene key `commands:`), resolved
   /// to an absolute path; "" = none (idle). Played when no --replay is given.
   std::string commands_file;
+  /// The scene's camera (scene key `camera:`); nullopt: the viewer's
+  /// default view, fitted to the bodies.
+  std::optional<CameraDescription> camera;
 };
 
 }  // namespace stiction

@@ -57,17 +57,22 @@ constexpr std::array<std::string_view, 6> kShapeTypes = {"sphere", "box",  "caps
                                                          "cylinder", "mesh", "half_space"};
 
 /// Top-level keys of a file; the merged scene has the same without "include".
-constexpr std::array<std::string_view, 20> kFileKeys = {
+constexpr std::array<std::string_view, 21> kFileKeys = {
     "description", "include",          "gravity",   "time_step",      "duration",
     "integrator",  "contact_model",    "solver",    "default_material", "materials",
     "world_geometry", "bodies",        "joints",    "robots",         "package_path",
-    "actuators",   "oscillators",      "constraints", "gripper",      "commands"};
+    "actuators",   "oscillators",      "constraints", "gripper",      "commands",
+    "camera"};
 constexpr std::array<std::string_view, 8> kListKeys = {"materials", "world_geometry", "bodies",      "joints",
                                                        "robots",    "actuators",      "oscillators", "constraints"};
-constexpr std::array<std::string_view, 19> kSceneKeys = {
+/// In the order FlattenSceneFile writes them (docs/scene-format.md's).
+constexpr std::array<std::string_view, 20> kSceneKeys = {
     "description", "gravity",   "time_step",      "duration", "integrator", "contact_model",
     "solver",      "default_material", "materials", "world_geometry", "bodies", "joints",
-    "robots",      "package_path", "actuators",   "oscillators", "constraints", "gripper", "commands"};
+    "robots",      "package_path", "actuators",   "oscillators", "constraints", "gripper", "commands",
+    "camera"};
+constexpr std::array<std::string_view, 6> kCameraKeys = {"lookat", "distance", "azimuth",
+                                                          "elevation", "fovy", "track"};
 constexpr std::array<std::string_view, 5> kOscillatorKeys = {"actuator", "amplitude", "period", "phase", "start"};
 
 constexpr std::array<std::string_view, 12> kRobotKeys = {
@@ -292,6 +297,11 @@ class Loader {
   SceneDescription Load(const std::string& text, const std::string& label,
                         const std::string& base_dir, const std::string& identity,
                         const std::vector<std::string>& overrides);
+  /// Pass 1 and 2 only (files, includes, overrides), then every relative
+  /// path rewritten to resolve from `dest_dir`: FlattenSceneFile.
+  std::string Flatten(const std::string& text, const std::string& label, const std::string& base_dir,
+                      const std::string& identity, const std::vector<std::string>& overrides,
+                      const std::string& dest_dir);
 
   /// The context of `child`, reached from `parent` by `path`: the parent's
   /// origin unless an override put the child there.
@@ -320,6 +330,16 @@ class Loader {
                         std::vector<StackEntry>& stack);
   void MergeIncludes(const MapView& top, std::vector<StackEntry>& stack, MergedFiles* out);
   static YAML::Node BuildTree(const MergedFiles& merged);
+
+  /// Passes 1 and 2: the merged tree with the overrides applied.
+  YAML::Node MergeAndOverride(const std::string& text, const std::string& label, const std::string& base_dir,
+                              const std::string& identity, const std::vector<std::string>& overrides,
+                              MergedFiles* merged);
+  /// A path as written at `ctx` (relative to ctx.dir), rewritten to name
+  /// the same file from `dest_dir` (absolute, normal).
+  void RebasePath(const Ctx& ctx, YAML::Node node, const fs::path& dest_dir) const;
+  /// The mesh file of a geometry entry, when it has one.
+  void RebaseGeometry(const Ctx& ctx, const YAML::Node& geometry, const fs::path& dest_dir) const;
 
   // Pass 3.
   SceneDescription Build(const YAML::Node& root, const MergedFiles& merged);
@@ -380,6 +400,8 @@ class Loader {
   JointPdGains ReadPdGains(const MapView& map) const;
   GripperDescription ParseGripper(const Ctx& ctx, const YAML::Node& node,
                                   const SceneDescription& scene) const;
+  CameraDescription ParseCamera(const Ctx& ctx, const YAML::Node& node,
+                                const SceneDescription& scene) const;
 
   // Values.
   double ReadNumber(const Ctx& ctx, const YAML::Node& node) const;
@@ -1567,6 +1589,41 @@ GripperDescription Loader::ParseGripper(const Ctx& ctx, const YAML::Node& node,
   return out;
 }
 
+CameraDescription Loader::ParseCamera(const Ctx& ctx, const YAML::Node& node,
+                                      const SceneDescription& scene) const {
+  CameraDescription out;
+  out.where = WhereOf(ctx, node);
+  if (node.IsNull()) return out;  // "camera:" alone, as "camera: {}": fit the bodies.
+  const MapView map(*this, ctx, node);
+  map.AllowOnly(kCameraKeys, "for the camera");
+  if (map.Has("lookat")) out.lookat = ReadVector3(map.CtxOf("lookat"), map.Get("lookat"));
+  if (map.Has("distance")) out.distance = ReadPositive(map.CtxOf("distance"), map.Get("distance"));
+  if (map.Has("azimuth")) out.azimuth_deg = ReadNumber(map.CtxOf("azimuth"), map.Get("azimuth"));
+  if (map.Has("elevation")) {
+    const Ctx elevation_ctx = map.CtxOf("elevation");
+    out.elevation_deg = ReadNumber(elevation_ctx, map.Get("elevation"));
+    // ±90° would look along z, parallel to the camera's up vector.
+    if (!(std::abs(out.elevation_deg) < kMaxCameraElevationDeg)) {
+      Fail(elevation_ctx, map.Get("elevation"),
+           "must be in (-90, 90) degrees, got " + OneLine(map.Get("elevation").Scalar()));
+    }
+  }
+  if (map.Has("fovy")) {
+    out.fovy_deg = ReadInRange(map.CtxOf("fovy"), map.Get("fovy"), kMinCameraFovyDeg, kMaxCameraFovyDeg);
+  }
+  if (map.Has("track")) {
+    const Ctx track_ctx = map.CtxOf("track");
+    out.track = ReadName(track_ctx, map.Get("track"));
+    if (std::none_of(scene.bodies.begin(), scene.bodies.end(),
+                     [&](const BodyDescription& b) { return b.name == out.track; })) {
+      std::vector<std::string> names;
+      for (const BodyDescription& b : scene.bodies) names.push_back(b.name);
+      Fail(track_ctx, map.Get("track"), "unknown body " + Quote(out.track) + " (bodies: " + ShortList(names) + ")");
+    }
+  }
+  return out;
+}
+
 SceneDescription Loader::Build(const YAML::Node& root, const MergedFiles& merged) {
   const Ctx root_ctx{top_label_, top_dir_, false, ""};
   // Per-key context for the top-level scalar keys: the file that set them.
@@ -1911,23 +1968,108 @@ SceneDescription Loader::Build(const YAML::Node& root, const MergedFiles& merged
     }
     scene.commands_file = resolved.string();
   }
+  // The camera last: `track` may name any body, a robot's included.
+  if (has("camera")) scene.camera = ParseCamera(ctx_of("camera"), get("camera"), scene);
   return scene;
 }
 
 SceneDescription Loader::Load(const std::string& text, const std::string& label,
                               const std::string& base_dir, const std::string& identity,
                               const std::vector<std::string>& overrides) {
+  MergedFiles merged;
+  const YAML::Node root = MergeAndOverride(text, label, base_dir, identity, overrides, &merged);
+  return Build(root, merged);
+}
+
+YAML::Node Loader::MergeAndOverride(const std::string& text, const std::string& label, const std::string& base_dir,
+                                    const std::string& identity, const std::vector<std::string>& overrides,
+                                    MergedFiles* merged) {
   top_label_ = label;
   top_dir_ = base_dir.empty() ? std::string(".") : base_dir;
   std::vector<StackEntry> stack;
   if (!identity.empty()) stack.push_back(StackEntry{identity, label});
-  const MergedFiles merged = ParseFile(text, Ctx{top_label_, top_dir_, false, ""}, stack);
-  YAML::Node root = BuildTree(merged);
+  *merged = ParseFile(text, Ctx{top_label_, top_dir_, false, ""}, stack);
+  YAML::Node root = BuildTree(*merged);
   for (const std::string& assignment : overrides) {
     const YAML::Node value = ApplyOverride(root, assignment);
     override_nodes_.emplace_back(value, OverrideLabel(assignment));
   }
-  return Build(root, merged);
+  return root;
+}
+
+void Loader::RebasePath(const Ctx& ctx, YAML::Node node, const fs::path& dest_dir) const {
+  // Anything but a non-empty relative path is left for the loader to judge.
+  if (!node.IsScalar() || node.Scalar().empty() || fs::path(node.Scalar()).is_absolute()) return;
+  std::error_code ec;
+  // As the loader resolves it: lexically, from the directory of the file
+  // (or, for an override, the top-level file) that wrote it.
+  const fs::path target = fs::absolute(fs::path(ctx.dir) / node.Scalar(), ec).lexically_normal();
+  fs::path relative = target.lexically_relative(dest_dir);
+  // Relative only when the operating system agrees it is the same file: a
+  // ".." out of a symbolic link would lead elsewhere (package_path
+  // directories are not normalized before use).
+  const fs::path canonical_target = fs::weakly_canonical(target, ec);
+  const bool same = !relative.empty() && !ec &&
+                    fs::weakly_canonical(dest_dir / relative, ec) == canonical_target && !ec;
+  node = same ? relative.generic_string() : target.string();
+}
+
+void Loader::RebaseGeometry(const Ctx& ctx, const YAML::Node& geometry, const fs::path& dest_dir) const {
+  if (!geometry.IsMap()) return;
+  const YAML::Node shape = geometry["shape"];
+  if (!shape.IsDefined() || !shape.IsMap()) return;
+  const YAML::Node file = shape["file"];
+  if (!file.IsDefined()) return;
+  const Ctx shape_ctx = Enter(ctx, shape, KeyPath(ctx.path, "shape"));
+  RebasePath(Enter(shape_ctx, file, KeyPath(shape_ctx.path, "file")), file, dest_dir);
+}
+
+std::string Loader::Flatten(const std::string& text, const std::string& label, const std::string& base_dir,
+                            const std::string& identity, const std::vector<std::string>& overrides,
+                            const std::string& dest_dir) {
+  MergedFiles merged;
+  YAML::Node root = MergeAndOverride(text, label, base_dir, identity, overrides, &merged);
+  std::error_code ec;
+  const fs::path dest = fs::absolute(dest_dir.empty() ? fs::path(".") : fs::path(dest_dir), ec).lexically_normal();
+  const Ctx root_ctx{top_label_, top_dir_, false, ""};
+  const MapView top(*this, root_ctx, root);
+  top.AllowOnly(kSceneKeys);
+  auto scalar_ctx = [&](const std::string& key) {
+    const auto it = merged.scalars.find(key);
+    return Enter(it != merged.scalars.end() ? it->second.ctx : root_ctx, top.Get(key), key);
+  };
+  // Every key that names a file or directory (docs/scene-format.md): mesh
+  // shapes, robot files, package_path, the command file. Includes are
+  // merged, so no `include` is left.
+  if (top.Has("commands")) RebasePath(scalar_ctx("commands"), top.Get("commands"), dest);
+  if (top.Has("package_path") && top.Get("package_path").IsSequence()) {
+    for (const auto& [element, element_ctx] : Elements(scalar_ctx("package_path"), top.Get("package_path"))) {
+      RebasePath(element_ctx, element, dest);
+    }
+  }
+  for (const auto& [node, ctx] : ListElements(root, merged, "world_geometry")) RebaseGeometry(ctx, node, dest);
+  for (const auto& [node, ctx] : ListElements(root, merged, "bodies")) {
+    if (!node.IsMap()) continue;
+    const YAML::Node geometry = node["geometry"];
+    if (!geometry.IsDefined() || !geometry.IsSequence()) continue;
+    for (const auto& [g, g_ctx] : Elements(Enter(ctx, geometry, KeyPath(ctx.path, "geometry")), geometry)) {
+      RebaseGeometry(g_ctx, g, dest);
+    }
+  }
+  for (const auto& [node, ctx] : ListElements(root, merged, "robots")) {
+    if (!node.IsMap() || !node["file"].IsDefined()) continue;
+    const YAML::Node file = node["file"];
+    RebasePath(Enter(ctx, file, KeyPath(ctx.path, "file")), file, dest);
+  }
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  for (const std::string_view key : kSceneKeys) {
+    if (!top.Has(key)) continue;
+    out << YAML::Key << std::string(key) << YAML::Value << top.Get(key);
+  }
+  out << YAML::EndMap;
+  if (!out.good()) throw InputError(OneLine(label + ": cannot write the merged scene: " + out.GetLastError()));
+  return std::string(out.c_str()) + "\n";
 }
 
 template <typename Fn>
@@ -2004,6 +2146,27 @@ SceneDescription LoadSceneFile(const std::string& path,
     Loader loader;
     return loader.Load(text, path, DirOf(fs::path(path)), Identity(path), overrides);
   });
+}
+
+std::string FlattenSceneFile(const std::string& path, const std::string& dest_dir,
+                             const std::vector<std::string>& overrides) {
+  // The same guard as loading: only InputError leaves.
+  std::string text;
+  GuardedLoad(path, [&] {
+    Loader loader;
+    if (IsRobotFile(path)) {
+      std::error_code ec;
+      if (!fs::is_regular_file(path, ec)) throw InputError(path + ": no such robot file");
+      text = loader.Flatten(RobotFileScene(path), path, DirOf(fs::path(path)), Identity(path), overrides, dest_dir);
+    } else {
+      const std::string source = ReadFileText(path, "scene file", path, [&](const std::string& reason) {
+        throw InputError(OneLine(path + ": " + reason));
+      });
+      text = loader.Flatten(source, path, DirOf(fs::path(path)), Identity(path), overrides, dest_dir);
+    }
+    return SceneDescription{};
+  });
+  return text;
 }
 
 SceneDescription LoadSceneString(const std::string& yaml_text, const std::string& file_label,

@@ -24,4 +24,17 @@ SceneDescription LoadSceneString(const std::string& yaml_text,
                                  const std::string& base_dir = ".",
                                  const std::vector<std::string>& overrides = {});
 
+/// The scene file at `path` (a YAML scene, or a robot file opened as a
+/// scene) as one YAML document that, saved in `dest_dir`, loads to the same
+/// scene: its includes merged as the loader merges them (no `include` is
+/// left), `overrides` applied, and every relative path (mesh files, robot
+/// files, `package_path`, `commands`) rewritten to name the same file from
+/// `dest_dir` — relative when the operating system agrees, else absolute.
+/// Keys come in the order of docs/scene-format.md; comments are not kept.
+/// Reads the files but does not validate the scene (LoadSceneFile does).
+/// Throws InputError "FILE:LINE: reason" for a file that cannot be read or
+/// parsed.
+std::string FlattenSceneFile(const std::string& path, const std::string& dest_dir,
+                             const std::vector<std::string>& overrides = {});
+
 }  // namespace stiction

@@ -1282,5 +1282,82 @@ TEST(SceneLoaderSolverTest, OwnSolverMapsReadEveryKeyOfTheirTableWithItsRange) {
   EXPECT_GE(out_of_range_checks, own_maps);
 }
 
+// The scene key camera: (docs/scene-format.md, "Camera").
+TEST(SceneLoaderCameraTest, ReadsEveryKeyAndDefaults) {
+  const std::string body = "bodies:\n  - {name: box, mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}\n";
+  const SceneDescription full = Load(body +
+                                     "camera:\n"
+                                     "  lookat: [0, 0, 0.2]\n"
+                                     "  distance: 1.5\n"
+                                     "  azimuth: -400\n"
+                                     "  elevation: -89.5\n"
+                                     "  fovy: 150\n"
+                                     "  track: box\n");
+  ASSERT_TRUE(full.camera);
+  ASSERT_TRUE(full.camera->lookat);
+  EXPECT_EQ(*full.camera->lookat, Vector3(0, 0, 0.2));
+  ASSERT_TRUE(full.camera->distance);
+  EXPECT_EQ(*full.camera->distance, 1.5);
+  EXPECT_EQ(full.camera->azimuth_deg, -400);  // Any heading: not wrapped.
+  EXPECT_EQ(full.camera->elevation_deg, -89.5);
+  EXPECT_EQ(full.camera->fovy_deg, 150);
+  EXPECT_EQ(full.camera->track, "box");
+  EXPECT_EQ(full.camera->where.ToString(), "inline.yaml:4");  // Where the map starts, as for gripper:.
+  // An empty map (or no value): every default, lookat and distance fitted.
+  for (const char* empty : {"camera: {}\n", "camera:\n"}) {
+    const SceneDescription scene = Load(body + empty);
+    ASSERT_TRUE(scene.camera) << empty;
+    EXPECT_FALSE(scene.camera->lookat);
+    EXPECT_FALSE(scene.camera->distance);
+    EXPECT_EQ(scene.camera->azimuth_deg, 120);
+    EXPECT_EQ(scene.camera->elevation_deg, -25);
+    EXPECT_EQ(scene.camera->fovy_deg, 45);
+    EXPECT_EQ(scene.camera->track, "");
+  }
+  EXPECT_FALSE(Load(body).camera);
+}
+
+TEST(SceneLoaderCameraTest, TrackMayNameARobotsBodyAndOverridesSetTheCamera) {
+  const SceneDescription scene = Load(
+      "robots:\n  - {file: ../../../assets/robots/iiwa14.urdf, name: arm}\n"
+      "camera: {track: arm/iiwa_link_7}\n");
+  ASSERT_TRUE(scene.camera);
+  EXPECT_EQ(scene.camera->track, "arm/iiwa_link_7");
+  const SceneDescription falling = LoadSceneFile(kScenesDir + "/falling_box.yaml", {"camera={distance: 3}"});
+  ASSERT_TRUE(falling.camera);
+  EXPECT_FALSE(falling.camera->lookat);
+  EXPECT_EQ(*falling.camera->distance, 3);
+}
+
+TEST(SceneLoaderErrorTest, CameraErrors) {
+  const std::string body = "bodies:\n  - {name: box, mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}\n";
+  ExpectError(body + "camera:\n  distance: 0\n", "inline.yaml:4: camera.distance", "must be positive, got 0");
+  ExpectError(body + "camera:\n  distance: -1\n", "inline.yaml:4: camera.distance", "must be positive, got -1");
+  ExpectError(body + "camera:\n  lookat: [0, .nan, 0]\n", "inline.yaml:4: camera.lookat[1]",
+              "must be a finite number, got '.nan'");
+  ExpectError(body + "camera:\n  lookat: [0, 0]\n", "inline.yaml:4: camera.lookat",
+              "expected a list of 3 numbers, got a list of 2");
+  ExpectError(body + "camera:\n  azimuth: .inf\n", "inline.yaml:4: camera.azimuth", "must be a finite number");
+  ExpectError(body + "camera:\n  elevation: 90\n", "inline.yaml:4: camera.elevation",
+              "must be in (-90, 90) degrees, got 90");
+  ExpectError(body + "camera:\n  elevation: -90\n", "inline.yaml:4: camera.elevation",
+              "must be in (-90, 90) degrees, got -90");
+  ExpectError(body + "camera:\n  fovy: 4.9\n", "inline.yaml:4: camera.fovy", "must be in [5, 150], got 4.9");
+  ExpectError(body + "camera:\n  fovy: 151\n", "inline.yaml:4: camera.fovy", "must be in [5, 150], got 151");
+  ExpectError(body + "camera:\n  track: boxx\n", "inline.yaml:4: camera.track",
+              "unknown body 'boxx' (bodies: box)");
+  ExpectError(body + "camera:\n  track: ''\n", "inline.yaml:4: camera.track", "must not be empty");
+  ExpectError(body + "camera:\n  zoom: 2\n", "inline.yaml:4: camera",
+              "unknown key 'zoom' for the camera (expected one of: lookat, distance, azimuth, elevation, fovy, track)");
+  ExpectError(body + "camera: [1, 2]\n", "inline.yaml:3: camera", "expected a map, got a list");
+  // The list of bodies in the message is capped (quadrupeds have hundreds).
+  std::string many = "bodies:\n";
+  for (int i = 0; i < 40; ++i) {
+    many += "  - {name: b" + std::to_string(i) + ", mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}\n";
+  }
+  ExpectError(many + "camera: {track: x}\n", "inline.yaml:42: camera.track",
+              "unknown body 'x' (bodies: b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, ...)");
+}
+
 }  // namespace
 }  // namespace stiction
