@@ -10,6 +10,7 @@ namespace stiction::app {
 
 using Vec3f = Eigen::Vector3f;
 using Vec4f = Eigen::Vector4f;
+using Vec4i = Eigen::Vector4i;
 using Mat3f = Eigen::Matrix3f;
 using Mat4f = Eigen::Matrix4f;
 

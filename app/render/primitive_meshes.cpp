@@ -151,4 +151,25 @@ RenderMesh MakePrimitiveMesh(const ShapeDescription& shape) {
   throw std::logic_error("MakePrimitiveMesh: mesh shapes are loaded from files");
 }
 
+bool HasLevelsOfDetail(const ShapeDescription& shape) {
+  return shape.type == ShapeType::kSphere || shape.type == ShapeType::kCapsule ||
+         shape.type == ShapeType::kCylinder;
+}
+
+RenderMesh MakePrimitiveMesh(const ShapeDescription& shape, int lod) {
+  const int slices = kLodSlices[std::clamp(lod, 0, kNumLods - 1)];
+  switch (shape.type) {
+    case ShapeType::kSphere: return MakeSphereMesh(shape.radius, slices, slices / 2);
+    case ShapeType::kCapsule: return MakeCapsuleMesh(shape.radius, shape.length, slices, slices / 2);
+    case ShapeType::kCylinder: return MakeCylinderMesh(shape.radius, shape.length, slices);
+    default: return MakePrimitiveMesh(shape);
+  }
+}
+
+int ChooseLod(float radius_px) {
+  int lod = 0;
+  while (lod + 1 < kNumLods && radius_px <= kLodMaxRadiusPx[lod + 1]) ++lod;
+  return lod;
+}
+
 }  // namespace stiction::app

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <limits>
 #include <set>
 
@@ -52,13 +53,25 @@ RenderScene BuildRenderScene(const Simulation& sim) {
   std::set<std::string> have_mesh;
   std::vector<std::pair<std::string, double>> mesh_radius;
 
-  auto add = [&](int body, const GeometryDescription& g) {
+  // scene_body: index into scene.bodies (palette colour), -1 for the world.
+  auto add = [&](int body, int scene_body, const GeometryDescription& g) {
     Drawable d;
     d.body = body;
     d.name = g.name;
     d.X_BG = g.X_BG;
     d.shape = g.shape;
     d.color = g.color;
+    if (scene_body >= 0 && g.color == kDefaultGeometryColor) {
+      const float* c = kBodyPalette[scene_body % std::size(kBodyPalette)];
+      d.color = Vector4(c[0], c[1], c[2], 1.0);
+      d.color_given = false;
+      d.specular = 0.35f;
+      d.shininess = 64.0f;
+    }
+    if (g.shape.type == ShapeType::kHalfSpace) {
+      d.specular = 0.04f;  // A matte floor: no sheen across the whole view.
+      d.shininess = 16.0f;
+    }
     d.visual = g.visual;
     d.collision = g.collision;
     d.mesh_key = MeshKey(g.shape);
@@ -84,7 +97,7 @@ RenderScene BuildRenderScene(const Simulation& sim) {
     out.drawables.push_back(std::move(d));
   };
 
-  for (const GeometryDescription& g : scene.world_geometries) add(0, g);
+  for (const GeometryDescription& g : scene.world_geometries) add(0, -1, g);
   out.model_body_of_scene_body.resize(scene.bodies.size(), -1);
   out.body_size.assign(model.num_bodies(), 0.0);
   for (size_t i = 0; i < scene.bodies.size(); ++i) {
@@ -93,7 +106,7 @@ RenderScene BuildRenderScene(const Simulation& sim) {
     out.model_body_of_scene_body[i] = mb;
     if (mb < 1) continue;
     for (const GeometryDescription& g : b.geometries) {
-      add(mb, g);
+      add(mb, static_cast<int>(i), g);
       const Drawable& d = out.drawables.back();
       out.body_size[mb] = std::max(out.body_size[mb], d.bounding_radius);
     }

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstring>
+#include <limits>
+#include <numbers>
 #include <string>
 
 namespace stiction::app {
@@ -11,35 +14,155 @@ namespace {
 // Direction the sunlight travels, world frame: from above, slightly from the
 // viewer's left and front so that shadows fall visibly on the ground.
 const Vec3f kLightDir_W = Vec3f(0.35f, 0.45f, -1.0f).normalized();
+// Light in the squared-colour space of mesh.frag: a warm sun, a blue sky
+// ambient from above and a dimmer warm bounce from the ground below.
+const Vec3f kSunColor(1.65f, 1.58f, 1.48f);
+const Vec3f kSkyAmbient(0.17f, 0.19f, 0.23f);
+const Vec3f kGroundAmbient(0.10f, 0.09f, 0.08f);
+
+// One instance in the instance VBO: mesh.vert/shadow.vert locations 2-7.
+struct Instance {
+  float model[16];    // X_WG, column-major
+  float color[4];     // RGBA
+  float material[4];  // emissive, specular strength, shininess, unused
+};
+static_assert(sizeof(Instance) == 96);
 
 struct DrawItem {
   const Drawable* drawable;
-  const GpuMesh* mesh;
+  const GpuMesh* mesh;         // At the level of detail for the camera...
+  const GpuMesh* shadow_mesh;  // ...and for the shadow map.
   Mat4f X_WG;
   Vec4f color;
+  float emissive;
   float depth;  // Distance to the eye, for sorting transparent items.
-  bool ghost = false;  // A target-pose ghost: casts no shadow.
+  bool ghost = false;   // A target-pose ghost: casts no shadow.
+  bool ground = false;  // A half-space: GROUND shader, no culling, casts no shadow.
 };
+
+// The pixel rectangle (x, y, width, height; OpenGL's origin bottom left)
+// that holds every item but the ground, and the debug glyphs: the corners of
+// each bounding sphere's cube projected, grown by 2 pixels for the filter's
+// reach. The whole image when something straddles the eye plane.
+Vec4i EdgeRectangle(const std::vector<DrawItem>& opaque, const std::vector<DrawItem>& transparent,
+                    const DebugDraw& debug, const Mat4f& view_proj, int width, int height) {
+  const Vec4i whole(0, 0, width, height);
+  float x0 = std::numeric_limits<float>::infinity(), y0 = x0, x1 = -x0, y1 = -x0;
+  auto add = [&](const Vec3f& p) {
+    const Vec4f c = view_proj * Vec4f(p.x(), p.y(), p.z(), 1.0f);
+    if (c.w() <= 1e-6f) return false;
+    const float x = (c.x() / c.w() * 0.5f + 0.5f) * static_cast<float>(width);
+    const float y = (c.y() / c.w() * 0.5f + 0.5f) * static_cast<float>(height);
+    x0 = std::min(x0, x);
+    x1 = std::max(x1, x);
+    y0 = std::min(y0, y);
+    y1 = std::max(y1, y);
+    return true;
+  };
+  for (const auto* list : {&opaque, &transparent}) {
+    for (const DrawItem& item : *list) {
+      if (item.ground) continue;
+      const float r = static_cast<float>(item.drawable->bounding_radius);
+      if (!std::isfinite(r)) return whole;
+      const Vec3f c = item.X_WG.block<3, 1>(0, 3);
+      for (int k = 0; k < 8; ++k) {
+        if (!add(c + r * Vec3f(k & 1 ? 1.0f : -1.0f, k & 2 ? 1.0f : -1.0f, k & 4 ? 1.0f : -1.0f))) return whole;
+      }
+    }
+  }
+  for (const auto* v : {&debug.lines, &debug.overlay_lines, &debug.points}) {
+    for (const DebugVertex& p : *v) {
+      if (!add(Vec3f(p.p_W[0], p.p_W[1], p.p_W[2]))) return whole;
+    }
+  }
+  if (!(x0 <= x1)) return Vec4i(0, 0, 0, 0);  // Nothing but the ground.
+  const int ix0 = std::clamp(static_cast<int>(std::floor(x0)) - 2, 0, width);
+  const int iy0 = std::clamp(static_cast<int>(std::floor(y0)) - 2, 0, height);
+  const int ix1 = std::clamp(static_cast<int>(std::ceil(x1)) + 2, 0, width);
+  const int iy1 = std::clamp(static_cast<int>(std::ceil(y1)) + 2, 0, height);
+  return Vec4i(ix0, iy0, ix1 - ix0, iy1 - iy0);
+}
+
+Instance MakeInstance(const DrawItem& item) {
+  Instance in;
+  std::memcpy(in.model, item.X_WG.data(), sizeof in.model);
+  for (int i = 0; i < 4; ++i) in.color[i] = item.color[i];
+  in.material[0] = item.emissive;
+  in.material[1] = item.drawable->specular;
+  in.material[2] = item.drawable->shininess;
+  in.material[3] = 0.0f;
+  return in;
+}
+
+// Points `mesh`'s VAO (left bound) at instances first.. of `vbo`. The VAO
+// keeps the pointers, so a mesh drawn in several batches is re-pointed for
+// each (glDrawElementsInstancedBaseInstance is GL 4.2, beyond our 3.3).
+void BindInstances(const GpuMesh& mesh, GLuint vbo, size_t first) {
+  glBindVertexArray(mesh.vao);
+  glBindBuffer(GL_ARRAY_BUFFER, vbo);
+  const size_t base = first * sizeof(Instance);
+  auto attrib = [&](GLuint location, size_t offset) {
+    glEnableVertexAttribArray(location);
+    glVertexAttribPointer(location, 4, GL_FLOAT, GL_FALSE, sizeof(Instance),
+                          reinterpret_cast<const void*>(base + offset));
+    glVertexAttribDivisor(location, 1);
+  };
+  for (GLuint c = 0; c < 4; ++c) attrib(2 + c, offsetof(Instance, model) + 4 * sizeof(float) * c);
+  attrib(6, offsetof(Instance, color));
+  attrib(7, offsetof(Instance, material));
+}
+
+void Upload(GLuint vbo, const std::vector<Instance>& instances) {
+  glBindBuffer(GL_ARRAY_BUFFER, vbo);
+  // Orphan and refill: the driver need not wait for last frame's draws.
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(instances.size() * sizeof(Instance)), instances.data(),
+               GL_STREAM_DRAW);
+}
+
+// Batches of consecutive items with the same mesh (and kind): [begin, end).
+template <typename MeshOf>
+std::vector<std::pair<size_t, size_t>> Batches(const std::vector<DrawItem>& items, MeshOf mesh_of,
+                                               bool instancing) {
+  std::vector<std::pair<size_t, size_t>> out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (instancing && !out.empty() && mesh_of(items[out.back().first]) == mesh_of(items[i]) &&
+        items[out.back().first].ground == items[i].ground) {
+      out.back().second = i + 1;
+    } else {
+      out.emplace_back(i, i + 1);
+    }
+  }
+  return out;
+}
+
+// Appends the bits of `bytes` bytes at `data` to a cache key (compared
+// bitwise: as floats, NaN patterns would never compare equal).
+void AppendBits(std::vector<std::uint32_t>* key, const void* data, size_t bytes) {
+  const size_t at = key->size();
+  key->resize(at + (bytes + 3) / 4, 0u);
+  std::memcpy(key->data() + at, data, bytes);
+}
 
 }  // namespace
 
 Renderer::Renderer(const std::string& shader_dir) {
+  {
+    const char* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    software_renderer_ = IsSoftwareRenderer(name != nullptr ? name : "");
+  }
+  shadow_taps_ = software_renderer_ ? 1 : 4;
   for (int shadows = 0; shadows < 2; ++shadows) {
     for (int ground = 0; ground < 2; ++ground) {
-      const std::string defines = std::string(shadows ? "#define SHADOWS\n" : "") + (ground ? "#define GROUND\n" : "");
+      std::string defines = ground ? "#define GROUND\n" : "";
+      if (shadows) defines += "#define SHADOWS\n#define SHADOW_TAPS " + std::to_string(shadow_taps_) + "\n";
       mesh_programs_[shadows][ground] = std::make_unique<ShaderProgram>(shader_dir, "mesh.vert", "mesh.frag", defines);
     }
   }
   shadow_program_ = std::make_unique<ShaderProgram>(shader_dir, "shadow.vert", "shadow.frag");
   line_program_ = std::make_unique<ShaderProgram>(shader_dir, "line.vert", "line.frag");
+  sky_program_ = std::make_unique<ShaderProgram>(shader_dir, "sky.vert", "sky.frag");
+  fxaa_program_ = std::make_unique<ShaderProgram>(shader_dir, "fullscreen.vert", "fxaa.frag");
   glGetIntegerv(GL_MAX_SAMPLES, &max_samples_);
-  {
-    const char* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
-    const std::string renderer = name != nullptr ? name : "";
-    software_renderer_ = renderer.find("llvmpipe") != std::string::npos ||
-                         renderer.find("softpipe") != std::string::npos ||
-                         renderer.find("swrast") != std::string::npos;
-  }
 
   // Shadow map: a depth texture compared in hardware (sampler2DShadow).
   // Outside the map the border depth 1 means "lit".
@@ -73,6 +196,9 @@ Renderer::Renderer(const std::string& shader_dir) {
   glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(DebugVertex),
                         reinterpret_cast<const void*>(offsetof(DebugVertex, color)));
   glBindVertexArray(0);
+  glGenVertexArrays(1, &empty_vao_);
+  glGenBuffers(1, &instance_vbo_);
+  glGenBuffers(1, &shadow_instance_vbo_);
 }
 
 Renderer::~Renderer() {
@@ -81,45 +207,88 @@ Renderer::~Renderer() {
   glDeleteTextures(1, &shadow_tex_);
   glDeleteVertexArrays(1, &line_vao_);
   glDeleteBuffers(1, &line_vbo_);
+  glDeleteVertexArrays(1, &empty_vao_);
+  glDeleteBuffers(1, &instance_vbo_);
+  glDeleteBuffers(1, &shadow_instance_vbo_);
 }
 
 void Renderer::LoadScene(const RenderScene& scene) {
   meshes_.Clear();
   for (const auto& [key, mesh] : scene.meshes) meshes_.Add(key, mesh);
+  // The coarser levels of the round primitives (level 0 is the scene's mesh).
+  drawable_meshes_.clear();
+  for (const Drawable& d : scene.drawables) {
+    std::array<const GpuMesh*, kNumLods> lods;
+    lods.fill(meshes_.Find(d.mesh_key));
+    if (lods[0] != nullptr && HasLevelsOfDetail(d.shape)) {
+      for (int lod = 1; lod < kNumLods; ++lod) {
+        const std::string key = d.mesh_key + "@lod" + std::to_string(lod);
+        if (meshes_.Find(key) == nullptr) meshes_.Add(key, MakePrimitiveMesh(d.shape, lod));
+        lods[lod] = meshes_.Find(key);
+      }
+    }
+    drawable_meshes_.push_back(lods);
+  }
+  shadow_valid_ = false;  // Mesh objects may have been reused for other shapes.
 }
 
 void Renderer::DeleteTargets() {
   glDeleteFramebuffers(1, &ms_fbo_);
   glDeleteRenderbuffers(1, &ms_color_);
   glDeleteRenderbuffers(1, &ms_depth_);
+  glDeleteFramebuffers(1, &scene_fbo_);
+  glDeleteTextures(1, &scene_color_);
+  glDeleteRenderbuffers(1, &scene_depth_);
   glDeleteFramebuffers(1, &resolve_fbo_);
   glDeleteRenderbuffers(1, &resolve_color_);
-  ms_fbo_ = ms_color_ = ms_depth_ = resolve_fbo_ = resolve_color_ = 0;
+  glDeleteRenderbuffers(1, &resolve_depth_);
+  ms_fbo_ = ms_color_ = ms_depth_ = 0;
+  scene_fbo_ = scene_color_ = scene_depth_ = 0;
+  resolve_fbo_ = resolve_color_ = resolve_depth_ = 0;
 }
 
-void Renderer::EnsureTargets(int width, int height, int samples) {
-  if (width == width_ && height == height_ && samples == samples_ && ms_fbo_ != 0) return;
+void Renderer::EnsureTargets(int width, int height, Antialiasing aa) {
+  if (width == width_ && height == height_ && aa == target_aa_ && resolve_fbo_ != 0) return;
   DeleteTargets();
   width_ = width;
   height_ = height;
-  samples_ = samples;
-  glGenFramebuffers(1, &ms_fbo_);
-  glGenRenderbuffers(1, &ms_color_);
-  glGenRenderbuffers(1, &ms_depth_);
-  glBindRenderbuffer(GL_RENDERBUFFER, ms_color_);
-  glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_RGBA8, width, height);
-  glBindRenderbuffer(GL_RENDERBUFFER, ms_depth_);
-  glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_DEPTH_COMPONENT24, width, height);
-  glBindFramebuffer(GL_FRAMEBUFFER, ms_fbo_);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, ms_color_);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, ms_depth_);
+  target_aa_ = aa;
+  auto renderbuffer = [&](GLuint* rb, int samples, GLenum format, GLenum attachment) {
+    glGenRenderbuffers(1, rb);
+    glBindRenderbuffer(GL_RENDERBUFFER, *rb);
+    if (samples > 0) {
+      glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, format, width, height);
+    } else {
+      glRenderbufferStorage(GL_RENDERBUFFER, format, width, height);
+    }
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, attachment, GL_RENDERBUFFER, *rb);
+  };
 
   glGenFramebuffers(1, &resolve_fbo_);
-  glGenRenderbuffers(1, &resolve_color_);
-  glBindRenderbuffer(GL_RENDERBUFFER, resolve_color_);
-  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
   glBindFramebuffer(GL_FRAMEBUFFER, resolve_fbo_);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, resolve_color_);
+  renderbuffer(&resolve_color_, 0, GL_RGBA8, GL_COLOR_ATTACHMENT0);
+  if (aa == Antialiasing::kOff) renderbuffer(&resolve_depth_, 0, GL_DEPTH_COMPONENT24, GL_DEPTH_ATTACHMENT);
+
+  if (aa == Antialiasing::kMsaa2 || aa == Antialiasing::kMsaa4) {
+    const int samples = std::min(aa == Antialiasing::kMsaa4 ? 4 : 2, max_samples_);
+    glGenFramebuffers(1, &ms_fbo_);
+    glBindFramebuffer(GL_FRAMEBUFFER, ms_fbo_);
+    renderbuffer(&ms_color_, samples, GL_RGBA8, GL_COLOR_ATTACHMENT0);
+    renderbuffer(&ms_depth_, samples, GL_DEPTH_COMPONENT24, GL_DEPTH_ATTACHMENT);
+  }
+  if (aa == Antialiasing::kFxaa) {
+    glGenFramebuffers(1, &scene_fbo_);
+    glBindFramebuffer(GL_FRAMEBUFFER, scene_fbo_);
+    glGenTextures(1, &scene_color_);
+    glBindTexture(GL_TEXTURE_2D, scene_color_);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, scene_color_, 0);
+    renderbuffer(&scene_depth_, 0, GL_DEPTH_COMPONENT24, GL_DEPTH_ATTACHMENT);
+  }
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glBindRenderbuffer(GL_RENDERBUFFER, 0);
 }
@@ -129,80 +298,166 @@ void Renderer::Render(const RenderScene& scene, const Snapshot& snapshot, const 
                       int width, int height) {
   width = std::max(width, 1);
   height = std::max(height, 1);
-  const Antialiasing aa = ResolveAntialiasing(options.antialiasing);
-  const int wanted = aa == Antialiasing::kMsaa4 ? 4 : aa == Antialiasing::kMsaa2 ? 2 : 0;
-  const int samples = std::min(wanted, max_samples_);
-  EnsureTargets(width, height, samples);
+  Antialiasing aa = ResolveAntialiasing(options.antialiasing);
+  if ((aa == Antialiasing::kMsaa2 || aa == Antialiasing::kMsaa4) && max_samples_ < 2) aa = Antialiasing::kOff;
+  EnsureTargets(width, height, aa);
+  last_draw_calls_ = 0;
 
-  // Collect what to draw.
+  // Collect what to draw, each at the level of detail its projected size
+  // needs: radius in pixels = r / (distance · tan(fovy / 2)) · height / 2.
   const Vec3f eye = camera.Eye();
+  const float px_per_radian =
+      0.5f * static_cast<float>(height) / std::tan(0.5f * camera.fovy_deg * std::numbers::pi_v<float> / 180.0f);
+  const bool lods_known = drawable_meshes_.size() == scene.drawables.size();
+  auto lods_of = [&](size_t i) -> std::array<const GpuMesh*, kNumLods> {
+    if (lods_known) return drawable_meshes_[i];
+    std::array<const GpuMesh*, kNumLods> lods;
+    lods.fill(meshes_.Find(scene.drawables[i].mesh_key));
+    return lods;
+  };
+  auto make_item = [&](size_t i, const RigidTransform& X_WB, const Vec4f& color, bool ghost) {
+    const Drawable& d = scene.drawables[i];
+    const auto lods = lods_of(i);
+    DrawItem item{&d, lods[0], lods[kNumLods - 1], ToMatrix(X_WB * d.X_BG), color, 0.0f, 0.0f, ghost,
+                  d.shape.type == ShapeType::kHalfSpace};
+    item.depth = (item.X_WG.block<3, 1>(0, 3) - eye).norm();
+    if (std::isfinite(d.bounding_radius)) {
+      const float r = static_cast<float>(d.bounding_radius);
+      const float distance = std::max(item.depth - r, camera.NearPlane());
+      item.mesh = lods[ChooseLod(r / distance * px_per_radian)];
+    }
+    item.emissive = !ghost && d.body > 0 && d.body == selected_body ? 1.0f : 0.0f;
+    return item;
+  };
   std::vector<DrawItem> opaque, transparent;
-  for (const Drawable& d : scene.drawables) {
+  for (size_t i = 0; i < scene.drawables.size(); ++i) {
+    const Drawable& d = scene.drawables[i];
     if (!d.visual && !options.show_collision_only) continue;
     if (d.body > 0 && !options.show_bodies) continue;
     if (d.body >= static_cast<int>(snapshot.X_WB.size())) continue;
-    const GpuMesh* mesh = meshes_.Find(d.mesh_key);
-    if (mesh == nullptr) continue;
-    DrawItem item{&d, mesh, ToMatrix(snapshot.X_WB[d.body] * d.X_BG), d.color.cast<float>(), 0.0f};
-    if (!d.visual) item.color.w() *= 0.35f;  // Collision-only geometry: ghosted.
-    if (options.transparent && d.body > 0) item.color.w() *= 0.4f;
-    item.depth = (item.X_WG.block<3, 1>(0, 3) - eye).norm();
-    (item.color.w() < 0.999f ? transparent : opaque).push_back(item);
+    if (lods_of(i)[0] == nullptr) continue;
+    Vec4f color = d.color.cast<float>();
+    if (!d.visual) color.w() *= 0.35f;  // Collision-only geometry: ghosted.
+    if (options.transparent && d.body > 0) color.w() *= 0.4f;
+    DrawItem item = make_item(i, snapshot.X_WB[d.body], color, false);
+    (color.w() < 0.999f ? transparent : opaque).push_back(item);
   }
   // Ghosts (the gripper's target pose): the same bodies, see-through and tinted.
   for (const auto& [body, X_WB] : snapshot.ghost_bodies) {
-    for (const Drawable& d : scene.drawables) {
-      if (d.body != body || !d.visual || !options.show_bodies) continue;
-      const GpuMesh* mesh = meshes_.Find(d.mesh_key);
-      if (mesh == nullptr) continue;
-      DrawItem item{&d, mesh, ToMatrix(X_WB * d.X_BG), Vec4f(0.35f, 0.85f, 1.0f, 0.3f), 0.0f, true};
-      item.depth = (item.X_WG.block<3, 1>(0, 3) - eye).norm();
-      transparent.push_back(item);
+    for (size_t i = 0; i < scene.drawables.size(); ++i) {
+      const Drawable& d = scene.drawables[i];
+      if (d.body != body || !d.visual || !options.show_bodies || lods_of(i)[0] == nullptr) continue;
+      transparent.push_back(make_item(i, X_WB, Vec4f(0.35f, 0.85f, 1.0f, 0.3f), true));
     }
   }
+  // Opaque: bodies grouped by mesh (one instanced draw each), the ground
+  // last so that llvmpipe's early depth test skips its shading under bodies.
+  std::stable_sort(opaque.begin(), opaque.end(), [](const DrawItem& a, const DrawItem& b) {
+    return a.ground != b.ground ? b.ground : a.mesh < b.mesh;
+  });
   std::sort(transparent.begin(), transparent.end(),
             [](const DrawItem& a, const DrawItem& b) { return a.depth > b.depth; });
 
-  // Light frustum: an orthographic box around the finite geometry.
-  Vector3 center;
-  double radius = 1;
-  CalcSceneBounds(scene, snapshot.X_WB, &center, &radius);
-  const float r = static_cast<float>(std::clamp(radius * 1.1, 0.1, 50.0));
-  const Vec3f c = center.cast<float>();
-  const Mat4f light_view_proj =
-      Ortho(-r, r, -r, r, 0.01f, 4.0f * r) * LookAt(c - 2.0f * r * kLightDir_W, c, Vec3f::UnitZ());
-
-  // 1. Shadow pass (bodies cast; the half-space does not need to).
+  // 1. Shadow pass (bodies cast; the half-space and ghosts do not).
   glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LESS);
   glDepthMask(GL_TRUE);
+  Mat4f light_view_proj = Mat4f::Identity();
   if (options.shadows) {
-    glBindFramebuffer(GL_FRAMEBUFFER, shadow_fbo_);
-    glViewport(0, 0, kShadowMapSize, kShadowMapSize);
-    glClear(GL_DEPTH_BUFFER_BIT);
-    glEnable(GL_POLYGON_OFFSET_FILL);
-    glPolygonOffset(1.5f, 2.0f);
-    glDisable(GL_CULL_FACE);
-    shadow_program_->Use();
-    shadow_program_->Set("u_light_view_proj", light_view_proj);
+    std::vector<DrawItem> casters;
     for (const auto* list : {&opaque, &transparent}) {
       for (const DrawItem& item : *list) {
-        if (item.drawable->shape.type == ShapeType::kHalfSpace || item.ghost) continue;
-        shadow_program_->Set("u_model", item.X_WG);
-        glBindVertexArray(item.mesh->vao);
-        glDrawElements(GL_TRIANGLES, item.mesh->num_indices, GL_UNSIGNED_INT, nullptr);
+        if (!item.ground && !item.ghost && std::isfinite(item.drawable->bounding_radius)) casters.push_back(item);
       }
     }
-    glDisable(GL_POLYGON_OFFSET_FILL);
+    // Light frustum: the orthographic box around the casters' bounding
+    // spheres in the light's frame (receivers beyond it: mesh.frag clamps).
+    Vec3f centre = Vec3f::Zero();
+    for (const DrawItem& c : casters) centre += c.X_WG.block<3, 1>(0, 3);
+    if (!casters.empty()) centre /= static_cast<float>(casters.size());
+    const Mat4f light_view = LookAt(centre - kLightDir_W, centre, Vec3f::UnitZ());
+    Vec3f lo = Vec3f::Constant(-0.1f), hi = Vec3f::Constant(0.1f);
+    if (!casters.empty()) {
+      lo = Vec3f::Constant(std::numeric_limits<float>::infinity());
+      hi = -lo;
+      for (const DrawItem& c : casters) {
+        const Vec3f p = (light_view * c.X_WG.col(3)).head<3>();
+        const float r = std::max(static_cast<float>(c.drawable->bounding_radius), 1e-3f);
+        lo = lo.cwiseMin(p - Vec3f::Constant(r));
+        hi = hi.cwiseMax(p + Vec3f::Constant(r));
+      }
+    }
+    // Square texels, so that the penumbra is as wide across as along.
+    const Vec3f mid = 0.5f * (lo + hi);
+    const float half = 0.5f * std::max(hi.x() - lo.x(), hi.y() - lo.y()) * 1.02f;
+    // View space looks down -z: near = -hi.z, far = -lo.z (plus a margin).
+    const float depth_margin = 0.01f * (hi.z() - lo.z()) + 1e-3f;
+    light_view_proj = Ortho(mid.x() - half, mid.x() + half, mid.y() - half, mid.y() + half,
+                            -hi.z() - depth_margin, -lo.z() + depth_margin) *
+                      light_view;
+    // Shadow level of detail by the caster's size in texels.
+    const float texels_per_m = static_cast<float>(kShadowMapSize) / (2.0f * half);
+    for (DrawItem& c : casters) {
+      const auto lods = lods_of(static_cast<size_t>(c.drawable - scene.drawables.data()));
+      if (std::isfinite(c.drawable->bounding_radius)) {
+        c.shadow_mesh = lods[ChooseLod(static_cast<float>(c.drawable->bounding_radius) * texels_per_m)];
+      }
+    }
+    std::stable_sort(casters.begin(), casters.end(),
+                     [](const DrawItem& a, const DrawItem& b) { return a.shadow_mesh < b.shadow_mesh; });
+
+    std::vector<std::uint32_t> key;
+    key.reserve(16 + casters.size() * 18);
+    AppendBits(&key, light_view_proj.data(), 16 * sizeof(float));
+    for (const DrawItem& c : casters) {
+      AppendBits(&key, &c.shadow_mesh, sizeof c.shadow_mesh);
+      AppendBits(&key, c.X_WG.data(), 16 * sizeof(float));
+    }
+    if (!shadow_valid_ || key != shadow_key_) {
+      shadow_key_ = std::move(key);
+      shadow_valid_ = true;
+      ++shadow_map_renders_;
+      std::vector<Instance> instances;
+      instances.reserve(casters.size());
+      for (const DrawItem& c : casters) instances.push_back(MakeInstance(c));
+      Upload(shadow_instance_vbo_, instances);
+      glBindFramebuffer(GL_FRAMEBUFFER, shadow_fbo_);
+      glViewport(0, 0, kShadowMapSize, kShadowMapSize);
+      glClear(GL_DEPTH_BUFFER_BIT);
+      // Back faces only: the map holds each caster's far side from the
+      // light, so its lit front never compares against itself (no acne,
+      // also where the shadow's coarser level of detail differs from the
+      // camera's). The offset keeps the contact with the ground clean.
+      glEnable(GL_POLYGON_OFFSET_FILL);
+      glPolygonOffset(1.5f, 2.0f);
+      glEnable(GL_CULL_FACE);
+      glCullFace(GL_FRONT);
+      shadow_program_->Use();
+      shadow_program_->Set("u_light_view_proj", light_view_proj);
+      const auto batches = Batches(casters, [](const DrawItem& c) { return c.shadow_mesh; }, instancing_);
+      for (const auto& [begin, end] : batches) {
+        const GpuMesh& mesh = *casters[begin].shadow_mesh;
+        BindInstances(mesh, shadow_instance_vbo_, begin);
+        glDrawElementsInstanced(GL_TRIANGLES, mesh.num_indices, GL_UNSIGNED_INT, nullptr,
+                                static_cast<GLsizei>(end - begin));
+        ++last_draw_calls_;
+      }
+      glDisable(GL_POLYGON_OFFSET_FILL);
+      glCullFace(GL_BACK);
+      glDisable(GL_CULL_FACE);
+    }
   }
 
-  // 2. Scene into the multisample FBO.
-  glBindFramebuffer(GL_FRAMEBUFFER, ms_fbo_);
+  // 2. The scene into the target of the antialiasing mode.
+  const GLuint target = aa == Antialiasing::kFxaa ? scene_fbo_ : aa == Antialiasing::kOff ? resolve_fbo_ : ms_fbo_;
+  glBindFramebuffer(GL_FRAMEBUFFER, target);
   glViewport(0, 0, width, height);
-  glClearColor(kClearColor[0], kClearColor[1], kClearColor[2], 1.0f);
+  glClearColor(kHorizonColor[0], kHorizonColor[1], kHorizonColor[2], 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   const Mat4f view_proj = camera.ViewProjection(width, height);
   const float fog_start = std::max(15.0f, 4.0f * camera.distance);
   const int shadows = options.shadows ? 1 : 0;
+  const Vec3f horizon(kHorizonColor[0], kHorizonColor[1], kHorizonColor[2]);
   for (int ground = 0; ground < 2; ++ground) {
     ShaderProgram& p = *mesh_programs_[shadows][ground];
     p.Use();
@@ -210,52 +465,82 @@ void Renderer::Render(const RenderScene& scene, const Snapshot& snapshot, const 
     p.Set("u_light_view_proj", light_view_proj);
     p.Set("u_light_dir_W", kLightDir_W);
     p.Set("u_eye_W", eye);
+    p.Set("u_sun_color", kSunColor);
+    p.Set("u_sky_ambient", kSkyAmbient);
+    p.Set("u_ground_ambient", kGroundAmbient);
     if (shadows) {
       p.Set("u_shadow_map", 0);
+      glUniform2f(p.Location("u_shadow_texel"), 1.0f / kShadowMapSize, 1.0f / kShadowMapSize);
     }
     if (ground) {
       p.Set("u_grid", options.grid ? 1 : 0);
-      p.Set("u_fog_color", Vec3f(kClearColor[0], kClearColor[1], kClearColor[2]));
+      p.Set("u_fog_color", horizon);
       glUniform2f(p.Location("u_fog_range"), fog_start, 3.0f * fog_start);
     }
   }
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, shadow_tex_);
-  if (options.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
 
+  // All items' instances in one upload: opaque first, then transparent.
+  std::vector<Instance> instances;
+  instances.reserve(opaque.size() + transparent.size());
+  for (const auto* list : {&opaque, &transparent}) {
+    for (const DrawItem& item : *list) instances.push_back(MakeInstance(item));
+  }
+  Upload(instance_vbo_, instances);
+
+  if (options.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
   ShaderProgram* current = nullptr;
-  auto draw = [&](const DrawItem& item) {
-    const bool half_space = item.drawable->shape.type == ShapeType::kHalfSpace;
-    ShaderProgram* program = mesh_programs_[shadows][half_space ? 1 : 0].get();
+  auto draw = [&](const std::vector<DrawItem>& items, size_t first_instance, size_t begin, size_t end) {
+    const DrawItem& item = items[begin];
+    ShaderProgram* program = mesh_programs_[shadows][item.ground ? 1 : 0].get();
     if (program != current) {
       program->Use();
       current = program;
     }
-    if (half_space) {
+    if (item.ground) {
       glDisable(GL_CULL_FACE);  // Visible from below as well.
     } else {
       glEnable(GL_CULL_FACE);
     }
-    program->Set("u_model", item.X_WG);
-    program->Set("u_normal_matrix", Mat3f(item.X_WG.block<3, 3>(0, 0)));
-    program->Set("u_color", item.color);
-    program->Set("u_emissive",
-                 item.drawable->body > 0 && item.drawable->body == selected_body ? 1.0f : 0.0f);
-    glBindVertexArray(item.mesh->vao);
-    glDrawElements(GL_TRIANGLES, item.mesh->num_indices, GL_UNSIGNED_INT, nullptr);
+    BindInstances(*item.mesh, instance_vbo_, first_instance + begin);
+    glDrawElementsInstanced(GL_TRIANGLES, item.mesh->num_indices, GL_UNSIGNED_INT, nullptr,
+                            static_cast<GLsizei>(end - begin));
+    ++last_draw_calls_;
   };
   glDisable(GL_BLEND);
-  for (const DrawItem& item : opaque) draw(item);
-  if (!transparent.empty()) {
-    glEnable(GL_BLEND);
-    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-    glDepthMask(GL_FALSE);
-    for (const DrawItem& item : transparent) draw(item);
-    glDepthMask(GL_TRUE);
-    glDisable(GL_BLEND);
+  for (const auto& [begin, end] : Batches(opaque, [](const DrawItem& i) { return i.mesh; }, instancing_)) {
+    draw(opaque, 0, begin, end);
   }
   glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
   glDisable(GL_CULL_FACE);
+
+  // The sky where nothing opaque is: at the far plane, depth test only.
+  sky_program_->Use();
+  sky_program_->Set("u_inv_view_proj", Mat4f(view_proj.inverse()));
+  sky_program_->Set("u_eye_W", eye);
+  sky_program_->Set("u_horizon_color", horizon);
+  sky_program_->Set("u_zenith_color", Vec3f(kZenithColor[0], kZenithColor[1], kZenithColor[2]));
+  glDepthFunc(GL_LEQUAL);
+  glDepthMask(GL_FALSE);
+  glBindVertexArray(empty_vao_);
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+  glDepthMask(GL_TRUE);
+  glDepthFunc(GL_LESS);
+  current = nullptr;
+
+  if (!transparent.empty()) {
+    if (options.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDepthMask(GL_FALSE);
+    // Back to front, one draw each: sorting matters more than batching here.
+    for (size_t i = 0; i < transparent.size(); ++i) draw(transparent, opaque.size(), i, i + 1);
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
+    glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+    glDisable(GL_CULL_FACE);
+  }
 
   // 3. Debug lines and points.
   line_program_->Use();
@@ -277,10 +562,42 @@ void Renderer::Render(const RenderScene& scene, const Snapshot& snapshot, const 
   glEnable(GL_DEPTH_TEST);
   glBindVertexArray(0);
 
-  // 4. Resolve.
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, ms_fbo_);
-  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, resolve_fbo_);
-  glBlitFramebuffer(0, 0, width, height, 0, 0, width, height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  // 4. Resolve into the single-sample image everything reads.
+  if (aa == Antialiasing::kMsaa2 || aa == Antialiasing::kMsaa4) {
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, ms_fbo_);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, resolve_fbo_);
+    glBlitFramebuffer(0, 0, width, height, 0, 0, width, height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  }
+  fxaa_pixels_ = 0;
+  if (aa == Antialiasing::kFxaa) {
+    // Edges needing the filter are where geometry other than the ground is
+    // (the ground's grid lines are antialiased in mesh.frag, and its fog
+    // ends in the sky's horizon colour): run it only inside the screen
+    // rectangle of those items' bounding spheres and copy the rest. In a
+    // scene of small objects that is a fraction of the frame (docs/viewer.md).
+    const Vec4i rect = EdgeRectangle(opaque, transparent, debug, view_proj, width, height);
+    if (rect[2] < width || rect[3] < height) {
+      glBindFramebuffer(GL_READ_FRAMEBUFFER, scene_fbo_);
+      glBindFramebuffer(GL_DRAW_FRAMEBUFFER, resolve_fbo_);
+      glBlitFramebuffer(0, 0, width, height, 0, 0, width, height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, resolve_fbo_);
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(rect[0], rect[1], rect[2], rect[3]);
+    fxaa_pixels_ = static_cast<long long>(rect[2]) * rect[3];
+    glDisable(GL_DEPTH_TEST);
+    fxaa_program_->Use();
+    fxaa_program_->Set("u_image", 0);
+    glUniform2f(fxaa_program_->Location("u_texel"), 1.0f / static_cast<float>(width),
+                1.0f / static_cast<float>(height));
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, scene_color_);
+    glBindVertexArray(empty_vao_);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glBindVertexArray(0);
+    glDisable(GL_SCISSOR_TEST);
+    glEnable(GL_DEPTH_TEST);
+  }
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
 
@@ -295,9 +612,18 @@ const char* AntialiasingName(Antialiasing mode) {
   return "?";
 }
 
+bool IsSoftwareRenderer(const std::string& gl_renderer) {
+  return gl_renderer.find("llvmpipe") != std::string::npos || gl_renderer.find("softpipe") != std::string::npos ||
+         gl_renderer.find("swrast") != std::string::npos;
+}
+
+Antialiasing AutoAntialiasing(bool software_renderer) {
+  // docs/viewer.md "Rendering": on llvmpipe FXAA costs a fraction of MSAA.
+  return software_renderer ? Antialiasing::kFxaa : Antialiasing::kMsaa4;
+}
+
 Antialiasing Renderer::ResolveAntialiasing(Antialiasing mode) const {
-  if (mode != Antialiasing::kAuto) return mode;
-  return software_renderer_ ? Antialiasing::kMsaa2 : Antialiasing::kMsaa4;
+  return mode == Antialiasing::kAuto ? AutoAntialiasing(software_renderer_) : mode;
 }
 
 void Renderer::BlitToWindow(int x, int y, int width, int height) const {
@@ -307,6 +633,11 @@ void Renderer::BlitToWindow(int x, int y, int width, int height) const {
   glBlitFramebuffer(0, 0, width_, height_, x, y, x + width, y + height, GL_COLOR_BUFFER_BIT,
                     scaled ? GL_LINEAR : GL_NEAREST);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+void Renderer::BindResolvedFramebuffer() const {
+  glBindFramebuffer(GL_FRAMEBUFFER, resolve_fbo_);
+  glViewport(0, 0, width_, height_);
 }
 
 std::vector<std::uint8_t> Renderer::ReadPixels(int* width, int* height) const {

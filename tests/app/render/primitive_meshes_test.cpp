@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace stiction::app {
 namespace {
 
@@ -43,6 +45,45 @@ TEST(PrimitiveMeshesTest, ShapesAreClosedOutwardAndSized) {
   EXPECT_NEAR(zmax, 0.25f, 1e-6f);
   const RenderMesh plane = MakePlaneMesh(10);
   EXPECT_EQ(plane.indices.size(), 6u);
+}
+
+// Coarser levels of detail are still closed and outward, have fewer
+// triangles, and a level is chosen only while its silhouette error
+// r (1 - cos(pi / slices)) stays under about a pixel.
+TEST(PrimitiveMeshesTest, LevelsOfDetail) {
+  ShapeDescription sphere;
+  sphere.type = ShapeType::kSphere;
+  sphere.radius = 0.1;
+  ShapeDescription capsule = sphere;
+  capsule.type = ShapeType::kCapsule;
+  capsule.length = 0.3;
+  ShapeDescription cylinder = capsule;
+  cylinder.type = ShapeType::kCylinder;
+  for (const ShapeDescription& shape : {sphere, capsule, cylinder}) {
+    ASSERT_TRUE(HasLevelsOfDetail(shape));
+    size_t previous = MakePrimitiveMesh(shape).indices.size();
+    EXPECT_EQ(MakePrimitiveMesh(shape, 0).indices.size(), previous);
+    for (int lod = 1; lod < kNumLods; ++lod) {
+      const RenderMesh mesh = MakePrimitiveMesh(shape, lod);
+      ExpectOutwardMesh(mesh, "coarser level");
+      EXPECT_LT(mesh.indices.size(), previous);
+      previous = mesh.indices.size();
+    }
+  }
+  ShapeDescription box;
+  box.type = ShapeType::kBox;
+  EXPECT_FALSE(HasLevelsOfDetail(box));
+
+  EXPECT_EQ(ChooseLod(1000.0f), 0);
+  EXPECT_EQ(ChooseLod(50.0f), 1);
+  EXPECT_EQ(ChooseLod(20.0f), 2);
+  EXPECT_EQ(ChooseLod(3.0f), kNumLods - 1);
+  // Up to 200 px; larger spheres keep the finest level (32 slices).
+  for (float radius_px = 1; radius_px < 200; radius_px *= 1.1f) {
+    const int slices = kLodSlices[ChooseLod(radius_px)];
+    const double sagitta_px = radius_px * (1 - std::cos(3.14159265 / slices));
+    EXPECT_LT(sagitta_px, 1.0) << "at radius " << radius_px << " px";
+  }
 }
 
 }  // namespace
