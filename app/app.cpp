@@ -8,12 +8,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <limits>
 #include <numbers>
 #include <string>
 
 #include "app/input/picking.h"
 #include "app/record/screenshot.h"
+#include "engine/scene/scene_writer.h"
 #include "engine/common/error.h"
 
 namespace stiction::app {
@@ -45,12 +47,28 @@ int PrintImportNotes(const SceneDescription& scene) {
 double App::Now() { return glfwGetTime(); }
 
 App::App(const AppOptions& options) : options_(options) {
+  if (options_.no_settings) options_.settings_path.clear();
+  if (!options_.settings_path.empty()) {
+    std::string warning;
+    ui_.settings = LoadViewerSettings(options_.settings_path, &warning);
+    if (!warning.empty()) std::fprintf(stderr, "stiction: %s\n", warning.c_str());
+    if (!options_.size_given && ui_.settings.window_width > 0 && ui_.settings.window_height > 0) {
+      options_.width = ui_.settings.window_width;
+      options_.height = ui_.settings.window_height;
+    }
+  }
+  ui_.overlay = options_.overlay;
+  // A headless scene screenshot is the whole window (--size); with
+  // --screenshot-window the panels are part of the picture.
+  if (options_.headless_frames > 0 && !options_.screenshot_window) options_.panels = false;
+  if (!options_.panels) ui_.settings.layout.show_left = ui_.settings.layout.show_right = false;
   WindowOptions wo;
-  wo.width = options.width;
-  wo.height = options.height;
+  wo.width = options_.width;
+  wo.height = options_.height;
   wo.visible = options.visible;
   wo.vsync = options.vsync;
   window_ = std::make_unique<Window>(wo);
+  UpdateUiScale();  // The scale only (ImGui is not up yet): the first layout and camera fit use it.
   renderer_ = std::make_unique<Renderer>(ResolveShaderDir(options.shader_dir));
   clock_.set_real_time_factor(options.real_time_factor);
   clock_.set_unlimited(options.unlimited);
@@ -67,10 +85,10 @@ App::App(const AppOptions& options) : options_(options) {
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // No imgui.ini next to the user's files.
-  ImGui::StyleColorsDark();
   ImGui_ImplGlfw_InitForOpenGL(window_->handle(), true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
   imgui_ready_ = true;
+  UpdateUiScale();
   last_frame_time_ = Now();
   ui_.video_fps = options.record_fps;
   if (!options.record_path.empty() && !options.headless) {
@@ -81,6 +99,7 @@ App::App(const AppOptions& options) : options_(options) {
 }
 
 App::~App() {
+  if (!options_.settings_path.empty()) SaveSettings();
   if (imgui_ready_) {
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();
@@ -139,12 +158,17 @@ bool App::LoadScene(const std::string& path, bool keep_camera) {
   ui_.sim_edits = SimulationEditsFrom(*sim_);
   ui_.contact_edits = ContactEditsFrom(*sim_);
   ui_.solver_edits = SolverEditsFrom(*sim_);
+  ui_.scene_values = SceneValuesFrom(*sim_);
+  ui_.field_errors.clear();
   ui_.selected_contact = -1;
   const std::string gripper_error = SetUpGripper();
   snapshot_ = MakeSnapshot(*sim_, last_stats_, false);
   AddGhost(&snapshot_);
   if (recording()) video_clock_.Restart(sim_->time());  // The video goes on with the new scene.
-  if (!keep_camera) FitCamera();
+  if (!keep_camera) {
+    ui_.track_body.clear();
+    ApplySceneCamera();
+  }
   const int notes = PrintImportNotes(sim_->scene());
   if (!render_scene_.warnings.empty()) {
     ui_.Error(render_scene_.warnings.front());
@@ -180,7 +204,7 @@ void App::FitCamera() {
     return;
   }
   int w = 0, h = 0;
-  WindowSize(&w, &h);
+  ViewSize(&w, &h);
   const float aspect = w > 0 && h > 0 ? static_cast<float>(w) / static_cast<float>(h) : 16.0f / 9.0f;
   camera_.FitBox(lo.cast<float>(), hi.cast<float>(), aspect);
 }
@@ -189,8 +213,17 @@ void App::FitCamera() {
 
 int App::Run() {
   if (options_.headless_frames > 0) {
+    capture_window_ = options_.screenshot_window;
     for (int i = 0; i < options_.headless_frames && !window_->ShouldClose(); ++i) Frame();
-    if (!options_.screenshot_path.empty() && !SaveScreenshot(options_.screenshot_path)) {
+    bool saved = true;
+    if (!options_.screenshot_path.empty()) {
+      if (options_.screenshot_window) {
+        saved = WritePng(options_.screenshot_path, window_pixels_, window_pixels_width_, window_pixels_height_);
+      } else {
+        saved = SaveScreenshot(options_.screenshot_path);
+      }
+    }
+    if (!saved) {
       std::fprintf(stderr, "stiction: cannot write screenshot '%s'\n", options_.screenshot_path.c_str());
       return 1;
     }
@@ -243,14 +276,27 @@ void App::Frame() {
   }
   if (!paused_) ui_.plots.achieved_rtf.Push(static_cast<float>(clock_.achieved_real_time_factor()));
 
-  // 3. Render the scene into the FBO, show it, and save it if asked.
-  int fw = 0, fh = 0;
+  // 3. Render the scene into the FBO at the scene view's size (the video's
+  //    while recording), show it between the columns, save it if asked.
+  UpdateUiScale();
+  int fw = 0, fh = 0, ww = 0, wh = 0;
   window_->FramebufferSize(&fw, &fh);
-  if (fw > 0 && fh > 0) {  // 0 x 0 while minimized.
+  WindowSize(&ww, &wh);
+  ui_.layout = ComputeLayout(static_cast<float>(ww), static_cast<float>(wh), ui_.settings.layout, ui_.ui_scale);
+  ScriptCamera();
+  TrackCamera();
+  const Rect view = SceneViewRect();
+  const double px = ww > 0 ? static_cast<double>(fw) / ww : 1.0;  // Framebuffer pixels per window pixel.
+  const int vx = static_cast<int>(std::lround(view.x * px)), vw = static_cast<int>(std::lround(view.width * px));
+  const int vh = static_cast<int>(std::lround(view.height * px));
+  const int vy = fh - static_cast<int>(std::lround(view.bottom() * px));  // OpenGL: origin bottom left.
+  if (fw > 0 && fh > 0 && vw > 0 && vh > 0) {  // 0 x 0 while minimized.
     DebugDraw debug;
     BuildDebugDraw(&debug);
     const double r0 = Now();
-    renderer_->Render(render_scene_, snapshot_, camera_, ui_.viz.render, debug, selected_body_, fw, fh);
+    const int rw = recording() ? video_.width() : vw, rh = recording() ? video_.height() : vh;
+    renderer_->Render(render_scene_, snapshot_, camera_, ui_.viz.render, debug, selected_body_, rw, rh);
+    if (recording()) DrawRecordingOverlay(rw, rh);  // Shown as it will be in the video.
     if (options_.sync_timing) glFinish();
     render_ms_ = (Now() - r0) * 1e3;
     capture_ms_ = 0;
@@ -261,7 +307,11 @@ void App::Frame() {
       WriteDueVideoFrames(rgb, w, h, std::numeric_limits<std::int64_t>::max());
       capture_ms_ = (Now() - c0) * 1e3;
     }
-    renderer_->BlitToWindow(0, 0, fw, fh);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(0, 0, fw, fh);
+    glClearColor(0.06f, 0.06f, 0.07f, 1.0f);  // Letterbox bars and the area under the columns.
+    glClear(GL_COLOR_BUFFER_BIT);
+    renderer_->BlitToWindow(vx, vy, vw, vh);
     if (screenshot_requested_) {
       screenshot_requested_ = false;
       const std::string path = TimestampedScreenshotPath(options_.screenshot_dir);
@@ -276,12 +326,21 @@ void App::Frame() {
   // 4. UI on top, then swap.
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  if (ui_input_) ui_input_(ImGui::GetIO());
   ImGui::NewFrame();
-  DrawPanels(MakeView(), &ui_, this);
-  if (ui_.show_panels) DrawGripperPanel(MakeGripperView(), &ui_, this);
+  DrawPanels(MakeView(), MakeGripperView(), &ui_, this, this);
   ImGui::Render();
   glViewport(0, 0, std::max(fw, 1), std::max(fh, 1));
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (capture_window_ && fw > 0 && fh > 0) {
+    window_pixels_.resize(static_cast<size_t>(fw) * fh * 3);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+    glReadBuffer(GL_BACK);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, fw, fh, GL_RGB, GL_UNSIGNED_BYTE, window_pixels_.data());
+    window_pixels_width_ = fw;
+    window_pixels_height_ = fh;
+  }
   glfwSwapBuffers(window_->handle());
 
   ++frames_;
@@ -371,6 +430,7 @@ void App::ResetSimulation() {
   // first command; a recording in progress ends (it would no longer match).
   if (gripper_) gripper_.emplace(*sim_);
   if (player_) player_->Rewind();
+  camera_script_on_ = true;  // The camera script starts over with the replay.
   recorder_.Stop();
   readout_ = {};
   ui_.gripper.Clear();
@@ -433,8 +493,15 @@ void App::HandleKey(int key, int action, int mods) {
     case GLFW_KEY_V:
       if (!ctrl) ToggleRecording();
       break;
-    case GLFW_KEY_TAB: ui_.show_panels = !ui_.show_panels; break;
+    case GLFW_KEY_TAB:  // As in MuJoCo's simulate: Tab the left column, Shift+Tab the right.
+      if ((mods & GLFW_MOD_SHIFT) != 0) {
+        ui_.settings.layout.show_right = !ui_.settings.layout.show_right;
+      } else {
+        ui_.settings.layout.show_left = !ui_.settings.layout.show_left;
+      }
+      break;
     case GLFW_KEY_F1: ui_.show_help = !ui_.show_help; break;
+    case GLFW_KEY_F2: ui_.show_info = !ui_.show_info; break;
     case GLFW_KEY_T: SetTeleop(true); break;
     case GLFW_KEY_ESCAPE:
       selected_body_ = -1;
@@ -455,6 +522,7 @@ void App::HandleMouseButton(int button, int action, int mods, double time_s) {
   }
   if (action != GLFW_PRESS) return;
   if (imgui_ready_ && ImGui::GetIO().WantCaptureMouse) return;  // Over a panel.
+  if (!SceneViewRect().Contains(static_cast<float>(cursor_x_), static_cast<float>(cursor_y_))) return;  // Letterbox.
   if (teleop_) {  // Left drag moves the target, right drag orbits; no picking.
     drag_button_ = button;
     drag_mods_ = mods;
@@ -491,17 +559,20 @@ void App::HandleCursor(double x, double y) {
   cursor_y_ = y;
   if (drag_button_ < 0) return;
   int w = 0, h = 0;
-  WindowSize(&w, &h);
+  ViewSize(&w, &h);
   if (teleop_) {
     if (drag_button_ == GLFW_MOUSE_BUTTON_LEFT) TeleopDrag(dx, dy, drag_mods_);
     if (drag_button_ == GLFW_MOUSE_BUTTON_RIGHT) camera_.Orbit(dx, dy, h);
   } else if (perturbation_.active()) {
     DragPerturbation(dx, dy, drag_mods_);
   } else if (drag_button_ == GLFW_MOUSE_BUTTON_LEFT) {
+    camera_script_on_ = false;  // The user takes the camera.
     camera_.Orbit(dx, dy, h);
   } else if (drag_button_ == GLFW_MOUSE_BUTTON_RIGHT) {
+    camera_script_on_ = false;
     camera_.Pan(dx, dy, h, (drag_mods_ & GLFW_MOD_SHIFT) != 0);
   } else if (drag_button_ == GLFW_MOUSE_BUTTON_MIDDLE) {
+    camera_script_on_ = false;
     camera_.Zoom(-dy * 20.0 / std::max(h, 1));
   }
 }
@@ -512,6 +583,7 @@ void App::HandleScroll(double dy) {
     TeleopScroll(dy);
     return;
   }
+  camera_script_on_ = false;
   camera_.Zoom(dy);
 }
 
@@ -535,8 +607,8 @@ void App::HandleDrop(const std::vector<std::string>& paths) {
 
 void App::Select(double x, double y) {
   int w = 0, h = 0;
-  WindowSize(&w, &h);
-  const Ray ray = camera_.PixelRay(x, y, w, h);
+  ViewSize(&w, &h);
+  const Ray ray = camera_.PixelRay(ViewX(x), ViewY(y), w, h);
   const PickResult pick = Pick(render_scene_, snapshot_.X_WB, ray.origin.cast<double>(),
                                ray.direction.cast<double>(), /*include_world=*/false,
                                ui_.viz.render.show_collision_only);
@@ -551,8 +623,8 @@ void App::Select(double x, double y) {
 
 void App::CenterOn(double x, double y) {
   int w = 0, h = 0;
-  WindowSize(&w, &h);
-  const Ray ray = camera_.PixelRay(x, y, w, h);
+  ViewSize(&w, &h);
+  const Ray ray = camera_.PixelRay(ViewX(x), ViewY(y), w, h);
   const PickResult pick = Pick(render_scene_, snapshot_.X_WB, ray.origin.cast<double>(),
                                ray.direction.cast<double>(), /*include_world=*/true);
   if (pick.hit() && std::isfinite(pick.distance)) {
@@ -564,7 +636,7 @@ void App::CenterOn(double x, double y) {
 
 void App::DragPerturbation(double dx, double dy, int mods) {
   int w = 0, h = 0;
-  WindowSize(&w, &h);
+  ViewSize(&w, &h);
   if (perturbation_.mode == PerturbMode::kTranslate) {
     const Vec3f target = perturbation_.target_W.cast<float>();
     const float depth = std::max((target - camera_.Eye()).dot(camera_.Forward()), 1e-3f);
@@ -616,7 +688,9 @@ void App::EndPerturbation() {
 
 int App::PickContact(double x, double y, double max_pixels) const {
   int w = 0, h = 0;
-  WindowSize(&w, &h);
+  ViewSize(&w, &h);
+  x = ViewX(x);
+  y = ViewY(y);
   int best = -1;
   double best_d2 = max_pixels * max_pixels;
   for (size_t i = 0; i < snapshot_.contacts.size(); ++i) {
@@ -778,11 +852,165 @@ AppView App::MakeView() const {
     v.video_frames = video_.frames_written();
     v.video_seconds = video_clock_.video_seconds();
     v.video_fps = video_clock_.fps();
+    v.video_width = video_.width();
+    v.video_height = video_.height();
   }
+  v.auto_antialiasing = AntialiasingName(renderer_->ResolveAntialiasing(Antialiasing::kAuto));
   return v;
 }
 
 void App::WindowSize(int* width, int* height) const { window_->WindowSize(width, height); }
+
+Rect App::SceneViewRect() const {
+  int w = 0, h = 0;
+  WindowSize(&w, &h);
+  const Layout layout = ComputeLayout(static_cast<float>(w), static_cast<float>(h), ui_.settings.layout, ui_.ui_scale);
+  if (!recording()) return layout.scene;
+  return FitAspect(layout.scene, static_cast<float>(video_.width()), static_cast<float>(video_.height()));
+}
+
+void App::ViewSize(int* width, int* height) const {
+  const Rect r = SceneViewRect();
+  *width = static_cast<int>(std::lround(r.width));
+  *height = static_cast<int>(std::lround(r.height));
+}
+
+void App::UpdateUiScale() {
+  float scale = ui_.settings.ui_scale;
+  if (scale <= 0) {
+    float sx = 1, sy = 1;
+    glfwGetWindowContentScale(window_->handle(), &sx, &sy);
+    scale = std::max(1.0f, std::max(sx, sy));  // High-DPI screens report 1.5, 2, ...
+  }
+  scale = std::clamp(scale, kMinUiScale, kMaxUiScale);
+  ui_.ui_scale = scale;
+  if (!imgui_ready_ || scale == font_scale_) return;
+  // The font is rasterized at its size on screen (sharp text), the style's
+  // paddings and roundings scaled with it.
+  font_scale_ = scale;
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  ImFontConfig font;
+  font.SizePixels = std::round(13.0f * scale);
+  io.Fonts->AddFontDefault(&font);
+  ImFontConfig overlay;
+  overlay.SizePixels = 26.0f;  // Twice the pixel font's design size: sharp when scaled for video.
+  overlay_font_ = io.Fonts->AddFontDefault(&overlay);
+  // Device objects (shaders, buffers, the font texture) now, not at the first
+  // NewFrame: a headless recording draws video overlays without UI frames.
+  ImGui_ImplOpenGL3_DestroyDeviceObjects();
+  ImGui_ImplOpenGL3_CreateDeviceObjects();
+  ImGuiStyle style;
+  ImGui::StyleColorsDark(&style);
+  style.WindowRounding = 0;
+  style.Colors[ImGuiCol_WindowBg].w = 1.0f;  // Opaque columns: nothing shows through.
+  style.ScaleAllSizes(scale);
+  ImGui::GetStyle() = style;
+}
+
+void App::TrackCamera() {
+  int body = -1;
+  if (!ui_.track_body.empty()) {
+    for (int b = 1; b < sim_->model().num_bodies(); ++b) {
+      if (sim_->model().body(b).name == ui_.track_body) body = b;
+    }
+    if (body < 0) ui_.track_body.clear();  // Not in this scene.
+  }
+  if (body < 0 || body >= static_cast<int>(snapshot_.X_WB.size())) {
+    tracked_body_ = -1;
+    return;
+  }
+  const Vector3 p = snapshot_.X_WB[body].p;
+  if (body == tracked_body_) camera_.lookat += (p - tracked_position_).cast<float>();
+  tracked_body_ = body;
+  tracked_position_ = p;
+}
+
+ViewerSettings App::CurrentSettings() const {
+  ViewerSettings s = ui_.settings;
+  WindowSize(&s.window_width, &s.window_height);
+  return s;
+}
+
+bool App::SaveSettings() {
+  if (options_.settings_path.empty()) return true;
+  std::string error;
+  if (!SaveViewerSettings(CurrentSettings(), options_.settings_path, &error)) {
+    std::fprintf(stderr, "stiction: %s\n", error.c_str());
+    return false;
+  }
+  return true;
+}
+
+void App::ApplySceneCamera() {
+  const std::optional<CameraDescription>& c = sim_->scene().camera;
+  if (c) {
+    camera_.azimuth_deg = static_cast<float>(c->azimuth_deg);
+    camera_.elevation_deg = static_cast<float>(c->elevation_deg);
+    camera_.fovy_deg = static_cast<float>(c->fovy_deg);
+  }
+  FitCamera();  // From the scene's angles; lookat and distance the scene gives win.
+  if (!c) return;
+  if (c->lookat) camera_.lookat = c->lookat->cast<float>();
+  if (c->distance) camera_.distance = static_cast<float>(*c->distance);
+  ui_.track_body = c->track;
+}
+
+void App::DrawRecordingOverlay(int width, int height) {
+  const VideoOverlayOptions& o = ui_.overlay;
+  VideoOverlayContent c;
+  c.sim_time = sim_->time();
+  c.scene_name = std::filesystem::path(scene_path_).filename().string();
+  // The plot's series: per finger for the grasp plots, else one.
+  std::vector<std::pair<std::string, double>> sample;
+  if (o.plot == "grip_force" || o.plot == "slip_speed") {
+    for (const FingerReadout& f : readout_.fingers) {
+      sample.emplace_back(f.name, o.plot == "grip_force" ? f.normal_force : f.slip_speed * 1e6);
+    }
+  } else if (o.plot == "kinetic_energy") {
+    sample.emplace_back("E", snapshot_.kinetic_energy);
+  } else if (o.plot == "contacts") {
+    sample.emplace_back("n", static_cast<double>(snapshot_.contacts.size()));
+  }
+  if (o.plot != overlay_plot_ || overlay_series_.size() != sample.size()) {
+    overlay_plot_ = o.plot;
+    overlay_series_.assign(sample.size(), RollingPlot(kOverlayPlotSamples));
+  }
+  if (VideoFrameDue()) {
+    for (size_t i = 0; i < sample.size(); ++i) overlay_series_[i].Push(static_cast<float>(sample[i].second));
+  }
+  for (size_t i = 0; i < sample.size(); ++i) {
+    c.series.push_back(&overlay_series_[i]);
+    c.series_names.push_back(sample[i].first);
+  }
+  for (const OverlayPlotInfo& p : kOverlayPlots) {
+    if (p.name == o.plot) c.legend = std::string(p.legend);
+  }
+  renderer_->BindResolvedFramebuffer();
+  DrawVideoOverlay(o, c, overlay_font_, width, height);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+void App::ScriptCamera() {
+  if (!camera_scripted()) return;
+  const CameraPose pose = InterpolateCameraKeyframes(camera_keyframes_, sim_->time());
+  camera_.lookat = pose.lookat.cast<float>();
+  camera_.distance = static_cast<float>(pose.distance);
+  camera_.azimuth_deg = static_cast<float>(pose.azimuth_deg);
+  camera_.elevation_deg = static_cast<float>(pose.elevation_deg);
+  camera_.fovy_deg = static_cast<float>(pose.fovy_deg);
+}
+
+bool App::SaveSceneAs(const std::string& path) {
+  try {
+    SaveSceneWithParameters(scene_path_, sim_->CalcSceneParameters(), path);
+  } catch (const InputError& e) {
+    ReportError(std::string("scene not saved: ") + e.what());
+    return false;
+  }
+  ui_.Info("saved the scene with the current parameters to " + path);
+  return true;
+}
 
 void App::FramebufferSize(int* width, int* height) const { window_->FramebufferSize(width, height); }
 
@@ -814,7 +1042,21 @@ void App::ToggleRecording() {
 
 bool App::StartRecording(const std::string& path, int width, int height) {
   if (recording()) StopRecording();
-  if (width <= 0 || height <= 0) FramebufferSize(&width, &height);
+  overlay_series_.clear();  // The overlay plot starts with the video.
+  overlay_plot_.clear();
+  if (width <= 0 || height <= 0) {
+    width = ui_.video_width;
+    height = ui_.video_height;
+  }
+  if (width <= 0 || height <= 0) {  // "the view's size": the scene view in framebuffer pixels.
+    int fw = 0, fh = 0, ww = 0, wh = 0;
+    FramebufferSize(&fw, &fh);
+    WindowSize(&ww, &wh);
+    const Rect view = SceneViewRect();
+    const double px = ww > 0 ? static_cast<double>(fw) / ww : 1.0;
+    width = static_cast<int>(view.width * px);
+    height = static_cast<int>(view.height * px);
+  }
   VideoOptions vo;
   vo.path = path.empty() ? TimestampedVideoPath(options_.screenshot_dir) : path;
   vo.width = width;
@@ -891,10 +1133,13 @@ bool App::StepToNextVideoFrame() {
 
 bool App::CaptureVideoFrames(std::int64_t max_frames) {
   if (!recording()) return false;
+  ScriptCamera();
+  TrackCamera();
   DebugDraw debug;
   BuildDebugDraw(&debug);
   renderer_->Render(render_scene_, snapshot_, camera_, ui_.viz.render, debug, selected_body_, video_.width(),
                     video_.height());
+  DrawRecordingOverlay(video_.width(), video_.height());
   int w = 0, h = 0;
   const std::vector<std::uint8_t> rgb = renderer_->ReadPixels(&w, &h);
   return WriteDueVideoFrames(rgb, w, h, max_frames);

@@ -23,15 +23,19 @@
 // with the origin at the top left.
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include <imgui.h>
+
 #include "app/app_options.h"
 #include "app/input/perturbation.h"
 #include "app/physics_clock.h"
 #include "app/record/video_frame_clock.h"
+#include "app/record/video_overlay.h"
 #include "app/record/video_recorder.h"
 #include "app/render/camera.h"
 #include "app/render/render_scene.h"
@@ -41,6 +45,7 @@
 #include "app/ui/gripper_panel.h"
 #include "app/ui/panels.h"
 #include "app/ui/ui_state.h"
+#include "engine/control/camera_keyframes.h"
 #include "engine/control/command_player.h"
 #include "engine/control/command_recorder.h"
 #include "engine/control/grasp_readout.h"
@@ -94,6 +99,7 @@ class App final : public AppCommands, public GripperCommands {
   bool ReloadScene() override;
   void RequestScreenshot() override;
   void ToggleRecording() override;
+  bool SaveSceneAs(const std::string& path) override;
 
   // ---- Video. ----
   /// Starts recording to `path` (empty: stiction-YYYYMMDD-HHMMSS.mp4 in the
@@ -144,7 +150,31 @@ class App final : public AppCommands, public GripperCommands {
   void FramebufferSize(int* width, int* height) const;
   /// The resolved scene image of the last frame (RGB, bottom row first).
   std::vector<std::uint8_t> ReadPixels(int* width, int* height) const;
+  /// Keep a copy of the whole window (panels included) from the next frame
+  /// on, read before the buffers swap; WindowPixels returns the last one.
+  void set_capture_window(bool on) { capture_window_ = on; }
+  /// Called each frame between the backends' NewFrame and ImGui::NewFrame,
+  /// with ImGui's input state: tests point, click and type into the panels
+  /// through it (a hidden window gets no input from GLFW).
+  void set_ui_input(std::function<void(ImGuiIO&)> input) { ui_input_ = std::move(input); }
+  const std::vector<std::uint8_t>& WindowPixels(int* width, int* height) const {
+    *width = window_pixels_width_;
+    *height = window_pixels_height_;
+    return window_pixels_;
+  }
   bool SaveScreenshot(const std::string& path);
+  /// The 3D view in window pixels (origin top left): the window minus the
+  /// visible panel columns; while recording, the video frame letterboxed
+  /// into that area (what is shown is what is recorded). Mouse positions
+  /// map to the camera through it.
+  Rect SceneViewRect() const;
+  /// The viewer settings as they stand (layout, sections, window size).
+  ViewerSettings CurrentSettings() const;
+  /// Writes CurrentSettings() to options.settings_path (if set); false with
+  /// the reason on stderr if it cannot.
+  bool SaveSettings();
+  /// True while the camera follows a command file's keyframes.
+  bool camera_scripted() const { return camera_script_on_ && !camera_keyframes_.empty(); }
   /// Frames the bodies (the world's finite geometry when there are none) at
   /// their current poses: aims at the centre of their bounding box and fits
   /// the box into the view.
@@ -187,6 +217,23 @@ class App final : public AppCommands, public GripperCommands {
   void UpdatePerturbationWrench();
   void EndPerturbation();
   void BuildDebugDraw(DebugDraw* debug) const;
+  /// The scene view's size in window pixels, and (x, y) relative to it.
+  void ViewSize(int* width, int* height) const;
+  double ViewX(double x) const { return x - SceneViewRect().x; }
+  double ViewY(double y) const { return y - SceneViewRect().y; }
+  /// UI scale: the setting, else the monitor's content scale; rebuilds the
+  /// font atlas when it changed.
+  void UpdateUiScale();
+  /// Keeps the camera's offset to the tracked body (Visualization > track body).
+  void TrackCamera();
+  /// While recording: samples the overlay plot when a video frame is due and
+  /// burns the overlays into the scene image just rendered (w x h).
+  void DrawRecordingOverlay(int width, int height);
+  /// Follows the command file's camera keyframes, if any, at the current
+  /// simulated time (until the user moves the camera).
+  void ScriptCamera();
+  /// The scene's `camera:` key (after FitCamera): pose, field of view, tracking.
+  void ApplySceneCamera();
   void BuildContactDraw(DebugDraw* debug) const;
   /// After a new snapshot: follow the inspected contact (same body pair,
   /// nearest point to where it was) or drop it.
@@ -254,6 +301,21 @@ class App final : public AppCommands, public GripperCommands {
   // Video.
   VideoRecorder video_;
   VideoFrameClock video_clock_;
+
+  std::function<void(ImGuiIO&)> ui_input_;
+  bool capture_window_ = false;
+  std::vector<std::uint8_t> window_pixels_;
+  int window_pixels_width_ = 0, window_pixels_height_ = 0;
+
+  // Camera tracking: the body and where it was last frame.
+  int tracked_body_ = -1;
+  std::vector<CameraKeyframe> camera_keyframes_;  // Of the command file being replayed.
+  bool camera_script_on_ = false;
+  Vector3 tracked_position_ = Vector3::Zero();
+  float font_scale_ = 0;  // UI scale the font atlas was built for.
+  ImFont* overlay_font_ = nullptr;  // The video overlays' font (twice the UI's base size: crisp).
+  std::vector<RollingPlot> overlay_series_;  // The overlay plot's history, one sample per video frame.
+  std::string overlay_plot_;                 // Which plot overlay_series_ holds.
 
   // Timing.
   double last_frame_time_ = 0;

@@ -20,6 +20,7 @@ std::string App::SetUpGripper() {
   gripper_.reset();
   player_.reset();
   player_file_.clear();
+  camera_keyframes_.clear();
   recorder_ = CommandRecorder{};
   teleop_ = false;
   readout_ = {};
@@ -29,8 +30,11 @@ std::string App::SetUpGripper() {
   const std::string& file = sim_->scene().commands_file;
   if (file.empty()) return "";
   try {
-    player_.emplace(LoadCommandFile(file), sim_->time_step());
+    const CommandLog log = LoadCommandFile(file);
+    player_.emplace(log, sim_->time_step());
     player_file_ = file;
+    camera_keyframes_ = log.camera;
+    camera_script_on_ = true;
   } catch (const InputError& e) {
     return std::string("scene commands not played: ") + e.what();
   }
@@ -89,7 +93,7 @@ void App::TeleopKey(int key) {
 void App::TeleopDrag(double dx, double dy, int mods) {
   if (!gripper_) return;
   int w = 0, h = 0;
-  WindowSize(&w, &h);
+  ViewSize(&w, &h);
   GripperPose t = gripper_->target();
   if ((mods & GLFW_MOD_CONTROL) != 0) {
     // A drag across the window width turns the target half a turn.
@@ -194,11 +198,14 @@ bool App::ReplayCommands(const std::string& path) {
     return false;
   }
   try {
-    CommandPlayer player(LoadCommandFile(path), sim_->time_step());
+    const CommandLog log = LoadCommandFile(path);
+    CommandPlayer player(log, sim_->time_step());
     teleop_ = false;
     ResetSimulation();
     player_ = std::move(player);
     player_file_ = path;
+    camera_keyframes_ = log.camera;
+    camera_script_on_ = true;
   } catch (const InputError& e) {
     ui_.Error(e.what());
     return false;

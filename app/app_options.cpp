@@ -34,6 +34,7 @@ std::string AppUsage() {
          "  --steps-per-frame K      exactly K physics steps per frame instead of the real-time clock\n"
          "  --headless-frames N      hidden window: render N frames, then exit\n"
          "  --screenshot FILE.png    with --headless-frames: save the last frame\n"
+         "  --screenshot-window      with --screenshot: the whole window, panels included\n"
          "  --screenshot-dir DIR     where Ctrl+P writes PNGs (default: current directory)\n"
          "  --benchmark [SECONDS]    print frame-rate figures (hidden window) and exit\n"
          "  --record FILE.mp4        record a video (H.264 via ffmpeg; a PNG sequence without ffmpeg);\n"
@@ -44,6 +45,12 @@ std::string AppUsage() {
          "  --duration S             with --headless: simulated seconds to record (default: the scene's duration)\n"
          "  --no-vsync               do not wait for vertical sync\n"
          "  --replay FILE            replay this gripper command file (default: the scene's own)\n"
+         "  --overlay LIST           burned into videos: comma-separated time, scene, caption, plot=NAME\n"
+         "                           (NAME: grip_force, slip_speed, kinetic_energy, contacts), or none\n"
+         "                           (default: time,scene)\n"
+         "  --caption TEXT           a caption line burned into videos (shown unless --overlay leaves out caption)\n"
+         "  --no-panels              start with both panel columns hidden (Tab, Shift+Tab show them)\n"
+         "  --no-settings            neither read nor write the remembered window and panel layout\n"
          "  -h, --help               this text\n";
 }
 
@@ -73,6 +80,19 @@ ParsedOptions ParseAppOptions(const std::vector<std::string>& args) {
           o.width < 16 || o.height < 16 || o.width > 16384 || o.height > 16384) {
         return fail("--size: expected WxH with 16 <= W, H <= 16384, got '" + v + "'");
       }
+      o.size_given = true;
+    } else if (a == "--screenshot-window") {
+      o.screenshot_window = true;
+    } else if (a == "--no-panels") {
+      o.panels = false;
+    } else if (a == "--no-settings") {
+      o.no_settings = true;
+    } else if (a == "--caption") {
+      if (!value(&o.overlay.caption)) return fail("--caption needs a text");
+    } else if (a == "--overlay") {
+      if (!value(&v)) return fail("--overlay needs a list, e.g. time,scene,plot=grip_force or none");
+      std::string error;
+      if (!ParseOverlayList(v, &o.overlay, &error)) return fail("--overlay: " + error);
     } else if (a == "--paused") {
       o.paused = true;
     } else if (a == "--rtf") {
@@ -144,6 +164,48 @@ ParsedOptions ParseAppOptions(const std::vector<std::string>& args) {
     o.vsync = false;
   }
   return out;
+}
+
+}  // namespace stiction::app
+
+namespace stiction::app {
+
+bool ParseOverlayList(const std::string& list, VideoOverlayOptions* out, std::string* error) {
+  VideoOverlayOptions o;
+  o.time = o.scene_name = o.caption_on = false;
+  o.caption = out->caption;
+  if (list == "none") {
+    *out = o;
+    return true;
+  }
+  size_t start = 0;
+  while (start <= list.size()) {
+    const size_t comma = list.find(',', start);
+    const std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (item == "time") {
+      o.time = true;
+    } else if (item == "scene") {
+      o.scene_name = true;
+    } else if (item == "caption") {
+      o.caption_on = true;
+    } else if (item.rfind("plot=", 0) == 0) {
+      const std::string name = item.substr(5);
+      bool known = false;
+      for (const OverlayPlotInfo& p : kOverlayPlots) known |= p.name == name;
+      if (!known) {
+        *error = "unknown plot '" + name + "' (grip_force, slip_speed, kinetic_energy, contacts)";
+        return false;
+      }
+      o.plot = name;
+    } else {
+      *error = "unknown item '" + item + "' (time, scene, caption, plot=NAME, or none)";
+      return false;
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  *out = o;
+  return true;
 }
 
 }  // namespace stiction::app

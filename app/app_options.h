@@ -3,14 +3,28 @@
 #include <string>
 #include <vector>
 
+#include "app/record/video_overlay_options.h"
+
 namespace stiction::app {
 
 struct AppOptions {
   std::string scene_path;       ///< Empty: the default demo scene.
   std::string shader_dir;       ///< Empty: $STICTION_SHADERS or the source tree's shaders/.
   int width = 1280, height = 720;  ///< Window size [pixels].
+  bool size_given = false;      ///< --size was given (else the remembered window size is used).
+  /// The viewer settings file (viewer_settings.h): read at start, written
+  /// when the viewer closes. "" = nothing remembered (tests, headless runs,
+  /// the benchmark, --no-settings); main() sets DefaultViewerSettingsPath().
+  std::string settings_path;
+  bool no_settings = false;     ///< --no-settings.
+  bool panels = true;           ///< false (--no-panels): start with both panel columns hidden.
+  /// Video overlays (--overlay, --caption; the Recording section).
+  VideoOverlayOptions overlay;
   int headless_frames = 0;      ///< > 0: hidden window, render this many frames, exit.
   std::string screenshot_path;  ///< With headless_frames: PNG written after the last frame.
+  /// With screenshot_path: the whole window (panels included) rather than
+  /// the scene image (--screenshot-window).
+  bool screenshot_window = false;
   std::string screenshot_dir;   ///< Where Ctrl+P writes (default: current directory).
   bool paused = false;          ///< Start paused.
   int steps_per_frame = 0;      ///< > 0: exactly this many steps per frame (no clock).
@@ -43,6 +57,9 @@ struct ParsedOptions {
 };
 
 ParsedOptions ParseAppOptions(const std::vector<std::string>& args);
+/// "time,scene,caption,plot=grip_force" or "none" into *out; false with
+/// *error naming the bad item.
+bool ParseOverlayList(const std::string& list, VideoOverlayOptions* out, std::string* error);
 std::string AppUsage();
 
 }  // namespace stiction::app

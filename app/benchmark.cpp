@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "app/app.h"
 
@@ -45,6 +47,7 @@ int RunBenchmark(const AppOptions& options) {
   base.vsync = false;
   base.sync_timing = true;
   base.headless_frames = 0;
+  base.panels = false;  // The scene fills the window: the figures are for width x height pixels of scene.
   const double seconds = options.benchmark_seconds > 0 ? options.benchmark_seconds : 5.0;
 
   // 1. The demo (or the given scene) in real time: as many frames as the
@@ -52,9 +55,14 @@ int RunBenchmark(const AppOptions& options) {
   //    while recording a video (ffmpeg, 30 frames per simulated second).
   const std::string video_file =
       (std::filesystem::temp_directory_path() / "stiction-benchmark-recording.mp4").string();
-  for (const bool record : {false, true}) {
+  // Runs: the scene alone, the same while recording (1280x720 video), and
+  // with the panel columns shown (the default layout: a smaller scene view).
+  enum class Run { kPlain, kRecord, kPanels };
+  for (const Run run : {Run::kPlain, Run::kRecord, Run::kPanels}) {
+    const bool record = run == Run::kRecord;
     AppOptions o = base;
     o.paused = false;
+    o.panels = run == Run::kPanels;
     App app(o);
     for (int i = 0; i < 10; ++i) app.Frame();  // Warm-up.
     if (record && !app.StartRecording(video_file)) return 1;
@@ -70,13 +78,19 @@ int RunBenchmark(const AppOptions& options) {
     }
     const double wall = glfwGetTime() - t0;
     const double frames = static_cast<double>(app.frames() - f0);
-    if (!record) {
+    if (run == Run::kPlain) {
       std::printf("OpenGL: %s\n", app.gl_renderer().c_str());
       std::printf("scene %s, %dx%d, real time:\n", o.scene_path.empty() ? "demo.yaml" : o.scene_path.c_str(),
                   o.width, o.height);
     }
+    char label[64] = "";
+    if (record) std::snprintf(label, sizeof label, "recording %dx%d: ", app.video().width(), app.video().height());
+    if (run == Run::kPanels) {
+      const Rect view = app.SceneViewRect();
+      std::snprintf(label, sizeof label, "with the panels (scene view %.0fx%.0f): ", view.width, view.height);
+    }
     std::printf("  %s%.1f frames/s, render %.2f ms/frame, physics %.2f ms/frame, achieved RTF %.3f\n",
-                record ? "recording: " : "", frames / wall, render_ms / frames, physics_ms / frames,
+                label, frames / wall, render_ms / frames, physics_ms / frames,
                 (app.simulation().time() - sim0) / wall);
     if (record) {
       const double video_frames = static_cast<double>(app.video().frames_written());
@@ -87,22 +101,36 @@ int RunBenchmark(const AppOptions& options) {
     }
   }
 
-  // 2. What each rendering feature costs, on the same scene, paused.
+  // 2. What each rendering feature costs, on the same scene, paused (the
+  //    shadow map is then rendered once and reused: its per-frame cost is
+  //    the lookups; section 1 pays for re-rendering it as bodies move).
   {
     AppOptions o = base;
     o.paused = true;
     App app(o);
+    const Antialiasing automatic =
+        AutoAntialiasing(IsSoftwareRenderer(app.gl_renderer()));
+    std::printf("render time per frame by feature (paused; antialiasing auto = %s on this renderer):\n",
+                AntialiasingName(automatic));
     struct Variant {
-      const char* name;
-      bool shadows, msaa, grid;
+      std::string name;
+      bool shadows;
+      Antialiasing aa;
+      bool grid;
     };
-    std::printf("render time per frame by feature (paused):\n");
-    for (const Variant& v : {Variant{"all on (shadows, MSAA 4x, grid)", true, true, true},
-                             Variant{"no shadows", false, true, true}, Variant{"no MSAA", true, false, true},
-                             Variant{"no grid", true, true, false}, Variant{"all off", false, false, false}}) {
+    const std::string auto_name = std::string("auto = ") + AntialiasingName(automatic);
+    std::vector<Variant> variants;
+    for (const Antialiasing aa :
+         {Antialiasing::kOff, Antialiasing::kFxaa, Antialiasing::kMsaa2, Antialiasing::kMsaa4}) {
+      variants.push_back({std::string("shadows, grid, AA ") + AntialiasingName(aa), true, aa, true});
+    }
+    variants.push_back({"no shadows (grid, " + auto_name + ")", false, Antialiasing::kAuto, true});
+    variants.push_back({"no grid (shadows, " + auto_name + ")", true, Antialiasing::kAuto, false});
+    variants.push_back({"all off (no shadows, grid, AA)", false, Antialiasing::kOff, false});
+    for (const Variant& v : variants) {
       RenderOptions& r = app.ui().viz.render;
       r.shadows = v.shadows;
-      r.antialiasing = v.msaa ? Antialiasing::kMsaa4 : Antialiasing::kOff;
+      r.antialiasing = v.aa;
       r.grid = v.grid;
       for (int i = 0; i < 3; ++i) app.Frame();
       double render_ms = 0;
@@ -111,13 +139,13 @@ int RunBenchmark(const AppOptions& options) {
         app.Frame();
         render_ms += app.last_render_ms();
       }
-      std::printf("  %-34s %.2f ms\n", v.name, render_ms / frames);
+      std::printf("  %-40s %.2f ms\n", v.name.c_str(), render_ms / frames);
     }
   }
 
   // 3. Render time per frame against the number of bodies (paused: drawing only).
   const std::filesystem::path dir = std::filesystem::temp_directory_path();
-  std::printf("render time per frame (paused, %dx%d, shadows + MSAA 4x):\n", base.width, base.height);
+  std::printf("render time per frame (paused, %dx%d, shadows, antialiasing auto):\n", base.width, base.height);
   for (int n : {40, 160, 640}) {
     const std::filesystem::path file = dir / ("stiction-benchmark-" + std::to_string(n) + ".yaml");
     {

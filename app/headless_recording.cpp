@@ -18,6 +18,7 @@ int RunHeadlessRecording(const AppOptions& options) {
   o.visible = false;
   o.vsync = false;
   o.paused = false;
+  o.panels = false;  // No UI: the camera frames the scene for the video's aspect.
   App app(o);
   // A clean picture for papers and talks: none of the viewer's debug
   // overlays (its default shows contact points).

@@ -23,7 +23,11 @@ int main(int argc, char** argv) {
   try {
     if (parsed.options.benchmark) return RunBenchmark(parsed.options);
     if (parsed.options.headless) return RunHeadlessRecording(parsed.options);
-    App app(parsed.options);
+    AppOptions options = parsed.options;
+    // The interactive viewer remembers its layout; scripted runs
+    // (--headless-frames) neither depend on nor change it.
+    if (options.headless_frames == 0) options.settings_path = DefaultViewerSettingsPath();
+    App app(options);
     return app.Run();
   } catch (const WindowError& e) {
     std::fprintf(stderr, "stiction: %s\n", e.what());

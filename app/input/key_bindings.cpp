@@ -22,7 +22,8 @@ constexpr Binding kBindings[] = {
     {"Ctrl + P", "Screenshot to PNG"},
     {"V", "Start / stop recording a video (MP4, frames at fixed simulated times)"},
     {"Esc", "Deselect the body and the inspected contact"},
-    {"Tab", "Hide / show the panels"},
+    {"Tab", "Hide / show the left column (scene, simulation, recording, contact, solver, visualization)"},
+    {"Shift + Tab", "Hide / show the right column (plots, gripper, contacts)"},
     {"T", "Teleop focus (scenes with a gripper): mouse and keys drive the gripper"},
     {"Teleop: left drag", "Move the gripper target in the horizontal plane"},
     {"Teleop: Shift + left drag, scroll", "Move the target up / down (scroll: 1 cm per notch)"},
@@ -32,6 +33,7 @@ constexpr Binding kBindings[] = {
     {"Teleop: G", "Open / close the gripper or every finger of the hand (closing presses with the grip force or the fingers' effort limits)"},
     {"Teleop: Esc", "Leave teleop focus (other keys do nothing while in it)"},
     {"F1", "This list"},
+    {"F2", "Hide / show the info overlay"},
     {"Drop a .yaml file", "Open it"},
 };
 }  // namespace

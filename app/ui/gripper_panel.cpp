@@ -18,7 +18,7 @@ void PlotLine(const char* label, const RollingPlot& plot, const char* format, fl
   std::snprintf(overlay, sizeof overlay, format, static_cast<double>(plot.last()));
   const auto& v = plot.values();
   ImGui::PlotLines(label, v.empty() ? nullptr : v.data(), static_cast<int>(v.size()), 0, overlay, lo,
-                   std::max(hi, lo + 1e-6f), ImVec2(260, 40));
+                   std::max(hi, lo + 1e-6f), ImVec2(std::max(ImGui::GetContentRegionAvail().x - 150 * ImGui::GetFontSize() / 13.0f, 60.0f), 40 * ImGui::GetFontSize() / 13.0f));
 }
 
 }  // namespace
@@ -36,30 +36,25 @@ void PushGraspPlots(const GraspReadout& readout, GripperUi* plots) {
   }
 }
 
-void DrawGripperPanel(const GripperView& view, UiState* ui, GripperCommands* commands) {
+void DrawGripperSection(const GripperView& view, UiState* ui, GripperCommands* commands) {
   if (!view.present) return;
-  const ImGuiViewport* vp = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + 10, vp->WorkPos.y + vp->WorkSize.y - 10), ImGuiCond_FirstUseEver,
-                          ImVec2(0, 1));
-  if (!ImGui::Begin("Gripper", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-    ImGui::End();
-    return;
-  }
   // Teleop focus.
   bool teleop = view.teleop;
   if (ImGui::Checkbox("Teleop focus (T, Esc leaves)", &teleop)) commands->SetTeleop(teleop);
   if (view.teleop) {
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("drag: move in x-y   Shift+drag or scroll: height");
     ImGui::TextDisabled(view.can_tilt ? "Ctrl+drag: yaw   Alt+drag: tilt   G: open/close   right drag: camera"
                                       : "Ctrl+drag: yaw   G: open/close   right drag: camera");
+    ImGui::PopTextWrapPos();
   }
   constexpr double kDeg = 57.29577951308232;
   for (const auto& [label, p] : {std::pair{"target", &view.target}, std::pair{"actual", &view.actual}}) {
     if (view.can_tilt) {
-      ImGui::Text("%s  x %.3f  y %.3f  z %.3f m  yaw %.1f  tilt %.1f deg", label, p->x, p->y, p->z, p->yaw * kDeg,
-                  p->tilt * kDeg);
+      ImGui::Text("%s  x %.3f  y %.3f  z %.3f m\n        yaw %.1f  tilt %.1f deg", label, p->x, p->y, p->z,
+                  p->yaw * kDeg, p->tilt * kDeg);
     } else {
-      ImGui::Text("%s  x %.3f  y %.3f  z %.3f m  yaw %.1f deg", label, p->x, p->y, p->z, p->yaw * kDeg);
+      ImGui::Text("%s  x %.3f  y %.3f  z %.3f m\n        yaw %.1f deg", label, p->x, p->y, p->z, p->yaw * kDeg);
     }
   }
 
@@ -69,7 +64,7 @@ void DrawGripperPanel(const GripperView& view, UiState* ui, GripperCommands* com
   ImGui::SameLine();
   if (view.grip_force_limited) {
     float force = static_cast<float>(view.grip_force);
-    ImGui::SetNextItemWidth(160);
+    ImGui::SetNextItemWidth(120 * ImGui::GetFontSize() / 13.0f);
     if (ImGui::SliderFloat("grip force [N]", &force, static_cast<float>(kMinGripForce),
                            static_cast<float>(kMaxGripForce), "%.1f")) {
       commands->SetGripForce(force);
@@ -91,11 +86,12 @@ void DrawGripperPanel(const GripperView& view, UiState* ui, GripperCommands* com
   } else {
     ImGui::Text("%d commands recorded", view.recorded_commands);
   }
-  ImGui::SetNextItemWidth(200);
+  const float field = ImGui::GetContentRegionAvail().x - 70 * ImGui::GetFontSize() / 13.0f;
+  ImGui::SetNextItemWidth(field);
   ImGui::InputText("##record_path", &ui->gripper.record_path);
   ImGui::SameLine();
   if (ImGui::Button("Save")) commands->SaveCommandRecording(ui->gripper.record_path);
-  ImGui::SetNextItemWidth(200);
+  ImGui::SetNextItemWidth(field);
   ImGui::InputText("##replay_path", &ui->gripper.replay_path);
   ImGui::SameLine();
   if (ImGui::Button("Replay")) commands->ReplayCommands(ui->gripper.replay_path);
@@ -107,8 +103,9 @@ void DrawGripperPanel(const GripperView& view, UiState* ui, GripperCommands* com
   ImGui::Separator();
   const GraspReadout& g = view.readout;
   ImGui::Text("holding: %s", g.holding() ? g.held_name.c_str() : "nothing");
-  if (ImGui::BeginTable("fingers", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
-    for (const char* h : {"finger", "normal [N]", "|gt|/(mu gn)", "slip [um/s]", "state"}) {
+  if (ImGui::BeginTable("fingers", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                          ImGuiTableFlags_SizingStretchProp)) {
+    for (const char* h : {"finger", "f_n [N]", "util.", "slip [um/s]", "state"}) {
       ImGui::TableSetupColumn(h);
     }
     ImGui::TableHeadersRow();
@@ -139,7 +136,6 @@ void DrawGripperPanel(const GripperView& view, UiState* ui, GripperCommands* com
     }
   }
   if (ImGui::SmallButton("clear plots")) ui->gripper.Clear();
-  ImGui::End();
 }
 
 }  // namespace stiction::app

@@ -1,5 +1,5 @@
 #pragma once
-// The Gripper panel: teleop focus, grip force and open/close, command
+// The Gripper section (right column): teleop focus, grip force and open/close, command
 // recording and replay, and the grasp readout per finger (normal force,
 // friction utilisation, slip speed, stick/slip) with rolling plots. It reads
 // a GripperView and acts only through GripperCommands (docs/viewer.md).
@@ -46,7 +46,8 @@ struct GripperView {
   bool replay_finished = false;
 };
 
-void DrawGripperPanel(const GripperView& view, UiState* ui, GripperCommands* commands);
+/// The Gripper section of the right column (nothing without a gripper).
+void DrawGripperSection(const GripperView& view, UiState* ui, GripperCommands* commands);
 
 /// Pushes one sample of the readout into the panel's plots.
 void PushGraspPlots(const GraspReadout& readout, GripperUi* plots);

@@ -1,11 +1,16 @@
 #pragma once
-// The ImGui panels: Simulation, Visualization, Plots, the info overlay and
+// The ImGui panels, laid out as MuJoCo's `simulate` lays out its UI
+// (app/ui/layout.h): a left column of collapsible sections (Scene,
+// Simulation, Recording, Contact, Solver, Visualization) and a right column
+// (Plots, Gripper, Contacts), each scrolling inside itself, the 3D view in
+// between with the info overlay and the recording indicator inside it, and
 // the F1 bindings list. They read an AppView, edit the UiState, and act only
-// through AppCommands, so the same apply functions serve the buttons and the
+// through AppCommands, so the same apply functions serve the widgets and the
 // tests.
 #include <string>
 
 #include "app/snapshot.h"
+#include "app/ui/gripper_panel.h"
 #include "app/ui/ui_state.h"
 #include "engine/simulation.h"
 
@@ -34,6 +39,9 @@ class AppCommands {
   virtual void RequestScreenshot() = 0;
   /// Starts or stops video recording (V, the Record button).
   virtual void ToggleRecording() = 0;
+  /// Writes the scene with the current parameters to `path` (Save scene as);
+  /// false with the message shown if it cannot.
+  virtual bool SaveSceneAs(const std::string& path) = 0;
 };
 
 /// Read-only facts the panels show.
@@ -58,14 +66,17 @@ struct AppView {
   long long video_frames = 0;       ///< Frames written.
   double video_seconds = 0;         ///< Simulated time they cover [s].
   double video_fps = 30;
+  int video_width = 0, video_height = 0;  ///< Frame size of the recording [pixels].
+  std::string auto_antialiasing;          ///< What "auto" antialiasing is on this renderer.
 };
 
 /// The panel fields for the simulation's current settings.
 SimulationEdits SimulationEditsFrom(const Simulation& sim);
 
-/// Applies the Simulation panel's δt and integrator. On a refused value it
-/// applies nothing, sets ui->message and returns false; the simulation keeps
-/// its previous settings and keeps running.
+/// Applies the Simulation section's δt and integrator (all of ui->sim_edits;
+/// Revert uses it with the scene's values). On a refused value it applies
+/// nothing, sets ui->message and returns false; the simulation keeps its
+/// previous settings and keeps running.
 bool ApplySimulationEdits(UiState* ui, AppCommands* commands);
 
 /// The Contact panel's fields for the simulation's current β, σ and materials.
@@ -87,7 +98,17 @@ double NearRigidPenetration(double beta, double g, double dt);
 /// Bound on the slip speed in stiction μ σ g δt [m/s] ([SAP] Eq. 31).
 double StictionSlipBound(double mu, double sigma, double g, double dt);
 
+/// The scene's values for the "edited" markers and Revert (after a load).
+SceneValues SceneValuesFrom(const Simulation& sim);
+
+/// Whether the engine's value of each section differs from the scene's.
+bool SimulationEdited(const Simulation& sim, const SceneValues& scene);
+bool ContactEdited(const Simulation& sim, const SceneValues& scene);
+bool SolverEdited(const Simulation& sim, const SceneValues& scene);
+
 /// Draws every panel for this frame (between ImGui::NewFrame and Render).
-void DrawPanels(const AppView& view, UiState* ui, AppCommands* commands);
+/// Sets ui->layout, which the App uses for the scene view.
+void DrawPanels(const AppView& view, const GripperView& gripper, UiState* ui, AppCommands* commands,
+                GripperCommands* gripper_commands);
 
 }  // namespace stiction::app

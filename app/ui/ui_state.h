@@ -1,19 +1,26 @@
 #pragma once
 // Everything the panels edit or show between frames, in one object owned by
 // the App (no static locals, no globals).
+#include <map>
 #include <string>
 #include <vector>
 
+#include "app/record/video_overlay_options.h"
 #include "app/render/renderer.h"
+#include "app/ui/layout.h"
 #include "app/ui/rolling_plot.h"
+#include "app/ui/viewer_settings.h"
 #include "engine/parameters/contact_parameters.h"
 #include "engine/parameters/integrator_settings.h"
 #include "engine/parameters/solver_settings.h"
 
 namespace stiction::app {
 
-/// The Simulation panel's fields before Apply. A change reaches the engine
-/// only through ApplySimulationEdits, from the next step on.
+/// The Simulation section's δt and integrator fields. Live: a field reaches
+/// the engine, from the next step on, as soon as it is committed (a slider as
+/// it moves, a typed number on Enter or when the field loses focus); a value
+/// the engine refuses stays in the field, in red, with the reason
+/// (docs/viewer.md "Live tuning").
 struct SimulationEdits {
   double time_step = 0.01;        ///< δt [s].
   IntegratorSettings integrator;  ///< A preset (name and θ values) or "custom" θ values.
@@ -30,14 +37,14 @@ struct MaterialEdit {
   ContactMaterial material;  ///< k, τd, μ, d, v_s; model nullopt: the scene's.
 };
 
-/// The Contact panel's fields before Apply (ApplyContactEdits).
+/// The Contact section's fields (live, as above).
 struct ContactEdits {
   ContactModelParameters params;  ///< β, σ and the scene's contact model.
   std::vector<MaterialEdit> materials;
 };
 
-/// The Solver panel's fields before Apply (ApplySolverEdits): the solver
-/// type and every solver's parameters.
+/// The Solver section's fields (live, as above): the solver type and every
+/// solver's parameters.
 using SolverEdits = SolverSettings;
 /// ε_r presets of the Solver panel.
 inline constexpr double kRelativeToleranceChoices[] = {1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8};
@@ -85,12 +92,35 @@ struct GripperUi {
   }
 };
 
+/// The scene's own parameter values, as loaded: what "edited" markers compare
+/// with and what each section's Revert restores.
+struct SceneValues {
+  SimulationEdits sim;
+  ContactEdits contact;
+  SolverEdits solver;
+};
+
 struct UiState {
-  bool show_panels = true;
+  /// Remembered between runs: column visibility and widths, open sections,
+  /// UI scale, window size (viewer_settings.h).
+  ViewerSettings settings;
+  /// This frame's layout (DrawPanels computes it; the App renders the scene
+  /// into layout.scene and maps the mouse through it).
+  Layout layout;
+  float ui_scale = 1;      ///< The scale in effect (settings.ui_scale or the monitor's).
   bool show_help = false;  ///< F1 bindings window.
+  bool show_info = true;   ///< F2: the info overlay in the view.
   SimulationEdits sim_edits;
   ContactEdits contact_edits;
   SolverEdits solver_edits;
+  SceneValues scene_values;
+  /// Fields whose last committed value the engine refused: field id → the
+  /// engine's reason. Shown in red until a valid value or Revert.
+  std::map<std::string, std::string> field_errors;
+  /// Where each live field was drawn this frame (screen pixels, min and max
+  /// corners): the tests drive the widgets with the mouse through it.
+  std::map<std::string, Rect> field_rects;
+  std::string save_scene_path;  ///< The "Save scene as" field.
   /// Index into Snapshot::contacts of the contact shown by the inspector
   /// (−1: none). The App follows it from step to step (same body pair,
   /// nearest point) and clears it when the pair no longer touches.
@@ -103,6 +133,10 @@ struct UiState {
   std::string pending_open;
   bool pending_reload = false;
   double video_fps = 30.0;       ///< Frames per simulated second of the next recording.
+  int video_width = 1280, video_height = 720;  ///< Size of V recordings [pixels] (0: the view's).
+  VideoOverlayOptions overlay;
+  /// Camera: the body the camera follows ("" = none; the Visualization section).
+  std::string track_body;
   std::string message;           ///< Last status or error line.
   bool message_is_error = false;
   Plots plots;

@@ -41,6 +41,7 @@ AppOptions Options(const std::string& scene, bool paused = true) {
   o.visible = false;
   o.vsync = false;
   o.paused = paused;
+  o.panels = false;  // The scene fills the window (the layout tests show the columns).
   return o;
 }
 
@@ -58,15 +59,15 @@ Image Grab(const App& app) {
   return im;
 }
 
-// Window pixel (top-left origin) of a world point.
+// Window pixel (top-left origin) of a world point, through the scene view.
 bool ProjectToWindow(App& app, const Vector3& p_W, double* x, double* y) {
-  int w = 0, h = 0;
-  app.WindowSize(&w, &h);
+  const Rect view = app.SceneViewRect();
+  const int w = static_cast<int>(std::lround(view.width)), h = static_cast<int>(std::lround(view.height));
   Vec3f pixel;
   if (!app.camera().Project(p_W.cast<float>(), w, h, &pixel)) return false;
-  *x = pixel.x();
-  *y = pixel.y();
-  return *x >= 2 && *y >= 2 && *x < w - 2 && *y < h - 2;
+  *x = view.x + pixel.x();
+  *y = view.y + pixel.y();
+  return pixel.x() >= 2 && pixel.y() >= 2 && pixel.x() < w - 2 && pixel.y() < h - 2;
 }
 
 // --------------------------------------------------------------- rendering
@@ -235,10 +236,13 @@ TEST(AppTest, KeysTypedIntoAFieldDoNotReachTheViewer) {
   app.HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
   app.HandleKey(GLFW_KEY_TAB, GLFW_PRESS, 0);
   EXPECT_TRUE(app.paused());
-  EXPECT_TRUE(app.ui().show_panels);
+  EXPECT_FALSE(app.ui().settings.layout.show_left);  // Options() starts without panels.
   ImGui::GetIO().WantCaptureKeyboard = false;
   app.HandleKey(GLFW_KEY_TAB, GLFW_PRESS, 0);
-  EXPECT_FALSE(app.ui().show_panels);
+  EXPECT_TRUE(app.ui().settings.layout.show_left);
+  EXPECT_FALSE(app.ui().settings.layout.show_right);
+  app.HandleKey(GLFW_KEY_TAB, GLFW_PRESS, GLFW_MOD_SHIFT);
+  EXPECT_TRUE(app.ui().settings.layout.show_right);
   app.HandleKey(GLFW_KEY_F1, GLFW_PRESS, 0);
   EXPECT_TRUE(app.ui().show_help);
   app.Frame();  // The help window draws.
@@ -653,7 +657,6 @@ TEST(AppContactTest, InspectorReportsTheRestingBoxInStiction) {
   App app(RunningBox(10));
   for (int i = 0; i < 5; ++i) app.Frame();  // 50 steps at rest.
   app.HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
-  app.ui().show_panels = false;  // Nothing between the cursor and the view.
   app.Frame();
   const auto& contacts = app.snapshot().contacts;
   ASSERT_GE(contacts.size(), 3u);
@@ -677,7 +680,7 @@ TEST(AppContactTest, InspectorReportsTheRestingBoxInStiction) {
   EXPECT_GT(c->gamma_C.z(), 0.0);
   EXPECT_LT(c->utilisation, 1.0);
   EXPECT_LT(c->slip_speed, StictionSlipBound(0.5, 1e-3, 9.81, 0.01));
-  app.ui().show_panels = true;
+  app.ui().settings.layout.show_right = true;
   app.Frame();  // The inspector draws the selection.
 
   // A step later it still shows a box-ground contact near the same point.
@@ -688,7 +691,7 @@ TEST(AppContactTest, InspectorReportsTheRestingBoxInStiction) {
   EXPECT_LT((app.selected_contact()->p_W - p).norm(), 1e-3);
 
   // Alt+click far from every contact deselects.
-  app.ui().show_panels = false;
+  app.ui().settings.layout.show_right = false;
   app.Frame();
   app.HandleCursor(5, 5);
   app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, GLFW_MOD_ALT, 3.0);
@@ -779,12 +782,12 @@ TEST(AppGripperTest, TeleopFocusSwallowsViewerShortcutsAndEscLeaves) {
   app.HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);
   ASSERT_TRUE(app.teleop());
   EXPECT_EQ(app.player(), nullptr);  // Teleop takes over from the script.
-  const bool panels = app.ui().show_panels;
+  const bool panels = app.ui().settings.layout.show_left;
   for (int key : {GLFW_KEY_SPACE, GLFW_KEY_BACKSPACE, GLFW_KEY_TAB, GLFW_KEY_F1, GLFW_KEY_EQUAL}) {
     app.HandleKey(key, GLFW_PRESS, 0);
   }
   EXPECT_FALSE(app.paused());  // Space did not pause.
-  EXPECT_EQ(app.ui().show_panels, panels);
+  EXPECT_EQ(app.ui().settings.layout.show_left, panels);
   EXPECT_FALSE(app.ui().show_help);
   EXPECT_EQ(app.clock().real_time_factor(), 1.0);
   // A double-click does not select a body while teleoperating.

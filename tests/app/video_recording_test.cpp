@@ -185,8 +185,10 @@ TEST(ViewerRecordingTest, VTogglesRecordingAndFramesFollowSimulatedTime) {
   const test::VideoProbe probe = test::ProbeVideo(path);
   ASSERT_TRUE(probe.ok) << probe.output;
   EXPECT_EQ(probe.frames, frames);
-  EXPECT_EQ(probe.width, 320);
-  EXPECT_EQ(probe.height, 240);
+  // V records at the Recording section's frame size (default 720p), not the
+  // window's: the view shows that frame letterboxed while recording.
+  EXPECT_EQ(probe.width, 1280);
+  EXPECT_EQ(probe.height, 720);
   fs::remove_all(dir);
 }
 
