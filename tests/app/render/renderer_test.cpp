@@ -191,39 +191,6 @@ TEST_F(RendererTest, EveryAntialiasingModeRendersTheDemo) {
   }
 }
 
-// Not a check: with STICTION_RENDER_TIMING=1 prints what each mode costs on
-// the demo at 1280x720 (docs/viewer.md quotes the benchmark, not this).
-TEST_F(RendererTest, PrintCostsOfTheModes) {
-  if (std::getenv("STICTION_RENDER_TIMING") == nullptr) GTEST_SKIP() << "set STICTION_RENDER_TIMING=1";
-  LoadedScene s;
-  s.sim = std::make_unique<Simulation>(Simulation::FromFile(STICTION_SOURCE_DIR "/assets/scenes/demo.yaml"));
-  s.render = BuildRenderScene(*s.sim);
-  s.snapshot = MakeSnapshot(*s.sim, StepStats{}, false);
-  renderer_->LoadScene(s.render);
-  Vector3 centre;
-  double radius = 1;
-  CalcSceneBounds(s.render, s.snapshot.X_WB, &centre, &radius);
-  Camera camera;
-  camera.Fit(centre.cast<float>(), static_cast<float>(radius));
-  auto time = [&](const RenderOptions& options) {
-    for (int i = 0; i < 3; ++i) Render(s, camera, options, 1280, 720);
-    glFinish();
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < 10; ++i) renderer_->Render(s.render, s.snapshot, camera, options, DebugDraw{}, -1, 1280, 720);
-    glFinish();
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / 10;
-  };
-  for (const bool shadows : {false, true}) {
-    for (const Antialiasing aa :
-         {Antialiasing::kOff, Antialiasing::kFxaa, Antialiasing::kMsaa2, Antialiasing::kMsaa4}) {
-      RenderOptions options;
-      options.shadows = shadows;
-      options.antialiasing = aa;
-      std::printf("shadows %d, %-8s %.1f ms\n", shadows ? 1 : 0, AntialiasingName(aa), time(options));
-    }
-  }
-}
-
 // Hard luma steps between horizontal or vertical neighbours, larger than
 // 80 % of the contrast between the (near-black) box and the sky: a staircase
 // edge has one at nearly every pixel along it; antialiasing turns the step
