@@ -428,16 +428,6 @@ void DrawSolverParameters(const Simulation& sim, UiState* ui, AppCommands* comma
     apply([&](SolverSettings& c) { c.sap.line_search = s.kind; });
     sap.line_search = s.kind;
   });
-  if (sap.line_search == LineSearchKind::kBacktracking) {
-    LiveInput(ui, "solver.sap.rho", "rho (0, 1)", &sap.backtracking_rho,
-              engine.sap.backtracking_rho != scene.sap.backtracking_rho,
-              [&] { apply([&](SolverSettings& c) { c.sap.backtracking_rho = sap.backtracking_rho; }); });
-    LiveInput(ui, "solver.sap.armijo_c", "Armijo c (0, 1)", &sap.armijo_c, engine.sap.armijo_c != scene.sap.armijo_c,
-              [&] { apply([&](SolverSettings& c) { c.sap.armijo_c = sap.armijo_c; }); });
-    LiveInput(ui, "solver.sap.alpha_max", "alpha_max > 0", &sap.backtracking_alpha_max,
-              engine.sap.backtracking_alpha_max != scene.sap.backtracking_alpha_max,
-              [&] { apply([&](SolverSettings& c) { c.sap.backtracking_alpha_max = sap.backtracking_alpha_max; }); });
-  }
   const SolverTypeInfo& chosen = GetSolverTypeInfo(e.type);
   if (chosen.own_map) {
     ImGui::Separator();
@@ -591,11 +581,7 @@ bool ContactEdited(const Simulation& sim, const SceneValues& scene) {
 
 bool SolverEdited(const Simulation& sim, const SceneValues& scene) {
   SolverSettings engine = sim.solver_settings(), original = scene.solver;
-  if (engine.type != original.type || engine.sap.line_search != original.sap.line_search ||
-      engine.sap.backtracking_rho != original.sap.backtracking_rho || engine.sap.armijo_c != original.sap.armijo_c ||
-      engine.sap.backtracking_alpha_max != original.sap.backtracking_alpha_max) {
-    return true;
-  }
+  if (engine.type != original.type || engine.sap.line_search != original.sap.line_search) return true;
   auto differs = [](const ParameterTable& a, const ParameterTable& b) {
     for (const ParameterBinding& p : a) {
       const ParameterBinding* q = FindBinding(b, p.key);

@@ -32,6 +32,9 @@ ParameterTable BindParameters(SapSolverParameters& p) {
       {"line_search_tolerance", "",
        "exact line search: stop at |dl/dalpha| <= this |dl/dalpha(0)|", &p.exact_line_search_tolerance,
        OpenRange(0, 1)},
+      {"backtracking_rho", "", "backtracking line search: step ratio", &p.backtracking_rho, OpenRange(0, 1)},
+      {"armijo_c", "", "backtracking line search: Armijo's sufficient decrease", &p.armijo_c, OpenRange(0, 1)},
+      {"backtracking_alpha_max", "", "backtracking line search: first step", &p.backtracking_alpha_max, kPositive},
   };
   return AppendParameters(own, BindParameters(p.islands));
 }
@@ -41,9 +44,6 @@ void ValidateSapParameters(const SapSolverParameters& p) {
   // The parameters scenes do not set (the viewer and the API do).
   SapSolverParameters copy = p;
   CheckParameters("sap", {
-      {"backtracking_rho", "", "backtracking step ratio", &copy.backtracking_rho, OpenRange(0, 1)},
-      {"armijo_c", "", "Armijo's sufficient decrease", &copy.armijo_c, OpenRange(0, 1)},
-      {"backtracking_alpha_max", "", "first backtracking step", &copy.backtracking_alpha_max, kPositive},
       {"exact_alpha_max", "", "exact line search bracket", &copy.exact_alpha_max, kPositive},
       {"max_line_search_iterations", "", "line-search samples", &copy.max_line_search_iterations,
        ClosedRange(1, 1e9)},

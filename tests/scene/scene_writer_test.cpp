@@ -176,6 +176,9 @@ void EditEveryParameter(Simulation* sim) {
   solver.sap.relative_tolerance = 3.1415926535897932e-7;
   solver.sap.max_iterations = 123;
   solver.sap.line_search = LineSearchKind::kBacktracking;
+  solver.sap.backtracking_rho = 0.625;  // Scene keys since the viewer edits them live.
+  solver.sap.armijo_c = 0.02;
+  solver.sap.backtracking_alpha_max = 1.25;
   solver.sap.islands.enabled = !solver.sap.islands.enabled;
   solver.canal.initial_penalty = 12345.678901234567;
   solver.canal.max_penalty = 2.2e6;
