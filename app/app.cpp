@@ -15,6 +15,7 @@
 
 #include "app/input/picking.h"
 #include "app/record/screenshot.h"
+#include "app/ui/ui_metrics.h"
 #include "engine/scene/scene_writer.h"
 #include "engine/common/error.h"
 
@@ -279,17 +280,12 @@ void App::Frame() {
   // 3. Render the scene into the FBO at the scene view's size (the video's
   //    while recording), show it between the columns, save it if asked.
   UpdateUiScale();
-  int fw = 0, fh = 0, ww = 0, wh = 0;
+  int fw = 0, fh = 0;
   window_->FramebufferSize(&fw, &fh);
-  WindowSize(&ww, &wh);
-  ui_.layout = ComputeLayout(static_cast<float>(ww), static_cast<float>(wh), ui_.settings.layout, ui_.ui_scale);
   ScriptCamera();
   TrackCamera();
-  const Rect view = SceneViewRect();
-  const double px = ww > 0 ? static_cast<double>(fw) / ww : 1.0;  // Framebuffer pixels per window pixel.
-  const int vx = static_cast<int>(std::lround(view.x * px)), vw = static_cast<int>(std::lround(view.width * px));
-  const int vh = static_cast<int>(std::lround(view.height * px));
-  const int vy = fh - static_cast<int>(std::lround(view.bottom() * px));  // OpenGL: origin bottom left.
+  int vx = 0, vy = 0, vw = 0, vh = 0;
+  SceneViewInFramebuffer(&vx, &vy, &vw, &vh);
   if (fw > 0 && fh > 0 && vw > 0 && vh > 0) {  // 0 x 0 while minimized.
     DebugDraw debug;
     BuildDebugDraw(&debug);
@@ -869,6 +865,18 @@ Rect App::SceneViewRect() const {
   return FitAspect(layout.scene, static_cast<float>(video_.width()), static_cast<float>(video_.height()));
 }
 
+void App::SceneViewInFramebuffer(int* x, int* y, int* width, int* height) const {
+  int fw = 0, fh = 0, ww = 0, wh = 0;
+  FramebufferSize(&fw, &fh);
+  WindowSize(&ww, &wh);
+  const Rect view = SceneViewRect();
+  const double px = ww > 0 ? static_cast<double>(fw) / ww : 1.0;  // Framebuffer pixels per window pixel.
+  *x = static_cast<int>(std::lround(view.x * px));
+  *y = fh - static_cast<int>(std::lround(view.bottom() * px));  // OpenGL: origin bottom left.
+  *width = static_cast<int>(std::lround(view.width * px));
+  *height = static_cast<int>(std::lround(view.height * px));
+}
+
 void App::ViewSize(int* width, int* height) const {
   const Rect r = SceneViewRect();
   *width = static_cast<int>(std::lround(r.width));
@@ -891,10 +899,10 @@ void App::UpdateUiScale() {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
   ImFontConfig font;
-  font.SizePixels = std::round(13.0f * scale);
+  font.SizePixels = std::round(kBaseFontPixels * scale);
   io.Fonts->AddFontDefault(&font);
   ImFontConfig overlay;
-  overlay.SizePixels = 26.0f;  // Twice the pixel font's design size: sharp when scaled for video.
+  overlay.SizePixels = 2 * kBaseFontPixels;  // Twice the pixel font's design size: sharp when scaled for video.
   overlay_font_ = io.Fonts->AddFontDefault(&overlay);
   // Device objects (shaders, buffers, the font texture) now, not at the first
   // NewFrame: a headless recording draws video overlays without UI frames.
@@ -911,10 +919,8 @@ void App::UpdateUiScale() {
 void App::TrackCamera() {
   int body = -1;
   if (!ui_.track_body.empty()) {
-    for (int b = 1; b < sim_->model().num_bodies(); ++b) {
-      if (sim_->model().body(b).name == ui_.track_body) body = b;
-    }
-    if (body < 0) ui_.track_body.clear();  // Not in this scene.
+    body = sim_->model().FindBody(ui_.track_body);
+    if (body <= 0) ui_.track_body.clear();  // Not in this scene (or the world).
   }
   if (body < 0 || body >= static_cast<int>(snapshot_.X_WB.size())) {
     tracked_body_ = -1;
@@ -1049,13 +1055,8 @@ bool App::StartRecording(const std::string& path, int width, int height) {
     height = ui_.video_height;
   }
   if (width <= 0 || height <= 0) {  // "the view's size": the scene view in framebuffer pixels.
-    int fw = 0, fh = 0, ww = 0, wh = 0;
-    FramebufferSize(&fw, &fh);
-    WindowSize(&ww, &wh);
-    const Rect view = SceneViewRect();
-    const double px = ww > 0 ? static_cast<double>(fw) / ww : 1.0;
-    width = static_cast<int>(view.width * px);
-    height = static_cast<int>(view.height * px);
+    int x = 0, y = 0;
+    SceneViewInFramebuffer(&x, &y, &width, &height);
   }
   VideoOptions vo;
   vo.path = path.empty() ? TimestampedVideoPath(options_.screenshot_dir) : path;

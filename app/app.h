@@ -217,6 +217,8 @@ class App final : public AppCommands, public GripperCommands {
   void UpdatePerturbationWrench();
   void EndPerturbation();
   void BuildDebugDraw(DebugDraw* debug) const;
+  /// The scene view in framebuffer pixels, origin bottom left (OpenGL's).
+  void SceneViewInFramebuffer(int* x, int* y, int* width, int* height) const;
   /// The scene view's size in window pixels, and (x, y) relative to it.
   void ViewSize(int* width, int* height) const;
   double ViewX(double x) const { return x - SceneViewRect().x; }

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "app/ui/ui_metrics.h"
 #include "engine/scene/scene_description.h"
 
 namespace stiction::app {
@@ -18,7 +19,7 @@ void PlotLine(const char* label, const RollingPlot& plot, const char* format, fl
   std::snprintf(overlay, sizeof overlay, format, static_cast<double>(plot.last()));
   const auto& v = plot.values();
   ImGui::PlotLines(label, v.empty() ? nullptr : v.data(), static_cast<int>(v.size()), 0, overlay, lo,
-                   std::max(hi, lo + 1e-6f), ImVec2(std::max(ImGui::GetContentRegionAvail().x - 150 * ImGui::GetFontSize() / 13.0f, 60.0f), 40 * ImGui::GetFontSize() / 13.0f));
+                   std::max(hi, lo + 1e-6f), ImVec2(std::max(ImGui::GetContentRegionAvail().x - Scaled(150), 60.0f), Scaled(40)));
 }
 
 }  // namespace
@@ -64,7 +65,7 @@ void DrawGripperSection(const GripperView& view, UiState* ui, GripperCommands* c
   ImGui::SameLine();
   if (view.grip_force_limited) {
     float force = static_cast<float>(view.grip_force);
-    ImGui::SetNextItemWidth(120 * ImGui::GetFontSize() / 13.0f);
+    ImGui::SetNextItemWidth(Scaled(120));
     if (ImGui::SliderFloat("grip force [N]", &force, static_cast<float>(kMinGripForce),
                            static_cast<float>(kMaxGripForce), "%.1f")) {
       commands->SetGripForce(force);
@@ -86,7 +87,7 @@ void DrawGripperSection(const GripperView& view, UiState* ui, GripperCommands* c
   } else {
     ImGui::Text("%d commands recorded", view.recorded_commands);
   }
-  const float field = ImGui::GetContentRegionAvail().x - 70 * ImGui::GetFontSize() / 13.0f;
+  const float field = ImGui::GetContentRegionAvail().x - Scaled(70);
   ImGui::SetNextItemWidth(field);
   ImGui::InputText("##record_path", &ui->gripper.record_path);
   ImGui::SameLine();

@@ -14,14 +14,12 @@
 #include "app/physics_clock.h"
 #include "app/ui/demo_scenes.h"
 #include "app/ui/parameter_sections.h"
+#include "app/ui/ui_metrics.h"
 
 namespace stiction::app {
 namespace {
 
 const ImVec4 kErrorText(1.0f, 0.45f, 0.4f, 1.0f), kInfoText(0.6f, 0.9f, 0.6f, 1.0f);
-
-// Sizes scale with the font (high-DPI screens).
-float Scaled(float unscaled) { return unscaled * ImGui::GetFontSize() / 13.0f; }
 
 // A collapsible section whose open state is remembered (viewer settings).
 // `title` names it in the settings; `suffix` (e.g. " (edited)") does not.
@@ -70,7 +68,6 @@ float Column(const char* id, const Rect& r, bool left, const UiState& ui, Body b
     ImGui::PopTextWrapPos();
   }
   ImGui::End();
-  (void)left;
   return width;
 }
 

@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "app/ui/panels.h"
+#include "app/ui/ui_metrics.h"
 #include "engine/common/constants.h"
 #include "engine/common/error.h"
 #include "engine/common/named_choice.h"
@@ -73,16 +74,13 @@ class LiveField {
   bool refused_ = false;
 };
 
-// Field widths scale with the font (high-DPI screens).
-float Width(float unscaled) { return unscaled * ImGui::GetFontSize() / 13.0f; }
-
 // A live typed number.
 void LiveInput(UiState* ui, const std::string& id, std::string_view text, double* value, bool edited,
                const std::function<void()>& apply, double step = 0.0, const char* format = "%.4g") {
   LiveField field(ui, id);
-  ImGui::SetNextItemWidth(Width(120));
+  ImGui::SetNextItemWidth(Scaled(120));
   const bool changed = ImGui::InputDouble(Label(text, id, edited).c_str(), value, step, step * 2, format);
-  field.End(Committed(changed), apply, Width(120));
+  field.End(Committed(changed), apply, Scaled(120));
 }
 
 // Tooltip for the last item: the parameter's description and valid range.
@@ -122,7 +120,7 @@ void LiveParameterTable(UiState* ui, const ParameterTable& table, const Paramete
     const std::string id = id_prefix + std::string(p.key);
     LiveField field(ui, id);
     const std::string label = Label(text, id, edited);
-    ImGui::SetNextItemWidth(Width(110));
+    ImGui::SetNextItemWidth(Scaled(110));
     bool commit = false;
     if (double* const* number = std::get_if<double*>(&p.value)) {
       commit = Committed(ImGui::InputDouble(label.c_str(), *number, 0.0, 0.0, "%.4g"));
@@ -154,7 +152,7 @@ template <typename Entry>
 void LiveRegistryCombo(UiState* ui, const std::string& id, std::string_view text, std::span<const Entry> entries,
                        std::string_view current, bool edited, const std::function<void(const Entry&)>& apply) {
   LiveField field(ui, id);
-  ImGui::SetNextItemWidth(Width(160));
+  ImGui::SetNextItemWidth(Scaled(160));
   const Entry* chosen = nullptr;
   if (ImGui::BeginCombo(Label(text, id, edited).c_str(), std::string(current).c_str())) {
     chosen = RegistryItems(entries, current);
@@ -320,7 +318,7 @@ void DrawContactParameters(const Simulation& sim, UiState* ui, AppCommands* comm
       return scene_material != nullptr && engine_material.*member != scene_material->*member;
     };
     ImGui::Text("material '%s'", m.name.c_str());
-    const std::string prefix = "mat." + m.name + ".";
+    const std::string prefix = "contact.mat." + m.name + ".";  // Under the section's prefix: Revert clears it.
     // One field of this material changed in the engine's copy.
     auto apply_material = [&](auto member) {
       ContactMaterial candidate = sim.GetMaterial(m.name);
@@ -329,12 +327,12 @@ void DrawContactParameters(const Simulation& sim, UiState* ui, AppCommands* comm
     };
     {
       LiveField field(ui, prefix + "k");
-      ImGui::SetNextItemWidth(Width(180));
+      ImGui::SetNextItemWidth(Scaled(180));
       // A slider applies as it moves (Ctrl+click types a value).
       const bool changed = ImGui::SliderScalar(Label("stiffness k [N/m]", field.id(), edited(&ContactMaterial::stiffness)).c_str(),
                                                ImGuiDataType_Double, &c.stiffness, &kMinSliderStiffness,
                                                &kMaxSliderStiffness, "%.3g", ImGuiSliderFlags_Logarithmic);
-      field.End(changed, [&] { apply_material(&ContactMaterial::stiffness); }, Width(180));
+      field.End(changed, [&] { apply_material(&ContactMaterial::stiffness); }, Scaled(180));
     }
     LiveInput(ui, prefix + "tau_d", "dissipation tau_d [s]", &c.dissipation, edited(&ContactMaterial::dissipation),
               [&] { apply_material(&ContactMaterial::dissipation); });
@@ -348,7 +346,7 @@ void DrawContactParameters(const Simulation& sim, UiState* ui, AppCommands* comm
       // The first item, "(scene)", clears the material's own model.
       LiveField field(ui, prefix + "model");
       const std::string current(c.model ? ContactModelName(*c.model) : std::string_view("(scene)"));
-      ImGui::SetNextItemWidth(Width(160));
+      ImGui::SetNextItemWidth(Scaled(160));
       bool picked = false;
       if (ImGui::BeginCombo(Label("contact model", field.id(), edited(&ContactMaterial::model)).c_str(),
                             current.c_str())) {
@@ -370,14 +368,9 @@ void DrawContactParameters(const Simulation& sim, UiState* ui, AppCommands* comm
   }
   ImGui::Separator();
   RevertButton(ui, "Revert##contact", ContactEdited(sim, ui->scene_values), "contact.", [&] {
-    // Material fields share the prefix "mat.".
-    for (auto it = ui->field_errors.begin(); it != ui->field_errors.end();) {
-      it = it->first.rfind("mat.", 0) == 0 ? ui->field_errors.erase(it) : std::next(it);
-    }
-    ui->contact_edits = ui->scene_values.contact;
+    ui->contact_edits = scene;
     ApplyContactEdits(sim, ui, commands);
   });
-  (void)scene;
 }
 
 // ---------------------------------------------------------------- Solver
@@ -403,7 +396,7 @@ void DrawSolverParameters(const Simulation& sim, UiState* ui, AppCommands* comma
     LiveField field(ui, "solver.sap.relative_tolerance");
     char preview[32];
     std::snprintf(preview, sizeof preview, "%.0e", sap.relative_tolerance);
-    ImGui::SetNextItemWidth(Width(90));
+    ImGui::SetNextItemWidth(Scaled(90));
     bool picked = false;
     if (ImGui::BeginCombo("eps_r presets##eps_r_choice", preview)) {
       for (double choice : kRelativeToleranceChoices) {

@@ -19,6 +19,7 @@
 
 #include "app/app.h"
 #include "app/ui/layout.h"
+#include "app/ui/ui_metrics.h"
 #include "app/ui/viewer_settings.h"
 #include "engine/simulation.h"
 #include "tests/scene/scratch_dir_test.h"
@@ -199,7 +200,7 @@ TEST(ViewerLayoutTest, PanelsNeverOverlapOrLeaveTheWindowAtAnySize) {
     EXPECT_EQ(iw, static_cast<int>(std::lround(layout.scene.width)));
     EXPECT_EQ(ih, c.height);
     // The font follows the UI scale (high-DPI screens).
-    EXPECT_FLOAT_EQ(ImGui::GetFontSize(), std::round(13.0f * (c.ui_scale > 0 ? c.ui_scale : 1.0f)));
+    EXPECT_FLOAT_EQ(ImGui::GetFontSize(), std::round(kBaseFontPixels * (c.ui_scale > 0 ? c.ui_scale : 1.0f)));
   }
 }
 
@@ -290,8 +291,8 @@ TEST(ViewerLiveTuningTest, DraggingStiffnessDownSinksTheRestingBoxWithoutApply) 
   const double phi_rigid = DeepestPhi(app);
   const double k0 = app.simulation().GetMaterial("rigid").stiffness;
   ASSERT_EQ(k0, 1e12);
-  ASSERT_EQ(app.ui().field_rects.count("mat.rigid.k"), 1u);
-  const Rect slider = app.ui().field_rects.at("mat.rigid.k");
+  ASSERT_EQ(app.ui().field_rects.count("contact.mat.rigid.k"), 1u);
+  const Rect slider = app.ui().field_rects.at("contact.mat.rigid.k");
   // Press on the slider's grab (logarithmic over [1e1, 1e14]), then drag left.
   const float grab = slider.x + slider.width * static_cast<float>(std::log10(k0 / 1e1) / 13.0);
   pointer.x = grab;
