@@ -1,6 +1,7 @@
 #include "app/ui/parameter_sections.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <cmath>
 #include <cstdio>
@@ -50,8 +51,12 @@ class LiveField {
   /// `frame_width`: the widget's own width, without its label (0: unknown).
   void End(bool commit, const std::function<void()>& apply, float frame_width = 0) {
     if (refused_) ImGui::PopStyleColor(2);
+    // Where the pointer can reach the field (its frame, not its label): only
+    // when wholly inside the scrolling column's visible area (scrolled out
+    // or under the status line, it has no place to click).
     const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
-    ui_->field_rects[id_] = Rect{lo.x, lo.y, frame_width > 0 ? frame_width : hi.x - lo.x, hi.y - lo.y};
+    const Rect r{lo.x, lo.y, frame_width > 0 ? frame_width : hi.x - lo.x, hi.y - lo.y};
+    if (ImGui::GetCurrentWindow()->ClipRect.Contains(ImRect(r.x, r.y, r.right(), r.bottom()))) ui_->field_rects[id_] = r;
     if (commit) {
       try {
         apply();

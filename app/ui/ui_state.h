@@ -117,8 +117,9 @@ struct UiState {
   /// Fields whose last committed value the engine refused: field id → the
   /// engine's reason. Shown in red until a valid value or Revert.
   std::map<std::string, std::string> field_errors;
-  /// Where each live field was drawn this frame (screen pixels, min and max
-  /// corners): the tests drive the widgets with the mouse through it.
+  /// Where each live field wholly visible this frame was drawn (screen
+  /// pixels; cleared each frame): the tests drive the widgets with the
+  /// mouse through it.
   std::map<std::string, Rect> field_rects;
   std::string save_scene_path;  ///< The "Save scene as" field.
   /// Index into Snapshot::contacts of the contact shown by the inspector
