@@ -74,6 +74,11 @@ Simulation::Simulation(const SceneDescription& scene) : scene_(scene) {
     materials.of_geometry.push_back(static_cast<int>(FindMaterial(spec.description.material)));
   }
   collision_ = std::make_unique<CollisionWorld>(std::move(specs), std::move(filter));
+  for (int g = 0; g < collision_->num_geometries(); ++g) {
+    if (collision_->is_compliant(g)) {
+      collision_->SetHydroelasticModulus(g, materials.materials[materials.of_geometry[g]].hydroelastic_modulus);
+    }
+  }
   stepper_ = std::make_unique<TimeStepper>(*model_, collision_.get(), std::move(materials));
   stepper_->body_constraints() = std::move(body_constraints);
   for (const ActuatorDescription& a : scene_.actuators) {
@@ -191,9 +196,16 @@ void Simulation::SetMaterial(const std::string& name, const ContactMaterial& mat
     }
   }
   materials[index] = material;
+  const std::vector<int>& of_geometry = stepper_->materials().of_geometry;
+  for (int g = 0; g < collision_->num_geometries(); ++g) {
+    if (collision_->is_compliant(g) && of_geometry[g] == static_cast<int>(index)) {
+      collision_->SetHydroelasticModulus(g, material.hydroelastic_modulus);
+    }
+  }
 }
 
 const std::vector<ContactReport>& Simulation::contacts() const { return stepper_->contacts(); }
+const std::vector<ContactSurface>& Simulation::contact_surfaces() const { return collision_->contact_surfaces(); }
 const ContactProblem& Simulation::last_contact_problem() const { return stepper_->problem(); }
 
 const SolverResult& Simulation::solver_result() const { return stepper_->solver_result(); }

@@ -106,6 +106,12 @@ class Simulation {
   /// Only contacts: joint limits, actuators and weld/ball constraints are not
   /// reported here.
   const std::vector<ContactReport>& contacts() const;
+  /// The pressure-field contact surfaces of the last step's contact query
+  /// (ContactReport::surface indexes them); empty without compliant
+  /// geometry.
+  const std::vector<ContactSurface>& contact_surfaces() const;
+  /// The collision world (geometries, compliant volume meshes).
+  const CollisionWorld& collision_world() const { return *collision_; }
   /// The stage-2 problem of the last step (for benchmarks and diagnostics:
   /// A, J, the constraint bundle).
   const ContactProblem& last_contact_problem() const;

@@ -148,7 +148,10 @@ void AddContactConstraints(const std::vector<ContactPoint>& contacts, const Geom
     c.phi0 = cp.phi;
     c.key = MakeConstraintKey(ConstraintOrigin::kContact, static_cast<std::uint64_t>(cp.geometry_a),
                               static_cast<std::uint64_t>(cp.geometry_b), static_cast<std::uint64_t>(point_index));
-    const ContactMaterial m = CombineMaterials(materials.of(cp.geometry_a), materials.of(cp.geometry_b));
+    ContactMaterial m = CombineMaterials(materials.of(cp.geometry_a), materials.of(cp.geometry_b));
+    // A pressure-field polygon: its own stiffness k = A g replaces the
+    // pair's (contact_surface.h); dissipation and friction are the pair's.
+    if (cp.stiffness > 0) m.stiffness = cp.stiffness;
     c.mu = m.friction;
     const ContactModel model = m.model.value_or(params.model);
     if (model == ContactModel::kSap) {
@@ -178,6 +181,8 @@ void AddContactConstraints(const std::vector<ContactPoint>& contacts, const Geom
     report.phi = cp.phi;
     report.mu = m.friction;
     report.model = model;
+    report.surface = cp.surface;
+    report.polygon = cp.polygon;
     reports->push_back(report);
   }
   finish_manifold();

@@ -44,6 +44,9 @@ struct ContactReport {
   Vector3 gamma_C = Vector3::Zero(); ///< Impulse on B, contact frame [N s].
   Vector3 vc = Vector3::Zero();      ///< Velocity of B relative to A, frame C [m/s].
   ConeRegion region = ConeRegion::kNoContact;
+  /// A pressure-field polygon's surface (CollisionWorld::contact_surfaces())
+  /// and polygon; −1 for rigid point contacts.
+  int surface = -1, polygon = -1;
 };
 
 /// Appends one constraint per contact point between moving bodies, in the

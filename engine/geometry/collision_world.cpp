@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <map>
 
@@ -271,10 +272,97 @@ CollisionWorld::CollisionWorld(std::vector<CollisionGeometrySpec> geometries,
       dynamic_objects.push_back(g.fcl_object());
     }
   }
+  BuildCompliantGeometry();
   if (!dynamic_objects.empty()) broad_phase_->dynamic.registerObjects(dynamic_objects);
   if (!static_objects.empty()) broad_phase_->fixed.registerObjects(static_objects);
   broad_phase_->dynamic.setup();
   broad_phase_->fixed.setup();
+}
+
+// One volume mesh and hierarchy per distinct compliant shape and resolution
+// (a pile of equal balls shares one), and a rigid surface per distinct rigid
+// shape, built only when something is compliant.
+void CollisionWorld::BuildCompliantGeometry() {
+  const size_t n = geometries_.size();
+  volume_meshes_.assign(n, nullptr);
+  bvhs_.assign(n, nullptr);
+  rigid_surfaces_.assign(n, nullptr);
+  moduli_.assign(n, 0.0);
+  auto key_of = [](const CollisionGeometry& g) {
+    const ShapeDescription& s = g.shape();
+    char buffer[256];
+    std::snprintf(buffer, sizeof(buffer), "%d %.17g %.17g %.17g %.17g %.17g %.17g", static_cast<int>(s.type),
+                  s.radius, s.length, s.size.x(), s.size.y(), s.size.z(),
+                  g.description().compliant ? g.description().compliant->resolution : -1.0);
+    // Meshes by their hull (shared per file and scale).
+    return std::string(buffer) + (g.hull() != nullptr ? " hull " + std::to_string(reinterpret_cast<std::uintptr_t>(g.hull())) : "");
+  };
+  std::map<std::string, std::pair<std::shared_ptr<const VolumeMesh>, std::shared_ptr<const TetBvh>>> volumes;
+  bool any = false;
+  for (size_t i = 0; i < n; ++i) {
+    const CollisionGeometry& g = geometries_[i];
+    if (!g.is_collision() || !g.description().compliant) continue;
+    any = true;
+    auto it = volumes.find(key_of(g));
+    if (it == volumes.end()) {
+      const GeometryDescription& d = g.description();
+      const std::string where = d.where.ToString();
+      auto mesh = std::make_shared<const VolumeMesh>(MakeCompliantVolumeMesh(
+          d.shape, d.compliant->resolution, g.hull(), (where.empty() ? "" : where + ": ") + "geometry '" + d.name + "'"));
+      auto bvh = std::make_shared<const TetBvh>(*mesh);
+      it = volumes.emplace(key_of(g), std::make_pair(std::move(mesh), std::move(bvh))).first;
+    }
+    volume_meshes_[i] = it->second.first;
+    bvhs_[i] = it->second.second;
+    moduli_[i] = 1e6;  // Until the Simulation sets the material's.
+  }
+  if (!any) return;
+  std::map<std::string, std::shared_ptr<const SurfaceMesh>> rigid;
+  for (size_t i = 0; i < n; ++i) {
+    const CollisionGeometry& g = geometries_[i];
+    if (!g.is_collision() || volume_meshes_[i] != nullptr || g.is_half_space()) continue;
+    auto it = rigid.find(key_of(g));
+    if (it == rigid.end()) {
+      it = rigid.emplace(key_of(g), std::make_shared<const SurfaceMesh>(MakeRigidSurfaceMesh(g.shape(), g.hull())))
+               .first;
+    }
+    rigid_surfaces_[i] = it->second;
+  }
+}
+
+void CollisionWorld::SetHydroelasticModulus(int i, double modulus) {
+  if (!(modulus > 0) || !std::isfinite(modulus)) {
+    throw InputError("geometry '" + geometry(i).description().name +
+                     "': hydroelastic_modulus must be positive and finite [Pa], got " + std::to_string(modulus));
+  }
+  moduli_.at(i) = modulus;
+}
+
+void CollisionWorld::ComputeSurfacePair(int a, int b, std::vector<ContactPoint>* contacts,
+                                        std::vector<ContactSurface>* surfaces) const {
+  const CollisionGeometry& A = geometries_[a];
+  const CollisionGeometry& B = geometries_[b];
+  auto soft = [&](int i) { return SoftGeometry{volume_meshes_[i].get(), bvhs_[i].get(), geometries_[i].X_WG(), moduli_[i]}; };
+  auto rigid = [&](int i) { return RigidSurface{rigid_surfaces_[i].get(), geometries_[i].X_WG()}; };
+  ContactSurface s;
+  const bool soft_a = volume_meshes_[a] != nullptr, soft_b = volume_meshes_[b] != nullptr;
+  if (soft_a && soft_b) {
+    ComputeSoftSoftSurface(soft(a), soft(b), &s);
+  } else if (A.is_half_space()) {
+    ComputePlaneSoftSurface(Plane::FromPose(A.X_WG()), soft(b), &s);
+  } else if (soft_b) {
+    ComputeRigidSoftSurface(rigid(a), soft(b), &s);
+  } else {
+    ComputeRigidSoftSurface(rigid(b), soft(a), &s);  // Normals from b into a:
+    for (ContactPolygon& p : s.polygons) p.nhat_W = -p.nhat_W;  // now from a into b.
+  }
+  if (s.polygons.empty()) return;
+  s.geometry_a = a;
+  s.geometry_b = b;
+  s.body_a = A.body();
+  s.body_b = B.body();
+  AppendPatchContacts(s, surfaces != nullptr ? static_cast<int>(surfaces->size()) : -1, contacts);
+  if (surfaces != nullptr) surfaces->push_back(std::move(s));
 }
 
 CollisionWorld::~CollisionWorld() = default;
@@ -352,17 +440,27 @@ void CollisionWorld::ComputeContacts(double margin, std::vector<ContactPoint>* c
                      std::to_string(margin));
   }
   contacts->clear();
+  surfaces_.clear();
+  surface_seconds_ = 0;
   const Clock::time_point t0 = Clock::now();
   CollectCandidatePairs(margin);
   const Clock::time_point t1 = Clock::now();
-  for (const auto& [i, j] : candidate_pairs_) ComputePairContacts(i, j, margin, contacts);
+  for (const auto& [i, j] : candidate_pairs_) {
+    if (volume_meshes_[i] != nullptr || volume_meshes_[j] != nullptr) {
+      const Clock::time_point s0 = Clock::now();
+      ComputePairContacts(i, j, margin, contacts, &surfaces_);
+      surface_seconds_ += std::chrono::duration<double>(Clock::now() - s0).count();
+    } else {
+      ComputePairContacts(i, j, margin, contacts);
+    }
+  }
   const Clock::time_point t2 = Clock::now();
   broad_phase_seconds_ = std::chrono::duration<double>(t1 - t0).count();
   narrow_phase_seconds_ = std::chrono::duration<double>(t2 - t1).count();
 }
 
-void CollisionWorld::ComputePairContacts(int i, int j, double margin,
-                                         std::vector<ContactPoint>* contacts) const {
+void CollisionWorld::ComputePairContacts(int i, int j, double margin, std::vector<ContactPoint>* contacts,
+                                         std::vector<ContactSurface>* surfaces) const {
   int a = std::min(i, j), b = std::max(i, j);
   if (a == b || a < 0 || b >= num_geometries()) return;
   if (geometries_[b].is_half_space()) std::swap(a, b);
@@ -370,6 +468,10 @@ void CollisionWorld::ComputePairContacts(int i, int j, double margin,
   const CollisionGeometry& B = geometries_[b];
   if (!A.is_collision() || !B.is_collision()) return;
   if (A.is_half_space() && B.is_half_space()) return;
+  if (volume_meshes_[a] != nullptr || volume_meshes_[b] != nullptr) {
+    ComputeSurfacePair(a, b, contacts, surfaces);
+    return;
+  }
   const size_t begin = contacts->size();
   if (Rank(A.shape_type()) <= Rank(B.shape_type())) {
     NarrowPhase(A, B, margin, contacts);

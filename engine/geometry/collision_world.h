@@ -16,6 +16,9 @@
 #include "engine/common/eigen_types.h"
 #include "engine/geometry/collision_geometry.h"
 #include "engine/geometry/contact_manifold.h"
+#include "engine/geometry/contact_surface.h"
+#include "engine/geometry/tet_bvh.h"
+#include "engine/geometry/volume_mesh.h"
 
 namespace stiction {
 
@@ -63,6 +66,20 @@ class CollisionWorld {
   /// phase after sorting, then by the manifold's order.
   void ComputeContacts(double margin, std::vector<ContactPoint>* contacts);
 
+  /// Pressure-field contact (contact_surface.h): geometry i is compliant
+  /// (GeometryDescription::compliant), its volume mesh (null when rigid),
+  /// and its hydroelastic modulus E [Pa] (set from its material by the
+  /// Simulation; InputError unless positive and finite).
+  bool is_compliant(int i) const { return volume_meshes_.at(i) != nullptr; }
+  const VolumeMesh* volume_mesh(int i) const { return volume_meshes_.at(i).get(); }
+  double hydroelastic_modulus(int i) const { return moduli_.at(i); }
+  void SetHydroelasticModulus(int i, double modulus);
+  /// The contact surfaces of the last ComputeContacts, one per pair with a
+  /// compliant geometry that overlaps (ContactPoint::surface indexes them).
+  const std::vector<ContactSurface>& contact_surfaces() const { return surfaces_; }
+  /// Wall-clock time of the last ComputeContacts spent on contact surfaces [s].
+  double surface_seconds() const { return surface_seconds_; }
+
   /// True when geometries i and j may touch: both take part in contact, they
   /// belong to different bodies, neither both to the world, their bodies are
   /// not excluded by the filter, and they share no collision group.
@@ -70,8 +87,11 @@ class CollisionWorld {
   /// The narrow phase for one pair, no broad phase and no filtering: appends
   /// the contact points with phi < margin [m]. A is geometry min(i, j), except
   /// that a half-space is always A.
-  void ComputePairContacts(int i, int j, double margin,
-                           std::vector<ContactPoint>* contacts) const;
+  /// A pair with a compliant geometry yields one point per polygon of its
+  /// contact surface, which is appended to `surfaces` when given (and the
+  /// points' `surface` index into it; −1 without).
+  void ComputePairContacts(int i, int j, double margin, std::vector<ContactPoint>* contacts,
+                           std::vector<ContactSurface>* surfaces = nullptr) const;
 
   /// Wall-clock time of the broad and narrow phases of the last
   /// ComputeContacts [s], for benchmarks.
@@ -84,6 +104,9 @@ class CollisionWorld {
   struct BroadPhase;  // FCL managers; defined in the .cpp (FCL is private).
 
   void CollectCandidatePairs(double margin);
+  void BuildCompliantGeometry();
+  void ComputeSurfacePair(int a, int b, std::vector<ContactPoint>* contacts,
+                          std::vector<ContactSurface>* surfaces) const;
 
   std::vector<CollisionGeometry> geometries_;
   CollisionFilter filter_;
@@ -96,6 +119,15 @@ class CollisionWorld {
   bool static_dirty_ = true;
   double static_margin_ = -1;  // Margin the static AABBs were inflated for.
   std::vector<std::pair<int, int>> candidate_pairs_;
+  // Pressure-field contact, per geometry (null / 0 where not used): volume
+  // meshes and hierarchies of compliant geometries, surfaces of the rigid
+  // ones (built only when some geometry is compliant), moduli [Pa].
+  std::vector<std::shared_ptr<const VolumeMesh>> volume_meshes_;
+  std::vector<std::shared_ptr<const TetBvh>> bvhs_;
+  std::vector<std::shared_ptr<const SurfaceMesh>> rigid_surfaces_;
+  std::vector<double> moduli_;
+  std::vector<ContactSurface> surfaces_;
+  double surface_seconds_ = 0;
   double broad_phase_seconds_ = 0;
   double narrow_phase_seconds_ = 0;
 };

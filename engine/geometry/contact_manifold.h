@@ -29,6 +29,13 @@ struct ContactPoint {
   /// Signed distance [m]: > 0 separated, < 0 overlapping, along nhat_AB_W:
   /// p_B_surface - p_A_surface = phi * nhat_AB_W.
   double phi = 0;
+  /// A pressure-field polygon (contact_surface.h): its stiffness k = A g
+  /// [N/m], which replaces the pair's material stiffness; 0 for the points
+  /// of rigid manifolds.
+  double stiffness = 0;
+  /// A polygon's surface (index into CollisionWorld::contact_surfaces())
+  /// and polygon within it; −1 for points of rigid manifolds.
+  int surface = -1, polygon = -1;
 };
 
 /// Manifolds are reduced to at most this many points.

@@ -38,6 +38,8 @@ ParameterTable BindParameters(ContactMaterial& m) {
        kNonNegative},
       {"stiction_velocity", "m/s", "stiction tolerance v_s of the regularized friction (Lagged, Similar)",
        &m.stiction_velocity, kPositive},
+      {"hydroelastic_modulus", "Pa", "E: pressure p = E e of compliant geometries (pressure-field contact)",
+       &m.hydroelastic_modulus, kPositive},
   };
 }
 

@@ -42,6 +42,9 @@ struct ContactMaterial {
   double friction = 0.5;            ///< μ, ≥ 0 (every model).
   double hc_dissipation = 10.0;     ///< Hunt & Crossley d [s/m], ≥ 0 (Lagged, Similar).
   double stiction_velocity = 1e-4;  ///< Stiction tolerance v_s [m/s], > 0 (Lagged, Similar).
+  /// Hydroelastic modulus E [Pa], > 0: the pressure p = E e of compliant
+  /// geometries (pressure-field contact); rigid geometries ignore it.
+  double hydroelastic_modulus = 1e6;
   /// The model for contacts with this material; nullopt: the scene's.
   std::optional<ContactModel> model;
 };

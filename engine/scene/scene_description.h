@@ -51,6 +51,16 @@ struct ShapeDescription {
   Vector3 mesh_scale = Vector3::Ones();  ///< Mesh: per axis, of the file or the data.
 };
 
+/// A compliant (pressure-field, "hydroelastic") geometry: its volume is a
+/// tetrahedral mesh carrying the pressure p = E e(x), E its material's
+/// hydroelastic_modulus (docs/contact-model.md "Pressure-field patches").
+struct CompliantDescription {
+  /// Mesh resolution hint [m]: the longest edge of the surface
+  /// triangulation; 0 = automatic (a fixed count per shape,
+  /// docs/scene-format.md).
+  double resolution = 0;
+};
+
 struct GeometryDescription {
   std::string name;
   ShapeDescription shape;
@@ -60,6 +70,8 @@ struct GeometryDescription {
   bool collision = true;            ///< Takes part in contact.
   bool visual = true;               ///< Drawn by the viewer.
   std::vector<std::string> groups;  ///< Collision groups; "" = default group.
+  /// Set: a pressure-field geometry (scene key `compliant`); else rigid.
+  std::optional<CompliantDescription> compliant;
   SourceLocation where;
 };
 

@@ -80,8 +80,9 @@ constexpr std::array<std::string_view, 12> kRobotKeys = {
     "material", "use_file_options", "rest_on_ground"};
 constexpr std::array<std::string_view, 3> kJointPdKeys = {"kp", "kd", "joints"};
 
-constexpr std::array<std::string_view, 8> kGeometryKeys = {
-    "name", "shape", "pose", "material", "color", "collision", "visual", "groups"};
+constexpr std::array<std::string_view, 9> kGeometryKeys = {
+    "name", "shape", "pose", "material", "color", "collision", "visual", "groups", "compliant"};
+constexpr std::array<std::string_view, 1> kCompliantKeys = {"resolution"};
 constexpr std::array<std::string_view, 9> kBodyKeys = {
     "name", "mass", "density", "com", "inertia", "color", "geometry", "pose", "velocity"};
 constexpr std::array<std::string_view, 12> kJointKeys = {
@@ -1049,6 +1050,28 @@ GeometryDescription Loader::ParseGeometry(const Ctx& ctx, const YAML::Node& node
   if (map.Has("collision")) out.collision = ReadBool(map.CtxOf("collision"), map.Get("collision"));
   if (map.Has("visual")) out.visual = ReadBool(map.CtxOf("visual"), map.Get("visual"));
   if (map.Has("groups")) out.groups = ReadNameList(map.CtxOf("groups"), map.Get("groups"), "group names");
+  if (map.Has("compliant")) {
+    // `compliant: true`, or a map of options (docs/scene-format.md).
+    const Ctx compliant_ctx = map.CtxOf("compliant");
+    const YAML::Node& node = map.Get("compliant");
+    bool compliant = true;
+    CompliantDescription c;
+    if (node.IsMap()) {
+      const MapView options(*this, compliant_ctx, node);
+      options.AllowOnly(kCompliantKeys);
+      if (options.Has("resolution")) c.resolution = ReadNonNegative(options.CtxOf("resolution"), options.Get("resolution"));
+    } else {
+      compliant = ReadBool(compliant_ctx, node);
+    }
+    if (compliant) {
+      if (out.shape.type == ShapeType::kHalfSpace) {
+        Fail(compliant_ctx, node,
+             "a half_space cannot be compliant (it has no finite volume to mesh); make the other geometry "
+             "compliant, or use a thick box");
+      }
+      out.compliant = c;
+    }
+  }
   return out;
 }
 

@@ -1,0 +1,80 @@
+#pragma once
+// The volume of a compliant geometry (pressure-field contact): a tetrahedral
+// mesh in the geometry frame G with a piecewise-linear strain field e, 0 on
+// the surface rising to 1 inside; the pressure is p = E e. And the surface
+// triangulation of a rigid geometry, which a compliant one clips.
+//
+// Construction (docs/contact-model.md "Pressure-field patches"): every shape
+// we mesh is convex, so its surface is triangulated at the resolution and
+// each surface triangle is joined to one interior point c (the centre) into a
+// tetrahedron, with e = 0 at the surface vertices and e = 1 at c. Within the
+// cone over one flat triangle, e is then exactly 1 − γ(x), γ the gauge
+// (Minkowski functional) of the meshed polyhedron about c: for a sphere
+// e = 1 − r/R, for a box e = 1 − max(|x|/a, |y|/b, |z|/c) — the fields the
+// analytic tests integrate — and the field is continuous, linear per
+// tetrahedron, with no interior vertices to place.
+#include <array>
+#include <vector>
+
+#include "engine/common/eigen_types.h"
+#include "engine/scene/scene_description.h"
+
+namespace stiction {
+
+struct ConvexHull;
+
+/// A tetrahedral mesh with a strain field, in G [m].
+struct VolumeMesh {
+  std::vector<Vector3> vertices;          ///< [m]
+  std::vector<double> e;                  ///< Strain per vertex, in [0, 1].
+  std::vector<std::array<int, 4>> tets;   ///< Positively oriented.
+  /// Per tetrahedron: ∇e [1/m] (constant within it) and its four face
+  /// planes with inward unit normals: a point x is inside when
+  /// normal · x ≥ offset for all four.
+  struct TetData {
+    Vector3 grad_e = Vector3::Zero();
+    std::array<Vector3, 4> normal;
+    std::array<double, 4> offset{};
+  };
+  std::vector<TetData> tet_data;
+
+  /// e at x, with x in (or on) tetrahedron t.
+  double StrainAt(int t, const Vector3& x) const {
+    return e[tets[t][0]] + tet_data[t].grad_e.dot(x - vertices[tets[t][0]]);
+  }
+  double Volume() const;
+  /// Bytes held (vertices, field, tetrahedra and their data), for reports.
+  std::size_t MemoryBytes() const;
+};
+
+/// Largest tetrahedron count a resolution may ask for (InputError above).
+inline constexpr int kMaxCompliantTets = 200000;
+
+/// The volume mesh of a compliant `shape` (sphere, box, capsule, cylinder,
+/// or a mesh: its convex hull `hull`, which must then be given) at
+/// `resolution` [m] (0 = automatic). Throws InputError naming `what` for a
+/// half-space, a non-positive or non-finite resolution, or a resolution so
+/// fine it would exceed kMaxCompliantTets.
+VolumeMesh MakeCompliantVolumeMesh(const ShapeDescription& shape, double resolution, const ConvexHull* hull,
+                                   const std::string& what);
+
+/// A closed triangulated surface in G with outward unit normals.
+struct SurfaceMesh {
+  std::vector<Vector3> vertices;               ///< [m]
+  std::vector<std::array<int, 3>> triangles;   ///< Counter-clockwise from outside.
+  std::vector<Vector3> normals;                ///< Per triangle, outward.
+};
+
+/// The surface a compliant geometry meets when `shape` is rigid: boxes and
+/// meshes exactly (the mesh's convex hull `hull`, as point contact uses),
+/// round shapes tessellated finely enough that a patch on them is as
+/// resolved as one on a plane (edges ≤ 1/16 of the radius or `resolution`).
+/// Half-spaces have none (they are clipped as a plane).
+SurfaceMesh MakeRigidSurfaceMesh(const ShapeDescription& shape, const ConvexHull* hull);
+
+/// The triangulated surface of a convex shape at `resolution` [m] (0 =
+/// automatic), the same one MakeCompliantVolumeMesh cones to its centre.
+SurfaceMesh MakeShapeSurface(const ShapeDescription& shape, double resolution, const ConvexHull* hull,
+                             const std::string& what);
+
+}  // namespace stiction
