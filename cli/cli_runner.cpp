@@ -359,7 +359,9 @@ void PrintSummary(const RunSummary& run, const RunStatistics& stats, std::ostrea
     const double ms = 1e3 / static_cast<double>(stats.num_steps());
     row("ms per step") << Format(stats.mean_step_wall_time_s() * 1e3, 4) << " (free motion "
                        << Format(t.free_motion * ms, 3) << ", collision "
-                       << Format(t.collision * ms, 3) << ", assembly "
+                       << Format(t.collision * ms, 3)
+                       << (t.contact_surfaces > 0 ? " of which contact surfaces " + Format(t.contact_surfaces * ms, 3) : "")
+                       << ", assembly "
                        << Format(t.assembly * ms, 3) << ", factorization "
                        << Format(t.factorization * ms, 3) << ", line search "
                        << Format(t.line_search * ms, 3) << ")\n";

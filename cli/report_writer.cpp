@@ -89,6 +89,7 @@ void RunStatistics::Add(const StepStats& s) {
   sum_wall_time_s_ += s.wall_time_s;
   time_split_.free_motion += s.time.free_motion;
   time_split_.collision += s.time.collision;
+  time_split_.contact_surfaces += s.time.contact_surfaces;
   time_split_.assembly += s.time.assembly;
   time_split_.factorization += s.time.factorization;
   time_split_.line_search += s.time.line_search;
@@ -165,6 +166,7 @@ nlohmann::json MakeReportJson(const RunSummary& run, const RunStatistics& stats)
   const double accounted = t.free_motion + t.collision + t.assembly + t.factorization + t.line_search;
   s["time_split_s"] = {{"free_motion", num(t.free_motion)},
                        {"collision", num(t.collision)},
+                       {"contact_surfaces", num(t.contact_surfaces)},  // Part of collision.
                        {"assembly", num(t.assembly)},
                        {"factorization", num(t.factorization)},
                        {"line_search", num(t.line_search)},

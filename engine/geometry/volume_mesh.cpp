@@ -261,9 +261,10 @@ void MatchVolume(const ShapeDescription& shape, SurfaceMesh* s) {
       if (shape.type == ShapeType::kCapsule && std::abs(v.z()) > h) v.z() = std::copysign(h + scale * (std::abs(v.z()) - h), v.z());
     }
   };
-  for (int iteration = 0; iteration < 4; ++iteration) {
-    const double current = StarVolume(*s, Vector3::Zero());
-    apply(std::sqrt(target / current));
+  for (int iteration = 0; iteration < 30; ++iteration) {
+    const double ratio = target / StarVolume(*s, Vector3::Zero());
+    if (std::abs(ratio - 1) < 1e-13) break;
+    apply(std::sqrt(ratio));
   }
 }
 

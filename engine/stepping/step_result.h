@@ -34,6 +34,7 @@ struct StepStats {
   struct TimeSplit {
     double free_motion = 0;    ///< Stage 1 (θ-method Newton per tree) and A.
     double collision = 0;      ///< Contact query: FCL broad + narrow phase.
+    double contact_surfaces = 0;  ///< Of `collision`: pressure-field contact surfaces.
     double assembly = 0;       ///< Contact problem + Newton matrix H assembly.
     double factorization = 0;  ///< Sparse Cholesky of H.
     double line_search = 0;    ///< Exact/backtracking line search.

@@ -44,6 +44,7 @@ StepStatus TimeStepper::Step(const StepperParameters& params, const VectorX& q0,
     ScopedTimer timer(&stats->time.collision);
     QueryContacts(q0, v0);
   }
+  if (collision_ != nullptr) stats->time.contact_surfaces = collision_->surface_seconds();
   {
     ScopedTimer timer(&stats->time.assembly);
     BuildContactProblem(params, q0, v0, stats);

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <utility>
 #include <vector>
 
 #include "engine/common/constants.h"
@@ -62,9 +63,27 @@ TEST(VolumeMeshTest, FieldIsZeroOnTheSurfaceOneAtTheCentreAndTheVolumeIsTheShape
   const SoftMesh ball(Sphere(R));
   const Vector3 size(0.02, 0.04, 0.005);
   const SoftMesh pad(BoxShape(size));
-  std::printf("default resolution: sphere %zu tetrahedra (%.0f kB), box %zu tetrahedra (%.0f kB)\n",
-              ball.mesh.tets.size(), ball.mesh.MemoryBytes() / 1e3, pad.mesh.tets.size(),
-              pad.mesh.MemoryBytes() / 1e3);
+  ShapeDescription puck, capsule;
+  puck.type = ShapeType::kCylinder;
+  puck.radius = 0.05;
+  puck.length = 0.02;
+  capsule.type = ShapeType::kCapsule;
+  capsule.radius = 0.02;
+  capsule.length = 0.1;
+  const SoftMesh puck_mesh(puck), capsule_mesh(capsule);
+  std::printf("tetrahedra at the automatic resolution (memory):\n");
+  for (const auto& [name, m] : {std::pair<const char*, const SoftMesh*>{"sphere R 5 cm", &ball},
+                                {"box 2 x 4 x 0.5 cm", &pad},
+                                {"cylinder R 5 cm, L 2 cm", &puck_mesh},
+                                {"capsule R 2 cm, L 10 cm", &capsule_mesh}}) {
+    std::printf("  %-24s %6zu tetrahedra, %5zu vertices, %6.0f kB (+ BVH %d nodes)\n", name, m->mesh.tets.size(),
+                m->mesh.vertices.size(), m->mesh.MemoryBytes() / 1e3, m->bvh.num_nodes());
+  }
+  // Round shapes hold their true volume (MatchVolume; the capsule's fixed
+  // point stops at 1e-13 relative).
+  EXPECT_NEAR(puck_mesh.mesh.Volume(), kPi * 0.05 * 0.05 * 0.02, 1e-9 * kPi * 0.05 * 0.05 * 0.02);
+  const double capsule_volume = kPi * 0.02 * 0.02 * 0.1 + 4.0 / 3.0 * kPi * 0.02 * 0.02 * 0.02;
+  EXPECT_NEAR(capsule_mesh.mesh.Volume(), capsule_volume, 1e-9 * capsule_volume);
   // The box is meshed exactly; the sphere's polyhedron is placed to hold
   // the ball's volume (volume_mesh.cpp, MatchVolume).
   EXPECT_NEAR(pad.mesh.Volume(), size.prod(), 1e-12 * size.prod());
