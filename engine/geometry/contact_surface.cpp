@@ -165,6 +165,9 @@ void ComputeRigidSoftSurface(const RigidSurface& A, const SoftGeometry& B, Conta
   std::vector<Vector3> vertices_B(surface.vertices.size());
   for (size_t i = 0; i < surface.vertices.size(); ++i) vertices_B[i] = X_BA * surface.vertices[i];
   const TetBvh::Box& root = B.bvh->root();
+  // Cells already cut by triangle i hold stamp i + 1 (the hierarchy returns
+  // a cell once per tetrahedron of it).
+  std::vector<int> stamp(mesh.cells.size(), 0);
   for (size_t i = 0; i < surface.triangles.size(); ++i) {
     const auto& [a, b, c] = surface.triangles[i];
     TetBvh::Box box;
@@ -172,8 +175,12 @@ void ComputeRigidSoftSurface(const RigidSurface& A, const SoftGeometry& B, Conta
     box.max = vertices_B[a].cwiseMax(vertices_B[b]).cwiseMax(vertices_B[c]);
     if (!box.Overlaps(root)) continue;
     const Vector3 n_B = X_BA.R * surface.normals[i];  // Out of A, into B.
+    const int mark = static_cast<int>(i) + 1;
     B.bvh->Query(box, [&](int t) {
-      const VolumeMesh::TetData& d = mesh.tet_data[t];
+      const int cell = mesh.tet_cell[t];
+      if (stamp[cell] == mark) return;
+      stamp[cell] = mark;
+      const VolumeMesh::TetData& d = mesh.cell_data[cell];
       const double along = d.grad_e.dot(n_B);
       if (!(along > kMinGradientCosine * d.grad_e.norm())) return;
       Polygon poly;
@@ -181,8 +188,8 @@ void ComputeRigidSoftSurface(const RigidSurface& A, const SoftGeometry& B, Conta
       poly.Add(vertices_B[b]);
       poly.Add(vertices_B[c]);
       if (!ClipByTet(d, &poly)) return;
-      Emit(poly, B.X_WG, n_B, B.modulus * along, [&](const Vector3& x) { return B.modulus * mesh.StrainAt(t, x); },
-           out);
+      Emit(poly, B.X_WG, n_B, B.modulus * along,
+           [&](const Vector3& x) { return B.modulus * mesh.StrainAt(cell, x); }, out);
     });
   }
 }
@@ -192,13 +199,17 @@ void ComputePlaneSoftSurface(const Plane& A, const SoftGeometry& B, ContactSurfa
   // The plane in B's frame: n_B · x = offset_B.
   const Vector3 n_B = B.X_WG.R.transpose() * A.normal_W;
   const double offset_B = A.offset - A.normal_W.dot(B.X_WG.p);
+  std::vector<char> done(mesh.cells.size(), 0);
   B.bvh->QueryPlane(n_B, offset_B, [&](int t) {
-    const VolumeMesh::TetData& d = mesh.tet_data[t];
+    const int cell = mesh.tet_cell[t];
+    if (done[cell]) return;
+    done[cell] = 1;
+    const VolumeMesh::TetData& d = mesh.cell_data[cell];
     const double along = d.grad_e.dot(n_B);
     if (!(along > kMinGradientCosine * d.grad_e.norm())) return;
     Polygon poly;
-    if (!PlaneSection(mesh.tets[t], mesh.vertices, n_B, offset_B, &poly)) return;
-    Emit(poly, B.X_WG, n_B, B.modulus * along, [&](const Vector3& x) { return B.modulus * mesh.StrainAt(t, x); },
+    if (!PlaneSection(mesh.cells[cell], mesh.vertices, n_B, offset_B, &poly)) return;
+    Emit(poly, B.X_WG, n_B, B.modulus * along, [&](const Vector3& x) { return B.modulus * mesh.StrainAt(cell, x); },
          out);
   });
 }
@@ -221,48 +232,67 @@ void ComputeSoftSoftSurface(const SoftGeometry& A, const SoftGeometry& B, Contac
     overlap.max = ra.max.cwiseMin(centre + half);
     if ((overlap.min.array() > overlap.max.array()).any()) return;
   }
-  for (size_t tb = 0; tb < mb.tets.size(); ++tb) {
-    const std::array<int, 4>& tet_b = mb.tets[tb];
-    TetBvh::Box box;
-    box.min = box.max = vb[tet_b[0]];
-    for (int k = 1; k < 4; ++k) {
-      box.min = box.min.cwiseMin(vb[tet_b[k]]);
-      box.max = box.max.cwiseMax(vb[tet_b[k]]);
+  // B's tetrahedra come cell by cell (volume_mesh.cpp adds them so): the A
+  // cells met by any tetrahedron of B cell cb hold stamp cb + 1.
+  std::vector<int> stamp(ma.cells.size(), 0);
+  std::vector<int> met;
+  const size_t num_tets = mb.tets.size();
+  for (size_t first = 0; first < num_tets;) {
+    const int cb = mb.tet_cell[first];
+    size_t last = first;
+    met.clear();
+    for (; last < num_tets && mb.tet_cell[last] == cb; ++last) {
+      const std::array<int, 4>& tet_b = mb.tets[last];
+      TetBvh::Box box;
+      box.min = box.max = vb[tet_b[0]];
+      for (int k = 1; k < 4; ++k) {
+        box.min = box.min.cwiseMin(vb[tet_b[k]]);
+        box.max = box.max.cwiseMax(vb[tet_b[k]]);
+      }
+      if (!box.Overlaps(overlap)) continue;
+      A.bvh->Query(box, [&](int ta) {
+        const int ca = ma.tet_cell[ta];
+        if (stamp[ca] == cb + 1) return;
+        stamp[ca] = cb + 1;
+        met.push_back(ca);
+      });
     }
-    if (!box.Overlaps(overlap)) continue;
-    const VolumeMesh::TetData& db = mb.tet_data[tb];
+    first = last;
+    if (met.empty()) continue;
+    const VolumeMesh::TetData& db = mb.cell_data[cb];
     const Vector3 grad_b = X_AB.R * db.grad_e;
     // pB(x) = E_B (e_b0 + ∇e_b · (x − x_b0)), in A's frame.
-    const Vector3& xb0 = vb[tet_b[0]];
-    const double eb0 = mb.e[tet_b[0]];
-    A.bvh->Query(box, [&](int ta) {
-      const VolumeMesh::TetData& da = ma.tet_data[ta];
-      const std::array<int, 4>& tet_a = ma.tets[ta];
+    const Vector3& xb0 = vb[mb.cells[cb][0]];
+    const double eb0 = mb.e[mb.cells[cb][0]];
+    for (int ca : met) {
+      const VolumeMesh::TetData& da = ma.cell_data[ca];
       // pA − pB = m · x − c = 0 on the surface.
       const Vector3 m = A.modulus * da.grad_e - B.modulus * grad_b;
       const double m_norm = m.norm();
-      if (!(m_norm > 0)) return;
-      const Vector3& xa0 = ma.vertices[tet_a[0]];
-      const double c = A.modulus * (da.grad_e.dot(xa0) - ma.e[tet_a[0]]) - B.modulus * (grad_b.dot(xb0) - eb0);
+      if (!(m_norm > 0)) continue;
+      const Vector3& xa0 = ma.vertices[ma.cells[ca][0]];
+      const double c = A.modulus * (da.grad_e.dot(xa0) - ma.e[ma.cells[ca][0]]) - B.modulus * (grad_b.dot(xb0) - eb0);
       const Vector3 n = -m / m_norm;  // Out of A into B: A's pressure falls along it, B's rises.
       const double g_a = -A.modulus * da.grad_e.dot(n), g_b = B.modulus * grad_b.dot(n);
       if (!(g_a > kMinGradientCosine * A.modulus * da.grad_e.norm()) ||
           !(g_b > kMinGradientCosine * B.modulus * grad_b.norm())) {
-        return;
+        continue;
       }
       Polygon poly;
-      if (!PlaneSection(tet_a, ma.vertices, m / m_norm, c / m_norm, &poly)) return;
-      for (int f = 0; f < 4; ++f) {
+      if (!PlaneSection(ma.cells[ca], ma.vertices, m / m_norm, c / m_norm, &poly)) continue;
+      bool empty = false;
+      for (int f = 0; f < 4 && !empty; ++f) {
         const Vector3 normal = X_AB.R * db.normal[f];
         const double offset = db.offset[f] + normal.dot(X_AB.p);
         Polygon clipped;
         Clip(poly, normal, offset, &clipped);
         poly = clipped;
-        if (poly.n < 3) return;
+        empty = poly.n < 3;
       }
-      Emit(poly, A.X_WG, n, g_a * g_b / (g_a + g_b), [&](const Vector3& x) { return A.modulus * ma.StrainAt(ta, x); },
-           out);
-    });
+      if (empty) continue;
+      Emit(poly, A.X_WG, n, g_a * g_b / (g_a + g_b),
+           [&](const Vector3& x) { return A.modulus * ma.StrainAt(ca, x); }, out);
+    }
   }
 }
 

@@ -421,14 +421,25 @@ VolumeMesh MakeCompliantVolumeMesh(const ShapeDescription& shape, double resolut
   const int centre_index = static_cast<int>(m.vertices.size());
   m.vertices.push_back(centre);
   m.e.push_back(1.0);
-  auto add = [&](std::array<int, 4> t) {
-    const Vector3 &p0 = m.vertices[t[0]], &p1 = m.vertices[t[1]], &p2 = m.vertices[t[2]], &p3 = m.vertices[t[3]];
+  // Orients t positively; false for a degenerate sliver (a flat hull
+  // triangle through c).
+  auto orient = [&](std::array<int, 4>* t) {
+    const Vector3 &p0 = m.vertices[(*t)[0]], &p1 = m.vertices[(*t)[1]], &p2 = m.vertices[(*t)[2]],
+                  &p3 = m.vertices[(*t)[3]];
     const double six_volume = (p1 - p0).cross(p2 - p0).dot(p3 - p0);
-    if (!(std::abs(six_volume) > 1e-30)) return;  // A degenerate sliver (a flat hull triangle through c).
-    if (six_volume < 0) std::swap(t[1], t[2]);
+    if (!(std::abs(six_volume) > 1e-30)) return false;
+    if (six_volume < 0) std::swap((*t)[1], (*t)[2]);
+    return true;
+  };
+  auto add = [&](std::array<int, 4> t) {
+    if (!orient(&t)) return;
     m.tets.push_back(t);
+    m.tet_cell.push_back(static_cast<int>(m.cells.size()) - 1);
   };
   for (std::array<int, 3> tri : surface.triangles) {
+    std::array<int, 4> cell = {centre_index, tri[0], tri[1], tri[2]};  // orient keeps [0], the centre.
+    if (!orient(&cell)) continue;
+    m.cells.push_back(cell);
     // Each prism between two shells in three tetrahedra, split by the
     // surface vertices' order so that neighbouring prisms cut their shared
     // quadrilateral along the same diagonal.
@@ -444,10 +455,8 @@ VolumeMesh MakeCompliantVolumeMesh(const ShapeDescription& shape, double resolut
     add({i + a, i + b, i + c, centre_index});
   }
   if (m.tets.empty()) throw InputError(what + ": compliant: the shape has no volume to mesh");
-  m.tet_data.resize(m.tets.size());
-  for (size_t t = 0; t < m.tets.size(); ++t) {
-    const std::array<int, 4>& tet = m.tets[t];
-    VolumeMesh::TetData& d = m.tet_data[t];
+  auto data_of = [&](const std::array<int, 4>& tet) {
+    VolumeMesh::TetData d;
     Matrix3 edges;
     Vector3 de;
     for (int k = 0; k < 3; ++k) {
@@ -465,7 +474,12 @@ VolumeMesh MakeCompliantVolumeMesh(const ShapeDescription& shape, double resolut
       d.normal[f] = n;
       d.offset[f] = n.dot(p);
     }
-  }
+    return d;
+  };
+  m.tet_data.reserve(m.tets.size());
+  for (const std::array<int, 4>& tet : m.tets) m.tet_data.push_back(data_of(tet));
+  m.cell_data.reserve(m.cells.size());
+  for (const std::array<int, 4>& cell : m.cells) m.cell_data.push_back(data_of(cell));
   return m;
 }
 
@@ -479,7 +493,8 @@ double VolumeMesh::Volume() const {
 
 std::size_t VolumeMesh::MemoryBytes() const {
   return vertices.size() * sizeof(Vector3) + e.size() * sizeof(double) + tets.size() * sizeof(tets[0]) +
-         tet_data.size() * sizeof(TetData);
+         tet_data.size() * sizeof(TetData) + tet_cell.size() * sizeof(int) + cells.size() * sizeof(cells[0]) +
+         cell_data.size() * sizeof(TetData);
 }
 
 }  // namespace stiction

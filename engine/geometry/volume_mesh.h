@@ -37,10 +37,18 @@ struct VolumeMesh {
     std::array<double, 4> offset{};
   };
   std::vector<TetData> tet_data;
+  /// The field is linear over the whole cone from the centre over one
+  /// surface triangle (a *cell*), of which the tetrahedra are a layered
+  /// refinement for the hierarchy. Contact surfaces are cut per cell (one
+  /// polygon where the layers would give up to three): per tetrahedron its
+  /// cell; per cell its vertices (surface triangle and centre) and data.
+  std::vector<int> tet_cell;
+  std::vector<std::array<int, 4>> cells;
+  std::vector<TetData> cell_data;
 
-  /// e at x, with x in (or on) tetrahedron t.
-  double StrainAt(int t, const Vector3& x) const {
-    return e[tets[t][0]] + tet_data[t].grad_e.dot(x - vertices[tets[t][0]]);
+  /// e at x, with x in (or on) cell c.
+  double StrainAt(int c, const Vector3& x) const {
+    return e[cells[c][0]] + cell_data[c].grad_e.dot(x - vertices[cells[c][0]]);
   }
   double Volume() const;
   /// Bytes held (vertices, field, tetrahedra and their data), for reports.

@@ -90,20 +90,40 @@ TEST(VolumeMeshTest, FieldIsZeroOnTheSurfaceOneAtTheCentreAndTheVolumeIsTheShape
   const double ball_volume = 4.0 / 3.0 * kPi * R * R * R;
   EXPECT_NEAR(ball.mesh.Volume(), ball_volume, 1e-9 * ball_volume);
   // The box's field is 1 − max(|x|/a, |y|/b, |z|/c) (the gauge): check it at
-  // points inside, through the tetrahedron that holds each.
+  // points inside, through the cell and the tetrahedra that hold each.
   const Vector3 half = 0.5 * size;
+  auto inside = [](const VolumeMesh::TetData& d, const Vector3& x) {
+    for (int f = 0; f < 4; ++f) {
+      if (d.normal[f].dot(x) < d.offset[f] - 1e-15) return false;
+    }
+    return true;
+  };
   for (const Vector3& x : {Vector3(0.001, 0.002, 0.001), Vector3(-0.009, 0.0, 0.0), Vector3(0.0, 0.019, -0.002)}) {
     const double expected = 1 - std::max({std::abs(x.x()) / half.x(), std::abs(x.y()) / half.y(), std::abs(x.z()) / half.z()});
-    int found = 0;
-    for (size_t t = 0; t < pad.mesh.tets.size(); ++t) {
-      const VolumeMesh::TetData& d = pad.mesh.tet_data[t];
-      bool inside = true;
-      for (int f = 0; f < 4; ++f) inside = inside && d.normal[f].dot(x) >= d.offset[f] - 1e-15;
-      if (!inside) continue;
-      ++found;
-      EXPECT_NEAR(pad.mesh.StrainAt(static_cast<int>(t), x), expected, 1e-12);
+    int cells = 0, tets = 0;
+    for (size_t c = 0; c < pad.mesh.cells.size(); ++c) {
+      if (!inside(pad.mesh.cell_data[c], x)) continue;
+      ++cells;
+      EXPECT_NEAR(pad.mesh.StrainAt(static_cast<int>(c), x), expected, 1e-12);
     }
-    EXPECT_GE(found, 1);
+    for (size_t t = 0; t < pad.mesh.tets.size(); ++t) {
+      if (!inside(pad.mesh.tet_data[t], x)) continue;
+      ++tets;
+      const std::array<int, 4>& v = pad.mesh.tets[t];
+      const double e = pad.mesh.e[v[0]] + pad.mesh.tet_data[t].grad_e.dot(x - pad.mesh.vertices[v[0]]);
+      EXPECT_NEAR(e, expected, 1e-12);
+    }
+    EXPECT_GE(cells, 1);
+    EXPECT_GE(tets, 1);
+  }
+  // The layered tetrahedra refine their cell's linear field: same gradient
+  // (to round-off of the 3 × 3 solves, 1e-9 relative).
+  for (const SoftMesh* m : {&ball, &pad, &puck_mesh, &capsule_mesh}) {
+    ASSERT_EQ(m->mesh.tet_cell.size(), m->mesh.tets.size());
+    for (size_t t = 0; t < m->mesh.tets.size(); ++t) {
+      const Vector3& g_cell = m->mesh.cell_data[m->mesh.tet_cell[t]].grad_e;
+      EXPECT_LT((m->mesh.tet_data[t].grad_e - g_cell).norm(), 1e-9 * g_cell.norm()) << t;
+    }
   }
 }
 
