@@ -14,6 +14,7 @@
 #include <string>
 
 #include "app/input/picking.h"
+#include "app/render/pressure_patches.h"
 #include "app/record/screenshot.h"
 #include "app/ui/ui_metrics.h"
 #include "engine/scene/scene_writer.h"
@@ -162,6 +163,11 @@ bool App::LoadScene(const std::string& path, bool keep_camera) {
   ui_.scene_values = SceneValuesFrom(*sim_);
   ui_.field_errors.clear();
   ui_.selected_contact = -1;
+  ui_.pressure_max.Reset();
+  has_compliant_geometry_ = false;
+  for (int g = 0; g < sim_->collision_world().num_geometries(); ++g) {
+    if (sim_->collision_world().is_compliant(g)) has_compliant_geometry_ = true;
+  }
   const std::string gripper_error = SetUpGripper();
   snapshot_ = MakeSnapshot(*sim_, last_stats_, false);
   AddGhost(&snapshot_);
@@ -264,6 +270,7 @@ void App::Frame() {
     snapshot_ = MakeSnapshot(*sim_, last_stats_, contacts_valid_, last_step_dt_);
     AddGhost(&snapshot_);
     TrackSelectedContact(previous);
+    ui_.pressure_max.Update(snapshot_.peak_pressure);
   }
   if (steps_last_frame_ > 0) {
     ui_.plots.iterations.Push(static_cast<float>(last_stats_.iterations));
@@ -420,6 +427,7 @@ void App::ResetSimulation() {
   last_stats_ = {};
   contacts_valid_ = false;
   ui_.selected_contact = -1;
+  ui_.pressure_max.Reset();
   clock_.Restart();
   ui_.plots.Clear();
   // The gripper starts over too: a fresh controller, the replay from its
@@ -712,6 +720,10 @@ void App::SelectContact(int index) {
   ui_.Info("contact " + std::to_string(index) + ": " + c.name_a + " - " + c.name_b + ", " + ContactStateName(c));
 }
 
+PressureLegend App::pressure_legend() const {
+  return MakePressureLegend(ui_.viz.pressure, ui_.pressure_max.max_pa());
+}
+
 const ContactSnapshot* App::selected_contact() const {
   const int i = ui_.selected_contact;
   return i >= 0 && i < static_cast<int>(snapshot_.contacts.size()) ? &snapshot_.contacts[i] : nullptr;
@@ -749,6 +761,20 @@ void App::BuildContactDraw(DebugDraw* debug) const {
   for (size_t i = 0; i < snapshot_.contacts.size(); ++i) {
     const ContactSnapshot& c = snapshot_.contacts[i];
     const bool selected = static_cast<int>(i) == ui_.selected_contact;
+    // A pressure-field polygon: its patch has one glyph (below), not one per
+    // polygon (a patch has tens to thousands); the selected one is outlined.
+    if (c.surface >= 0 && !selected) continue;
+    if (c.surface >= 0 && c.surface < static_cast<int>(snapshot_.contact_surfaces.size())) {
+      const ContactSurfaceSnapshot& s = snapshot_.contact_surfaces[c.surface];
+      const ContactPolygon* poly =
+          c.polygon >= 0 && c.polygon < static_cast<int>(s.polygons.size()) ? &s.polygons[c.polygon] : nullptr;
+      if (poly != nullptr && poly->first >= 0 && poly->first + poly->count <= static_cast<int>(s.vertices_W.size())) {
+        for (int k = 0; k < poly->count; ++k) {
+          debug->Line(s.vertices_W[poly->first + k].cast<float>(),
+                      s.vertices_W[poly->first + (k + 1) % poly->count].cast<float>(), highlight, true);
+        }
+      }
+    }
     const Vec3f p = c.p_W.cast<float>();
     if (viz.contact_points || selected) debug->Point(p, selected ? highlight : point_color);
     if (viz.normal_forces) debug->Line(p, (c.p_W + c.normal_force_W() / scale).cast<float>(), normal_color, true);
@@ -777,11 +803,27 @@ void App::BuildContactDraw(DebugDraw* debug) const {
       if (selected) debug->Line(p, (c.p_W + 1.5 * h * n).cast<float>(), highlight, true);
     }
   }
+  // Each pressure patch: a point at its pressure centroid with its net force
+  // on B (the sum over its polygons) as the arrow, and the normal and
+  // friction parts with their toggles.
+  for (const ContactSurfaceSnapshot& s : snapshot_.contact_surfaces) {
+    const Vec3f p = s.centroid_W.cast<float>();
+    const Vector3 f_n = s.normal_force() * s.normal_W;
+    if (viz.contact_points) {
+      debug->Point(p, point_color);
+      debug->Line(p, (s.centroid_W + s.force_W / scale).cast<float>(), point_color, true);
+    }
+    if (viz.normal_forces) debug->Line(p, (s.centroid_W + f_n / scale).cast<float>(), normal_color, true);
+    if (viz.friction_forces) {
+      debug->Line(p, (s.centroid_W + (s.force_W - f_n) / scale).cast<float>(), friction_color, true);
+    }
+  }
 }
 
 // ---------------------------------------------------------------- drawing
 
 void App::BuildDebugDraw(DebugDraw* debug) const {
+  if (ui_.viz.pressure.show_patches) AddPressurePatches(snapshot_, pressure_legend(), debug);
   BuildContactDraw(debug);
   const int nb = static_cast<int>(snapshot_.X_WB.size());
   for (int b = 1; b < nb; ++b) {
@@ -852,6 +894,8 @@ AppView App::MakeView() const {
     v.video_height = video_.height();
   }
   v.auto_antialiasing = AntialiasingName(renderer_->ResolveAntialiasing(Antialiasing::kAuto));
+  v.has_compliant_geometry = has_compliant_geometry_;
+  v.pressure_legend = pressure_legend();
   return v;
 }
 
@@ -1129,6 +1173,7 @@ bool App::StepToNextVideoFrame() {
     if (!DoStep()) return false;
   }
   snapshot_ = MakeSnapshot(*sim_, last_stats_, contacts_valid_, last_step_dt_);
+  ui_.pressure_max.Update(snapshot_.peak_pressure);
   return true;
 }
 

@@ -186,6 +186,12 @@ class App final : public AppCommands, public GripperCommands {
   void SelectContact(int index);
   /// The inspected contact, or nullptr.
   const ContactSnapshot* selected_contact() const;
+  /// The pressure patches' colour scale this frame (Visualization section's
+  /// mode and fixed top, or the smoothed peak): what the patches are
+  /// coloured with and the legend shows.
+  PressureLegend pressure_legend() const;
+  /// True when a geometry of the scene is compliant (pressure-field contact).
+  bool has_compliant_geometry() const { return has_compliant_geometry_; }
   static constexpr double kContactPickPixels = 10.0;
   std::string gl_renderer() const { return window_->gl_renderer() + ", " + window_->gl_version(); }
   double last_render_ms() const { return render_ms_; }
@@ -268,6 +274,7 @@ class App final : public AppCommands, public GripperCommands {
   StepStats last_stats_;
   bool contacts_valid_ = false;  // sim_->contacts() belong to the current state's last step.
   double last_step_dt_ = 0;      // δt of that step [s].
+  bool has_compliant_geometry_ = false;
   Camera camera_;
   UiState ui_;
   PhysicsClock clock_;

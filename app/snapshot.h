@@ -2,6 +2,7 @@
 // What the renderer and the panels read of the simulation after a frame's
 // physics: an immutable copy, so that drawing never reaches into the engine.
 // If physics ever moves to its own thread this is what it would hand over.
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,9 +25,37 @@ struct ContactSnapshot {
   double slip_speed = 0;             ///< ‖v_t‖ of B relative to A [m/s].
   double utilisation = 0;            ///< |γ_t| / (μ γ_n); 0 without normal impulse.
   ConeRegion region = ConeRegion::kNoContact;
+  /// A pressure-field polygon: its surface (index into
+  /// Snapshot::contact_surfaces) and polygon; −1 for a rigid point contact.
+  int surface = -1, polygon = -1;
   double normal_force() const { return f_W.dot(R_WC.col(2)); }  ///< f_n [N].
   Vector3 normal_force_W() const { return normal_force() * R_WC.col(2); }
   Vector3 friction_force_W() const { return f_W - normal_force_W(); }
+};
+
+/// One pressure-field contact surface of the last step (compliant geometry,
+/// engine/geometry/contact_surface.h), with what the viewer shows of it:
+/// the polygons to colour by pressure and the patch's net wrench from the
+/// solved impulses of its polygons' contacts.
+struct ContactSurfaceSnapshot {
+  int body_a = 0, body_b = 0;         ///< Model body indices (0 = world).
+  std::string name_a, name_b;
+  std::vector<Vector3> vertices_W;    ///< [m]
+  std::vector<double> pressures;      ///< Per vertex [Pa].
+  /// Polygon i: vertices [first, first + count), its centroid, normal (A to
+  /// B), area [m²] and centroid pressure [Pa].
+  std::vector<ContactPolygon> polygons;
+  double area = 0;                    ///< Σ polygon areas [m²].
+  double peak_pressure = 0;           ///< Largest vertex pressure [Pa].
+  Vector3 centroid_W = Vector3::Zero();  ///< Pressure-weighted centroid [m].
+  Vector3 normal_W = Vector3::UnitZ();   ///< Area-weighted mean normal, unit, A to B.
+  /// Σ γ/δt of the polygons' contacts: the average force on B over the step
+  /// [N], and its moment about centroid_W [N m] (world frame). Zero when the
+  /// bodies' contacts were not solved (both immovable).
+  Vector3 force_W = Vector3::Zero();
+  Vector3 moment_W = Vector3::Zero();
+  double normal_force() const { return force_W.dot(normal_W); }  ///< [N]
+  double tangential_force() const { return (force_W - normal_force() * normal_W).norm(); }  ///< [N]
 };
 
 struct Snapshot {
@@ -43,6 +72,11 @@ struct Snapshot {
   double kinetic_energy = 0;   ///< [J]
   /// The contacts of the last step taken (empty after a load or a reset).
   std::vector<ContactSnapshot> contacts;
+  /// The pressure-field contact surfaces of that step (ContactSnapshot::surface
+  /// indexes them); empty without compliant geometry.
+  std::vector<ContactSurfaceSnapshot> contact_surfaces;
+  /// The largest vertex pressure over contact_surfaces [Pa] (0 without).
+  double peak_pressure = 0;
   /// Bodies drawn a second time, see-through, at these poses: the gripper's
   /// target pose (the teleop "ghost"). Empty when the scene has no gripper.
   std::vector<std::pair<int, RigidTransform>> ghost_bodies;
@@ -57,16 +91,19 @@ inline const char* ContactStateName(const ContactSnapshot& c) {
   return c.region == ConeRegion::kStiction ? "stick" : "slip";
 }
 
+/// The name the viewer shows for a model body (0: "world").
+inline std::string SnapshotBodyName(const Simulation& sim, int body) {
+  if (body == 0) return "world";
+  return body > 0 && body < sim.model().num_bodies() ? sim.model().body(body).name : "?";
+}
+
 /// One contact of the last step, copied from Simulation::contacts().
 inline ContactSnapshot MakeContactSnapshot(const Simulation& sim, const ContactReport& r, double dt) {
   ContactSnapshot c;
   c.body_a = r.body_a;
   c.body_b = r.body_b;
-  const int nb = sim.model().num_bodies();
-  c.name_a = r.body_a >= 0 && r.body_a < nb ? sim.model().body(r.body_a).name : "?";
-  c.name_b = r.body_b >= 0 && r.body_b < nb ? sim.model().body(r.body_b).name : "?";
-  if (r.body_a == 0) c.name_a = "world";
-  if (r.body_b == 0) c.name_b = "world";
+  c.name_a = SnapshotBodyName(sim, r.body_a);
+  c.name_b = SnapshotBodyName(sim, r.body_b);
   c.p_W = r.p_W;
   c.R_WC = r.R_WC;
   c.phi = r.phi;
@@ -78,7 +115,43 @@ inline ContactSnapshot MakeContactSnapshot(const Simulation& sim, const ContactR
   const double bound = r.mu * r.gamma_C.z();
   c.utilisation = bound > 0 ? gamma_t / bound : 0.0;
   c.region = r.region;
+  c.surface = r.surface;
+  c.polygon = r.polygon;
   return c;
+}
+
+/// Copies the engine's contact surfaces and sums each surface's polygon
+/// forces from `contacts` (already in the snapshot, so each report's γ/δt is
+/// computed once). One pass over the polygons and one over the contacts:
+/// the pile's thousands of polygons cost a copy, not a search.
+inline void AddContactSurfaces(const Simulation& sim, Snapshot* s) {
+  const std::vector<ContactSurface>& surfaces = sim.contact_surfaces();
+  s->contact_surfaces.resize(surfaces.size());
+  s->peak_pressure = 0;
+  for (size_t i = 0; i < surfaces.size(); ++i) {
+    const ContactSurface& in = surfaces[i];
+    ContactSurfaceSnapshot& out = s->contact_surfaces[i];
+    out.body_a = in.body_a;
+    out.body_b = in.body_b;
+    out.name_a = SnapshotBodyName(sim, in.body_a);
+    out.name_b = SnapshotBodyName(sim, in.body_b);
+    out.vertices_W = in.vertices_W;
+    out.pressures = in.pressures;
+    out.polygons = in.polygons;
+    out.area = in.Area();
+    out.peak_pressure = in.PeakPressure();
+    out.centroid_W = in.PressureCentroid();
+    Vector3 n = Vector3::Zero();
+    for (const ContactPolygon& p : in.polygons) n += p.area * p.nhat_W;
+    if (n.norm() > 0) out.normal_W = n.normalized();
+    s->peak_pressure = std::max(s->peak_pressure, out.peak_pressure);
+  }
+  for (const ContactSnapshot& c : s->contacts) {
+    if (c.surface < 0 || c.surface >= static_cast<int>(s->contact_surfaces.size())) continue;
+    ContactSurfaceSnapshot& out = s->contact_surfaces[c.surface];
+    out.force_W += c.f_W;
+    out.moment_W += (c.p_W - out.centroid_W).cross(c.f_W);
+  }
 }
 
 /// Reads the simulation's current state into a snapshot.
@@ -108,6 +181,7 @@ inline Snapshot MakeSnapshot(const Simulation& sim, const StepStats& last_stats,
     const double dt = step_dt > 0 ? step_dt : sim.time_step();
     s.contacts.reserve(sim.contacts().size());
     for (const ContactReport& r : sim.contacts()) s.contacts.push_back(MakeContactSnapshot(sim, r, dt));
+    AddContactSurfaces(sim, &s);
   }
   return s;
 }

@@ -1,6 +1,7 @@
 #pragma once
-// Lines and points collected during a frame (body frames, centres of mass,
-// the perturbation spring; contact glyphs later) and drawn by the Renderer.
+// Lines, points and filled triangles collected during a frame (body frames,
+// centres of mass, the perturbation spring, contact glyphs, pressure
+// patches) and drawn by the Renderer.
 #include <vector>
 
 #include "app/render/gl_math.h"
@@ -14,10 +15,25 @@ struct DebugVertex {
   DebugVertex(const Vec3f& p, const Vec4f& c) : p_W{p.x(), p.y(), p.z()}, color{c.x(), c.y(), c.z(), c.w()} {}
 };
 
+/// A pressure patch's vertex: where, and its place on the colour map
+/// (pressure / top of the scale, in [0, 1]). The fragment shader maps the
+/// interpolated place to a colour, so that the colours show the linear
+/// pressure field itself (interpolating the vertices' colours would bend
+/// through the map's chords: too dark between its stops).
+struct PatchVertex {
+  float p_W[3];
+  float fraction;
+  PatchVertex(const Vec3f& p, float t) : p_W{p.x(), p.y(), p.z()}, fraction(t) {}
+};
+
 struct DebugDraw {
   std::vector<DebugVertex> lines;          ///< Pairs; depth tested.
   std::vector<DebugVertex> overlay_lines;  ///< Pairs; drawn on top.
   std::vector<DebugVertex> points;         ///< Drawn on top.
+  /// Pressure patches: triples, filled, drawn on top of the scene and under
+  /// the overlay lines and points (a contact surface lies inside its
+  /// compliant body, so a depth-tested patch would always be hidden by it).
+  std::vector<PatchVertex> patch_triangles;
 
   void Line(const Vec3f& a, const Vec3f& b, const Vec4f& color, bool overlay = false) {
     auto& v = overlay ? overlay_lines : lines;
@@ -29,6 +45,7 @@ struct DebugDraw {
     lines.clear();
     overlay_lines.clear();
     points.clear();
+    patch_triangles.clear();
   }
 };
 

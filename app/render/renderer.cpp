@@ -8,6 +8,8 @@
 #include <numbers>
 #include <string>
 
+#include "app/render/pressure_scale.h"
+
 namespace stiction::app {
 namespace {
 
@@ -74,6 +76,9 @@ Vec4i EdgeRectangle(const std::vector<DrawItem>& opaque, const std::vector<DrawI
     for (const DebugVertex& p : *v) {
       if (!add(Vec3f(p.p_W[0], p.p_W[1], p.p_W[2]))) return whole;
     }
+  }
+  for (const PatchVertex& p : debug.patch_triangles) {
+    if (!add(Vec3f(p.p_W[0], p.p_W[1], p.p_W[2]))) return whole;
   }
   if (!(x0 <= x1)) return Vec4i(0, 0, 0, 0);  // Nothing but the ground.
   const int ix0 = std::clamp(static_cast<int>(std::floor(x0)) - 2, 0, width);
@@ -160,6 +165,10 @@ Renderer::Renderer(const std::string& shader_dir) {
   }
   shadow_program_ = std::make_unique<ShaderProgram>(shader_dir, "shadow.vert", "shadow.frag");
   line_program_ = std::make_unique<ShaderProgram>(shader_dir, "line.vert", "line.frag");
+  patch_program_ = std::make_unique<ShaderProgram>(shader_dir, "pressure.vert", "pressure.frag");
+  patch_program_->Use();
+  glUniform3fv(patch_program_->Location("u_colormap"), kPressureColorStops, &kPressureColorMap[0][0]);
+  glUseProgram(0);
   sky_program_ = std::make_unique<ShaderProgram>(shader_dir, "sky.vert", "sky.frag");
   fxaa_program_ = std::make_unique<ShaderProgram>(shader_dir, "fullscreen.vert", "fxaa.frag");
   glGetIntegerv(GL_MAX_SAMPLES, &max_samples_);
@@ -195,6 +204,16 @@ Renderer::Renderer(const std::string& shader_dir) {
   glEnableVertexAttribArray(1);
   glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(DebugVertex),
                         reinterpret_cast<const void*>(offsetof(DebugVertex, color)));
+  glGenVertexArrays(1, &patch_vao_);
+  glGenBuffers(1, &patch_vbo_);
+  glBindVertexArray(patch_vao_);
+  glBindBuffer(GL_ARRAY_BUFFER, patch_vbo_);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(PatchVertex),
+                        reinterpret_cast<const void*>(offsetof(PatchVertex, p_W)));
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, sizeof(PatchVertex),
+                        reinterpret_cast<const void*>(offsetof(PatchVertex, fraction)));
   glBindVertexArray(0);
   glGenVertexArrays(1, &empty_vao_);
   glGenBuffers(1, &instance_vbo_);
@@ -207,6 +226,8 @@ Renderer::~Renderer() {
   glDeleteTextures(1, &shadow_tex_);
   glDeleteVertexArrays(1, &line_vao_);
   glDeleteBuffers(1, &line_vbo_);
+  glDeleteVertexArrays(1, &patch_vao_);
+  glDeleteBuffers(1, &patch_vbo_);
   glDeleteVertexArrays(1, &empty_vao_);
   glDeleteBuffers(1, &instance_vbo_);
   glDeleteBuffers(1, &shadow_instance_vbo_);
@@ -557,6 +578,20 @@ void Renderer::Render(const RenderScene& scene, const Snapshot& snapshot, const 
   };
   draw_lines(debug.lines, GL_LINES);
   glDisable(GL_DEPTH_TEST);
+  // Pressure patches, on top (both faces: culling is off here), under the
+  // overlay glyphs; opaque, so that a colour reads as the legend's.
+  if (!debug.patch_triangles.empty()) {
+    patch_program_->Use();
+    patch_program_->Set("u_view_proj", view_proj);
+    glBindVertexArray(patch_vao_);
+    glBindBuffer(GL_ARRAY_BUFFER, patch_vbo_);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(debug.patch_triangles.size() * sizeof(PatchVertex)),
+                 debug.patch_triangles.data(), GL_STREAM_DRAW);
+    glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(debug.patch_triangles.size()));
+    line_program_->Use();
+    glBindVertexArray(line_vao_);
+    glBindBuffer(GL_ARRAY_BUFFER, line_vbo_);
+  }
   draw_lines(debug.overlay_lines, GL_LINES);
   draw_lines(debug.points, GL_POINTS);
   glEnable(GL_DEPTH_TEST);

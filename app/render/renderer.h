@@ -8,7 +8,8 @@
 //      opaque items instanced (one glDrawElementsInstanced per mesh and
 //      level of detail; pose, colour and material per instance), the ground
 //      (grid, fog), the sky gradient behind everything, transparent items
-//      back to front, debug lines;
+//      back to front, debug lines, then on top the pressure patches and the
+//      overlay glyphs;
 //   3. the antialiasing resolve into a single-sample FBO: a blit for MSAA,
 //      the FXAA full-screen pass, nothing when off.
 // That resolved image is what goes to the window (blit) and to screenshots
@@ -117,7 +118,7 @@ class Renderer {
 
   // mesh.vert/frag variants: [shadows][ground] (see mesh.frag).
   std::unique_ptr<ShaderProgram> mesh_programs_[2][2];
-  std::unique_ptr<ShaderProgram> shadow_program_, line_program_, sky_program_, fxaa_program_;
+  std::unique_ptr<ShaderProgram> shadow_program_, line_program_, patch_program_, sky_program_, fxaa_program_;
   MeshCache meshes_;
   /// Per drawable of the loaded scene: its GPU mesh at each level of detail
   /// (all the same mesh for shapes without levels); empty entries when absent.
@@ -130,6 +131,7 @@ class Renderer {
   GLuint resolve_fbo_ = 0, resolve_color_ = 0, resolve_depth_ = 0;
   GLuint shadow_fbo_ = 0, shadow_tex_ = 0;
   GLuint line_vao_ = 0, line_vbo_ = 0;
+  GLuint patch_vao_ = 0, patch_vbo_ = 0;  // Pressure patches (PatchVertex).
   GLuint empty_vao_ = 0;  // Full-screen triangles take no attributes.
   GLuint instance_vbo_ = 0, shadow_instance_vbo_ = 0;
   int width_ = 0, height_ = 0;

@@ -14,6 +14,8 @@
 #include "app/physics_clock.h"
 #include "app/ui/demo_scenes.h"
 #include "app/ui/parameter_sections.h"
+#include "app/ui/patch_inspector.h"
+#include "app/ui/pressure_legend.h"
 #include "app/ui/ui_metrics.h"
 
 namespace stiction::app {
@@ -229,6 +231,33 @@ void DrawRecordingSection(const AppView& view, UiState* ui, AppCommands* command
 
 // ---------------------------------------------------------------- Visualization
 
+// Pressure-field patches (compliant geometry): shown or not, and the colour
+// scale: the smoothed peak of the frame or a fixed top in kPa.
+void DrawPressurePatchSettings(const AppView& view, UiState* ui) {
+  PressureScaleSettings& p = ui->viz.pressure;
+  ImGui::BeginDisabled(!view.has_compliant_geometry);
+  ImGui::Checkbox("pressure patches", &p.show_patches);
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    ImGui::SetTooltip("Contact surfaces of compliant geometry, coloured by pressure (drawn on top: they lie\n"
+                      "inside the compliant body), with one point and net-force arrow per patch");
+  }
+  ImGui::SameLine();
+  if (ImGui::RadioButton("auto", p.automatic)) p.automatic = true;
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    ImGui::SetTooltip("Scale from 0 to the peak pressure (smoothed over a few frames)");
+  }
+  ImGui::SameLine();
+  if (ImGui::RadioButton("fixed", !p.automatic)) p.automatic = false;
+  ImGui::BeginDisabled(p.automatic);
+  ImGui::SetNextItemWidth(Scaled(110));
+  if (ImGui::InputDouble("fixed max [kPa]", &p.fixed_max_kpa, 0.0, 0.0, "%.4g")) {
+    if (!(p.fixed_max_kpa > 0)) p.fixed_max_kpa = 1e-3;  // The scale needs a positive top.
+  }
+  ImGui::EndDisabled();
+  ImGui::EndDisabled();
+  if (!view.has_compliant_geometry) ImGui::TextDisabled("(no compliant geometry in this scene)");
+}
+
 void DrawVisualizationSection(const AppView& view, UiState* ui) {
   RenderOptions& r = ui->viz.render;
   ImGui::Checkbox("shadows", &r.shadows);
@@ -270,6 +299,7 @@ void DrawVisualizationSection(const AppView& view, UiState* ui) {
   ImGui::SliderScalar("cone size [m]", ImGuiDataType_Double, &ui->viz.cone_size, &min_cone, &max_cone, "%.3g",
                       ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   ImGui::TextDisabled("cones: stick green, slip orange, separating grey");
+  DrawPressurePatchSettings(view, ui);
   ImGui::Separator();
   ImGui::TextDisabled("camera");
   ImGui::SetNextItemWidth(Scaled(150));
@@ -372,6 +402,13 @@ void DrawContactInspector(const AppView& view, UiState* ui) {
     const ContactSnapshot& c = contacts[sel];
     ImGui::Separator();
     ImGui::PushTextWrapPos(0.0f);
+    if (c.surface >= 0 && c.surface < static_cast<int>(view.snapshot->contact_surfaces.size())) {
+      for (const std::string& line : DescribePatch(view.snapshot->contact_surfaces[c.surface], c.surface, c.polygon)) {
+        ImGui::TextUnformatted(line.c_str());
+      }
+      ImGui::Separator();
+      ImGui::TextDisabled("its polygon, as a point contact:");
+    }
     ImGui::Text("contact %d: %s (A) - %s (B)", sel, c.name_a.c_str(), c.name_b.c_str());
     ImGui::PopTextWrapPos();
     ImGui::Text("point     (%.4f, %.4f, %.4f) m", c.p_W.x(), c.p_W.y(), c.p_W.z());
@@ -512,6 +549,9 @@ void DrawPanels(const AppView& view, const GripperView& gripper, UiState* ui, Ap
     if (UserResized(width, layout.right.width)) ui->settings.layout.right_width = width / ui->ui_scale;
   }
   if (ui->show_info) DrawInfoOverlay(view, layout.scene);
+  if (view.snapshot != nullptr && ui->viz.pressure.show_patches && !view.snapshot->contact_surfaces.empty()) {
+    DrawPressureLegend(ImGui::GetBackgroundDrawList(), view.pressure_legend, layout.scene);
+  }
   DrawRecordingIndicator(view, layout.scene);  // Even with the panels hidden.
   if (ui->show_help) DrawHelp(ui, layout.scene);
 }

@@ -9,6 +9,7 @@
 // tests.
 #include <string>
 
+#include "app/render/pressure_scale.h"
 #include "app/snapshot.h"
 #include "app/ui/gripper_panel.h"
 #include "app/ui/ui_state.h"
@@ -68,6 +69,8 @@ struct AppView {
   double video_fps = 30;
   int video_width = 0, video_height = 0;  ///< Frame size of the recording [pixels].
   std::string auto_antialiasing;          ///< What "auto" antialiasing is on this renderer.
+  bool has_compliant_geometry = false;    ///< The scene has pressure-field contact.
+  PressureLegend pressure_legend;         ///< The patches' colour scale this frame.
 };
 
 /// The panel fields for the simulation's current settings.

@@ -197,7 +197,8 @@ void CheckTimeStep(double dt) {
 
 bool SameMaterial(const ContactMaterial& a, const ContactMaterial& b) {
   return a.stiffness == b.stiffness && a.dissipation == b.dissipation && a.friction == b.friction &&
-         a.hc_dissipation == b.hc_dissipation && a.stiction_velocity == b.stiction_velocity && a.model == b.model;
+         a.hc_dissipation == b.hc_dissipation && a.stiction_velocity == b.stiction_velocity &&
+         a.hydroelastic_modulus == b.hydroelastic_modulus && a.model == b.model;
 }
 
 bool SameContactParameters(const ContactModelParameters& a, const ContactModelParameters& b) {
@@ -347,6 +348,10 @@ void DrawContactParameters(const Simulation& sim, UiState* ui, AppCommands* comm
               [&] { apply_material(&ContactMaterial::hc_dissipation); });
     LiveInput(ui, prefix + "v_s", "stiction velocity v_s [m/s]", &c.stiction_velocity,
               edited(&ContactMaterial::stiction_velocity), [&] { apply_material(&ContactMaterial::stiction_velocity); });
+    // The pressure p = E e of this material's compliant geometries (rigid
+    // ones ignore it); the next step's contact surfaces use the new E.
+    LiveInput(ui, prefix + "E", "hydroelastic modulus E [Pa]", &c.hydroelastic_modulus,
+              edited(&ContactMaterial::hydroelastic_modulus), [&] { apply_material(&ContactMaterial::hydroelastic_modulus); });
     {
       // The first item, "(scene)", clears the material's own model.
       LiveField field(ui, prefix + "model");

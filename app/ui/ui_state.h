@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/record/video_overlay_options.h"
+#include "app/render/pressure_scale.h"
 #include "app/render/renderer.h"
 #include "app/ui/layout.h"
 #include "app/ui/rolling_plot.h"
@@ -61,6 +62,9 @@ struct VisualizationState {
   bool friction_cones = false;
   double force_scale = 50.0;  ///< Force arrows: N per metre of arrow.
   double cone_size = 0.03;    ///< Height of a friction-cone glyph [m].
+  /// Pressure-field contact patches (compliant geometry): shown, and the
+  /// colour scale's mode and fixed top.
+  PressureScaleSettings pressure;
 };
 
 struct Plots {
@@ -128,6 +132,9 @@ struct UiState {
   int selected_contact = -1;
   bool open_inspector = false;  ///< Expand the Contacts window next frame (a contact was picked).
   VisualizationState viz;
+  /// The automatic pressure scale's smoothed peak (the App updates it with
+  /// each new snapshot; reset on load and reset).
+  AutoPressureMax pressure_max;
   std::string scene_path_field;  ///< The Open field.
   /// Scene loads asked for by the panels, done by the App at the start of
   /// the next frame (never while a panel still reads the old simulation).

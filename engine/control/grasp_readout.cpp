@@ -21,6 +21,15 @@ GraspReadout CalcGraspReadout(const Simulation& sim, const GripperController& gr
   }
   // Normal force per object and finger, to find what the fingers hold.
   std::map<int, std::vector<double>> force_on;
+  // A pressure-field patch is judged as a whole: its rim polygons sit at the
+  // cone's edge while the patch holds, so per (finger, surface) the net
+  // friction over μ times the net normal impulse, and "sliding" when most
+  // of its normal impulse is in sliding polygons.
+  struct Patch {
+    Vector3 gamma_t_W = Vector3::Zero();
+    double gamma_n = 0, mu_gamma_n = 0, sliding_gamma_n = 0;
+  };
+  std::map<std::pair<int, int>, Patch> patches;
   for (const ContactReport& c : sim.contacts()) {
     for (const auto& [finger_body, other] : {std::pair{c.body_a, c.body_b}, std::pair{c.body_b, c.body_a}}) {
       const int f = finger_of[finger_body];
@@ -33,11 +42,24 @@ GraspReadout CalcGraspReadout(const Simulation& sim, const GripperController& gr
       std::vector<double>& per_finger = force_on[other];
       per_finger.resize(n, 0.0);
       per_finger[f] += gamma_n / dt;
+      r.slip_speed = std::max(r.slip_speed, c.vc.head<2>().norm());
+      if (c.surface >= 0) {
+        Patch& p = patches[{f, c.surface}];
+        p.gamma_t_W += c.R_WC.leftCols<2>() * c.gamma_C.head<2>();
+        p.gamma_n += gamma_n;
+        p.mu_gamma_n += c.mu * gamma_n;
+        if (c.region == ConeRegion::kSliding) p.sliding_gamma_n += gamma_n;
+        continue;
+      }
       const double gamma_t = c.gamma_C.head<2>().norm();
       if (c.mu > 0) r.friction_utilisation = std::max(r.friction_utilisation, gamma_t / (c.mu * gamma_n));
-      r.slip_speed = std::max(r.slip_speed, c.vc.head<2>().norm());
       r.slipping = r.slipping || c.region == ConeRegion::kSliding;
     }
+  }
+  for (const auto& [key, p] : patches) {
+    FingerReadout& r = out.fingers[key.first];
+    if (p.mu_gamma_n > 0) r.friction_utilisation = std::max(r.friction_utilisation, p.gamma_t_W.norm() / p.mu_gamma_n);
+    r.slipping = r.slipping || p.sliding_gamma_n > 0.5 * p.gamma_n;
   }
   double best = 0;
   for (const auto& [body, forces] : force_on) {

@@ -15,12 +15,13 @@ struct FingerReadout {
   int num_contacts = 0;        ///< Contacts between this finger's links and a non-gripper body.
   double normal_force = 0;     ///< Σ γ_n / δt over them [N].
   /// max over the contacts of |γ_t| / (μ γ_n) (1 = at the friction cone's
-  /// edge, sliding); 0 without normal impulse.
+  /// edge, sliding); 0 without normal impulse. A pressure-field patch counts
+  /// as one contact: |Σ γ_t| / Σ μ γ_n over its polygons.
   double friction_utilisation = 0;
   /// max over the contacts of the tangential speed of the object relative to
   /// the finger, ‖v_t‖ at the end of the step [m/s].
   double slip_speed = 0;
-  bool slipping = false;       ///< Some contact is in the sliding region.
+  bool slipping = false;       ///< Some contact (a patch: most of its load) is in the sliding region.
 };
 
 struct GraspReadout {
