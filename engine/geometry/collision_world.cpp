@@ -314,7 +314,7 @@ void CollisionWorld::BuildCompliantGeometry() {
     }
     volume_meshes_[i] = it->second.first;
     bvhs_[i] = it->second.second;
-    moduli_[i] = 1e6;  // Until the Simulation sets the material's.
+    moduli_[i] = ContactMaterial{}.hydroelastic_modulus;  // The default, until the Simulation sets the material's.
   }
   if (!any) return;
   std::map<std::string, std::shared_ptr<const SurfaceMesh>> rigid;
@@ -353,8 +353,8 @@ void CollisionWorld::ComputeSurfacePair(int a, int b, std::vector<ContactPoint>*
   } else if (soft_b) {
     ComputeRigidSoftSurface(rigid(a), soft(b), &s);
   } else {
-    ComputeRigidSoftSurface(rigid(b), soft(a), &s);  // Normals from b into a:
-    for (ContactPolygon& p : s.polygons) p.nhat_W = -p.nhat_W;  // now from a into b.
+    ComputeRigidSoftSurface(rigid(b), soft(a), &s);  // Normals from b into a,
+    s.Flip();                                         // now from a into b.
   }
   if (s.polygons.empty()) return;
   s.geometry_a = a;

@@ -22,7 +22,7 @@
 namespace stiction {
 
 /// One polygon of a contact surface: vertices [first, first + count) of its
-/// surface, counter-clockwise seen along −nhat_W... ordered around the centroid.
+/// surface, in order around the polygon (either orientation).
 struct ContactPolygon {
   int first = 0, count = 0;
   Vector3 centroid_W = Vector3::Zero();  ///< [m]

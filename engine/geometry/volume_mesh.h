@@ -5,14 +5,14 @@
 // triangulation of a rigid geometry, which a compliant one clips.
 //
 // Construction (docs/contact-model.md "Pressure-field patches"): every shape
-// we mesh is convex, so its surface is triangulated at the resolution and
-// each surface triangle is joined to one interior point c (the centre) into a
-// tetrahedron, with e = 0 at the surface vertices and e = 1 at c. Within the
-// cone over one flat triangle, e is then exactly 1 − γ(x), γ the gauge
-// (Minkowski functional) of the meshed polyhedron about c: for a sphere
-// e = 1 − r/R, for a box e = 1 − max(|x|/a, |y|/b, |z|/c) — the fields the
-// analytic tests integrate — and the field is continuous, linear per
-// tetrahedron, with no interior vertices to place.
+// we mesh is convex, so its surface is triangulated at the resolution and the
+// cone from the centre c over each surface triangle (a *cell*) is filled with
+// layered prisms (copies of the surface scaled about c) and a last
+// tetrahedron at c, with e = 1 − s on the copy scaled by s (0 on the surface,
+// 1 at c). Within a cell e is then exactly 1 − γ(x), γ the gauge (Minkowski
+// functional) of the meshed polyhedron about c: for a sphere e = 1 − r/R, for
+// a box e = 1 − max(|x|/a, |y|/b, |z|/c) — the fields the analytic tests
+// integrate — continuous and linear per cell.
 #include <array>
 #include <vector>
 

@@ -39,12 +39,6 @@ double Seconds(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Rotation about world y taking the body's x axis down (nose down > 0) [deg].
-double PitchDegrees(const BodyState& b) {
-  const Matrix3 R = b.orientation.toRotationMatrix();
-  return std::atan2(-R(2, 0), R(0, 0)) * 180.0 / kPi;
-}
-
 // The root of an increasing f on [lo, hi] by bisection (to round-off).
 double Bisect(const std::function<double(double)>& f, double lo, double hi) {
   for (int i = 0; i < 200 && hi - lo > 1e-15 * hi; ++i) {
@@ -326,7 +320,7 @@ RodRun RunRod(const std::string& pad_geometry, double initial, double sigma, con
   Simulation sim(LoadSceneString(RodScene(pad_geometry, initial, sigma), label));
   RodRun out;
   test::Run(&sim, 5.0, [&] {
-    const double p = PitchDegrees(test::BodyNamed(sim, "rod"));
+    const double p = test::PitchDegrees(test::BodyNamed(sim, "rod"));
     out.max_abs_pitch = std::max(out.max_abs_pitch, std::abs(p));
     out.final_pitch = p;
     if (std::abs(sim.time() - 0.1) < 0.5 * sim.time_step()) LeftPadContact(sim, &out.force_early, &out.contacts_early);
@@ -401,7 +395,7 @@ TEST(PressureFieldTest, SlipControlWithPatchesPitchesOnlyInTheLowForcePhases) {
   long stick_steps = 0, slip_steps = 0;
   std::printf("slip control with patches (slip_control_patches.yaml):\n");
   for (const Phase& phase : phases) {
-    double pitch_start = PitchDegrees(sim.CalcBodyStates()[spatula - 1]);
+    double pitch_start = test::PitchDegrees(sim.CalcBodyStates()[spatula - 1]);
     double pitch_settled = pitch_start, lo = 1e9, hi = -1e9;
     double min_force = 1e9, max_force = 0;
     bool held = true;
@@ -414,7 +408,7 @@ TEST(PressureFieldTest, SlipControlWithPatchesPitchesOnlyInTheLowForcePhases) {
       total_iterations += r.stats.iterations;
       if (r.stats.num_contacts > 0) max_em = std::max(max_em, r.stats.momentum_error);
       const double t = sim.time() - phase.start;
-      const double p = PitchDegrees(sim.CalcBodyStates()[spatula - 1]);
+      const double p = test::PitchDegrees(sim.CalcBodyStates()[spatula - 1]);
       const GraspReadout g = CalcGraspReadout(sim, gripper, sim.time_step());
       held = held && g.holding();
       if (t >= settle - 1e-9) {
@@ -433,7 +427,7 @@ TEST(PressureFieldTest, SlipControlWithPatchesPitchesOnlyInTheLowForcePhases) {
         }
       }
     }
-    const double pitch_end = PitchDegrees(sim.CalcBodyStates()[spatula - 1]);
+    const double pitch_end = test::PitchDegrees(sim.CalcBodyStates()[spatula - 1]);
     std::printf("  %4.1f-%4.1f s %s: pitch %6.2f -> %6.2f deg (change %+.2f; %.3f in the first %.1f s, range %.3f "
                 "after), finger force %.2f-%.2f N\n",
                 phase.start, phase.end, phase.high ? "16 N" : " 1 N", pitch_start, pitch_end, pitch_end - pitch_start,

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numbers>
 #include <functional>
 #include <sstream>
 #include <string>
@@ -50,6 +51,13 @@ inline BodyState BodyNamed(const Simulation& sim, const std::string& name) {
   }
   ADD_FAILURE() << "no body named " << name;
   return {};
+}
+
+/// The rotation about world y that takes the body's x axis down (nose down
+/// > 0) [deg]: the pitch of a held spatula or rod.
+inline double PitchDegrees(const BodyState& b) {
+  const Matrix3 R = b.orientation.toRotationMatrix();
+  return std::atan2(-R(2, 0), R(0, 0)) * 180.0 / std::numbers::pi;
 }
 
 /// Steps `sim` until `duration` seconds, calling `observe` after every step

@@ -17,9 +17,7 @@ namespace stiction {
 namespace {
 
 double PitchDegrees(const Simulation& sim, int body) {
-  const Matrix3 R = sim.CalcBodyStates()[body - 1].orientation.toRotationMatrix();
-  // Rotation about world y that takes the spatula's x axis down (nose down > 0).
-  return std::atan2(-R(2, 0), R(0, 0)) * 180.0 / std::numbers::pi;
+  return test::PitchDegrees(sim.CalcBodyStates()[body - 1]);
 }
 
 TEST(SlipControlTest, PitchChangesOnlyInTheLowForcePhases) {
