@@ -54,6 +54,11 @@ Constraint& ConstraintAssembly::Append(int num_blocks) {
   return problem_->constraints.back();
 }
 
+void ConstraintAssembly::DropLast() {
+  pool_.push_back(std::move(problem_->constraints.back()));
+  problem_->constraints.pop_back();
+}
+
 const MatrixX& ConstraintAssembly::InverseA(int tree) {
   if (!A_inverse_valid_[tree]) {
     const MatrixX& A = problem_->A[tree];

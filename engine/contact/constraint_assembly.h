@@ -70,6 +70,9 @@ class ConstraintAssembly {
   /// storage of a recycled one: the blocks' tree and J hold stale values
   /// (a family sets both in full); every other field has its default.
   Constraint& Append(int num_blocks);
+  /// Removes the constraint Append returned last (its storage goes back to
+  /// the pool), for a family that finds it can act on nothing.
+  void DropLast();
   /// A_t⁻¹, factored on demand once per tree and step (fixed-size LLT for
   /// 6-DOF trees).
   const MatrixX& InverseA(int tree);

@@ -143,6 +143,15 @@ void AddContactConstraints(const std::vector<ContactPoint>& contacts, const Geom
     Matrix3 W = Matrix3::Zero();
     for (const ConstraintJacobianBlock& b : c.blocks) assembly->AddDelassusBlock(b, &W);
     const double w = W.norm() / 3.0;  // ‖W_ii‖_rms.
+    if (!(w > 0)) {
+      // J = 0 (A is positive definite): no degree of freedom moves this point
+      // (e.g. it lies on the axis of the only joint that could), so an
+      // impulse here acts on nothing, and Eq. (30)'s Rt = σ w would be 0
+      // (a division by zero in the cone's projection; found by fuzzing,
+      // docs/fuzzing.md).
+      assembly->DropLast();
+      continue;
+    }
 
     c.origin = ConstraintOrigin::kContact;
     c.phi0 = cp.phi;

@@ -169,7 +169,9 @@ void ComputeRigidSoftSurface(const RigidSurface& A, const SoftGeometry& B, Conta
   // a cell once per tetrahedron of it).
   std::vector<int> stamp(mesh.cells.size(), 0);
   for (size_t i = 0; i < surface.triangles.size(); ++i) {
-    const auto& [a, b, c] = surface.triangles[i];
+    // Not a structured binding: clang 14 cannot capture one in the lambda below.
+    const auto& triangle = surface.triangles[i];
+    const auto a = triangle[0], b = triangle[1], c = triangle[2];
     TetBvh::Box box;
     box.min = vertices_B[a].cwiseMin(vertices_B[b]).cwiseMin(vertices_B[c]);
     box.max = vertices_B[a].cwiseMax(vertices_B[b]).cwiseMax(vertices_B[c]);

@@ -6,6 +6,8 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <string>
+#include <vector>
 
 #include <mujoco/mujoco.h>
 
@@ -387,6 +389,33 @@ class MjcfConverter {
   RobotDescription out_;
 };
 
+// MuJoCo's default warning handler prints to stdout and appends to
+// MUJOCO_LOG.TXT in the working directory, so a user's directory would get a
+// file for a NaN in their XML (found by fuzzing, docs/fuzzing.md). During an
+// import the warnings are collected into its notes instead.
+std::vector<std::string>* g_mujoco_warnings = nullptr;  // Guarded by CompilerMutex().
+void CollectMujocoWarning(const char* text) {
+  if (g_mujoco_warnings) g_mujoco_warnings->push_back(OneLine(text));
+}
+
+// Installs CollectMujocoWarning for its lifetime (under CompilerMutex()).
+class ScopedWarningCollector {
+ public:
+  explicit ScopedWarningCollector(std::vector<std::string>* warnings) : previous_(mju_user_warning) {
+    g_mujoco_warnings = warnings;
+    mju_user_warning = CollectMujocoWarning;
+  }
+  ~ScopedWarningCollector() {
+    mju_user_warning = previous_;
+    g_mujoco_warnings = nullptr;
+  }
+  ScopedWarningCollector(const ScopedWarningCollector&) = delete;
+  ScopedWarningCollector& operator=(const ScopedWarningCollector&) = delete;
+
+ private:
+  void (*previous_)(const char*);
+};
+
 }  // namespace
 
 RobotDescription ImportMjcf(const std::string& path) {
@@ -397,8 +426,10 @@ RobotDescription ImportMjcf(const std::string& path) {
   }
   std::array<char, 1000> error{};
   std::unique_ptr<mjModel, ModelDeleter> model;
+  std::vector<std::string> warnings;
   {
     std::lock_guard<std::mutex> lock(CompilerMutex());
+    ScopedWarningCollector collect(&warnings);
     // libmujoco 2.2.2 is C++ inside and lets some exceptions out through its
     // C API, e.g. std::out_of_range for a <mesh file> name shorter than 3
     // characters (it cuts the extension off without checking the length).
@@ -415,6 +446,7 @@ RobotDescription ImportMjcf(const std::string& path) {
   }
   RobotDescription robot = MjcfConverter(*model, path).Convert();
   if (error[0] != '\0') robot.notes.insert(robot.notes.begin(), path + ": MuJoCo warning: " + OneLine(error.data()));
+  for (const std::string& warning : warnings) robot.notes.push_back(path + ": MuJoCo warning: " + warning);
   return robot;
 }
 

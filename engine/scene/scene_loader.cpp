@@ -771,7 +771,8 @@ void Loader::MergeIncludes(const MapView& top, std::vector<StackEntry>& stack,
     }
     const std::string text = ReadFileText(
         resolved, "include file", name,
-        [&](const std::string& reason) { Fail(name_ctx, name_node, reason); });
+        // Init-captures: clang 14 cannot capture structured bindings.
+        [&ctx = name_ctx, &node = name_node](const std::string& reason) { Fail(ctx, node, reason); });
     const Ctx file_ctx{label_path.string(), DirOf(label_path), false, ""};
     stack.push_back(StackEntry{identity, file_ctx.label});
     MergedFiles included = ParseFile(text, file_ctx, stack);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -51,8 +52,41 @@ UrdfLines ReadLines(const std::string& text, const std::string& label) {
       lines.visuals[name].push_back(v->Row());
     }
   }
+  // Each link's parent link, by the joints, to refuse a cycle before
+  // liburdfdom sees it: liburdfdom 3.0 links a cycle's links to each other
+  // with shared pointers and leaks them all when it then refuses the file
+  // (found by fuzzing, docs/fuzzing.md).
+  std::map<std::string, std::vector<std::pair<std::string, const TiXmlElement*>>> parents_of;
   for (const TiXmlElement* e = robot->FirstChildElement("joint"); e; e = e->NextSiblingElement("joint")) {
     if (const char* name = e->Attribute("name")) lines.joint.emplace(name, e->Row());
+    const TiXmlElement* parent = e->FirstChildElement("parent");
+    const TiXmlElement* child = e->FirstChildElement("child");
+    const char* parent_link = parent ? parent->Attribute("link") : nullptr;
+    const char* child_link = child ? child->Attribute("link") : nullptr;
+    if (parent_link && child_link) parents_of[child_link].emplace_back(parent_link, e);
+  }
+  // Depth-first search up the parent edges; an edge to a link still on the
+  // path closes a cycle.
+  enum class Mark { kNew, kOnPath, kDone };
+  std::map<std::string, Mark> mark;
+  std::function<void(const std::string&)> visit = [&](const std::string& link) {
+    mark[link] = Mark::kOnPath;
+    if (const auto up = parents_of.find(link); up != parents_of.end()) {
+      for (const auto& [parent, joint] : up->second) {
+        const Mark m = mark.count(parent) ? mark[parent] : Mark::kNew;
+        if (m == Mark::kOnPath) {
+          const char* name = joint->Attribute("name");
+          throw InputError(label + ":" + std::to_string(joint->Row()) + ": joint " + SingleQuoted(name ? name : "") +
+                           ": link " + SingleQuoted(parent) +
+                           " would be its own ancestor (the joints form a cycle; a URDF robot is a tree)");
+        }
+        if (m == Mark::kNew) visit(parent);
+      }
+    }
+    mark[link] = Mark::kDone;
+  };
+  for (const auto& entry : parents_of) {
+    if (!mark.count(entry.first)) visit(entry.first);
   }
   return lines;
 }

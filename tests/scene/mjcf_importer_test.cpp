@@ -406,6 +406,32 @@ TEST_F(MjcfImporterTest, BadMeshesAreRefusedNamingTheGeomAndMesh) {
 // libmujoco 2.2.2 throws a C++ exception out of mj_loadXML for a mesh file
 // name under 3 characters (found by robot_fuzz_test): an InputError naming
 // the file, not a crash.
+// MuJoCo's own warning handler appends to MUJOCO_LOG.TXT in the working
+// directory; an import must leave the user's directory alone and keep the
+// warning in its notes (found by fuzzing: a NaN in the XML warns).
+TEST_F(MjcfImporterTest, MuJoCoWarningsGoToTheNotesNotToALogFileInTheWorkingDirectory) {
+  const std::string path = Write("nan.xml", R"(<mujoco>
+  <worldbody>
+    <body name="arm" pos="0 0 0.5">
+      <joint name="j" type="hinge" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.02" rgba="NaN 1 1 1"/>
+    </body>
+  </worldbody>
+</mujoco>
+)");
+  const std::filesystem::path cwd = std::filesystem::current_path();
+  std::filesystem::current_path(dir_);
+  std::string notes;
+  try {
+    for (const std::string& note : ImportMjcf(path).notes) notes += note + "\n";
+  } catch (const InputError& e) {
+    notes = e.what();  // Refused is fine too; what matters is where the warning went.
+  }
+  std::filesystem::current_path(cwd);
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "MUJOCO_LOG.TXT"));
+  EXPECT_THAT(notes, HasSubstr("NaN")) << notes;
+}
+
 TEST_F(MjcfImporterTest, AnExceptionFromMuJoCosCompilerBecomesAnInputError) {
   const std::string path = Write("short.xml", R"(<mujoco>
   <asset><mesh name="m" file="0"/></asset>
