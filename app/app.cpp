@@ -16,6 +16,7 @@
 #include "app/input/picking.h"
 #include "app/render/pressure_patches.h"
 #include "app/record/screenshot.h"
+#include "app/record/termination_signals.h"
 #include "app/ui/ui_metrics.h"
 #include "engine/scene/scene_writer.h"
 #include "engine/common/error.h"
@@ -101,6 +102,9 @@ App::App(const AppOptions& options) : options_(options) {
 }
 
 App::~App() {
+  if (command_autosave_.is_open() && !command_autosave_.Close(recorder_.log())) {
+    std::fprintf(stderr, "stiction: %s\n", command_autosave_.error().c_str());
+  }
   if (!options_.settings_path.empty()) SaveSettings();
   if (imgui_ready_) {
     ImGui_ImplOpenGL3_Shutdown();
@@ -221,7 +225,10 @@ void App::FitCamera() {
 int App::Run() {
   if (options_.headless_frames > 0) {
     capture_window_ = options_.screenshot_window;
-    for (int i = 0; i < options_.headless_frames && !window_->ShouldClose(); ++i) Frame();
+    for (int i = 0; i < options_.headless_frames && !window_->ShouldClose() && TerminationSignal() == 0; ++i) {
+      Frame();
+    }
+    if (const int signal = TerminationSignal()) return FinishOnTerminationSignal(signal);
     bool saved = true;
     if (!options_.screenshot_path.empty()) {
       if (options_.screenshot_window) {
@@ -236,13 +243,33 @@ int App::Run() {
     }
     return 0;
   }
-  while (!window_->ShouldClose()) Frame();
+  // A signal ends the loop between frames: the frame in progress completes.
+  while (!window_->ShouldClose() && TerminationSignal() == 0) Frame();
+  if (const int signal = TerminationSignal()) return FinishOnTerminationSignal(signal);
   if (recording()) {
     const bool ok = StopRecording();
     std::fprintf(stderr, "stiction: %s\n", ui_.message.c_str());
     if (!ok) return 1;
   }
   return 0;
+}
+
+int App::FinishOnTerminationSignal(int signal) {
+  char when[48];
+  std::snprintf(when, sizeof when, " at t = %.6g s", sim_->time());
+  std::string line = std::string("stopped by ") + TerminationSignalName(signal) + when;
+  const bool had_video = recording();
+  if (had_video) {
+    StopRecording();  // Every frame written, ffmpeg waited for; a failure is printed too.
+    line += ": " + ui_.message;
+  }
+  const std::string commands = CloseCommandAutosave();
+  if (!commands.empty()) {
+    line += (had_video ? "; " : ": ") + std::to_string(recorder_.log().entries.size()) +
+            " gripper commands autosaved to " + commands;
+  }
+  std::fprintf(stderr, "%sstiction: %s\n", isatty(STDERR_FILENO) == 1 ? "\r\033[K" : "", line.c_str());
+  return TerminationExitCode(signal);
 }
 
 void App::Frame() {
@@ -265,6 +292,7 @@ void App::Frame() {
   // 2. Physics.
   StepPhysics(wall_dt);
   physics_ms_ = (Now() - t0) * 1e3;
+  SyncCommandAutosave();
   {
     Snapshot previous = std::move(snapshot_);
     snapshot_ = MakeSnapshot(*sim_, last_stats_, contacts_valid_, last_step_dt_);
@@ -1174,6 +1202,13 @@ bool App::StepToNextVideoFrame() {
   }
   snapshot_ = MakeSnapshot(*sim_, last_stats_, contacts_valid_, last_step_dt_);
   ui_.pressure_max.Update(snapshot_.peak_pressure);
+  return true;
+}
+
+bool App::StepUntil(double t_s) {
+  while (sim_->time() < t_s - 0.5 * sim_->time_step()) {
+    if (!DoStep()) return false;
+  }
   return true;
 }
 

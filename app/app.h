@@ -46,6 +46,7 @@
 #include "app/ui/panels.h"
 #include "app/ui/ui_state.h"
 #include "engine/control/camera_keyframes.h"
+#include "engine/control/command_autosave.h"
 #include "engine/control/command_player.h"
 #include "engine/control/command_recorder.h"
 #include "engine/control/grasp_readout.h"
@@ -64,8 +65,14 @@ class App final : public AppCommands, public GripperCommands {
   App& operator=(const App&) = delete;
 
   /// Runs frames until the window closes (or the headless frames are done,
-  /// then writes the screenshot). Returns the process exit code.
+  /// then writes the screenshot) or SIGINT/SIGTERM arrives (see
+  /// FinishOnTerminationSignal). Returns the process exit code.
   int Run();
+  /// After SIGINT/SIGTERM (app/record/termination_signals.h): finishes the
+  /// video (every frame written, ffmpeg waited for) and the command
+  /// recording's autosave, prints one line saying so and returns the exit
+  /// code, 128 + signal.
+  int FinishOnTerminationSignal(int signal);
   /// One iteration of the frame loop.
   void Frame();
 
@@ -117,6 +124,9 @@ class App final : public AppCommands, public GripperCommands {
   /// Headless recording: steps until a video frame is due (none if one is
   /// due already) and refreshes the snapshot. False when a step failed.
   bool StepToNextVideoFrame();
+  /// Steps, without recording, until the simulated time reaches t_s [s]
+  /// (within half a step). False when a step failed (printed by DoStep).
+  bool StepUntil(double t_s);
   /// Renders the current state at the video size and writes the frames due
   /// now, at most max_frames. False (message shown, printed to stderr,
   /// recording stopped) when a frame could not be written.
@@ -203,6 +213,8 @@ class App final : public AppCommands, public GripperCommands {
   const GripperController* gripper() const { return gripper_ ? &*gripper_ : nullptr; }
   bool teleop() const { return teleop_; }
   const CommandRecorder& recorder() const { return recorder_; }
+  /// The file the command recording is autosaved to (open while recording).
+  const CommandAutosave& command_autosave() const { return command_autosave_; }
   /// The command file being replayed, or nullptr.
   const CommandPlayer* player() const { return player_ ? &*player_ : nullptr; }
   const GraspReadout& grasp_readout() const { return readout_; }
@@ -260,6 +272,12 @@ class App final : public AppCommands, public GripperCommands {
   void TeleopDrag(double dx, double dy, int mods);
   void TeleopScroll(double dy);
   GripperView MakeGripperView() const;
+  /// Each frame: appends the new commands to the autosave (at most every
+  /// CommandAutosave::kFlushPeriod), closes it once the recording stopped.
+  void SyncCommandAutosave();
+  /// Writes the last commands and closes the autosave; returns its path
+  /// ("" if none was open or it failed: the failure is shown and printed).
+  std::string CloseCommandAutosave();
   static double Now();
 
   AppOptions options_;
@@ -305,6 +323,7 @@ class App final : public AppCommands, public GripperCommands {
   std::optional<CommandPlayer> player_;
   std::string player_file_;
   CommandRecorder recorder_;
+  CommandAutosave command_autosave_;  // recorder_'s log, on disk as it grows.
   bool teleop_ = false;
   GraspReadout readout_;
   // Video.

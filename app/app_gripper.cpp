@@ -3,9 +3,12 @@
 // the engine's (engine/control/); every gripper command takes effect before
 // the simulation's next step, the step it is recorded at.
 #include <algorithm>
+#include <cstdio>
 #include <numbers>
+#include <string>
 
 #include "app/app.h"
+#include "app/record/screenshot.h"
 #include "app/render/gl.h"
 #include "engine/common/error.h"
 
@@ -17,6 +20,7 @@ constexpr double kScrollHeight = 0.01;  // Target height change per scroll notch
 }  // namespace
 
 std::string App::SetUpGripper() {
+  CloseCommandAutosave();  // A take in progress keeps what it recorded on disk.
   gripper_.reset();
   player_.reset();
   player_file_.clear();
@@ -162,6 +166,7 @@ void App::StartCommandRecording() {
   player_.reset();
   player_file_.clear();
   ResetSimulation();
+  CloseCommandAutosave();  // The previous take, if any, ends with what it holds.
   // The take starts at t = 0 with the controller's whole state, so that a
   // replay from a fresh load reproduces it bit for bit.
   GripperCommand first = gripper_->StateCommand(0);
@@ -169,12 +174,44 @@ void App::StartCommandRecording() {
   recorder_.Start(scene_path_, sim_->time_step());
   gripper_->Apply(first);
   recorder_.Record(first);
-  ui_.Info("recording gripper commands from t = 0 (Stop, then Save)");
+  // Saved as it grows: a crash loses at most the last flush period.
+  const std::string autosave = TimestampedCommandsPath(options_.screenshot_dir);
+  if (command_autosave_.Open(autosave, recorder_.log(), Now())) {
+    ui_.Info("recording gripper commands from t = 0 (Stop, then Save); autosaving to " + autosave);
+    std::fprintf(stderr, "stiction: autosaving the gripper command recording to %s\n", autosave.c_str());
+  } else {
+    ReportError(command_autosave_.error() + "; recording the gripper commands in memory only (Stop, then Save)");
+  }
 }
 
 void App::StopCommandRecording() {
   recorder_.Stop();
-  ui_.Info("recording stopped: " + std::to_string(recorder_.log().entries.size()) + " commands");
+  const bool autosaving = command_autosave_.is_open();
+  const std::string saved = CloseCommandAutosave();
+  if (autosaving && saved.empty()) return;  // The failure is shown.
+  ui_.Info("recording stopped: " + std::to_string(recorder_.log().entries.size()) + " commands" +
+           (saved.empty() ? "" : ", autosaved to " + saved));
+}
+
+void App::SyncCommandAutosave() {
+  if (!command_autosave_.is_open()) return;
+  if (!recorder_.recording()) {  // Stopped (a reset, a scene load): the file gets the rest.
+    CloseCommandAutosave();
+    return;
+  }
+  if (!command_autosave_.Update(recorder_.log(), Now())) {
+    ReportError(command_autosave_.error() + "; the recording goes on in memory (Stop, then Save)");
+  }
+}
+
+std::string App::CloseCommandAutosave() {
+  if (!command_autosave_.is_open()) return "";
+  const std::string path = command_autosave_.path();
+  if (!command_autosave_.Close(recorder_.log())) {
+    ReportError(command_autosave_.error());
+    return "";
+  }
+  return path;
 }
 
 bool App::SaveCommandRecording(const std::string& path) {

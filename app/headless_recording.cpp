@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "app/app.h"
+#include "app/record/termination_signals.h"
 #include "cli/progress_bar.h"
 
 namespace stiction::app {
@@ -29,6 +30,7 @@ int RunHeadlessRecording(const AppOptions& options) {
     std::fprintf(stderr, "stiction: --duration %.6g s at %.6g fps is less than one frame\n", duration, o.record_fps);
     return 1;
   }
+  const double t0 = app.simulation().time();
   // The video is exactly --size: render the scene at that size, whatever
   // size the (hidden) window got.
   if (!app.StartRecording(o.record_path, o.width, o.height)) return 1;  // Message printed.
@@ -39,6 +41,11 @@ int RunHeadlessRecording(const AppOptions& options) {
   {
     cli::ProgressBar progress(std::cerr, tty, STDERR_FILENO);
     while (app.video().frames_written() < total) {
+      // SIGINT/SIGTERM: the video ends cleanly with the frames so far.
+      if (const int signal = TerminationSignal()) {
+        progress.Clear();
+        return app.FinishOnTerminationSignal(signal);
+      }
       // The first frame is the initial state; each next one the first state
       // that reaches its frame time. DoStep (inside) reports a failed step.
       if (!app.StepToNextVideoFrame()) {  // A failed step, already printed by DoStep.
@@ -47,8 +54,29 @@ int RunHeadlessRecording(const AppOptions& options) {
         return 1;
       }
       if (!app.CaptureVideoFrames(total - app.video().frames_written())) {
+        // The video cannot go on (a full disk, ffmpeg failed): the recording
+        // stopped with the reason printed and the file keeps its complete
+        // fragments. The simulation itself runs on to --duration, then the
+        // run exits 1 saying the video is incomplete (docs/recording-faults.md).
+        const std::int64_t written = app.video().frames_written();
+        for (std::int64_t k = written; k < total; ++k) {
+          if (const int signal = TerminationSignal()) {
+            progress.Clear();
+            return app.FinishOnTerminationSignal(signal);
+          }
+          if (!app.StepUntil(t0 + static_cast<double>(k) / o.record_fps)) {
+            progress.Clear();
+            return 1;
+          }
+          progress.Update(app.simulation().time() - t0, total_s, app.steps_taken());
+        }
         progress.Clear();
-        return 1;  // Reported in one line (and the recording stopped).
+        std::fprintf(stderr,
+                     "stiction: video incomplete: %lld of %lld frames went to the encoder before the failure; %s keeps "
+                     "them up to its last complete fragment; the simulation ran on to t = %.6g s\n",
+                     static_cast<long long>(written), static_cast<long long>(total), o.record_path.c_str(),
+                     app.simulation().time());
+        return 1;
       }
       progress.Update(app.video_clock().video_seconds(), total_s, app.steps_taken());
     }

@@ -14,7 +14,11 @@
 namespace stiction::app {
 
 /// Runs the headless recording; returns the exit code (0 done, 1 a failure,
-/// reported in one line on stderr). Throws what App's constructor throws.
+/// reported on stderr; 130 / 143 after SIGINT / SIGTERM, the video finished
+/// with the frames so far). When the video cannot be written on (a full
+/// disk), the simulation still runs to --duration, then 1 with "video
+/// incomplete" (docs/recording-faults.md). Throws what App's constructor
+/// throws.
 int RunHeadlessRecording(const AppOptions& options);
 
 }  // namespace stiction::app

@@ -7,6 +7,7 @@
 #include "app/app.h"
 #include "app/benchmark.h"
 #include "app/headless_recording.h"
+#include "app/record/termination_signals.h"
 #include "engine/common/error.h"
 
 int main(int argc, char** argv) {
@@ -22,6 +23,10 @@ int main(int argc, char** argv) {
   }
   try {
     if (parsed.options.benchmark) return RunBenchmark(parsed.options);
+    // From here on SIGINT/SIGTERM finish the video and the command recording
+    // before exiting 130/143 (docs/recording-faults.md); the benchmark keeps
+    // the default (it records nothing).
+    InstallTerminationHandlers();
     if (parsed.options.headless) return RunHeadlessRecording(parsed.options);
     AppOptions options = parsed.options;
     // The interactive viewer remembers its layout; scripted runs

@@ -50,4 +50,8 @@ std::string TimestampedVideoPath(const std::string& dir) {
   return InDirectory(dir, TimestampedName(/*with_milliseconds=*/false, ".mp4"));
 }
 
+std::string TimestampedCommandsPath(const std::string& dir) {
+  return InDirectory(dir, TimestampedName(/*with_milliseconds=*/true, "-commands.yaml"));
+}
+
 }  // namespace stiction::app

@@ -18,4 +18,8 @@ std::string TimestampedScreenshotPath(const std::string& dir);
 /// "stiction-YYYYMMDD-HHMMSS.mp4" in `dir` (current directory when empty).
 std::string TimestampedVideoPath(const std::string& dir);
 
+/// "stiction-YYYYMMDD-HHMMSS-mmm-commands.yaml" in `dir` (current directory
+/// when empty): where a command recording is autosaved.
+std::string TimestampedCommandsPath(const std::string& dir);
+
 }  // namespace stiction::app

@@ -1,15 +1,26 @@
 #pragma once
-// Writes a video from RGB frames: H.264 in an MP4 by piping raw frames to the
-// `ffmpeg` program (libx264, yuv420p, fixed frame rate), or, when ffmpeg is
-// not on PATH, a PNG sequence (frame_000000.png, ...) in a directory next to
-// the requested file. Nothing here knows about OpenGL or the simulation: the
-// caller decides when a frame is due (VideoFrameClock) and passes pixels.
+// Writes a video from RGB frames: H.264 in a fragmented MP4 by piping raw
+// frames to the `ffmpeg` program (libx264, yuv420p, fixed frame rate), or,
+// when ffmpeg is not on PATH, a PNG sequence (frame_000000.png, ...) in a
+// directory next to the requested file. Nothing here knows about OpenGL or
+// the simulation: the caller decides when a frame is due (VideoFrameClock)
+// and passes pixels.
 //
-// Failures are never silent: a frame that cannot be written (ffmpeg closed
-// its input, a write error, a PNG that cannot be saved) makes AddFrame return
-// false, counts as failed, and error() says why in one line; after a broken
-// pipe every further frame fails too. Close() reports ffmpeg's exit status
-// and the last line it printed.
+// Surviving faults (docs/recording-faults.md): ffmpeg writes a fragmented
+// MP4 (a keyframe, hence a fragment, at least every second of video) to its
+// stdout, and Mp4FragmentWriter copies it into the file one whole fragment
+// at a time, so a file cut off by a crash, a kill or a power loss plays up
+// to its last fragment. ffmpeg runs in a process group of its own: a
+// terminal's Ctrl+C reaches only the viewer, which then finishes the file.
+// The output file is opened before ffmpeg starts: an unwritable path fails
+// Open with the path and the reason.
+//
+// Failures are never silent: a frame that cannot be written (a full disk,
+// ffmpeg closed its input, a write error, a PNG that cannot be saved) makes
+// AddFrame return false, counts as failed, and error() says why in one line;
+// after that every further frame fails too, and the file keeps its complete
+// fragments. Close() reports ffmpeg's exit status and the last line it
+// printed.
 //
 // H.264 with 4:2:0 chroma needs even width and height: the video size is the
 // size given to Open rounded down to even, and every frame is cropped (or
@@ -20,6 +31,8 @@
 #include <string>
 #include <vector>
 
+#include "app/record/mp4_fragment_writer.h"
+
 namespace stiction::app {
 
 struct VideoOptions {
@@ -29,8 +42,10 @@ struct VideoOptions {
   /// The encoder program: looked up on PATH unless it contains a '/'.
   /// Missing: the PNG-sequence fallback.
   std::string ffmpeg = "ffmpeg";
-  /// Output options added before the output path (after -c:v libx264
-  /// -pix_fmt yuv420p -crf 18), e.g. {"-preset", "veryfast"}.
+  /// Output options added before the output (after -c:v libx264 -pix_fmt
+  /// yuv420p -crf 18 -tune zerolatency, the keyframe interval and the
+  /// fragmented-MP4 flags),
+  /// e.g. {"-preset", "veryfast"}.
   std::vector<std::string> extra_output_args;
 };
 
@@ -43,15 +58,18 @@ class VideoRecorder {
   VideoRecorder(const VideoRecorder&) = delete;
   VideoRecorder& operator=(const VideoRecorder&) = delete;
 
-  /// Starts ffmpeg (or creates the PNG directory). False, with error(), when
-  /// the size is too small, the options are bad or nothing can be started.
+  /// Creates the file and starts ffmpeg (or creates the PNG directory).
+  /// False, with error(), when the size is too small, the options are bad,
+  /// the file cannot be written (the path and the reason) or nothing can be
+  /// started.
   bool Open(const VideoOptions& options);
   /// Appends one frame: RGB, 3 bytes per pixel, rows bottom first (the order
   /// of glReadPixels), `width` x `height` pixels (cropped or padded to the
   /// video size). False when the frame was not written (see error()).
   bool AddFrame(const std::uint8_t* rgb, int width, int height);
-  /// Ends the video: closes ffmpeg's input and waits for it to finish the
-  /// file. False, with error(), when ffmpeg failed or frames were lost.
+  /// Ends the video: closes ffmpeg's input, waits for it to finish the
+  /// stream and for the file to be written and synced. False, with error(),
+  /// when ffmpeg or a write failed or frames were lost.
   bool Close();
 
   bool is_open() const { return sink_ != VideoSink::kNone; }
@@ -65,6 +83,10 @@ class VideoRecorder {
   const std::string& error() const { return error_; }
   std::int64_t frames_written() const { return frames_written_; }
   std::int64_t frames_failed() const { return frames_failed_; }
+  /// MP4: complete fragments in the file so far (about one per second).
+  std::int64_t fragments_written() const { return file_.fragments_written(); }
+  /// ffmpeg's process id while it runs, else -1 (tests check it is gone).
+  pid_t ffmpeg_pid() const { return pid_; }
   int width() const { return width_; }
   int height() const { return height_; }
   double fps() const { return fps_; }
@@ -99,6 +121,8 @@ class VideoRecorder {
   // ffmpeg's stderr: an unlinked temporary file (nothing is left behind even
   // if the viewer is killed), read for error messages.
   int stderr_log_fd_ = -1;
+  // The MP4 file, written from ffmpeg's stdout.
+  Mp4FragmentWriter file_;
 };
 
 }  // namespace stiction::app

@@ -764,6 +764,9 @@ TEST(AppExecutableTest, BrokenOrMissingShadersGiveOneLineAndExitOne) {
 AppOptions GripperOptions(const std::string& scene, int steps_per_frame = 10) {
   AppOptions o = Options(kScenes + "/" + scene, /*paused=*/false);
   o.steps_per_frame = steps_per_frame;
+  // Command recordings autosave there (docs/recording-faults.md), not in
+  // the working directory.
+  o.screenshot_dir = fs::temp_directory_path().string();
   return o;
 }
 
