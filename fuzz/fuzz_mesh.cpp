@@ -1,0 +1,60 @@
+// Harness: mesh files through the mesh loader (Assimp, then our welding,
+// closedness check and qhull). The first byte picks the extension from the
+// formats the scenes use (.obj, .stl; Assimp picks the reader by it), the
+// rest is the file, written to the scratch directory and removed after.
+// A mesh that loads for contact is then a body dropped onto the ground, once
+// rigid and once compliant (its volume mesh is generated from the hull).
+#include <string>
+
+#include "engine/common/error.h"
+#include "engine/geometry/mesh_loader.h"
+#include "engine/scene/scene_loader.h"
+#include "fuzz/fuzz_harness.h"
+#include "fuzz/fuzz_support.h"
+
+namespace stiction {
+namespace {
+
+constexpr const char* kExtensions[] = {"obj", "stl"};
+
+std::string DropScene(const std::string& file, bool compliant) {
+  return std::string("time_step: 0.01\n"
+                     "materials:\n  - {name: soft, hydroelastic_modulus: 1.0e5}\n"
+                     "world_geometry:\n  - {name: ground, shape: {type: half_space}}\n"
+                     "bodies:\n  - name: m\n    mass: 1\n    inertia: {ixx: 0.01, iyy: 0.01, izz: 0.01}\n"
+                     "    pose: {position: [0, 0, 0.05]}\n"
+                     "    geometry:\n      - shape: {type: mesh, file: ") +
+         file + ", scale: 0.1}\n" + (compliant ? "        material: soft\n        compliant: true\n" : "");
+}
+
+}  // namespace
+
+int StictionFuzzMesh(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const std::string name = std::string("mesh.") + kExtensions[data[0] & 1];
+  const ScratchFile file(name, AsText(data + 1, size - 1));
+  try {
+    LoadRenderMesh(file.path());
+  } catch (const InputError& e) {
+    CheckCleanError(e);
+  }
+  try {
+    LoadCollisionMesh(file.path(), Vector3(0.1, 0.2, 0.3));
+  } catch (const InputError& e) {
+    CheckCleanError(e);
+    return 0;
+  }
+  for (const bool compliant : {false, true}) {
+    SceneDescription scene;
+    try {
+      scene = LoadSceneString(DropScene(name, compliant), FuzzScratchDir() + "/drop.yaml", FuzzScratchDir());
+    } catch (const InputError& e) {
+      CheckCleanError(e);
+      continue;
+    }
+    BuildAndStep(scene);
+  }
+  return 0;
+}
+
+}  // namespace stiction
