@@ -10,7 +10,7 @@ PACKAGES=(
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
   libglfw3-dev libimgui-dev python3-glad libstb-dev libgl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  xvfb xauth mesa-utils libgl1-mesa-dri ffmpeg
+  xvfb xauth mesa-utils libgl1-mesa-dri ffmpeg libxtst-dev
   libmujoco-dev libbullet-dev
   liburdfdom-dev liburdfdom-headers-dev libconsole-bridge-dev libtinyxml-dev
   clang libclang-rt-14-dev
