@@ -45,14 +45,7 @@ int StictionFuzzMesh(const std::uint8_t* data, std::size_t size) {
     return 0;
   }
   for (const bool compliant : {false, true}) {
-    SceneDescription scene;
-    try {
-      scene = LoadSceneString(DropScene(name, compliant), FuzzScratchDir() + "/drop.yaml", FuzzScratchDir());
-    } catch (const InputError& e) {
-      CheckCleanError(e);
-      continue;
-    }
-    BuildAndStep(scene);
+    LoadAndStep([&] { return LoadSceneString(DropScene(name, compliant), FuzzScratchDir() + "/drop.yaml", FuzzScratchDir()); });
   }
   return 0;
 }

@@ -25,14 +25,7 @@ int StictionFuzzMjcf(const std::uint8_t* data, std::size_t size) {
       "time_step: 0.01\n"
       "world_geometry:\n  - {name: ground, shape: {type: half_space}}\n"
       "robots:\n  - file: model.xml\n    joint_pd: {kp: 100, kd: 10}\n";
-  SceneDescription scene;
-  try {
-    scene = LoadSceneString(scene_text, FuzzScratchDir() + "/model_scene.yaml", FuzzScratchDir());
-  } catch (const InputError& e) {
-    CheckCleanError(e);
-    return 0;
-  }
-  BuildAndStep(scene);
+  LoadAndStep([&] { return LoadSceneString(scene_text, FuzzScratchDir() + "/model_scene.yaml", FuzzScratchDir()); });
   return 0;
 }
 

@@ -51,14 +51,7 @@ int StictionFuzzSceneOverrides(const std::uint8_t* data, std::size_t size) {
   for (std::size_t i = 1; i < lines.size(); ++i) {
     if (!lines[i].empty()) overrides.push_back(lines[i]);
   }
-  SceneDescription scene;
-  try {
-    scene = LoadSceneFile(std::string(STICTION_SOURCE_DIR) + "/assets/scenes/" + scene_name, overrides);
-  } catch (const InputError& e) {
-    CheckCleanError(e);
-    return 0;
-  }
-  BuildAndStep(scene);
+  LoadAndStep([&] { return LoadSceneFile(std::string(STICTION_SOURCE_DIR) + "/assets/scenes/" + scene_name, overrides); });
   return 0;
 }
 

@@ -13,14 +13,7 @@ namespace stiction {
 int StictionFuzzSceneYaml(const std::uint8_t* data, std::size_t size) {
   const std::string text = AsText(data, size);
   const std::string base_dir = std::string(STICTION_SOURCE_DIR) + "/assets/scenes";
-  SceneDescription scene;
-  try {
-    scene = LoadSceneString(text, base_dir + "/fuzz_scene.yaml", base_dir);
-  } catch (const InputError& e) {
-    CheckCleanError(e);
-    return 0;
-  }
-  BuildAndStep(scene);
+  LoadAndStep([&] { return LoadSceneString(text, base_dir + "/fuzz_scene.yaml", base_dir); });
   return 0;
 }
 

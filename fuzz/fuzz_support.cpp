@@ -91,6 +91,17 @@ void CheckCleanError(const InputError& error) {
   }
 }
 
+void LoadAndStep(const std::function<SceneDescription()>& load) {
+  SceneDescription scene;
+  try {
+    scene = load();
+  } catch (const InputError& e) {
+    CheckCleanError(e);
+    return;
+  }
+  BuildAndStep(scene);
+}
+
 void BuildAndStep(const SceneDescription& scene) {
   std::optional<Simulation> sim;
   std::unique_ptr<GripperController> controller;

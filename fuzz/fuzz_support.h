@@ -4,6 +4,7 @@
 // step it".
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "engine/common/error.h"
@@ -49,6 +50,11 @@ void CheckCleanError(const InputError& error);
 /// InputError from the constructors is checked and swallowed; anything else
 /// propagates (a finding).
 void BuildAndStep(const SceneDescription& scene);
+
+/// Loads a scene with `load`; a clean InputError ends there (checked and
+/// swallowed), a loaded scene goes to BuildAndStep. What every harness that
+/// ends in a scene does.
+void LoadAndStep(const std::function<SceneDescription()>& load);
 
 /// The bytes as a string.
 inline std::string AsText(const std::uint8_t* data, std::size_t size) {

@@ -30,14 +30,7 @@ int StictionFuzzUrdf(const std::uint8_t* data, std::size_t size) {
       "world_geometry:\n  - {name: ground, shape: {type: half_space}}\n"
       "robots:\n  - file: robot.urdf\n    fixed_base: false\n    rest_on_ground: true\n"
       "    joint_pd: {kp: 100, kd: 10}\n";
-  SceneDescription scene;
-  try {
-    scene = LoadSceneString(scene_text, FuzzScratchDir() + "/robot_scene.yaml", FuzzScratchDir());
-  } catch (const InputError& e) {
-    CheckCleanError(e);
-    return 0;
-  }
-  BuildAndStep(scene);
+  LoadAndStep([&] { return LoadSceneString(scene_text, FuzzScratchDir() + "/robot_scene.yaml", FuzzScratchDir()); });
   return 0;
 }
 
