@@ -680,11 +680,13 @@ TEST(AppContactTest, InspectorReportsTheRestingBoxInStiction) {
   EXPECT_GT(c->gamma_C.z(), 0.0);
   EXPECT_LT(c->utilisation, 1.0);
   EXPECT_LT(c->slip_speed, StictionSlipBound(0.5, 1e-3, 9.81, 0.01));
+  // Copied now: the next frame rebuilds the snapshot, and c points into it
+  // (reading it after the frame was a use-after-free that ASan found).
+  const Vector3 p = c->p_W;
   app.ui().settings.layout.show_right = true;
   app.Frame();  // The inspector draws the selection.
 
   // A step later it still shows a box-ground contact near the same point.
-  const Vector3 p = c->p_W;
   app.HandleKey(GLFW_KEY_RIGHT, GLFW_PRESS, 0);
   app.Frame();
   ASSERT_NE(app.selected_contact(), nullptr);
