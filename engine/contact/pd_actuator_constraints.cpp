@@ -31,9 +31,15 @@ void AddPdActuatorConstraints(const std::vector<JointActuator>& actuators, Const
   constraint_of_actuator->assign(actuators.size(), -1);
   for (std::size_t i = 0; i < actuators.size(); ++i) {
     const JointActuator& a = actuators[i];
+    const MultibodyModel& model = assembly->model();
+    const Joint& joint = model.joint(a.joint);
+    // A tree without velocities (welded to the world) gets no row, and its
+    // joint may have no position to read (a fixed joint: reading q_start was
+    // a heap overflow ASan found).
+    if (model.tree(model.body(joint.child).tree).nv == 0) continue;
     // δt Kp + Kd > 0 (validated by the facade).
     (*constraint_of_actuator)[i] = AppendJointPdRow(
-        assembly, a.joint, a.kp, a.kd, assembly->q0()[assembly->model().joint(a.joint).q_start] - a.target_position,
+        assembly, a.joint, a.kp, a.kd, assembly->q0()[joint.q_start] - a.target_position,
         a.target_velocity, a.effort_limit, ConstraintOrigin::kActuator,
         MakeConstraintKey(ConstraintOrigin::kActuator, i, 0, 0));
   }
