@@ -128,6 +128,13 @@ std::int64_t StepsForDuration(double duration_s, double dt) {
   return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(ratio)));
 }
 
+void AddSceneOverrideOption(CLI::App& app, std::vector<std::string>* overrides) {
+  app.add_option("--set", *overrides, "Override a scene value, e.g. --set materials.steel.friction=0.3 (repeatable)")
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
 ParseResult ParseCommandLine(const std::vector<std::string>& args, std::ostream& out,
                              std::ostream& err) {
   CLI::App app{
@@ -147,12 +154,7 @@ ParseResult ParseCommandLine(const std::vector<std::string>& args, std::ostream&
                  ChoiceNames(IntegratorPresets(), " | ") + "; same as --set integrator=NAME");
   app.add_option("--solver", solver_name,
                  "Contact solver: " + ChoiceNames(SolverTypes(), " | ") + "; same as --set solver.type=NAME");
-  app.add_option("--set", sets, "Override a scene value, e.g. --set materials.steel.friction=0.3 "
-                                "(repeatable)")
-      // One value per --set, so that a scene path after it stays positional.
-      ->expected(1)
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  AddSceneOverrideOption(app, &sets);
   app.add_option("--report", options.report_path, "Write the JSON report to this file");
   app.add_option("--csv", options.csv_path, "Write the per-step CSV trace to this file");
   app.add_option("--csv-every", options.csv_every, "Write a CSV row every N steps (default 1)");

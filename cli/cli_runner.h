@@ -10,6 +10,10 @@
 
 #include "cli/report_writer.h"
 
+namespace CLI {
+class App;
+}  // namespace CLI
+
 namespace stiction::cli {
 
 /// Process exit codes (docs/cli.md "Exit codes").
@@ -46,6 +50,11 @@ struct ParseResult {
 /// Parses `args` (without the program name) with CLI11. --help prints usage
 /// to `out` (exit 0); errors print one line "stiction-sim: ..." to `err`
 /// (exit 2).
+/// Adds the repeatable `--set KEY=VALUE` scene override (stiction-sim and
+/// stiction-soak): one value per --set, so that a scene path after it stays
+/// positional.
+void AddSceneOverrideOption(CLI::App& app, std::vector<std::string>* overrides);
+
 ParseResult ParseCommandLine(const std::vector<std::string>& args, std::ostream& out,
                              std::ostream& err);
 

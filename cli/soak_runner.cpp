@@ -129,10 +129,7 @@ SoakParseResult ParseSoakCommandLine(const std::vector<std::string>& args, std::
   app.add_flag("-q,--quiet", o.quiet, "No progress bar and no summary");
   app.add_flag("--keep-going", o.keep_going, "Record violations and carry on (exit 3 at the end)");
   app.add_flag("--log-events", o.log_events, "Print every event and failed step as it happens");
-  app.add_option("--set", o.overrides, "Override a scene value, as stiction-sim's --set (repeatable)")
-      ->expected(1)
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  AddSceneOverrideOption(app, &o.overrides);
   app.add_option("--perturbation-rate", rates.perturbation, "Perturbations per simulated second [1/s] (default 2)");
   app.add_option("--edit-rate", rates.edit, "Parameter edits per simulated second [1/s] (default 1)");
   app.add_option("--solver-switch-rate", rates.solver_switch, "Solver switches per simulated second [1/s] (default 0.2)");

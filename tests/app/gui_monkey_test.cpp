@@ -433,14 +433,12 @@ TEST(GuiMonkeyTest, RandomInputForAMinuteLeavesTheViewerAliveFiniteAndWritingOnl
   o.screenshot_dir = (dir / "shots").string();
   o.settings_path = (dir / "home/viewer-settings.ini").string();
 
-  Monkey* monkey_seen = nullptr;
   {
     App app(o);
     test::XTestInput x;
     app.Frame();
     ASSERT_TRUE(x.FindWindow()) << "expected exactly one mapped window on the Xvfb screen";
     Monkey monkey(app, x, seed);
-    monkey_seen = &monkey;
     const auto end = Clock::now() + std::chrono::duration<double>(seconds);
     try {
       while (Clock::now() < end) monkey.Act();
@@ -463,7 +461,6 @@ TEST(GuiMonkeyTest, RandomInputForAMinuteLeavesTheViewerAliveFiniteAndWritingOnl
     EXPECT_GT(monkey.count("scene"), 0);
     EXPECT_TRUE(app.SaveSettings());  // What closing the viewer does: into the temp home.
   }
-  (void)monkey_seen;
   fs::current_path(cwd_before);
   if (real_home) setenv("HOME", real_home, 1);
 

@@ -358,28 +358,53 @@ void ReadChildLine(const std::string& line, std::string* autosave, std::vector<R
   }
 }
 
-TEST(RecordingFaultsTest, ACommandRecordingKilledWithSigkillKeepsAllButTheLastSecond) {
-  const fs::path dir = TempPath("commands-kill"), log = TempPath("commands-kill.log");
-  fs::create_directories(dir);
-  int out[2];
-  ASSERT_EQ(pipe(out), 0);
-  const pid_t pid = Spawn({kChild, dir.string(), "kill"}, log, out[1]);
-  close(out[1]);
-  ASSERT_GT(pid, 0);
-  FILE* lines = fdopen(out[0], "r");
+// The command-recording child (command_recording_child.cpp) and what it has
+// reported on its stdout pipe so far.
+struct CommandChild {
+  pid_t pid = -1;
+  FILE* lines = nullptr;
   std::string autosave;
   std::vector<ReportedCommand> commands;
   bool running = false;
-  char buffer[256];
-  // 3 s of wall time of commands (one per viewer frame).
-  while (std::fgets(buffer, sizeof buffer, lines) != nullptr) {
+
+  // Reads one reported line; false at the end of the child's output.
+  bool ReadLine() {
+    char buffer[256];
+    if (std::fgets(buffer, sizeof buffer, lines) == nullptr) return false;
     ReadChildLine(buffer, &autosave, &commands, &running);
-    if (commands.size() > 1 && commands.back().wall - commands.front().wall > 3.0) break;
+    return true;
+  }
+};
+
+// Starts the child in `mode` ("kill" or "signal") autosaving into `dir`;
+// pid stays -1 if it could not be started.
+CommandChild StartCommandChild(const fs::path& dir, const std::string& mode, const fs::path& log) {
+  CommandChild child;
+  fs::create_directories(dir);
+  int out[2];
+  if (pipe(out) != 0) return child;
+  child.pid = Spawn({kChild, dir.string(), mode}, log, out[1]);
+  close(out[1]);
+  child.lines = fdopen(out[0], "r");
+  return child;
+}
+
+TEST(RecordingFaultsTest, ACommandRecordingKilledWithSigkillKeepsAllButTheLastSecond) {
+  const fs::path dir = TempPath("commands-kill"), log = TempPath("commands-kill.log");
+  CommandChild child = StartCommandChild(dir, "kill", log);
+  ASSERT_GT(child.pid, 0);
+  const pid_t pid = child.pid;
+  // 3 s of wall time of commands (one per viewer frame).
+  while (child.ReadLine()) {
+    if (child.commands.size() > 1 && child.commands.back().wall - child.commands.front().wall > 3.0) break;
   }
   kill(pid, SIGKILL);
   const double killed_at = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-  while (std::fgets(buffer, sizeof buffer, lines) != nullptr) ReadChildLine(buffer, &autosave, &commands, &running);
-  std::fclose(lines);
+  while (child.ReadLine()) {
+  }
+  std::fclose(child.lines);
+  const std::string& autosave = child.autosave;
+  const std::vector<ReportedCommand>& commands = child.commands;
   EXPECT_EQ(WaitExit(pid), 128 + SIGKILL);
   ASSERT_FALSE(autosave.empty()) << ReadText(log);
   ASSERT_GT(commands.size(), 10u) << ReadText(log);
@@ -415,21 +440,15 @@ TEST(RecordingFaultsTest, ACommandRecordingKilledWithSigkillKeepsAllButTheLastSe
 
 TEST(RecordingFaultsTest, SigintSavesTheCommandRecordingAndExits130) {
   const fs::path dir = TempPath("commands-int"), log = TempPath("commands-int.log");
-  fs::create_directories(dir);
-  int out[2];
-  ASSERT_EQ(pipe(out), 0);
-  const pid_t pid = Spawn({kChild, dir.string(), "signal"}, log, out[1]);
-  close(out[1]);
-  ASSERT_GT(pid, 0);
-  FILE* lines = fdopen(out[0], "r");
-  std::string autosave;
-  std::vector<ReportedCommand> commands;
-  bool running = false;
-  char buffer[256];
-  while (!running && std::fgets(buffer, sizeof buffer, lines) != nullptr) {
-    ReadChildLine(buffer, &autosave, &commands, &running);
+  CommandChild child = StartCommandChild(dir, "signal", log);
+  ASSERT_GT(child.pid, 0);
+  const pid_t pid = child.pid;
+  while (!child.running && child.ReadLine()) {
   }
-  std::fclose(lines);
+  std::fclose(child.lines);
+  const bool running = child.running;
+  const std::string& autosave = child.autosave;
+  const std::vector<ReportedCommand>& commands = child.commands;
   ASSERT_TRUE(running) << ReadText(log);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // Inside App::Run.
   kill(pid, SIGINT);
