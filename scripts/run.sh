@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 scripts/setup-deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+scripts/cmake-configure.sh build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$(nproc)"
 
 scene=assets/scenes/demo.yaml

@@ -5,7 +5,7 @@
 set -euo pipefail
 
 PACKAGES=(
-  build-essential cmake pkg-config ccache git
+  build-essential cmake ninja-build pkg-config ccache git
   libeigen3-dev libfcl-dev libccd-dev libassimp-dev libqhull-dev libsuitesparse-dev
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
   libglfw3-dev libimgui-dev python3-glad libstb-dev libgl-dev

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 scripts/setup-deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DSTICTION_BUILD_TESTS=ON
+scripts/cmake-configure.sh build -DCMAKE_BUILD_TYPE=Release -DSTICTION_BUILD_TESTS=ON
 cmake --build build -j"$(nproc)"
 
 status=0
