@@ -307,11 +307,14 @@ int RunSoak(const SoakOptions& options, std::ostream& out, std::ostream& err, bo
         if (const std::optional<std::int64_t> rss = ResidentMemoryBytes()) {
           const bool exceeded_before = memory.exceeded();
           memory.AddSample(wall, *rss, fraction < options.warm_up_fraction);
-          if (memory.exceeded() && !exceeded_before) {
-            violate("resident_memory", "RSS grew by " + Format(memory.max_growth_bytes() / kMiB, 4) +
-                                           " MiB since the warm-up (limit " + Format(options.rss_growth_limit_mb) +
-                                           " MiB)");
-            if (!options.keep_going) break;
+          // Only an enforced breach ends the run; an unenforced one is
+          // counted and the soak goes on to its duration.
+          if (memory.exceeded() && !exceeded_before &&
+              violate("resident_memory", "RSS grew by " + Format(memory.max_growth_bytes() / kMiB, 4) +
+                                             " MiB since the warm-up (limit " + Format(options.rss_growth_limit_mb) +
+                                             " MiB)") &&
+              !options.keep_going) {
+            break;
           }
         }
         next_rss_sample_s += 1.0;

@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -12,6 +14,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -295,6 +298,44 @@ TEST(SoakCommandLineTest, SameSeedAndDurationReproduceTheRun) {
   fs::remove_all(dir);
   EXPECT_EQ(a, b);
   EXPECT_GT(a.value("steps", 0), 0);
+}
+
+// A breach of an invariant that is not enforced is counted and the run goes
+// on to its end. The memory breach is made certain: the test itself touches
+// 64 MiB 1.5 s into a 4 s run (RSS is the whole process's), against a limit
+// of 8 MiB. It used to end the run at the next RSS sample, with exit 0 and
+// no violation (found running the CI soak under ASan, whose quarantine grows
+// RSS by design).
+TEST(SoakCommandLineTest, AnUnenforcedMemoryBreachIsCountedAndTheRunGoesOn) {
+  const fs::path report = fs::temp_directory_path() / ("stiction_soak_unenforced_" + std::to_string(::getpid()) + ".json");
+  std::ostringstream out, err;
+  const SoakParseResult parsed =
+      ParseSoakCommandLine({Scene("falling_box"), "--wall-time", "4", "--quiet", "--invariants", "finite_state",
+                            "--rss-growth-limit", "8", "--report", report.string()},
+                           out, err);
+  ASSERT_TRUE(parsed.options.has_value()) << err.str();
+  std::atomic<bool> done{false};
+  std::thread hog([&done] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    std::vector<char> block(64 << 20);
+    std::fill(block.begin(), block.end(), char{1});  // Resident, not only reserved.
+    while (!done.load()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_EQ(block[block.size() / 2], 1);
+  });
+  const int code = RunSoak(*parsed.options, out, err, false, -1);
+  done = true;
+  hog.join();
+  EXPECT_EQ(code, kSoakOk) << err.str();
+  std::ifstream in(report);
+  const json r = json::parse(in, nullptr, false);
+  fs::remove(report);
+  ASSERT_FALSE(r.is_discarded()) << out.str();
+  // The breach happened and was only counted ...
+  EXPECT_GE(r["rss_max_growth_mb"].get<double>(), 8.0);
+  EXPECT_GE(r["unenforced_breaches"].value("resident_memory", 0), 1) << r.dump();
+  EXPECT_TRUE(r["violations"].empty());
+  // ... and the run lasted its 4 s of wall time.
+  EXPECT_GE(r["wall_time_s"].get<double>(), 4.0);
 }
 
 // ---------------------------------------------------------------------------
