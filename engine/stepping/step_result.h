@@ -21,6 +21,10 @@ struct StepStats {
   int num_contacts = 0;
   double momentum_error = 0;       ///< e_m, [SAP] Eq. (32).
   double complementarity_error = 0;  ///< e_μ, [SAP] Eq. (33).
+  /// How well the step's impulses satisfy the exact Signorini–Coulomb NCP,
+  /// the same figure for every solver ([CANAL] Sec. VII-A; mixed units,
+  /// engine/solvers/ncp_residual.h); 0 without contacts or limits.
+  double ncp_residual = 0;
   double max_penetration_m = 0;    ///< max(-φ) over contacts [m], ≥ 0.
   double wall_time_s = 0;          ///< Time spent inside Step() [s].
   SolverType solver = SolverType::kSap;  ///< The contact solver that ran.

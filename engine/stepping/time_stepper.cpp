@@ -157,6 +157,13 @@ StepStatus TimeStepper::SolveContactProblem(const StepperParameters& params, con
     *message = r.message;
     return status == SolverStatus::kNonFinite ? StepStatus::kNonFinite : StepStatus::kSolverFailed;
   }
+  // The common accuracy figure of every solver ([CANAL] Sec. VII-A), with
+  // the penetration recovery of the exact solver that runs, CANAL's for the
+  // others (engine/solvers/ncp_residual.h).
+  stats->ncp_residual = ncp_residual_.Calc(problem_, r.gamma,
+                                           params.solver.type == SolverType::kSubAdmm
+                                               ? params.solver.subadmm.penetration_recovery
+                                               : params.solver.canal.penetration_recovery);
   history_.Save(problem_, r.gamma, r.slack);
   history_solver_ = params.solver.type;
   *v = r.v;

@@ -23,6 +23,7 @@
 #include "engine/parameters/integrator_settings.h"
 #include "engine/parameters/solver_settings.h"
 #include "engine/solvers/contact_solver.h"
+#include "engine/solvers/ncp_residual.h"
 #include "engine/stepping/step_result.h"
 #include "engine/stepping/theta_method.h"
 
@@ -107,6 +108,7 @@ class TimeStepper {
   std::vector<double> actuator_efforts_;
   std::vector<CartesianImpedanceEffort> cartesian_efforts_;
   SolverResult solver_result_;
+  NcpResidual ncp_residual_;  ///< Scratch of StepStats::ncp_residual.
   VectorX q_theta_;
 };
 
