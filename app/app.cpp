@@ -306,6 +306,8 @@ void App::Frame() {
     // log10 e_m; steps without contact (e_m = 0) show as the floor, 1e-16.
     ui_.plots.log_momentum_error.Push(
         static_cast<float>(std::log10(std::max(last_stats_.momentum_error, 1e-16))));
+    // The same floor for the solver-independent NCP residual.
+    ui_.plots.log_ncp_residual.Push(static_cast<float>(std::log10(std::max(last_stats_.ncp_residual, 1e-16))));
     ui_.plots.contacts.Push(static_cast<float>(last_stats_.num_contacts));
     ui_.plots.kinetic_energy.Push(static_cast<float>(snapshot_.kinetic_energy));
     if (gripper_) PushGraspPlots(readout_, &ui_.gripper);

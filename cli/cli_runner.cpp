@@ -356,6 +356,10 @@ void PrintSummary(const RunSummary& run, const RunStatistics& stats, std::ostrea
   }
   row("contacts") << "mean " << Format(stats.mean_contacts(), 4) << ", max "
                   << stats.max_contacts() << '\n';
+  if (stats.num_contact_steps() > 0) {
+    row("NCP residual") << "mean " << Format(stats.mean_ncp_residual(), 3) << ", max "
+                        << Format(stats.max_ncp_residual(), 3) << " (every solver against the exact NCP)\n";
+  }
   if (stats.num_steps() > 0) {
     const StepStats::TimeSplit& t = stats.total_time_split();
     const double ms = 1e3 / static_cast<double>(stats.num_steps());

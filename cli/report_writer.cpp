@@ -76,7 +76,7 @@ void AppendInt(std::string* line, std::int64_t value) {
 
 void RunStatistics::Add(const StepStats& s) {
   const bool sample_finite = std::isfinite(s.momentum_error) &&
-                             std::isfinite(s.complementarity_error) &&
+                             std::isfinite(s.complementarity_error) && std::isfinite(s.ncp_residual) &&
                              std::isfinite(s.max_penetration_m) && std::isfinite(s.wall_time_s);
   finite_ = finite_ && sample_finite;
   ++num_steps_;
@@ -98,10 +98,12 @@ void RunStatistics::Add(const StepStats& s) {
   max_contacts_ = std::max(max_contacts_, s.num_contacts);
   max_momentum_error_ = NanMax(max_momentum_error_, s.momentum_error);
   max_complementarity_error_ = NanMax(max_complementarity_error_, s.complementarity_error);
+  max_ncp_residual_ = NanMax(max_ncp_residual_, s.ncp_residual);
   max_penetration_m_ = NanMax(max_penetration_m_, s.max_penetration_m);
   if (s.num_contacts > 0) {
     ++num_contact_steps_;
     sum_contact_penetration_m_ += s.max_penetration_m;
+    sum_contact_ncp_residual_ += s.ncp_residual;
   }
 }
 
@@ -109,6 +111,10 @@ double RunStatistics::mean_penetration_m() const {
   return num_contact_steps_ > 0
              ? sum_contact_penetration_m_ / static_cast<double>(num_contact_steps_)
              : 0.0;
+}
+
+double RunStatistics::mean_ncp_residual() const {
+  return num_contact_steps_ > 0 ? sum_contact_ncp_residual_ / static_cast<double>(num_contact_steps_) : 0.0;
 }
 
 std::string StepStatusName(StepStatus status) {
@@ -157,6 +163,8 @@ nlohmann::json MakeReportJson(const RunSummary& run, const RunStatistics& stats)
   s["max_constraint_residual"] = num(stats.max_constraint_residual());
   s["unconverged_steps"] = stats.unconverged_steps();
   s["max_complementarity_error"] = num(stats.max_complementarity_error());
+  s["max_ncp_residual"] = num(stats.max_ncp_residual());
+  s["mean_ncp_residual"] = num(stats.mean_ncp_residual());
   s["max_penetration_m"] = num(stats.max_penetration_m());
   s["mean_penetration_m"] = num(stats.mean_penetration_m());
   s["mean_step_wall_time_s"] = num(stats.mean_step_wall_time_s());
@@ -212,7 +220,7 @@ std::string FormatNumber(double value) {
 std::vector<std::string> CsvWriter::HeaderColumns(const std::vector<std::string>& body_names) {
   std::vector<std::string> columns = {
       "t",        "iterations",        "line_search_iterations", "contacts",
-      "momentum_error", "complementarity_error", "max_penetration_m", "step_wall_time_s",
+      "momentum_error", "complementarity_error", "ncp_residual", "max_penetration_m", "step_wall_time_s",
       "kinetic_energy_J", "potential_energy_J"};
   for (const std::string& name : body_names) {
     for (const char* suffix : {".x", ".y", ".z", ".qw", ".qx", ".qy", ".qz"}) {
@@ -246,7 +254,7 @@ void CsvWriter::WriteRow(double t, const StepStats& stats, double kinetic_energy
   AppendInt(&line_, stats.line_search_iterations);
   line_ += ',';
   AppendInt(&line_, stats.num_contacts);
-  for (double value : {stats.momentum_error, stats.complementarity_error,
+  for (double value : {stats.momentum_error, stats.complementarity_error, stats.ncp_residual,
                        stats.max_penetration_m, stats.wall_time_s, kinetic_energy_J,
                        potential_energy_J}) {
     line_ += ',';

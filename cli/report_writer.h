@@ -55,6 +55,10 @@ class RunStatistics {
   double max_momentum_error() const { return max_momentum_error_; }
   /// Largest e_μ over the run ([SAP] Eq. (33)).
   double max_complementarity_error() const { return max_complementarity_error_; }
+  /// Largest per-step NCP residual over the run (StepStats::ncp_residual).
+  double max_ncp_residual() const { return max_ncp_residual_; }
+  /// Mean NCP residual over the steps that had contact; 0 when none had.
+  double mean_ncp_residual() const;
   /// Largest per-step penetration over the run [m].
   double max_penetration_m() const { return max_penetration_m_; }
   /// Mean of the per-step maximum penetration over the steps that had
@@ -85,12 +89,14 @@ class RunStatistics {
   double max_constraint_residual_ = 0;
   std::int64_t unconverged_steps_ = 0;
   double sum_contact_penetration_m_ = 0;
+  double sum_contact_ncp_residual_ = 0;
   double sum_wall_time_s_ = 0;
   int max_iterations_ = 0;
   int max_line_search_iterations_ = 0;
   int max_contacts_ = 0;
   double max_momentum_error_ = 0;
   double max_complementarity_error_ = 0;
+  double max_ncp_residual_ = 0;
   double max_penetration_m_ = 0;
   bool finite_ = true;
 };

@@ -349,6 +349,7 @@ void DrawPlotsSection(UiState* ui) {
   Plot("iterations", ui->plots.iterations, "%.0f per step");
   Plot("line search", ui->plots.line_search_iterations, "%.0f per step");
   LogPlot("log10 e_m", ui->plots.log_momentum_error, "e_m = %.2e");
+  LogPlot("log10 NCP res.", ui->plots.log_ncp_residual, "NCP residual = %.2e");
   Plot("contacts", ui->plots.contacts, "%.0f");
   Plot("achieved RTF", ui->plots.achieved_rtf, "%.3gx");
   Plot("kinetic energy", ui->plots.kinetic_energy, "%.4g J");
@@ -467,6 +468,7 @@ void DrawInfoOverlay(const AppView& view, const Rect& scene) {
     if (s != nullptr) {
       ImGui::Text("iterations   %d (line search %d)", s->last_stats.iterations, s->last_stats.line_search_iterations);
       ImGui::Text("e_m          %.3g", s->last_stats.momentum_error);
+      ImGui::Text("NCP residual %.3g", s->last_stats.ncp_residual);
       ImGui::Text("contacts     %d", s->last_stats.num_contacts);
       ImGui::Text("kinetic E    %.5g J", s->kinetic_energy);
     }

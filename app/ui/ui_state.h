@@ -70,6 +70,7 @@ struct VisualizationState {
 struct Plots {
   RollingPlot iterations, contacts, achieved_rtf, kinetic_energy;
   RollingPlot log_momentum_error;        ///< log10(e_m).
+  RollingPlot log_ncp_residual;          ///< log10 of StepStats::ncp_residual.
   RollingPlot line_search_iterations;
   void Clear() {
     iterations.Clear();
@@ -77,6 +78,7 @@ struct Plots {
     achieved_rtf.Clear();
     kinetic_energy.Clear();
     log_momentum_error.Clear();
+    log_ncp_residual.Clear();
     line_search_iterations.Clear();
   }
 };

@@ -351,7 +351,7 @@ TEST_F(CliExecutableTest, EveryShippedSceneRunsAndReports) {
     EXPECT_EQ(CountLines(text), static_cast<std::size_t>(steps) + 2);
     const std::string header = text.substr(0, text.find('\n'));
     EXPECT_EQ(header.rfind("t,iterations,line_search_iterations,contacts,", 0), 0u) << header;
-    EXPECT_EQ(CountCsvFields(header), 10 + 7 * description.bodies.size()) << header;
+    EXPECT_EQ(CountCsvFields(header), 11 + 7 * description.bodies.size()) << header;
     const std::string first_row = text.substr(header.size() + 1, 8);
     EXPECT_EQ(first_row, "0,0,0,0,") << "the first row is t = 0 with zero stats";
   }
@@ -501,7 +501,19 @@ TEST_F(CliExecutableTest, HelpExitsZero) {
 
 
 // Drops CSV column `skip` (0-based) from every line (a column without quotes).
-std::string WithoutCsvColumn(const std::string& text, std::size_t skip) {
+// `text` without the column whose header is `name` (which must exist).
+std::string WithoutCsvColumn(const std::string& text, const std::string& name) {
+  const std::string header = text.substr(0, text.find('\n'));
+  std::size_t skip = 0;
+  for (std::size_t start = 0;; ++skip) {
+    const std::size_t end = std::min(header.find(',', start), header.size());
+    if (header.substr(start, end - start) == name) break;
+    if (end == header.size()) {
+      ADD_FAILURE() << "no CSV column " << name << " in " << header;
+      return text;
+    }
+    start = end + 1;
+  }
   std::istringstream in(text);
   std::string line, out;
   while (std::getline(in, line)) {
@@ -531,7 +543,7 @@ TEST_F(CliExecutableTest, ReplayTwiceGivesIdenticalTrajectories) {
     const SimRun run = RunSim({scene.string(), "--replay", commands.string(), "--duration", "3",
                                "--quiet", "--csv", csv.string(), "--report", json.string()});
     ASSERT_EQ(run.exit_code, 0) << run.err;
-    csv_text[i] = WithoutCsvColumn(ReadFile(csv), 7);  // step_wall_time_s.
+    csv_text[i] = WithoutCsvColumn(ReadFile(csv), "step_wall_time_s");
     report[i] = nlohmann::json::parse(ReadFile(json));
   }
   EXPECT_EQ(report[0]["commands"], commands.string());

@@ -97,6 +97,23 @@ TEST(RunStatisticsTest, MeansAndMaxima) {
   EXPECT_EQ(stats.max_iterations(), 0);
 }
 
+TEST(RunStatisticsTest, NcpResidualMaximumAndMeanOverContactSteps) {
+  RunStatistics stats;
+  StepStats free = MakeStats(1, 0, 0, 0, 0, 0.001);
+  StepStats a = MakeStats(3, 2, 0, 0, 1e-4, 0.001);
+  a.ncp_residual = 1e-6;
+  StepStats b = MakeStats(3, 2, 0, 0, 1e-4, 0.001);
+  b.ncp_residual = 3e-6;
+  for (const StepStats& s : {free, a, b}) stats.Add(s);
+  EXPECT_DOUBLE_EQ(stats.max_ncp_residual(), 3e-6);
+  // Mean over the two steps with contact, as for the penetration.
+  EXPECT_DOUBLE_EQ(stats.mean_ncp_residual(), 2e-6);
+  StepStats bad = a;
+  bad.ncp_residual = kNaN;
+  stats.Add(bad);
+  EXPECT_FALSE(stats.finite());
+}
+
 TEST(RunStatisticsTest, NaNPropagatesWhicheverOrder) {
   RunStatistics nan_first, nan_last;
   nan_first.Add(MakeStats(1, 1, kNaN, 0, 0, 0));
@@ -175,6 +192,8 @@ TEST(ReportJsonTest, NaNInStatisticsBecomesNull) {
   EXPECT_EQ(j["finite"], false);
   EXPECT_TRUE(j["stats"]["max_momentum_error"].is_null());
   EXPECT_TRUE(j["stats"]["max_complementarity_error"].is_number());
+  EXPECT_TRUE(j["stats"]["max_ncp_residual"].is_number());
+  EXPECT_TRUE(j["stats"]["mean_ncp_residual"].is_number());
 }
 
 TEST(ReportJsonTest, FailedRunsSayWhy) {
@@ -242,16 +261,16 @@ TEST(CsvWriterTest, HeaderAndRows) {
   ASSERT_EQ(lines.size(), 4u);  // Header + 3 rows.
   EXPECT_EQ(lines[0],
             "t,iterations,line_search_iterations,contacts,momentum_error,complementarity_error,"
-            "max_penetration_m,step_wall_time_s,kinetic_energy_J,potential_energy_J,"
+            "ncp_residual,max_penetration_m,step_wall_time_s,kinetic_energy_J,potential_energy_J,"
             "box.x,box.y,box.z,box.qw,box.qx,box.qy,box.qz,"
             "ball.x,ball.y,ball.z,ball.qw,ball.qx,ball.qy,ball.qz");
-  const std::size_t num_columns = 10 + 2 * 7;
+  const std::size_t num_columns = 11 + 2 * 7;
   for (const std::string& line : lines) {
     EXPECT_EQ(static_cast<std::size_t>(std::count(line.begin(), line.end(), ',')) + 1,
               num_columns)
         << line;
   }
-  EXPECT_EQ(lines[1].substr(0, 20), "0,0,0,0,0,0,0,0,0.5,");
+  EXPECT_EQ(lines[1].substr(0, 22), "0,0,0,0,0,0,0,0,0,0.5,");
   EXPECT_EQ(lines[2].substr(0, 17), "0.01,3,6,2,1e-09,");
   // Numbers round-trip exactly.
   const std::string qw = FormatNumber(bodies[0].orientation.w());
