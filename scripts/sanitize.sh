@@ -41,8 +41,9 @@ shift
 #   ShippedScenes/      ~330 whole-scene stiction-sim runs (goldens and
 #                       determinism): the same engine code the scenario
 #                       tests run, 25+ min under ASan on 2 cores
-#   Demos/CiSoakTest    a fixed 30 s of wall time that must reach its
-#                       simulated duration, which a 30x slower build cannot
+#   Demos/CiSoakTest    10 s of the clutter and 300 s of the grasp demo,
+#                       simulated: 15+ min each instrumented (the same soak
+#                       under ASan is in docs/sanitizers.md, Figures)
 #   engine_layering_test compiles headers; runs none of Stiction's code
 #   AlSolversTest.ClutterStaysFiniteAndSettlesWith, SceneFuzzTest.Randomly-
 #   CorruptedScenes, RobotFuzzTest.MutatedUrdf, StictionBenchExecutable.
