@@ -13,6 +13,7 @@
 #include "app/app.h"
 #include "tests/app/record/ffprobe.h"
 #include "tests/app/run_command.h"
+#include "tests/app/temp_path.h"
 
 namespace stiction::app {
 namespace {
@@ -23,11 +24,7 @@ using test::RunCommand;
 const std::string kScenes = STICTION_SOURCE_DIR "/assets/scenes";
 const std::string kExe = STICTION_APP_EXE;
 
-fs::path TempPath(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("stiction-video-test-" + std::to_string(getpid()) + "-" + name);
-  fs::remove_all(p);
-  return p;
-}
+fs::path TempPath(const std::string& name) { return test::FreshTempPath("stiction-video-test", name); }
 
 int CountFiles(const fs::path& dir) {
   int n = 0;

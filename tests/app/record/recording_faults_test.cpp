@@ -32,6 +32,7 @@
 #include "tests/app/record/ffprobe.h"
 #include "tests/app/record/mp4_boxes.h"
 #include "tests/app/run_command.h"
+#include "tests/app/temp_path.h"
 
 extern char** environ;
 
@@ -45,11 +46,7 @@ const std::string kScenes = STICTION_SOURCE_DIR "/assets/scenes";
 const std::string kExe = STICTION_APP_EXE;
 const std::string kChild = STICTION_COMMAND_CHILD_EXE;
 
-fs::path TempPath(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("stiction-faults-test-" + std::to_string(getpid()) + "-" + name);
-  fs::remove_all(p);
-  return p;
-}
+fs::path TempPath(const std::string& name) { return test::FreshTempPath("stiction-faults-test", name); }
 
 std::string ReadText(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -22,6 +22,7 @@
 
 #include "tests/app/record/ffprobe.h"
 #include "tests/app/record/mp4_boxes.h"
+#include "tests/app/temp_path.h"
 
 namespace stiction::app {
 namespace {
@@ -92,11 +93,7 @@ int DecodeAll(const std::string& path, std::string* output) {
   return test::RunCommand("ffmpeg -v error -nostdin -i '" + path + "' -f null -", output);
 }
 
-fs::path TempPath(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("stiction-video-recorder-test-" + std::to_string(getpid()) + "-" + name);
-  fs::remove_all(p);
-  return p;
-}
+fs::path TempPath(const std::string& name) { return test::FreshTempPath("stiction-video-recorder-test", name); }
 
 TEST(VideoRecorderTest, WritesAnH264Mp4ThatFfprobeReads) {
   const fs::path file = TempPath("ok.mp4");
