@@ -157,6 +157,7 @@ bool App::LoadScene(const std::string& path, bool keep_camera) {
   renderer_->LoadScene(render_scene_);
   selected_body_ = -1;
   last_stats_ = {};
+  ui_.solver_stops = {};
   contacts_valid_ = false;
   steps_taken_ = 0;
   clock_.Restart();
@@ -432,6 +433,7 @@ bool App::DoStep() {
     return false;
   }
   last_stats_ = result.stats;
+  ui_.solver_stops.Add(result.stats);
   if (gripper_) readout_ = CalcGraspReadout(*sim_, *gripper_, dt);
   contacts_valid_ = true;
   last_step_dt_ = dt;
@@ -455,6 +457,7 @@ void App::ResetSimulation() {
   EndPerturbation();
   sim_->Reset();
   last_stats_ = {};
+  ui_.solver_stops = {};
   contacts_valid_ = false;
   ui_.selected_contact = -1;
   ui_.pressure_max.Reset();

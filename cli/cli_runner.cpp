@@ -351,8 +351,11 @@ void PrintSummary(const RunSummary& run, const RunStatistics& stats, std::ostrea
                     << stats.max_iterations() << '\n';
   if (GetSolverTypeInfo(run.solver).augmented_lagrangian) {
     row("AL") << "mean " << Format(stats.mean_outer_iterations(), 4)
-              << " outer iterations, max residual " << Format(stats.max_constraint_residual(), 3)
-              << ", " << stats.unconverged_steps() << " steps at the iteration cap\n";
+              << " outer iterations, max residual " << Format(stats.max_constraint_residual(), 3) << '\n';
+  }
+  if (stats.unconverged_steps() > 0 || stats.budget_hit_steps() > 0) {
+    row("stopped early") << stats.unconverged_steps() << " steps short of the tolerance (at the iteration cap or "
+                         << "budget), " << stats.budget_hit_steps() << " of them at the time budget\n";
   }
   row("contacts") << "mean " << Format(stats.mean_contacts(), 4) << ", max "
                   << stats.max_contacts() << '\n';

@@ -86,6 +86,7 @@ void RunStatistics::Add(const StepStats& s) {
   sum_outer_iterations_ += s.outer_iterations;
   max_constraint_residual_ = NanMax(max_constraint_residual_, s.constraint_residual);
   if (!s.solver_converged) ++unconverged_steps_;
+  if (s.budget_hit) ++budget_hit_steps_;
   sum_wall_time_s_ += s.wall_time_s;
   time_split_.free_motion += s.time.free_motion;
   time_split_.collision += s.time.collision;
@@ -162,6 +163,7 @@ nlohmann::json MakeReportJson(const RunSummary& run, const RunStatistics& stats)
   s["mean_outer_iterations"] = num(stats.mean_outer_iterations());
   s["max_constraint_residual"] = num(stats.max_constraint_residual());
   s["unconverged_steps"] = stats.unconverged_steps();
+  s["budget_hit_steps"] = stats.budget_hit_steps();
   s["max_complementarity_error"] = num(stats.max_complementarity_error());
   s["max_ncp_residual"] = num(stats.max_ncp_residual());
   s["mean_ncp_residual"] = num(stats.mean_ncp_residual());
@@ -220,7 +222,7 @@ std::string FormatNumber(double value) {
 std::vector<std::string> CsvWriter::HeaderColumns(const std::vector<std::string>& body_names) {
   std::vector<std::string> columns = {
       "t",        "iterations",        "line_search_iterations", "contacts",
-      "momentum_error", "complementarity_error", "ncp_residual", "max_penetration_m", "step_wall_time_s",
+      "momentum_error", "complementarity_error", "ncp_residual", "budget_hit", "max_penetration_m", "step_wall_time_s",
       "kinetic_energy_J", "potential_energy_J"};
   for (const std::string& name : body_names) {
     for (const char* suffix : {".x", ".y", ".z", ".qw", ".qx", ".qy", ".qz"}) {
@@ -254,9 +256,13 @@ void CsvWriter::WriteRow(double t, const StepStats& stats, double kinetic_energy
   AppendInt(&line_, stats.line_search_iterations);
   line_ += ',';
   AppendInt(&line_, stats.num_contacts);
-  for (double value : {stats.momentum_error, stats.complementarity_error, stats.ncp_residual,
-                       stats.max_penetration_m, stats.wall_time_s, kinetic_energy_J,
-                       potential_energy_J}) {
+  for (double value : {stats.momentum_error, stats.complementarity_error, stats.ncp_residual}) {
+    line_ += ',';
+    AppendNumber(&line_, value);
+  }
+  line_ += ',';
+  AppendInt(&line_, stats.budget_hit ? 1 : 0);
+  for (double value : {stats.max_penetration_m, stats.wall_time_s, kinetic_energy_J, potential_energy_J}) {
     line_ += ',';
     AppendNumber(&line_, value);
   }

@@ -50,6 +50,8 @@ class RunStatistics {
   double mean_outer_iterations() const { return Mean(sum_outer_iterations_); }
   double max_constraint_residual() const { return max_constraint_residual_; }
   std::int64_t unconverged_steps() const { return unconverged_steps_; }
+  /// Steps whose contact solver stopped at its time budget (StepStats::budget_hit).
+  std::int64_t budget_hit_steps() const { return budget_hit_steps_; }
   int max_contacts() const { return max_contacts_; }
   /// Largest e_m over the run ([SAP] Eq. (32)).
   double max_momentum_error() const { return max_momentum_error_; }
@@ -88,6 +90,7 @@ class RunStatistics {
   double sum_outer_iterations_ = 0;
   double max_constraint_residual_ = 0;
   std::int64_t unconverged_steps_ = 0;
+  std::int64_t budget_hit_steps_ = 0;
   double sum_contact_penetration_m_ = 0;
   double sum_contact_ncp_residual_ = 0;
   double sum_wall_time_s_ = 0;

@@ -443,6 +443,16 @@ void DrawSolverParameters(const Simulation& sim, UiState* ui, AppCommands* comma
       apply([&](SolverSettings& c) { CopyValue(p, *FindBinding(chosen.bind(c), p.key)); });
     });
   }
+  // The time budget of whichever solver runs, and what it cost so far.
+  ImGui::Separator();
+  LiveParameterTable(ui, BindParameters(e.budget), BindParameters(engine.budget), BindParameters(scene_copy.budget),
+                     "solver.", [&](const ParameterBinding& p) {
+    apply([&](SolverSettings& c) { CopyValue(p, *FindBinding(BindParameters(c.budget), p.key)); });
+  });
+  const SolverStopCounts& stops = ui->solver_stops;
+  ImGui::TextDisabled("%lld of %lld steps at the time budget, %lld short of the tolerance",
+                      static_cast<long long>(stops.budget_hits), static_cast<long long>(stops.steps),
+                      static_cast<long long>(stops.short_of_tolerance));
   if (GetSolverTypeInfo(sim.solver_type()).augmented_lagrangian) {
     const SolverResult& r = sim.solver_result();
     ImGui::TextDisabled("last step: %d AL iterations, %d inner steps,\nresidual %.2e, AL penalty %.3g kg",
@@ -593,6 +603,7 @@ bool SolverEdited(const Simulation& sim, const SceneValues& scene) {
     return false;
   };
   if (differs(BindParameters(engine.sap), BindParameters(original.sap))) return true;
+  if (differs(BindParameters(engine.budget), BindParameters(original.budget))) return true;
   for (const SolverTypeInfo& info : SolverTypes()) {
     if (info.own_map && differs(info.bind(engine), info.bind(original))) return true;
   }

@@ -1,6 +1,7 @@
 #pragma once
 // Everything the panels edit or show between frames, in one object owned by
 // the App (no static locals, no globals).
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "app/ui/rolling_plot.h"
 #include "app/ui/viewer_settings.h"
 #include "engine/parameters/contact_parameters.h"
+#include "engine/stepping/step_result.h"
 #include "engine/parameters/integrator_settings.h"
 #include "engine/parameters/solver_settings.h"
 
@@ -106,6 +108,19 @@ struct SceneValues {
   SolverEdits solver;
 };
 
+/// How the contact solver ended its steps since the scene was loaded or
+/// reset (the Solver panel shows it next to the budget).
+struct SolverStopCounts {
+  std::int64_t steps = 0;
+  std::int64_t short_of_tolerance = 0;  ///< At the iteration cap or the budget (!solver_converged).
+  std::int64_t budget_hits = 0;         ///< At the time budget (StepStats::budget_hit).
+  void Add(const StepStats& s) {
+    ++steps;
+    if (!s.solver_converged) ++short_of_tolerance;
+    if (s.budget_hit) ++budget_hits;
+  }
+};
+
 struct UiState {
   /// Remembered between runs: column visibility and widths, open sections,
   /// UI scale, window size (viewer_settings.h).
@@ -119,6 +134,7 @@ struct UiState {
   SimulationEdits sim_edits;
   ContactEdits contact_edits;
   SolverEdits solver_edits;
+  SolverStopCounts solver_stops;
   SceneValues scene_values;
   /// Fields whose last committed value the engine refused: field id → the
   /// engine's reason. Shown in red until a valid value or Revert.

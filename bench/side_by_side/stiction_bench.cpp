@@ -253,7 +253,7 @@ int main(int argc, char** argv) {
   app.add_option("--scene", scene_filter, "run only scenes whose name starts with this (repeatable)");
   app.add_option("--engine", engine_filter,
                  "run only these engines (repeatable): sap sap_paper lagged similar reg_lagged canal subadmm1 subadmm2 "
-                 "mujoco mujoco_elliptic mujoco_noslip bullet");
+                 "pgs pgs_reg mujoco mujoco_elliptic mujoco_noslip bullet");
   app.add_option("--reps", reps, "runs per row; the wall time is their median")->check(CLI::Range(1, 99));
   app.add_option("--budget", budget, "stop repeating a row once its runs took this long [s]")
       ->check(CLI::PositiveNumber);

@@ -45,6 +45,8 @@ class StictionEngine final : public PeerEngine {
       case StictionVariant::kCanal: s.type = SolverType::kCanal; break;
       case StictionVariant::kSubAdmm1: s.type = SolverType::kSubAdmm; s.subadmm.num_threads = 1; break;
       case StictionVariant::kSubAdmm2: s.type = SolverType::kSubAdmm; s.subadmm.num_threads = 2; break;
+      case StictionVariant::kPgs: s.type = SolverType::kPgs; break;
+      case StictionVariant::kPgsRegularized: s.type = SolverType::kPgs; s.pgs.regularized = true; break;
     }
     sim_.SetSolver(s);
     sim_.SetContactModelParameters(p);
@@ -65,6 +67,8 @@ class StictionEngine final : public PeerEngine {
       case StictionVariant::kCanal: return "Stiction CANAL";
       case StictionVariant::kSubAdmm1: return "Stiction SubADMM 1 thread";
       case StictionVariant::kSubAdmm2: return "Stiction SubADMM 2 threads";
+      case StictionVariant::kPgs: return "Stiction PGS, exact NCP";
+      case StictionVariant::kPgsRegularized: return "Stiction PGS, regularized dual";
     }
     return "Stiction";
   }
@@ -107,7 +111,8 @@ class StictionEngine final : public PeerEngine {
 std::vector<StictionVariant> AllStictionVariants() {
   return {StictionVariant::kSap,   StictionVariant::kSapPaper, StictionVariant::kLagged,   StictionVariant::kSimilar,
           StictionVariant::kRegularizedLagged, StictionVariant::kCanal,
-          StictionVariant::kSubAdmm1, StictionVariant::kSubAdmm2};
+          StictionVariant::kSubAdmm1, StictionVariant::kSubAdmm2, StictionVariant::kPgs,
+          StictionVariant::kPgsRegularized};
 }
 
 const char* StictionVariantKey(StictionVariant v) {
@@ -120,6 +125,8 @@ const char* StictionVariantKey(StictionVariant v) {
     case StictionVariant::kCanal: return "canal";
     case StictionVariant::kSubAdmm1: return "subadmm1";
     case StictionVariant::kSubAdmm2: return "subadmm2";
+    case StictionVariant::kPgs: return "pgs";
+    case StictionVariant::kPgsRegularized: return "pgs_reg";
   }
   return "?";
 }

@@ -18,6 +18,8 @@ enum class StictionVariant {
   kCanal,              ///< CANAL, exact Coulomb ([CANAL] Sec. IV-V).
   kSubAdmm1,           ///< SubADMM on 1 thread ([CANAL] Sec. VI).
   kSubAdmm2,           ///< SubADMM on 2 threads.
+  kPgs,                ///< PGS on the exact NCP ([CANAL] Sec. VII's baseline).
+  kPgsRegularized,     ///< PGS on SAP's regularized dual (MuJoCo's formulation).
 };
 
 /// Contact stiffness cap of the Hunt & Crossley variants [N/m]: they have no
@@ -26,7 +28,8 @@ enum class StictionVariant {
 inline constexpr double kHuntCrossleyBenchStiffness = 1e7;
 
 std::vector<StictionVariant> AllStictionVariants();
-/// "sap", "sap_paper", "lagged", "similar", "reg_lagged", "canal", "subadmm1", "subadmm2".
+/// "sap", "sap_paper", "lagged", "similar", "reg_lagged", "canal", "subadmm1", "subadmm2",
+/// "pgs", "pgs_reg".
 const char* StictionVariantKey(StictionVariant v);
 
 /// Stiction running `scene` in `variant`. The scene's own parameters are kept

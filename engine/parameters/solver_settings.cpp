@@ -8,24 +8,38 @@ namespace stiction {
 
 namespace {
 
-constexpr std::array<SolverTypeInfo, 3> kSolverTypes = {{
+constexpr bool kAlways(const SolverSettings&) { return true; }
+constexpr bool kNever(const SolverSettings&) { return false; }
+constexpr double CanalRecovery(const SolverSettings& s) { return s.canal.penetration_recovery; }
+
+constexpr std::array<SolverTypeInfo, 4> kSolverTypes = {{
     {SolverType::kSap, "sap", "SAP",
      "SAP: Newton on the unconstrained convex cost of compliant contact, exact line search ([SAP])",
-     /*exact_contact=*/false, /*augmented_lagrangian=*/false, /*own_map=*/false, [](SolverSettings& s) { return BindParameters(s.sap); },
-     [](const SolverSettings& s) { ValidateSapParameters(s.sap); },
+     /*exact_contact=*/kNever, /*augmented_lagrangian=*/false, /*own_map=*/false,
+     [](SolverSettings& s) { return BindParameters(s.sap); },
+     [](const SolverSettings& s) { ValidateSapParameters(s.sap); }, CanalRecovery,
      [](const SolverSettings& s) -> const IslandParameters& { return s.sap.islands; }},
     {SolverType::kCanal, "canal", "CANAL",
      "CANAL: the exact Signorini-Coulomb NCP by an augmented Lagrangian with Newton inner solves ([CANAL] Alg. 1)",
-     /*exact_contact=*/true, /*augmented_lagrangian=*/true, /*own_map=*/true,
+     /*exact_contact=*/kAlways, /*augmented_lagrangian=*/true, /*own_map=*/true,
      [](SolverSettings& s) { return BindParameters(s.canal); },
-     [](const SolverSettings& s) { ValidateCanalParameters(s.canal); },
+     [](const SolverSettings& s) { ValidateCanalParameters(s.canal); }, CanalRecovery,
      [](const SolverSettings& s) -> const IslandParameters& { return s.canal.islands; }},
     {SolverType::kSubAdmm, "subadmm", "SubADMM",
      "SubADMM: the exact NCP by ADMM with one subsystem per tree, parallel per tree ([CANAL] Alg. 2)",
-     /*exact_contact=*/true, /*augmented_lagrangian=*/true, /*own_map=*/true,
+     /*exact_contact=*/kAlways, /*augmented_lagrangian=*/true, /*own_map=*/true,
      [](SolverSettings& s) { return BindParameters(s.subadmm); },
      [](const SolverSettings& s) { ValidateSubAdmmParameters(s.subadmm); },
+     [](const SolverSettings& s) { return s.subadmm.penetration_recovery; },
      [](const SolverSettings& s) -> const IslandParameters& { return s.subadmm.islands; }},
+    {SolverType::kPgs, "pgs", "PGS",
+     "PGS: projected Gauss-Seidel on the exact NCP or, regularized, on SAP's dual (the per-contact baseline of "
+     "[CANAL] Sec. VII)",
+     /*exact_contact=*/[](const SolverSettings& s) { return !s.pgs.regularized; }, /*augmented_lagrangian=*/false,
+     /*own_map=*/true, [](SolverSettings& s) { return BindParameters(s.pgs); },
+     [](const SolverSettings& s) { ValidatePgsParameters(s.pgs); },
+     [](const SolverSettings& s) { return s.pgs.penetration_recovery; },
+     [](const SolverSettings& s) -> const IslandParameters& { return s.pgs.islands; }},
 }};
 
 }  // namespace
@@ -36,7 +50,15 @@ const SolverTypeInfo& GetSolverTypeInfo(SolverType t) { return ChoiceOf(SolverTy
 std::string_view SolverTypeName(SolverType t) { return GetSolverTypeInfo(t).name; }
 std::optional<SolverType> ParseSolverType(std::string_view name) { return ParseChoice(SolverTypes(), &SolverTypeInfo::type, name); }
 
+ParameterTable BindParameters(SolverBudget& b) {
+  return {{"budget_ms", "ms",
+           "wall-clock time per step for the contact solver, whichever runs; 0 = none. At the budget the step goes "
+           "on with the solver's last iterate",
+           &b.time_ms, kNonNegative}};
+}
+
 void ValidateSolverSettings(const SolverSettings& settings) {
+  CheckParameterRanges("solver", settings.budget);
   for (const SolverTypeInfo& info : kSolverTypes) info.validate(settings);
 }
 

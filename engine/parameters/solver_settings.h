@@ -11,18 +11,34 @@
 #include "engine/parameters/canal_parameters.h"
 #include "engine/parameters/island_parameters.h"
 #include "engine/parameters/parameter_binding.h"
+#include "engine/parameters/pgs_parameters.h"
 #include "engine/parameters/sap_parameters.h"
 #include "engine/parameters/subadmm_parameters.h"
 
 namespace stiction {
 
-enum class SolverType { kSap, kCanal, kSubAdmm };
+enum class SolverType { kSap, kCanal, kSubAdmm, kPgs };
+
+/// A wall-clock budget per step for whichever solver runs ([CANAL] Sec. VII:
+/// the manipulation demos give CANAL and SubADMM 0.5 and 1 ms per step).
+/// The iteration budget is each solver's own `max_iterations`.
+struct SolverBudget {
+  /// Milliseconds of contact solve per step; 0 = no budget. A solver that
+  /// reaches it stops and the step goes on with its last iterate
+  /// (SolverResult::budget_hit), as at an AL iteration cap.
+  double time_ms = 0;
+};
+
+/// The key `budget_ms` at `solver:`'s top level.
+ParameterTable BindParameters(SolverBudget& b);
 
 struct SolverSettings {
   SolverType type = SolverType::kSap;
+  SolverBudget budget;
   SapSolverParameters sap;
   CanalSolverParameters canal;
   SubAdmmSolverParameters subadmm;
+  PgsSolverParameters pgs;
 };
 
 struct SolverTypeInfo {
@@ -30,10 +46,11 @@ struct SolverTypeInfo {
   std::string_view name;         ///< As scenes (`solver.type`), --solver and the viewer spell it.
   std::string_view title;        ///< As messages name it: "SAP", "CANAL", "SubADMM".
   std::string_view description;  ///< One line.
-  /// Solves the exact Signorini–Coulomb NCP ([CANAL] Eq. 5): contacts and
-  /// joint limits are hard constraints, the contact regularization (R, v̂)
-  /// is unused, and a contact's stick/slip state is read from its impulse.
-  bool exact_contact = false;
+  /// Whether, with these settings, it solves the exact Signorini–Coulomb NCP
+  /// ([CANAL] Eq. 5): contacts and joint limits are hard constraints, the
+  /// contact regularization (R, v̂) is unused, and a contact's stick/slip
+  /// state is read from its impulse. (PGS solves either formulation.)
+  bool (*exact_contact)(const SolverSettings& s) = nullptr;
   /// An augmented-Lagrangian solver: reports outer iterations, a constraint
   /// residual and a penalty (SolverResult), and at its iteration cap
   /// returns a usable last iterate.
@@ -45,6 +62,11 @@ struct SolverTypeInfo {
   ParameterTable (*bind)(SolverSettings& s) = nullptr;
   /// Range and cross-parameter checks of its parameters; throws InputError.
   void (*validate)(const SolverSettings& s) = nullptr;
+  /// The fraction of an overlap the NCP's error term removes per step
+  /// (NcpErrorTerm): its own `penetration_recovery`, or CANAL's for a
+  /// solver without one (SAP), so that the common NCP residual
+  /// (engine/solvers/ncp_residual.h) is measured against one problem.
+  double (*penetration_recovery)(const SolverSettings& s) = nullptr;
   /// Its island settings (engine/solvers/islands.h) within the settings.
   const IslandParameters& (*islands)(const SolverSettings& s) = nullptr;
 };
@@ -52,7 +74,7 @@ struct SolverTypeInfo {
 /// Every solver, in the order help texts and the viewer list them.
 std::span<const SolverTypeInfo> SolverTypes();
 const SolverTypeInfo& GetSolverTypeInfo(SolverType type);
-/// "sap", "canal", "subadmm".
+/// "sap", "canal", "subadmm", "pgs".
 std::string_view SolverTypeName(SolverType type);
 /// The solver called `name`; nullopt if there is none.
 std::optional<SolverType> ParseSolverType(std::string_view name);

@@ -875,12 +875,15 @@ void Loader::ParseSolver(const Ctx& ctx, const YAML::Node& node, SolverSettings*
                          ContactModelParameters* contact) const {
   const MapView map(*this, ctx, node);
   // Keys at solver:'s top level: the type, SAP's line search and parameters,
-  // the contact regularization β, σ, and one map per solver that has its own.
+  // the contact regularization β, σ, the time budget of every solver, and
+  // one map per solver that has its own.
   const ParameterTable sap_table = BindParameters(solver->sap);
   const ParameterTable contact_table = BindParameters(*contact);
+  const ParameterTable budget_table = BindParameters(solver->budget);
   std::vector<std::string_view> keys = {"type", "line_search"};
   for (const ParameterBinding& p : sap_table) keys.push_back(p.key);
   for (const ParameterBinding& p : contact_table) keys.push_back(p.key);
+  for (const ParameterBinding& p : budget_table) keys.push_back(p.key);
   for (const SolverTypeInfo& info : SolverTypes()) {
     if (info.own_map) keys.push_back(info.name);
   }
@@ -894,6 +897,7 @@ void Loader::ParseSolver(const Ctx& ctx, const YAML::Node& node, SolverSettings*
   }
   ReadParameters(map, sap_table, [&] { ValidateSapParameters(solver->sap); });
   ReadParameters(map, contact_table, [&] { ValidateContactModelParameters(*contact); });
+  ReadParameters(map, budget_table, [&] { CheckParameterRanges("solver", solver->budget); });
   for (const SolverTypeInfo& info : SolverTypes()) {
     if (info.own_map) ReadSubMap(map, info.name, info.bind(*solver), [&] { info.validate(*solver); });
   }

@@ -81,10 +81,12 @@ YAML::Node SolverNode(const SceneParameters& p) {
   YAML::Node node(YAML::NodeType::Map);
   node["type"] = std::string(SolverTypeName(solver.type));
   node["line_search"] = std::string(GetLineSearchInfo(solver.sap.line_search).name);
-  // SAP's keys and the contact regularization sit at solver:'s top level,
+  // SAP's keys, the contact regularization and the budget sit at solver:'s
+  // top level,
   // every other solver's in its own map (the loader's ParseSolver).
   WriteTable(node, BindParameters(solver.sap));
   WriteTable(node, BindParameters(contact));
+  WriteTable(node, BindParameters(solver.budget));
   for (const SolverTypeInfo& info : SolverTypes()) {
     if (!info.own_map) continue;
     YAML::Node sub(YAML::NodeType::Map);

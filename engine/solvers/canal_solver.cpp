@@ -220,6 +220,14 @@ SolverStatus CanalSolver::SolveStarted(const ContactProblem& problem, SolverResu
       status = SolverStatus::kConverged;
       break;
     }
+    // Out of time: the deadline is checked between AL iterations only, so
+    // that the answer is a finished inner solve, the soft-contact answer of
+    // Sec. V (a Newton solve cut short, with λ from a far-off v, threw the
+    // dish pile's plates apart). One inner solve may overrun the budget.
+    if (PastDeadline()) {
+      r.budget_hit = true;
+      break;
+    }
     // Lines 19–20, Eq. (27).
     if (residual > params_.residual_ratio * residual_prev) {
       beta_ = std::min(params_.penalty_growth * beta_, params_.max_penalty);
@@ -235,8 +243,9 @@ SolverStatus CanalSolver::SolveStarted(const ContactProblem& problem, SolverResu
   r.usable = true;
   if (status == SolverStatus::kMaxIterations) {
     std::ostringstream os;
-    os << "CANAL did not reach ||J v - z|| < " << params_.tolerance << " m/s in "
-       << params_.max_iterations << " AL iterations (residual " << residual << " m/s)";
+    os << "CANAL did not reach ||J v - z|| < " << params_.tolerance << " m/s in " << r.outer_iterations
+       << (r.budget_hit ? " AL iterations, the time budget" : " AL iterations, the cap") << " (residual " << residual
+       << " m/s)";
     r.message = os.str();
   }
   return status;

@@ -9,7 +9,9 @@ int LoadWarmStart(const ContactProblem& problem, const SolverLayout& layout, Vec
     if (c.warm_gamma.size() != c.num_rows) continue;
     const int r = layout.row_start[i];
     gamma->segment(r, c.num_rows) = c.warm_gamma;
-    slack->segment(r, c.num_rows) = c.warm_slack;
+    // A constraint last solved by a solver without a slack (SAP, PGS)
+    // carries none: the caller's slack stays.
+    if (c.warm_slack.size() == c.num_rows) slack->segment(r, c.num_rows) = c.warm_slack;
     ++found;
   }
   return found;

@@ -4,6 +4,8 @@
 // and say whether their result may advance the step; they never throw inside
 // a step. They keep no state between steps beyond scratch: warm starts come
 // in through the problem's constraints (Constraint::warm_gamma/warm_slack).
+#include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,10 +46,17 @@ struct SolverResult {
   double constraint_residual = 0;   ///< ‖J v̂ − z‖ at exit.
   double penalty = 0;               ///< AL penalty β at exit (not SAP's near-rigid β).
   std::vector<double> residual_history;  ///< ‖J v̂ − z‖ per AL iteration, when recorded.
+  /// The solve stopped at its wall-clock deadline (SolverBudget) before its
+  /// tolerance; the result is usable, as an AL solver's at its cap (SAP's:
+  /// its last Newton iterate, whose cost is below the guess's).
+  bool budget_hit = false;
   /// AL solvers: the slack z per row at exit, carried to the next step's
   /// warm start with γ; empty for solvers without one.
   VectorX slack;
 };
+
+/// When a solve must stop (SolverBudget); nullopt: no budget.
+using SolveDeadline = std::optional<std::chrono::steady_clock::time_point>;
 
 class ContactSolver {
  public:
@@ -59,6 +68,9 @@ class ContactSolver {
   /// Whether Solve reads the constraints' warm-start values (the stepper
   /// fills them only then, from the previous step's γ and slack).
   virtual bool UsesWarmStart() const { return false; }
+  /// The deadline of the next solves (the stepper sets it before each step
+  /// from SolverBudget; islands share it).
+  virtual void SetDeadline(SolveDeadline deadline) = 0;
   /// Solves `problem` from `v_guess` (all trees). Never throws.
   virtual SolverStatus Solve(const ContactProblem& problem, const VectorX& v_guess,
                              SolverResult* result) = 0;

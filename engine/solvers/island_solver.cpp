@@ -32,6 +32,7 @@ class IslandSolver::Worker {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       solver_->SetParameters(owner_->settings_);
+      solver_->SetDeadline(owner_->deadline_);
       job_ = Job{&problem, &which, &v_guess};
       pending_ = true;
     }
@@ -85,6 +86,11 @@ void IslandSolver::SetParameters(const SolverSettings& settings) {
   settings_ = settings;
   params_ = &GetSolverTypeInfo(settings_.type).islands(settings_);
   solver_->SetParameters(settings_);
+}
+
+void IslandSolver::SetDeadline(SolveDeadline deadline) {
+  deadline_ = deadline;
+  solver_->SetDeadline(deadline);
 }
 
 void IslandSolver::SolveIslands(const ContactProblem& problem, const std::vector<int>& which,

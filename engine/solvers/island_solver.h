@@ -23,6 +23,7 @@ class IslandSolver final : public ContactSolver {
 
   SolverType type() const override { return settings_.type; }
   void SetParameters(const SolverSettings& settings) override;
+  void SetDeadline(SolveDeadline deadline) override;
   bool UsesWarmStart() const override { return solver_->UsesWarmStart(); }
   SolverStatus Solve(const ContactProblem& problem, const VectorX& v_guess, SolverResult* result) override;
 
@@ -42,6 +43,7 @@ class IslandSolver final : public ContactSolver {
   bool SplitIslands(const ContactProblem& problem);
 
   SolverSettings settings_;
+  SolveDeadline deadline_;
   const IslandParameters* params_ = nullptr;  // Within settings_.
   std::unique_ptr<ContactSolver> solver_;     // This thread's.
   std::unique_ptr<Worker> worker_;            // Started on the first parallel solve.

@@ -131,6 +131,7 @@ SolverStatus MergeIslandSolves(const ContactProblem& problem, const Islands& isl
       row += m;
     }
     r.usable = r.usable && s.usable;
+    r.budget_hit = r.budget_hit || s.budget_hit;
     r.iterations = std::max(r.iterations, s.iterations);
     r.line_search_iterations += s.line_search_iterations;
     r.cost += s.cost;

@@ -31,6 +31,7 @@ class SolverBase : public ContactSolver {
       return false;
     }
   }
+  void SetDeadline(SolveDeadline deadline) final { deadline_ = deadline; }
   const Parameters& parameters() const { return params_; }
   void set_parameters(const Parameters& p) { params_ = p; }
 
@@ -49,7 +50,12 @@ class SolverBase : public ContactSolver {
   /// γ = 0 for every row.
   virtual SolverStatus SolveStarted(const ContactProblem& problem, SolverResult* result) = 0;
 
+  /// Whether the deadline has passed (false without one); solvers ask once
+  /// per iteration.
+  bool PastDeadline() const { return deadline_ && std::chrono::steady_clock::now() >= *deadline_; }
+
   Parameters params_;
+  SolveDeadline deadline_;
   SolverLayout layout_;
   VectorX v_star_;  ///< Local v*.
   VectorX v_;       ///< Local iterate.

@@ -2,6 +2,7 @@
 
 #include "engine/solvers/canal_solver.h"
 #include "engine/solvers/island_solver.h"
+#include "engine/solvers/pgs_solver.h"
 #include "engine/solvers/sap_solver.h"
 #include "engine/solvers/subadmm_solver.h"
 
@@ -15,6 +16,8 @@ std::unique_ptr<ContactSolver> MakeSingleContactSolver(const SolverSettings& set
       return std::make_unique<CanalSolver>(settings.canal);
     case SolverType::kSubAdmm:
       return std::make_unique<SubAdmmSolver>(settings.subadmm);
+    case SolverType::kPgs:
+      return std::make_unique<PgsSolver>(settings.pgs);
   }
   return std::make_unique<SapSolver>(settings.sap);  // Unreachable.
 }

@@ -115,6 +115,10 @@ bool SubAdmmSolver::UpdateConstraints(const ContactProblem& problem, SolverResul
   if (params_.record_history) r.residual_history.push_back(theta_p + theta_d);
   if (!std::isfinite(theta_p + theta_d)) return true;
   if (theta_p + theta_d < params_.tolerance || iteration_ >= params_.max_iterations) return true;
+  if (PastDeadline()) {
+    r.budget_hit = true;
+    return true;
+  }
   // Eq. (43): balance the residuals; refactor every tree with the new β.
   const double g = params_.penalty_balance;
   refactor_ = false;
@@ -208,8 +212,9 @@ SolverStatus SubAdmmSolver::SolveStarted(const ContactProblem& problem, SolverRe
   r.usable = true;
   if (theta_p_ + theta_d_ >= params_.tolerance) {
     std::ostringstream os;
-    os << "SubADMM did not reach theta_p + theta_d < " << params_.tolerance << " in "
-       << params_.max_iterations << " iterations (" << theta_p_ + theta_d_ << ")";
+    os << "SubADMM did not reach theta_p + theta_d < " << params_.tolerance << " in " << iteration_
+       << (r.budget_hit ? " iterations, the time budget" : " iterations, the cap") << " (" << theta_p_ + theta_d_
+       << ")";
     r.message = os.str();
     return SolverStatus::kMaxIterations;
   }

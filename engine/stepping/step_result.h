@@ -32,7 +32,10 @@ struct StepStats {
   int outer_iterations = 0;        ///< CANAL: AL (outer) iterations.
   double constraint_residual = 0;  ///< ‖J v̂ − z‖ at exit [m/s] (SubADMM: θ_p + θ_d).
   double penalty = 0;              ///< AL penalty β at exit [kg] (not SAP's near-rigid β).
-  bool solver_converged = true;    ///< False when an AL solver stopped at its iteration cap.
+  bool solver_converged = true;    ///< False when an AL solver or PGS stopped at its cap or budget.
+  /// The contact solver stopped at its time budget (SolverBudget) and the
+  /// step went on with its last iterate; ncp_residual says how far it was.
+  bool budget_hit = false;
   /// Where the step's time went [s] (benchmarks, docs/benchmarks.md), by
   /// the stages of TimeStepper::Step.
   struct TimeSplit {

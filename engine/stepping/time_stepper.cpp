@@ -1,6 +1,8 @@
 #include "engine/stepping/time_stepper.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdint>
 #include <sstream>
 
 #include "engine/common/stopwatch.h"
@@ -137,8 +139,14 @@ StepStatus TimeStepper::SolveContactProblem(const StepperParameters& params, con
   // A new solver type starts without the previous one's warm starts (its
   // impulses still gave this step's loads, which are physical).
   if (solver_->UsesWarmStart() && history_solver_ == params.solver.type) history_.ApplyWarmStart(&problem_);
+  // The time budget counts from here: the contact solve alone.
+  const double budget_ms = params.solver.budget.time_ms;
+  solver_->SetDeadline(budget_ms > 0 ? SolveDeadline(std::chrono::steady_clock::now() +
+                                                     std::chrono::nanoseconds(static_cast<std::int64_t>(budget_ms * 1e6)))
+                                     : std::nullopt);
   const SolverStatus status = solver_->Solve(problem_, v0, &solver_result_);
   const SolverResult& r = solver_result_;
+  stats->budget_hit = r.budget_hit;
   stats->iterations = r.iterations;
   stats->outer_iterations = r.outer_iterations;
   stats->constraint_residual = r.constraint_residual;
@@ -160,10 +168,8 @@ StepStatus TimeStepper::SolveContactProblem(const StepperParameters& params, con
   // The common accuracy figure of every solver ([CANAL] Sec. VII-A), with
   // the penetration recovery of the exact solver that runs, CANAL's for the
   // others (engine/solvers/ncp_residual.h).
-  stats->ncp_residual = ncp_residual_.Calc(problem_, r.gamma,
-                                           params.solver.type == SolverType::kSubAdmm
-                                               ? params.solver.subadmm.penetration_recovery
-                                               : params.solver.canal.penetration_recovery);
+  stats->ncp_residual = ncp_residual_.Calc(
+      problem_, r.gamma, GetSolverTypeInfo(params.solver.type).penetration_recovery(params.solver));
   history_.Save(problem_, r.gamma, r.slack);
   history_solver_ = params.solver.type;
   *v = r.v;
@@ -172,7 +178,7 @@ StepStatus TimeStepper::SolveContactProblem(const StepperParameters& params, con
 
 void TimeStepper::ReportResults(const StepperParameters& params, const VectorX& v, StepStats* stats) {
   // Per-contact results: impulse, relative velocity, cone region.
-  const bool exact_contact = GetSolverTypeInfo(params.solver.type).exact_contact;
+  const bool exact_contact = GetSolverTypeInfo(params.solver.type).exact_contact(params.solver);
   int row = 0;
   for (size_t i = 0; i < reports_.size(); ++i) {
     const Constraint& c = problem_.constraints[i];

@@ -187,7 +187,8 @@ TEST(StictionBenchExecutable, ShortModePrintsEveryEngineOnEveryScene) {
                             "grasp_hold", "stack10"}) {
     for (const char* engine : {"Stiction SAP |", "Stiction CANAL |", "Stiction SubADMM 2 threads |",
                                "Stiction SAP, Lagged H&C k ≤ 1e7, sympl. Euler |", "MuJoCo 2.2.2 pyramidal Newton |",
-                               "MuJoCo 2.2.2 elliptic Newton + noslip |", "Bullet 3.24 SI |"}) {
+                               "MuJoCo 2.2.2 elliptic Newton + noslip |", "Bullet 3.24 SI |",
+                               "Stiction PGS, exact NCP |", "Stiction PGS, regularized dual |"}) {
       const std::string row = std::string("| ") + scene + " | 10 | ";
       bool found = false;
       std::istringstream lines(text);
@@ -224,10 +225,10 @@ TEST(StictionBenchExecutable, ShortModePrintsEveryEngineOnEveryScene) {
       EXPECT_EQ(line.find("dropped"), std::string::npos) << line;
       EXPECT_EQ(line.find(" 0/8 stand"), std::string::npos) << line;
     }
-    // 7 Stiction rows (SAP, the three H&C models, CANAL, SubADMM on 1 and 2
-    // threads; SAP with the paper's estimate runs only where loads matter),
-    // 3 MuJoCo configurations, Bullet.
-    EXPECT_EQ(found, 7 + 3 + 1) << scene << " in\n" << text;
+    // 9 Stiction rows (SAP, the three H&C models, CANAL, SubADMM on 1 and 2
+    // threads, PGS exact and regularized; SAP with the paper's estimate runs
+    // only where loads matter), 3 MuJoCo configurations, Bullet.
+    EXPECT_EQ(found, 9 + 3 + 1) << scene << " in\n" << text;
     EXPECT_TRUE(sap) << scene << " in\n" << text;
     EXPECT_TRUE(mujoco) << scene << " in\n" << text;
   }

@@ -351,7 +351,7 @@ TEST_F(CliExecutableTest, EveryShippedSceneRunsAndReports) {
     EXPECT_EQ(CountLines(text), static_cast<std::size_t>(steps) + 2);
     const std::string header = text.substr(0, text.find('\n'));
     EXPECT_EQ(header.rfind("t,iterations,line_search_iterations,contacts,", 0), 0u) << header;
-    EXPECT_EQ(CountCsvFields(header), 11 + 7 * description.bodies.size()) << header;
+    EXPECT_EQ(CountCsvFields(header), 12 + 7 * description.bodies.size()) << header;
     const std::string first_row = text.substr(header.size() + 1, 8);
     EXPECT_EQ(first_row, "0,0,0,0,") << "the first row is t = 0 with zero stats";
   }
@@ -385,9 +385,72 @@ TEST_F(CliExecutableTest, SolverOptionRunsCanalAndSubAdmmAndReportsTheirStatisti
     EXPECT_GE(j["stats"]["mean_outer_iterations"].get<double>(), 1.0);
     EXPECT_EQ(j["stats"]["unconverged_steps"], 0);
   }
-  const SimRun bad = RunSim({scene, "--solver", "pgs"});
+  const SimRun bad = RunSim({scene, "--solver", "lemke"});
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_NE(bad.err.find("unknown solver 'pgs'"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("unknown solver 'lemke'"), std::string::npos) << bad.err;
+}
+
+TEST_F(CliExecutableTest, SolverOptionRunsPgsInBothFormulations) {
+  // A box at rest: PGS reports its sweeps as iterations and no AL line; the
+  // exact formulation meets the NCP far better than the regularized one,
+  // which is SAP's model. (The four corner contacts of one box are
+  // statically indeterminate: PGS may end a few steps at its sweep cap
+  // while the NCP residual is already small.)
+  const std::string scene = (kScenesDir / "box_resting.yaml").string();
+  double residual[2] = {0, 0};
+  for (const bool regularized : {false, true}) {
+    SCOPED_TRACE(regularized ? "regularized" : "exact");
+    const fs::path report = dir_ / (regularized ? "pgs_reg.json" : "pgs.json");
+    const SimRun run = RunSim({scene, "--duration", "0.05", "--solver", "pgs", "--set",
+                               std::string("solver.pgs.regularized=") + (regularized ? "true" : "false"),
+                               "--report", report.string()});
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(run.out.find("AL "), std::string::npos) << run.out;
+    nlohmann::json j;
+    ASSERT_NO_THROW(j = nlohmann::json::parse(ReadFile(report)));
+    EXPECT_EQ(j["solver"], "pgs");
+    EXPECT_GE(j["stats"]["mean_iterations"].get<double>(), 1.0);
+    residual[regularized] = j["stats"]["max_ncp_residual"].get<double>();
+  }
+  EXPECT_LT(residual[0], 1e-6);
+  EXPECT_LT(residual[0], 1e-3 * residual[1]);
+}
+
+TEST_F(CliExecutableTest, ATimeBudgetIsReportedPerStepAndInTheSummary) {
+  // One nanosecond per step: PGS meets it after its first sweep of the
+  // first contact step, whose impulses start from zero, so that step stops
+  // short and says so; the run goes on (exit 0).
+  const std::string scene = (kScenesDir / "box_resting.yaml").string();
+  const fs::path report = dir_ / "budget.json", csv = dir_ / "budget.csv";
+  const SimRun run = RunSim({scene, "--duration", "0.05", "--solver", "pgs", "--set", "solver.budget_ms=1e-6",
+                             "--report", report.string(), "--csv", csv.string()});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("at the time budget"), std::string::npos) << run.out;
+  nlohmann::json j;
+  ASSERT_NO_THROW(j = nlohmann::json::parse(ReadFile(report)));
+  const std::int64_t hits = j["stats"]["budget_hit_steps"].get<std::int64_t>();
+  EXPECT_GE(hits, 1);
+  EXPECT_LE(hits, j["stats"]["unconverged_steps"].get<std::int64_t>());
+  // The CSV's budget_hit column: 1 on exactly the steps the report counts.
+  std::istringstream text(ReadFile(csv));
+  std::string line;
+  ASSERT_TRUE(std::getline(text, line));
+  const auto fields = [](const std::string& l) {
+    std::vector<std::string> out;
+    std::istringstream in(l);
+    for (std::string f; std::getline(in, f, ',');) out.push_back(f);
+    return out;
+  };
+  const std::vector<std::string> header = fields(line);
+  const auto column = std::find(header.begin(), header.end(), "budget_hit") - header.begin();
+  ASSERT_LT(column, static_cast<std::ptrdiff_t>(header.size())) << line;
+  std::int64_t flagged = 0;
+  while (std::getline(text, line)) {
+    const std::string value = fields(line).at(column);
+    EXPECT_TRUE(value == "0" || value == "1") << value;
+    flagged += value == "1";
+  }
+  EXPECT_EQ(flagged, hits);
 }
 
 TEST_F(CliExecutableTest, MissingSceneIsOneLineExitTwo) {

@@ -261,16 +261,16 @@ TEST(CsvWriterTest, HeaderAndRows) {
   ASSERT_EQ(lines.size(), 4u);  // Header + 3 rows.
   EXPECT_EQ(lines[0],
             "t,iterations,line_search_iterations,contacts,momentum_error,complementarity_error,"
-            "ncp_residual,max_penetration_m,step_wall_time_s,kinetic_energy_J,potential_energy_J,"
+            "ncp_residual,budget_hit,max_penetration_m,step_wall_time_s,kinetic_energy_J,potential_energy_J,"
             "box.x,box.y,box.z,box.qw,box.qx,box.qy,box.qz,"
             "ball.x,ball.y,ball.z,ball.qw,ball.qx,ball.qy,ball.qz");
-  const std::size_t num_columns = 11 + 2 * 7;
+  const std::size_t num_columns = 12 + 2 * 7;
   for (const std::string& line : lines) {
     EXPECT_EQ(static_cast<std::size_t>(std::count(line.begin(), line.end(), ',')) + 1,
               num_columns)
         << line;
   }
-  EXPECT_EQ(lines[1].substr(0, 22), "0,0,0,0,0,0,0,0,0,0.5,");
+  EXPECT_EQ(lines[1].substr(0, 24), "0,0,0,0,0,0,0,0,0,0,0.5,");
   EXPECT_EQ(lines[2].substr(0, 17), "0.01,3,6,2,1e-09,");
   // Numbers round-trip exactly.
   const std::string qw = FormatNumber(bodies[0].orientation.w());

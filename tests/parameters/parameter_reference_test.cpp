@@ -162,11 +162,11 @@ TEST_F(ParameterReferenceTest, EveryRowHasItsHeadersCellCount) {
       EXPECT_EQ(row.size(), t.rows[0].size()) << t.caption << ": row starting " << (row.empty() ? "" : row[0]);
     }
   }
-  // SAP, each own-map solver, the contact regularization, the material, the
-  // custom integrator.
+  // SAP, the solver budget, each own-map solver, the contact
+  // regularization, the material, the custom integrator.
   int own_maps = 0;
   for (const SolverTypeInfo& s : SolverTypes()) own_maps += s.own_map;
-  EXPECT_EQ(parameter_tables, 4 + own_maps);
+  EXPECT_EQ(parameter_tables, 5 + own_maps);
 }
 
 TEST_F(ParameterReferenceTest, EscapedBarsStayInsideTheirCell) {

@@ -212,6 +212,9 @@ TEST(ParameterTablesTest, ValidateSolverSettingsChecksEverySolverNotOnlyTheChose
         case SolverType::kSubAdmm:
           t.subadmm.tolerance = -1;
           break;
+        case SolverType::kPgs:
+          t.pgs.tolerance = -1;
+          break;
       }
       const std::string m = Message([&] { ValidateSolverSettings(t); });
       EXPECT_EQ(m.rfind(std::string(bad.name) + ": ", 0), 0u) << m;

@@ -31,7 +31,8 @@ namespace {
 // enumerator added to an enum and its registry but not here fails the size
 // comparisons below. One added to the enum alone is not seen here (for
 // SolverType, -Wswitch -Werror stops the switches below from compiling).
-constexpr SolverType kAllSolverTypes[] = {SolverType::kSap, SolverType::kCanal, SolverType::kSubAdmm};
+constexpr SolverType kAllSolverTypes[] = {SolverType::kSap, SolverType::kCanal, SolverType::kSubAdmm,
+                                          SolverType::kPgs};
 constexpr ContactModel kAllContactModels[] = {ContactModel::kSap, ContactModel::kLagged, ContactModel::kSimilar,
                                               ContactModel::kRegularizedLagged};
 constexpr LineSearchKind kAllLineSearches[] = {LineSearchKind::kExact, LineSearchKind::kBacktracking};
@@ -98,7 +99,7 @@ TEST(SolverRegistryTest, EveryTypeHasExactlyOneEntryAndItsNameParsesBack) {
       [](SolverType type) { EXPECT_EQ(ParseSolverType(SolverTypeName(type)), type) << SolverTypeName(type); }, "canal");
   EXPECT_EQ(ParseSolverType(""), std::nullopt);
   EXPECT_EQ(ParseSolverType("Sap"), std::nullopt);
-  EXPECT_EQ(ParseSolverType("pgs"), std::nullopt);
+  EXPECT_EQ(ParseSolverType("PGS"), std::nullopt);
 }
 
 TEST(SolverRegistryTest, PropertiesMatchTheSolvers) {
@@ -107,24 +108,47 @@ TEST(SolverRegistryTest, PropertiesMatchTheSolvers) {
   // `solver:`'s top level. CANAL and SubADMM ([CANAL] Alg. 1 and 2) solve the
   // exact Signorini-Coulomb NCP by augmented-Lagrangian iterations and read
   // their keys from `solver.canal:` and `solver.subadmm:` (docs/scene-format.md).
+  const SolverSettings defaults;
   const SolverTypeInfo& sap = GetSolverTypeInfo(SolverType::kSap);
   EXPECT_EQ(sap.name, "sap");
-  EXPECT_FALSE(sap.exact_contact);
+  EXPECT_FALSE(sap.exact_contact(defaults));
   EXPECT_FALSE(sap.augmented_lagrangian);
   EXPECT_FALSE(sap.own_map);
   const SolverTypeInfo& canal = GetSolverTypeInfo(SolverType::kCanal);
   EXPECT_EQ(canal.name, "canal");
-  EXPECT_TRUE(canal.exact_contact);
+  EXPECT_TRUE(canal.exact_contact(defaults));
   EXPECT_TRUE(canal.augmented_lagrangian);
   EXPECT_TRUE(canal.own_map);
   const SolverTypeInfo& subadmm = GetSolverTypeInfo(SolverType::kSubAdmm);
   EXPECT_EQ(subadmm.name, "subadmm");
-  EXPECT_TRUE(subadmm.exact_contact);
+  EXPECT_TRUE(subadmm.exact_contact(defaults));
   EXPECT_TRUE(subadmm.augmented_lagrangian);
   EXPECT_TRUE(subadmm.own_map);
+  // PGS ([CANAL] Sec. VII's baseline) solves the exact NCP by default and
+  // SAP's regularized dual when `regularized` is set; it is no AL solver.
+  const SolverTypeInfo& pgs = GetSolverTypeInfo(SolverType::kPgs);
+  EXPECT_EQ(pgs.name, "pgs");
+  EXPECT_TRUE(pgs.exact_contact(defaults));
+  SolverSettings regularized;
+  regularized.pgs.regularized = true;
+  EXPECT_FALSE(pgs.exact_contact(regularized));
+  EXPECT_FALSE(pgs.augmented_lagrangian);
+  EXPECT_TRUE(pgs.own_map);
+  // The NCP residual's error term: each exact solver's own recovery, CANAL's
+  // for SAP.
+  SolverSettings recovery;
+  recovery.canal.penetration_recovery = 0.11;
+  recovery.subadmm.penetration_recovery = 0.22;
+  recovery.pgs.penetration_recovery = 0.33;
+  EXPECT_EQ(sap.penetration_recovery(recovery), 0.11);
+  EXPECT_EQ(canal.penetration_recovery(recovery), 0.11);
+  EXPECT_EQ(subadmm.penetration_recovery(recovery), 0.22);
+  EXPECT_EQ(pgs.penetration_recovery(recovery), 0.33);
   for (const SolverTypeInfo& info : SolverTypes()) {
     EXPECT_NE(info.bind, nullptr) << info.name;
     EXPECT_NE(info.validate, nullptr) << info.name;
+    EXPECT_NE(info.exact_contact, nullptr) << info.name;
+    EXPECT_NE(info.penetration_recovery, nullptr) << info.name;
     EXPECT_NE(info.islands, nullptr) << info.name;
   }
 }
@@ -152,6 +176,8 @@ Span ParametersOf(const SolverSettings& s, SolverType type) {
       return SpanOf(s.canal);
     case SolverType::kSubAdmm:
       return SpanOf(s.subadmm);
+    case SolverType::kPgs:
+      return SpanOf(s.pgs);
   }
   return {nullptr, nullptr};
 }
@@ -163,6 +189,8 @@ IslandParameters& IslandsOf(SolverSettings& s, SolverType type) {
       return s.canal.islands;
     case SolverType::kSubAdmm:
       return s.subadmm.islands;
+    case SolverType::kPgs:
+      return s.pgs.islands;
   }
   return s.sap.islands;
 }
@@ -184,6 +212,7 @@ TEST(SolverRegistryTest, IslandsAccessorReturnsThatSolversIslandSettings) {
     s.sap.islands.parallel_min_velocities = 1;
     s.canal.islands.parallel_min_velocities = 2;
     s.subadmm.islands.parallel_min_velocities = 3;
+    s.pgs.islands.parallel_min_velocities = 4;
     IslandParameters& own = IslandsOf(s, info.type);
     own.parallel_min_velocities = 77;
     own.enabled = !own.enabled;
@@ -214,6 +243,7 @@ TEST(SolverRegistryTest, BindBindsIntoThatSolversParameters) {
     EXPECT_EQ(s.canal.max_iterations, info.type == SolverType::kCanal ? 4321 : defaults.canal.max_iterations);
     EXPECT_EQ(s.subadmm.max_iterations,
               info.type == SolverType::kSubAdmm ? 4321 : defaults.subadmm.max_iterations);
+    EXPECT_EQ(s.pgs.max_iterations, info.type == SolverType::kPgs ? 4321 : defaults.pgs.max_iterations);
   }
 }
 
@@ -240,6 +270,17 @@ TEST(SolverRegistryTest, BindOfTheAlSolversSetsTheirNamedMembers) {
   EXPECT_EQ(s.subadmm.num_threads, 2);
   EXPECT_EQ(s.subadmm.tolerance, 1e-9);
   EXPECT_EQ(s.canal.tolerance, CanalSolverParameters{}.tolerance);
+  for (ParameterBinding& p : GetSolverTypeInfo(SolverType::kPgs).bind(s)) {
+    if (p.key == "regularized") *std::get<bool*>(p.value) = true;
+    if (p.key == "relaxation") *std::get<double*>(p.value) = 1.3;
+    if (p.key == "tolerance") *std::get<double*>(p.value) = 1e-7;
+    if (p.key == "penetration_recovery") *std::get<double*>(p.value) = 0.5;
+  }
+  EXPECT_TRUE(s.pgs.regularized);
+  EXPECT_EQ(s.pgs.relaxation, 1.3);
+  EXPECT_EQ(s.pgs.tolerance, 1e-7);
+  EXPECT_EQ(s.pgs.penetration_recovery, 0.5);
+  EXPECT_EQ(s.subadmm.tolerance, 1e-9);
 }
 
 TEST(SolverRegistryTest, ValidateChecksThatSolverOnly) {
@@ -256,6 +297,9 @@ TEST(SolverRegistryTest, ValidateChecksThatSolverOnly) {
         break;
       case SolverType::kSubAdmm:
         s.subadmm.max_iterations = 0;
+        break;
+      case SolverType::kPgs:
+        s.pgs.max_iterations = 0;
         break;
     }
     for (const SolverTypeInfo& info : SolverTypes()) {

@@ -856,8 +856,8 @@ TEST(SceneLoaderErrorTest, UnknownEnumerations) {
   ExpectError("contact_model: magic\n", "inline.yaml:1: contact_model",
               "unknown contact model 'magic' (expected one of: sap, lagged, similar, "
               "regularized_lagged)");
-  ExpectError("solver: {type: pgs}\n", "inline.yaml:1: solver.type",
-              "unknown solver 'pgs' (expected one of: sap, canal, subadmm)");
+  ExpectError("solver: {type: lemke}\n", "inline.yaml:1: solver.type",
+              "unknown solver 'lemke' (expected one of: sap, canal, subadmm, pgs)");
   ExpectError("solver: {line_search: wolfe}\n", "inline.yaml:1: solver.line_search",
               "unknown line search 'wolfe'");
   ExpectError("world_geometry:\n  - shape: {type: cone}\n",
@@ -1180,7 +1180,17 @@ TEST(SceneLoaderSolverTest, CanalAndSubAdmmParametersLoadAndAreValidatedAtTheirK
   }
   ExpectError("solver:\n  canal: {max_penalty: 1.0e3}\n", "inline.yaml:2: solver.canal",
               "max_penalty (beta_max) must be >= initial_penalty");
-  ExpectError("solver: {type: pgs}\n", "inline.yaml:1: solver.type", "unknown solver 'pgs'");
+  ExpectError("solver: {type: lemke}\n", "inline.yaml:1: solver.type", "unknown solver 'lemke'");
+  // PGS's map and the budget at the top level, read and range-checked.
+  const SceneDescription pgs =
+      Load("solver:\n  type: pgs\n  budget_ms: 0.5\n  pgs: {regularized: true, relaxation: 1.3, max_iterations: 7}\n");
+  EXPECT_EQ(pgs.solver.type, SolverType::kPgs);
+  EXPECT_EQ(pgs.solver.budget.time_ms, 0.5);
+  EXPECT_TRUE(pgs.solver.pgs.regularized);
+  EXPECT_EQ(pgs.solver.pgs.relaxation, 1.3);
+  EXPECT_EQ(pgs.solver.pgs.max_iterations, 7);
+  ExpectError("solver:\n  pgs: {relaxation: 2.0}\n", "inline.yaml:2: solver.pgs.relaxation", "must be in (0, 2)");
+  ExpectError("solver: {budget_ms: -1}\n", "inline.yaml:1: solver.budget_ms", "must be >= 0");
 }
 
 }  // namespace

@@ -23,27 +23,7 @@ constexpr double kG = 9.81;     // [m/s²]
 constexpr double kMu = 0.5;
 constexpr double kRecovery = 0.2;
 
-// A point mass (3 velocities, A = m I) touching the ground at φ0 = 0, the
-// contact rows [t1, t2, n] = [x, y, z], with free-motion velocity
-// v* = (vx, 0, −g δt): gravity over one step plus a horizontal slide.
-ContactProblem PointMassOnGround(double vx) {
-  ContactProblem p;
-  p.dt = kDt;
-  p.tree_v_start = {0};
-  p.tree_nv = {3};
-  p.A = {kMass * MatrixX::Identity(3, 3)};
-  p.v_star = Vector3(vx, 0, -kG * kDt);
-  Constraint c;
-  c.kind = ConstraintKind::kFrictionCone;
-  c.num_rows = 3;
-  c.origin = ConstraintOrigin::kContact;
-  c.blocks.push_back({0, MatrixX::Identity(3, 3)});
-  c.phi0 = 0;
-  c.mu = kMu;
-  c.cone.mu = kMu;
-  p.constraints.push_back(c);
-  return p;
-}
+ContactProblem PointMassOnGround(double vx) { return test::PointMassOnGround(kMass, kDt, kMu, vx); }
 
 // Round-off of products of O(1) numbers.
 constexpr double kRoundOff = 1e-14;

@@ -7,11 +7,14 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cmath>
 #include <memory>
 #include <string>
 
 #include "engine/solvers/canal_solver.h"
 #include "engine/solvers/island_solver.h"
+#include "engine/solvers/pgs_solver.h"
 #include "engine/solvers/sap_solver.h"
 #include "engine/solvers/subadmm_solver.h"
 #include "tests/solvers/test_problems.h"
@@ -39,6 +42,8 @@ bool IsOfClass(const ContactSolver& solver, SolverType type) {
       return dynamic_cast<const CanalSolver*>(&solver) != nullptr;
     case SolverType::kSubAdmm:
       return dynamic_cast<const SubAdmmSolver*>(&solver) != nullptr;
+    case SolverType::kPgs:
+      return dynamic_cast<const PgsSolver*>(&solver) != nullptr;
   }
   return false;
 }
@@ -71,6 +76,69 @@ TEST(SolverFactoryTest, MakesASolverOfEveryRegisteredType) {
     EXPECT_EQ(single->type(), info.type);
     EXPECT_TRUE(IsOfClass(*single, info.type));
     EXPECT_EQ(dynamic_cast<IslandSolver*>(single.get()), nullptr);
+  }
+}
+
+// ‖A (v − v*) − Jᵀγ‖ over all trees: zero when v is the dynamics of γ.
+double MomentumImbalance(const ContactProblem& p, const SolverResult& r) {
+  VectorX jt = VectorX::Zero(p.num_velocities());
+  for (std::size_t k = 0, row = 0; k < p.constraints.size(); ++k) {
+    const Constraint& c = p.constraints[k];
+    for (const ConstraintJacobianBlock& b : c.blocks) {
+      jt.segment(p.tree_v_start[b.tree], p.tree_nv[b.tree]) += b.J.transpose() * r.gamma.segment(row, c.num_rows);
+    }
+    row += c.num_rows;
+  }
+  double sum = 0;
+  for (int t = 0; t < p.num_trees(); ++t) {
+    const int o = p.tree_v_start[t], n = p.tree_nv[t];
+    sum += (p.A[t] * (r.v.segment(o, n) - p.v_star.segment(o, n)) - jt.segment(o, n)).squaredNorm();
+  }
+  return std::sqrt(sum);
+}
+
+TEST(SolverFactoryTest, EverySolverStopsAtAPassedDeadlineWithAUsableAnswer) {
+  // A deadline already past: every solver stops after its first iteration
+  // (SAP after one Newton step, the others after one outer iteration or
+  // sweep), says the budget stopped it, and returns a usable, bounded
+  // answer. Two islands (AddPairedCones) so that SAP's island solver must
+  // pass the deadline on and merge the flag; every solver needs several
+  // iterations here without a deadline (checked first).
+  ContactProblem p = RandomProblem(5, /*trees=*/4, /*contacts=*/0);
+  AddPairedCones(&p, 6, /*count=*/6, /*pairs=*/2, /*single_every=*/3);
+  for (Constraint& c : p.constraints) c.mu = c.cone.mu;
+  for (const SolverTypeInfo& info : SolverTypes()) {
+    SCOPED_TRACE(std::string(info.name));
+    SolverSettings settings;
+    settings.type = info.type;
+    std::unique_ptr<ContactSolver> solver = MakeContactSolver(settings);
+    SolverResult free_run;
+    solver->Solve(p, p.v_star, &free_run);
+    ASSERT_FALSE(free_run.budget_hit);
+    ASSERT_GT(std::max(free_run.iterations, free_run.outer_iterations), 1);
+    solver->SetDeadline(std::chrono::steady_clock::now() - std::chrono::seconds(1));
+    SolverResult r;
+    const SolverStatus status = solver->Solve(p, p.v_star, &r);
+    EXPECT_TRUE(r.budget_hit);
+    EXPECT_TRUE(r.usable) << r.message;
+    EXPECT_EQ(status, SolverStatus::kMaxIterations);
+    EXPECT_NE(r.message.find("budget"), std::string::npos) << r.message;
+    EXPECT_EQ(std::max(r.outer_iterations, info.type == SolverType::kCanal ? 0 : r.iterations), 1);
+    EXPECT_TRUE(r.v.allFinite() && r.gamma.allFinite());
+    // PGS's v is the dynamics of its impulses at every sweep (round-off of
+    // A (v − v*) with O(1) entries and a Cholesky solve).
+    if (info.type == SolverType::kPgs) {
+      EXPECT_LT(MomentumImbalance(p, r), 1e-9);
+    }
+    // SAP's Newton step with its line search decreased the convex cost
+    // ([SAP] Eq. 24) below the guess v*'s: the answer is bounded.
+    if (info.type == SolverType::kSap) {
+      EXPECT_LT(test::Cost(p, r.v), test::Cost(p, p.v_star));
+    }
+    // And without a deadline again, the full solve.
+    solver->SetDeadline(std::nullopt);
+    solver->Solve(p, p.v_star, &r);
+    EXPECT_FALSE(r.budget_hit);
   }
 }
 

@@ -81,4 +81,27 @@ inline void AddPairedCones(ContactProblem* p, unsigned seed, int count, int pair
   }
 }
 
+// A point mass m [kg] (3 velocities, A = m I) touching the ground at
+// φ0 = 0, its contact rows [t1, t2, n] = [x, y, z], friction μ, with
+// free-motion velocity v* = (vx, 0, −g δt): gravity (9.81 m/s²) over one step
+// δt [s] plus a horizontal slide vx [m/s].
+inline ContactProblem PointMassOnGround(double m, double dt, double mu, double vx) {
+  ContactProblem p;
+  p.dt = dt;
+  p.tree_v_start = {0};
+  p.tree_nv = {3};
+  p.A = {m * MatrixX::Identity(3, 3)};
+  p.v_star = Vector3(vx, 0, -9.81 * dt);
+  Constraint c;
+  c.kind = ConstraintKind::kFrictionCone;
+  c.num_rows = 3;
+  c.origin = ConstraintOrigin::kContact;
+  c.blocks.push_back({0, MatrixX::Identity(3, 3)});
+  c.phi0 = 0;
+  c.mu = mu;
+  c.cone.mu = mu;
+  p.constraints.push_back(c);
+  return p;
+}
+
 }  // namespace stiction::test

@@ -1,0 +1,234 @@
+#include "engine/solvers/pgs_solver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+#include <Eigen/LU>
+
+#include "engine/common/stopwatch.h"
+#include "engine/solvers/constraint_warm_start.h"
+#include "engine/solvers/one_contact_solver.h"
+
+namespace stiction {
+
+namespace {
+
+// Newton iterations of a convex local problem (at most 6 rows; quadratic
+// convergence, a cap only against a pathological cost).
+constexpr int kLocalNewtonIterations = 30;
+
+// Local problems stop at this fraction of the sweep tolerance, so that an
+// unconverged local solve never ends a sweep early.
+constexpr double kLocalTolerance = 0.1;
+
+bool Positive(double x) { return std::isfinite(x) && x > 0; }
+
+// The set a constraint's own model keeps its impulse in (the cone of a
+// contact, the effort bounds of a clamped row); an over-relaxed step may
+// leave it.
+void ProjectOntoImpulseSet(const Constraint& c, VectorX* gamma) {
+  switch (c.kind) {
+    case ConstraintKind::kFrictionCone:
+      gamma->head<3>() = ProjectCone(gamma->head<3>(), c.cone.mu);
+      break;
+    case ConstraintKind::kHuntCrossley:
+      gamma->head<3>() = ProjectCone(gamma->head<3>(), c.hc.mu);
+      break;
+    case ConstraintKind::kClamped:
+      (*gamma)[0] = std::clamp((*gamma)[0], c.clamped.lower, c.clamped.upper);
+      break;
+    case ConstraintKind::kBilateral:
+      break;
+  }
+}
+
+}  // namespace
+
+void PgsSolver::Prepare(const ContactProblem& problem) {
+  const SolverLayout& L = layout_;
+  llt_.resize(problem.num_trees());
+  for (int t : L.trees) llt_[t].compute(problem.A[t]);
+  const size_t nc = problem.constraints.size();
+  types_.resize(nc);
+  a_inv_jt_.resize(nc);
+  w_.resize(nc);
+  e_.setZero(L.rows);
+  for (size_t k = 0; k < nc; ++k) {
+    const Constraint& c = problem.constraints[k];
+    types_[k] = NcpTypeOf(c);
+    const double e = NcpErrorTerm(c, problem.dt, params_.penetration_recovery);
+    if (types_[k] == NcpConstraintType::kContact) e_[L.row_start[k] + 2] = e;
+    if (types_[k] == NcpConstraintType::kHard) e_[L.row_start[k]] = e;
+    a_inv_jt_[k].resize(c.blocks.size());
+    w_[k].setZero(c.num_rows, c.num_rows);
+    for (size_t b = 0; b < c.blocks.size(); ++b) {
+      const ConstraintJacobianBlock& blk = c.blocks[b];
+      a_inv_jt_[k][b] = llt_[blk.tree].solve(blk.J.transpose());
+      w_[k].noalias() += blk.J * a_inv_jt_[k][b];
+    }
+  }
+}
+
+VectorX PgsSolver::ConstraintVelocity(const ContactProblem& problem, int k) const {
+  const Constraint& c = problem.constraints[k];
+  VectorX u = VectorX::Zero(c.num_rows);
+  for (const ConstraintJacobianBlock& blk : c.blocks) {
+    u.noalias() += blk.J * v_.segment(layout_.local_start[blk.tree], problem.tree_nv[blk.tree]);
+  }
+  return u;
+}
+
+void PgsSolver::ApplyImpulse(const ContactProblem& problem, int k, const VectorX& delta) {
+  const Constraint& c = problem.constraints[k];
+  for (size_t b = 0; b < c.blocks.size(); ++b) {
+    const int tree = c.blocks[b].tree;
+    v_.segment(layout_.local_start[tree], problem.tree_nv[tree]).noalias() += a_inv_jt_[k][b] * delta;
+  }
+}
+
+VectorX PgsSolver::LocalExactContact(int k, const Constraint& c, const VectorX& u, const VectorX& gamma) const {
+  // u = J_k v + e (rows [t1, t2, n]); the contact's own impulse taken out.
+  const Matrix3 W = w_[k];
+  if (!Positive(W(2, 2))) return VectorX::Zero(3);  // The impulse cannot move this contact.
+  const Vector3 free = Vector3(u.head<3>()) - W * Vector3(gamma.head<3>());
+  return SolveOneContact(W, free, c.mu).gamma;
+}
+
+VectorX PgsSolver::LocalConvex(int k, const Constraint& c, const VectorX& u, const VectorX& gamma) {
+  // min φ(v_c) = ½ (v_c − c)ᵀ W⁻¹ (v_c − c) + ℓ(v_c), c = u − W γ: the
+  // constraint velocity without its own impulse. ∇φ = W⁻¹(v_c − c) − γ(v_c),
+  // ∇²φ = W⁻¹ + G(v_c) (strongly convex; ℓ is C¹ and piecewise C²).
+  const MatrixX& W = w_[k];
+  const VectorX free = u - W * gamma;
+  const double w_max = W.diagonal().maxCoeff();
+  if (!Positive(w_max)) {  // No impulse moves it: γ is the model's at c.
+    c.Evaluate(free, &eval_);
+    return eval_.gamma;
+  }
+  // A relative 1e-10 on the diagonal keeps W⁻¹ finite for rank-deficient
+  // blocks (a weld on a chain with fewer DOFs than rows) without changing
+  // the answer beyond round-off.
+  MatrixX W_reg = W;
+  W_reg.diagonal().array() += 1e-10 * w_max;
+  const Eigen::LDLT<MatrixX> W_ldlt(W_reg);
+  const auto phi = [&](const VectorX& vc, double* cost) {
+    c.Evaluate(vc, &eval_);
+    const VectorX d = vc - free;
+    *cost = 0.5 * d.dot(W_ldlt.solve(d)) + eval_.cost;
+  };
+  VectorX vc = u;
+  double cost = 0;
+  phi(vc, &cost);
+  for (int i = 0; i < kLocalNewtonIterations; ++i) {
+    const VectorX gamma_vc = eval_.gamma;
+    const VectorX residual = vc - free - W_reg * gamma_vc;  // W ∇φ, a velocity.
+    if (residual.norm() < kLocalTolerance * params_.tolerance) break;
+    const VectorX grad = W_ldlt.solve(residual);
+    MatrixX H = W_ldlt.solve(MatrixX::Identity(c.num_rows, c.num_rows));
+    H += eval_.G;
+    const VectorX dir = -H.ldlt().solve(grad);
+    const double slope = grad.dot(dir);
+    if (!(slope < 0)) break;  // Round-off: no descent left.
+    double alpha = 1, trial_cost = 0;
+    VectorX trial;
+    for (;;) {  // Armijo backtracking.
+      trial = vc + alpha * dir;
+      phi(trial, &trial_cost);
+      if (trial_cost <= cost + 1e-4 * alpha * slope || alpha < 1e-10) break;
+      // Near the minimizer φ's decrease drowns in its round-off (it only
+      // resolves v_c to √ε): a full step that halves the residual is taken.
+      if (alpha == 1 && (trial - free - W_reg * eval_.gamma).norm() < 0.5 * residual.norm()) break;
+      alpha *= 0.5;
+    }
+    vc = trial;
+    cost = trial_cost;
+  }
+  c.Evaluate(vc, &eval_);
+  return eval_.gamma;
+}
+
+SolverStatus PgsSolver::SolveStarted(const ContactProblem& problem, SolverResult* result) {
+  SolverResult& r = *result;
+  const SolverLayout& L = layout_;
+  const auto t0 = std::chrono::steady_clock::now();
+  Prepare(problem);
+  gamma_.setZero(L.rows);
+  if (params_.warm_start) {
+    VectorX unused = VectorX::Zero(L.rows);
+    LoadWarmStart(problem, L, &gamma_, &unused);
+  }
+  // v = v* + A⁻¹ Jᵀ γ: the iterate is always the dynamics of its impulses.
+  VectorX jt;
+  L.MultiplyJTranspose(problem, gamma_, &jt);
+  for (int t : L.trees) {
+    const int o = L.local_start[t], nv = problem.tree_nv[t];
+    v_.segment(o, nv) = v_star_.segment(o, nv) + llt_[t].solve(jt.segment(o, nv));
+  }
+  r.assembly_time_s = SecondsSince(t0);
+
+  const auto t1 = std::chrono::steady_clock::now();
+  const double omega = params_.relaxation;
+  double change = 0;
+  int sweep = 0;
+  while (sweep < params_.max_iterations) {
+    ++sweep;
+    change = 0;
+    for (size_t k = 0; k < problem.constraints.size(); ++k) {
+      const Constraint& c = problem.constraints[k];
+      const int row = L.row_start[k], m = c.num_rows;
+      const VectorX old = gamma_.segment(row, m);
+      VectorX u = ConstraintVelocity(problem, static_cast<int>(k));
+      VectorX next;
+      // The local solution, then the SOR step towards it, projected back
+      // onto the constraint's impulse set when ω > 1 overshoots.
+      if (!params_.regularized && types_[k] == NcpConstraintType::kContact) {
+        u[2] += e_[row + 2];
+        next = old + omega * (LocalExactContact(static_cast<int>(k), c, u, old) - old);
+        next.head<3>() = ProjectStrict(next.head<3>(), c.mu);
+      } else if (!params_.regularized && types_[k] == NcpConstraintType::kHard) {
+        const double w = w_[k](0, 0);
+        next = old;
+        if (Positive(w)) next[0] = std::max(0.0, old[0] - omega * (u[0] + e_[row]) / w);
+      } else {
+        next = old + omega * (LocalConvex(static_cast<int>(k), c, u, old) - old);
+        if (omega > 1) ProjectOntoImpulseSet(c, &next);
+      }
+      const VectorX delta = next - old;
+      if (delta.isZero(0)) continue;
+      ApplyImpulse(problem, static_cast<int>(k), delta);
+      gamma_.segment(row, m) = next;
+      change = std::max(change, (w_[k] * delta).norm());
+    }
+    if (params_.record_history) r.residual_history.push_back(change);
+    if (!std::isfinite(change) || change < params_.tolerance) break;
+    if (PastDeadline()) {
+      r.budget_hit = true;
+      break;
+    }
+  }
+  r.factorization_time_s = SecondsSince(t1);
+
+  r.iterations = sweep;
+  r.constraint_residual = change;
+  r.gamma = gamma_;
+  L.Scatter(problem, v_, &r.v);
+  r.momentum_error = L.CalcMomentumError(problem, v_, v_star_, gamma_);
+  if (!v_.allFinite() || !gamma_.allFinite()) {
+    r.message = "PGS: non-finite iterate";
+    return SolverStatus::kNonFinite;
+  }
+  // Every PGS engine steps with its last sweep's answer at the cap.
+  r.usable = true;
+  if (!(change < params_.tolerance)) {
+    std::ostringstream os;
+    os << "PGS did not reach a velocity change below " << params_.tolerance << " m/s in " << sweep
+       << (r.budget_hit ? " sweeps, the time budget" : " sweeps, the cap") << " (" << change << " m/s)";
+    r.message = os.str();
+    return SolverStatus::kMaxIterations;
+  }
+  return SolverStatus::kConverged;
+}
+
+}  // namespace stiction
