@@ -19,6 +19,7 @@ inline constexpr DemoScene kDemoScenes[] = {
     {"Stack three blocks", "stack_blocks.yaml"},
     {"Slip control (SAP Sec. VI-D)", "slip_control.yaml"},
     {"Clutter (40 objects)", "clutter.yaml"},
+    {"Dish piling: plates under a heavy pot (try PGS, a budget)", "dish_pile.yaml"},
     {"Incline", "incline.yaml"},
     {"Spring-cylinder (friction)", "spring_cylinder_friction.yaml"},
     {"Spring-cylinder (frictionless)", "spring_cylinder.yaml"},
