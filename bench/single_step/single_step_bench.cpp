@@ -1,0 +1,252 @@
+// The single-step tests of [CANAL] Sec. VII-A1/VII-B1 (issue 18, item 3):
+//   stiction-single-step [--states N] [--wrenches M] [--seed S] [--csv FILE] [--png-prefix PREFIX]
+// For three families of contact-rich states (the clutter pile, plates under
+// a heavy pot, a box in a parallel grasp), N states along a SAP run of the
+// shipped scene, each with M random external wrenches on one of its free
+// bodies (N × M problems per family, 10 × 10 by default), build the step's
+// contact problem and solve it with every solver from the same cold start
+// (γ = 0, v = v*), capped at k iterations for k on a grid, so that each
+// point is the answer a budget of k iterations gives. Each answer is scored
+// by the NCP residual of [CANAL] Sec. VII-A (engine/solvers/ncp_residual.h)
+// and timed. Prints per family and solver the median residual and time per
+// cap, and how many problems reach 1e-4 and 1e-8; writes every point as CSV
+// and the median curves as a PNG per family (residual against iterations and
+// against wall time). Figures go to docs/benchmarks.md.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "bench/single_step/plot_png.h"
+#include "bench/single_step/sample_problems.h"
+#include "engine/common/error.h"
+#include "engine/scene/scene_loader.h"
+#include "engine/solvers/ncp_residual.h"
+#include "engine/solvers/solver_factory.h"
+
+namespace stiction::bench {
+namespace {
+
+struct SolverRun {
+  const char* label;
+  SolverType type;
+  std::vector<int> caps;
+  std::array<std::uint8_t, 3> color;
+};
+
+struct Point {
+  int cap = 0;
+  double residual = 0, time_ms = 0;
+};
+
+std::vector<int> Caps(int largest) {
+  std::vector<int> caps;
+  for (int k : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256}) {
+    if (k <= largest) caps.push_back(k);
+  }
+  return caps;
+}
+
+// The solver's iteration cap and a tolerance no answer meets before the cap
+// (so that every run does k iterations unless it solved the problem).
+void SetCap(SolverSettings* s, int k) {
+  s->sap.max_iterations = k;
+  s->sap.relative_tolerance = 1e-15;
+  s->sap.absolute_tolerance = 1e-300;
+  s->canal.max_iterations = k;
+  s->canal.tolerance = 1e-15;
+  s->subadmm.max_iterations = k;
+  s->subadmm.tolerance = 1e-15;
+  s->pgs.max_iterations = k;
+  s->pgs.tolerance = 1e-15;
+  s->canal.warm_start = s->subadmm.warm_start = s->pgs.warm_start = false;
+}
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return std::nan("");
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double Quantile(std::vector<double> v, double q) {
+  if (v.empty()) return std::nan("");
+  std::sort(v.begin(), v.end());
+  return v[static_cast<std::size_t>(std::lround(q * static_cast<double>(v.size() - 1)))];
+}
+
+int Run(int argc, char** argv) {
+  int states = 10, wrenches = 10;
+  unsigned seed = 1;
+  std::string csv_path = "single_step.csv", png_prefix = "single_step";
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const auto next = [&]() -> std::string {
+      if (i + 1 >= argc) throw InputError(arg + ": needs a value");
+      return argv[++i];
+    };
+    const auto count = [&](const std::string& text) {
+      char* end = nullptr;
+      const long n = std::strtol(text.c_str(), &end, 10);
+      if (end == text.c_str() || *end != '\0' || n < 1 || n > 1000) {
+        throw InputError(arg + ": expected an integer in [1, 1000], got '" + text + "'");
+      }
+      return static_cast<int>(n);
+    };
+    if (arg == "--states") {
+      states = count(next());
+    } else if (arg == "--wrenches") {
+      wrenches = count(next());
+    } else if (arg == "--seed") {
+      seed = static_cast<unsigned>(count(next()));
+    } else if (arg == "--csv") {
+      csv_path = next();
+    } else if (arg == "--png-prefix") {
+      png_prefix = next();
+    } else if (arg == "--help" || arg == "-h") {
+      std::printf("usage: stiction-single-step [--states N] [--wrenches M] [--seed S] [--csv FILE] "
+                  "[--png-prefix PREFIX]\n");
+      return 0;
+    } else {
+      throw InputError("unknown argument '" + arg + "' (--help lists the options)");
+    }
+  }
+  std::ofstream csv(csv_path);
+  if (!csv) throw InputError(csv_path + ": cannot open for writing");
+  csv << "family,state,wrench,solver,cap,residual,time_ms,contacts\n";
+
+  const std::vector<SolverRun> solvers = {
+      {"sap", SolverType::kSap, Caps(32), {90, 90, 90}},
+      {"canal", SolverType::kCanal, Caps(32), {200, 60, 40}},
+      {"subadmm", SolverType::kSubAdmm, Caps(256), {40, 120, 200}},
+      {"pgs", SolverType::kPgs, Caps(256), {60, 160, 60}},
+  };
+  NcpResidual residual;
+  for (const ProblemFamily& family : SingleStepFamilies(std::string(STICTION_SOURCE_DIR) + "/assets/scenes")) {
+    const std::vector<ContactProblem> sampled = SampleProblems(family, states, wrenches, seed);
+    const SolverSettings scene_settings = LoadSceneFile(family.scene).solver;
+    // points[solver][cap index] over every problem.
+    std::vector<std::vector<std::vector<Point>>> points(solvers.size());
+    for (std::size_t s = 0; s < solvers.size(); ++s) points[s].resize(solvers[s].caps.size());
+    int contacts_total = 0, problems = 0;
+    for (std::size_t index = 0; index < sampled.size(); ++index) {
+      const ContactProblem& problem = sampled[index];
+      const int state = static_cast<int>(index) / wrenches, w = static_cast<int>(index) % wrenches;
+      contacts_total += static_cast<int>(problem.constraints.size());
+      ++problems;
+      for (std::size_t s = 0; s < solvers.size(); ++s) {
+        SolverSettings settings = scene_settings;
+        settings.type = solvers[s].type;
+        std::unique_ptr<ContactSolver> solver = MakeSingleContactSolver(settings);
+        const double recovery = GetSolverTypeInfo(settings.type).penetration_recovery(settings);
+        for (std::size_t c = 0; c < solvers[s].caps.size(); ++c) {
+          SetCap(&settings, solvers[s].caps[c]);
+          solver->SetParameters(settings);
+          SolverResult result;
+          const auto t0 = std::chrono::steady_clock::now();
+          solver->Solve(problem, problem.v_star, &result);
+          const double ms =
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+          const double r = result.gamma.size() == problem.num_rows() && result.gamma.allFinite()
+                               ? residual.Calc(problem, result.gamma, recovery)
+                               : std::nan("");
+          points[s][c].push_back({solvers[s].caps[c], r, ms});
+          csv << family.key << ',' << state << ',' << w << ',' << solvers[s].label << ',' << solvers[s].caps[c]
+              << ',' << r << ',' << ms << ',' << problem.constraints.size() << '\n';
+        }
+      }
+      std::fprintf(stderr, "\r%s: %d/%zu problems", family.key.c_str(), problems, sampled.size());
+    }
+    std::fprintf(stderr, "\n");
+
+    std::printf("\n%s (%s): %d problems, %.0f constraints on average; median NCP residual [median ms] per cap\n",
+                family.title.c_str(), std::filesystem::path(family.scene).filename().c_str(), problems, static_cast<double>(contacts_total) / problems);
+    PlotPanel by_iterations{family.title + ": residual vs iterations", "iterations (cap)",
+                            "NCP residual (median of " + std::to_string(problems) + ")", {}};
+    PlotPanel by_time{family.title + ": residual vs time", "wall time [ms] (median)",
+                      "NCP residual (median)", {}};
+    for (std::size_t s = 0; s < solvers.size(); ++s) {
+      std::printf("  %-8s", solvers[s].label);
+      PlotSeries it{solvers[s].label, solvers[s].color, {}, {}}, tm = it;
+      int reach4 = 0, reach8 = 0;
+      std::vector<double> t4, t8;
+      for (std::size_t c = 0; c < solvers[s].caps.size(); ++c) {
+        std::vector<double> r, t;
+        for (const Point& p : points[s][c]) {
+          r.push_back(std::isfinite(p.residual) ? p.residual : 1e300);
+          t.push_back(p.time_ms);
+        }
+        const double mr = Median(r), mt = Median(t);
+        it.x.push_back(solvers[s].caps[c]);
+        it.y.push_back(mr);
+        tm.x.push_back(mt);
+        tm.y.push_back(mr);
+        const int k = solvers[s].caps[c];
+        if (k == 1 || k == 4 || k == 16 || k == 32 || k == 64 || k == 256) {
+          std::printf("  k=%-3d %8.1e [%7.3f]", k, mr, mt);
+        }
+      }
+      // Per problem: the smallest cap (and its time) at which it reached
+      // 1e-4 and 1e-8.
+      for (int p = 0; p < problems; ++p) {
+        bool got4 = false, got8 = false;
+        for (std::size_t c = 0; c < solvers[s].caps.size(); ++c) {
+          const Point& pt = points[s][c][static_cast<std::size_t>(p)];
+          if (!got4 && pt.residual <= 1e-4) {
+            got4 = true;
+            t4.push_back(pt.time_ms);
+          }
+          if (!got8 && pt.residual <= 1e-8) {
+            got8 = true;
+            t8.push_back(pt.time_ms);
+          }
+        }
+        reach4 += got4;
+        reach8 += got8;
+      }
+      std::printf("\n           reach 1e-4: %3d/%d (median %.3f ms), 1e-8: %3d/%d (median %.3f ms); "
+                  "residual at the largest cap: quartiles %.1e %.1e %.1e\n",
+                  reach4, problems, Median(t4), reach8, problems, Median(t8),
+                  Quantile([&] {
+                    std::vector<double> r;
+                    for (const Point& pt : points[s].back()) r.push_back(pt.residual);
+                    return r;
+                  }(), 0.25),
+                  Median([&] {
+                    std::vector<double> r;
+                    for (const Point& pt : points[s].back()) r.push_back(pt.residual);
+                    return r;
+                  }()),
+                  Quantile([&] {
+                    std::vector<double> r;
+                    for (const Point& pt : points[s].back()) r.push_back(pt.residual);
+                    return r;
+                  }(), 0.75));
+      by_iterations.series.push_back(it);
+      by_time.series.push_back(tm);
+    }
+    std::string error;
+    const std::string png = png_prefix + "_" + family.key + ".png";
+    if (!WriteLogLogPlotPng(png, {by_iterations, by_time}, 560, 400, &error)) throw InputError(error);
+    std::printf("  plot: %s\n", png.c_str());
+  }
+  std::printf("\nevery point: %s\n", csv_path.c_str());
+  return 0;
+}
+
+}  // namespace
+}  // namespace stiction::bench
+
+int main(int argc, char** argv) {
+  try {
+    return stiction::bench::Run(argc, argv);
+  } catch (const stiction::InputError& e) {
+    std::fprintf(stderr, "stiction-single-step: %s\n", e.what());
+    return 2;
+  }
+}
