@@ -623,6 +623,35 @@ TEST(AppContactTest, SolverPanelSwitchesSolversLive) {
   EXPECT_EQ(sim.solver_type(), SolverType::kSap);
 }
 
+// The Solver panel's time budget (solver.budget_ms) applies live to
+// whichever solver runs, its count of steps at the budget follows the
+// steps, a negative budget is refused naming the key, and a reset clears the
+// count.
+TEST(AppContactTest, SolverPanelSetsATimeBudgetAndCountsTheStepsAtIt) {
+  App app(RunningBox(5));
+  Simulation& sim = app.simulation();
+  UiState& ui = app.ui();
+  // PGS from a cold start on the resting box needs more than one sweep on
+  // its first step; one nanosecond per step stops it after the first.
+  ui.solver_edits.type = SolverType::kPgs;
+  ui.solver_edits.budget.time_ms = 1e-6;
+  ASSERT_TRUE(ApplySolverEdits(&ui, &app)) << ui.message;
+  EXPECT_EQ(sim.solver_settings().budget.time_ms, 1e-6);
+  EXPECT_TRUE(SolverEdited(sim, ui.scene_values));
+  for (int i = 0; i < 4; ++i) app.Frame();
+  EXPECT_FALSE(app.paused()) << ui.message;
+  EXPECT_EQ(ui.solver_stops.steps, 20);
+  EXPECT_GE(ui.solver_stops.budget_hits, 1);
+  EXPECT_LE(ui.solver_stops.budget_hits, ui.solver_stops.short_of_tolerance);
+  ui.solver_edits.budget.time_ms = -1;
+  EXPECT_FALSE(ApplySolverEdits(&ui, &app));
+  EXPECT_NE(ui.message.find("budget_ms"), std::string::npos) << ui.message;
+  EXPECT_EQ(sim.solver_settings().budget.time_ms, 1e-6);
+  app.ResetSimulation();
+  EXPECT_EQ(ui.solver_stops.steps, 0);
+  EXPECT_EQ(ui.solver_stops.budget_hits, 0);
+}
+
 // Contact drawing shows where the projected contact points are.
 TEST(AppContactTest, ContactGlyphsAreDrawnAtTheContactPoints) {
   App app(Options(kBoxResting));
