@@ -54,7 +54,7 @@ ParameterTable BindParameters(SolverBudget& b) {
   return {{"budget_ms", "ms",
            "wall-clock time per step for the contact solver, whichever runs; 0 = none. At the budget the step goes "
            "on with the solver's last iterate",
-           &b.time_ms, kNonNegative}};
+           &b.time_ms, ClosedRange(0, 1e6)}};  // Up to 1000 s: a deadline in int64 nanoseconds.
 }
 
 void ValidateSolverSettings(const SolverSettings& settings) {

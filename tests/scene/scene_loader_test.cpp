@@ -1190,7 +1190,8 @@ TEST(SceneLoaderSolverTest, CanalAndSubAdmmParametersLoadAndAreValidatedAtTheirK
   EXPECT_EQ(pgs.solver.pgs.relaxation, 1.3);
   EXPECT_EQ(pgs.solver.pgs.max_iterations, 7);
   ExpectError("solver:\n  pgs: {relaxation: 2.0}\n", "inline.yaml:2: solver.pgs.relaxation", "must be in (0, 2)");
-  ExpectError("solver: {budget_ms: -1}\n", "inline.yaml:1: solver.budget_ms", "must be >= 0");
+  ExpectError("solver: {budget_ms: -1}\n", "inline.yaml:1: solver.budget_ms", "must be in [0, 1000000]");
+  ExpectError("solver: {budget_ms: 1.0e300}\n", "inline.yaml:1: solver.budget_ms", "must be in [0, 1000000]");
 }
 
 }  // namespace
