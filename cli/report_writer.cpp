@@ -222,8 +222,8 @@ std::string FormatNumber(double value) {
 std::vector<std::string> CsvWriter::HeaderColumns(const std::vector<std::string>& body_names) {
   std::vector<std::string> columns = {
       "t",        "iterations",        "line_search_iterations", "contacts",
-      "momentum_error", "complementarity_error", "ncp_residual", "budget_hit", "max_penetration_m", "step_wall_time_s",
-      "kinetic_energy_J", "potential_energy_J"};
+      "momentum_error", "complementarity_error", "ncp_residual", "budget_hit", "max_penetration_m",
+      "step_wall_time_s", "kinetic_energy_J", "potential_energy_J"};
   for (const std::string& name : body_names) {
     for (const char* suffix : {".x", ".y", ".z", ".qw", ".qx", ".qy", ".qz"}) {
       columns.push_back(name + suffix);

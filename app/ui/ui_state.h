@@ -13,9 +13,9 @@
 #include "app/ui/rolling_plot.h"
 #include "app/ui/viewer_settings.h"
 #include "engine/parameters/contact_parameters.h"
-#include "engine/stepping/step_result.h"
 #include "engine/parameters/integrator_settings.h"
 #include "engine/parameters/solver_settings.h"
+#include "engine/stepping/step_result.h"
 
 namespace stiction::app {
 

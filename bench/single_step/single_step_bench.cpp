@@ -39,8 +39,7 @@ struct SolverRun {
   std::array<std::uint8_t, 3> color;
 };
 
-struct Point {
-  int cap = 0;
+struct Point {  // One solve; its cap is the index into the solver's caps.
   double residual = 0, time_ms = 0;
 };
 
@@ -155,7 +154,7 @@ int Run(int argc, char** argv) {
           const double r = result.gamma.size() == problem.num_rows() && result.gamma.allFinite()
                                ? residual.Calc(problem, result.gamma, recovery)
                                : std::nan("");
-          points[s][c].push_back({solvers[s].caps[c], r, ms});
+          points[s][c].push_back({r, ms});
           csv << family.key << ',' << state << ',' << w << ',' << solvers[s].label << ',' << solvers[s].caps[c]
               << ',' << r << ',' << ms << ',' << problem.constraints.size() << '\n';
         }
@@ -165,7 +164,8 @@ int Run(int argc, char** argv) {
     std::fprintf(stderr, "\n");
 
     std::printf("\n%s (%s): %d problems, %.0f constraints on average; median NCP residual [median ms] per cap\n",
-                family.title.c_str(), std::filesystem::path(family.scene).filename().c_str(), problems, static_cast<double>(contacts_total) / problems);
+                family.title.c_str(), std::filesystem::path(family.scene).filename().c_str(), problems,
+                static_cast<double>(contacts_total) / problems);
     PlotPanel by_iterations{family.title + ": residual vs iterations", "iterations (cap)",
                             "NCP residual (median of " + std::to_string(problems) + ")", {}};
     PlotPanel by_time{family.title + ": residual vs time", "wall time [ms] (median)",
@@ -209,24 +209,12 @@ int Run(int argc, char** argv) {
         reach4 += got4;
         reach8 += got8;
       }
+      std::vector<double> last;  // Residuals at the largest cap.
+      for (const Point& pt : points[s].back()) last.push_back(pt.residual);
       std::printf("\n           reach 1e-4: %3d/%d (median %.3f ms), 1e-8: %3d/%d (median %.3f ms); "
                   "residual at the largest cap: quartiles %.1e %.1e %.1e\n",
-                  reach4, problems, Median(t4), reach8, problems, Median(t8),
-                  Quantile([&] {
-                    std::vector<double> r;
-                    for (const Point& pt : points[s].back()) r.push_back(pt.residual);
-                    return r;
-                  }(), 0.25),
-                  Median([&] {
-                    std::vector<double> r;
-                    for (const Point& pt : points[s].back()) r.push_back(pt.residual);
-                    return r;
-                  }()),
-                  Quantile([&] {
-                    std::vector<double> r;
-                    for (const Point& pt : points[s].back()) r.push_back(pt.residual);
-                    return r;
-                  }(), 0.75));
+                  reach4, problems, Median(t4), reach8, problems, Median(t8), Quantile(last, 0.25), Median(last),
+                  Quantile(last, 0.75));
       by_iterations.series.push_back(it);
       by_time.series.push_back(tm);
     }

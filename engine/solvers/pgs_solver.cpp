@@ -5,8 +5,6 @@
 #include <cmath>
 #include <sstream>
 
-#include <Eigen/LU>
-
 #include "engine/common/stopwatch.h"
 #include "engine/solvers/constraint_warm_start.h"
 #include "engine/solvers/one_contact_solver.h"
@@ -54,6 +52,8 @@ void PgsSolver::Prepare(const ContactProblem& problem) {
   types_.resize(nc);
   a_inv_jt_.resize(nc);
   w_.resize(nc);
+  w_reg_.resize(nc);
+  w_reg_inv_.resize(nc);
   e_.setZero(L.rows);
   for (size_t k = 0; k < nc; ++k) {
     const Constraint& c = problem.constraints[k];
@@ -67,6 +67,21 @@ void PgsSolver::Prepare(const ContactProblem& problem) {
       const ConstraintJacobianBlock& blk = c.blocks[b];
       a_inv_jt_[k][b] = llt_[blk.tree].solve(blk.J.transpose());
       w_[k].noalias() += blk.J * a_inv_jt_[k][b];
+    }
+    // What LocalConvex needs of W, once per solve: W_reg = W + 1e-10 max
+    // diag(W) I and its inverse. The relative 1e-10 keeps W⁻¹ finite for
+    // rank-deficient blocks (a weld on a chain with fewer DOFs than rows)
+    // without changing the answer beyond round-off. Empty when no impulse
+    // moves the constraint (max diag(W) ≤ 0).
+    const bool convex = params_.regularized || types_[k] == NcpConstraintType::kSoft;
+    const double w_max = w_[k].diagonal().maxCoeff();
+    if (convex && Positive(w_max)) {
+      w_reg_[k] = w_[k];
+      w_reg_[k].diagonal().array() += 1e-10 * w_max;
+      w_reg_inv_[k] = w_reg_[k].ldlt().solve(MatrixX::Identity(c.num_rows, c.num_rows));
+    } else {
+      w_reg_[k].resize(0, 0);
+      w_reg_inv_[k].resize(0, 0);
     }
   }
 }
@@ -100,23 +115,17 @@ VectorX PgsSolver::LocalConvex(int k, const Constraint& c, const VectorX& u, con
   // min φ(v_c) = ½ (v_c − c)ᵀ W⁻¹ (v_c − c) + ℓ(v_c), c = u − W γ: the
   // constraint velocity without its own impulse. ∇φ = W⁻¹(v_c − c) − γ(v_c),
   // ∇²φ = W⁻¹ + G(v_c) (strongly convex; ℓ is C¹ and piecewise C²).
-  const MatrixX& W = w_[k];
-  const VectorX free = u - W * gamma;
-  const double w_max = W.diagonal().maxCoeff();
-  if (!Positive(w_max)) {  // No impulse moves it: γ is the model's at c.
+  const VectorX free = u - w_[k] * gamma;
+  if (w_reg_[k].size() == 0) {  // No impulse moves it: γ is the model's at c.
     c.Evaluate(free, &eval_);
     return eval_.gamma;
   }
-  // A relative 1e-10 on the diagonal keeps W⁻¹ finite for rank-deficient
-  // blocks (a weld on a chain with fewer DOFs than rows) without changing
-  // the answer beyond round-off.
-  MatrixX W_reg = W;
-  W_reg.diagonal().array() += 1e-10 * w_max;
-  const Eigen::LDLT<MatrixX> W_ldlt(W_reg);
+  const MatrixX& W_reg = w_reg_[k];
+  const MatrixX& W_inv = w_reg_inv_[k];
   const auto phi = [&](const VectorX& vc, double* cost) {
     c.Evaluate(vc, &eval_);
     const VectorX d = vc - free;
-    *cost = 0.5 * d.dot(W_ldlt.solve(d)) + eval_.cost;
+    *cost = 0.5 * d.dot(W_inv * d) + eval_.cost;
   };
   VectorX vc = u;
   double cost = 0;
@@ -125,10 +134,8 @@ VectorX PgsSolver::LocalConvex(int k, const Constraint& c, const VectorX& u, con
     const VectorX gamma_vc = eval_.gamma;
     const VectorX residual = vc - free - W_reg * gamma_vc;  // W ∇φ, a velocity.
     if (residual.norm() < kLocalTolerance * params_.tolerance) break;
-    const VectorX grad = W_ldlt.solve(residual);
-    MatrixX H = W_ldlt.solve(MatrixX::Identity(c.num_rows, c.num_rows));
-    H += eval_.G;
-    const VectorX dir = -H.ldlt().solve(grad);
+    const VectorX grad = W_inv * residual;
+    const VectorX dir = -(W_inv + eval_.G).ldlt().solve(grad);
     const double slope = grad.dot(dir);
     if (!(slope < 0)) break;  // Round-off: no descent left.
     double alpha = 1, trial_cost = 0;

@@ -48,6 +48,7 @@ class PgsSolver final : public SolverBase<PgsSolverParameters, SolverType::kPgs,
   std::vector<Eigen::LLT<MatrixX>> llt_;           // Per tree: A_t.
   std::vector<std::vector<MatrixX>> a_inv_jt_;     // Per constraint, per block: A_t⁻¹ J_kbᵀ.
   std::vector<MatrixX> w_;                         // Per constraint: W_kk.
+  std::vector<MatrixX> w_reg_, w_reg_inv_;         // Per convex constraint: W_kk regularized, its inverse.
   VectorX e_;                                      // Error terms (exact rows).
   VectorX gamma_;
   ConstraintEvaluation eval_;

@@ -74,7 +74,7 @@ TEST(SingleStepTest, CanalGainsFourOrdersInTheGraspButNotTheLastFour) {
 TEST(SingleStepTest, PgsStallsUnderTheHeavyPotWhereCanalConverges) {
   // [CANAL] Sec. VII-B: PGS fails on the light dishes under a heavy pot.
   // At its default 100 sweeps the median residual stays above 1e-5 (the
-  // bench measures 3.7e-4 after 256 sweeps), four orders above CANAL's.
+  // bench measures 2.7e-4 (median) after 256 sweeps), four orders above CANAL's.
   const std::vector<ContactProblem> problems = bench::SampleProblems(Family("dish_pile"), 2, 3, 1);
   std::vector<double> pgs, canal;
   for (const ContactProblem& p : problems) {
