@@ -273,7 +273,11 @@ TEST(SoakCommandLineTest, AMissingSceneIsOneLineAndExitTwo) {
 }
 
 // A short fixed-duration soak is reproducible: same seed, same report
-// (minus wall time and memory figures, which measure the machine).
+// (minus wall time and memory figures, which measure the machine). The
+// resident-memory invariant is left out of the enforced set for the same
+// reason: under ASan (whose quarantine grows RSS by design) one of the two
+// runs crossed the 16 MiB limit by 0.29 MiB and the other did not (CI at
+// 180a2af), so its violation, like its figures, is not a property of the seed.
 TEST(SoakCommandLineTest, SameSeedAndDurationReproduceTheRun) {
   const fs::path dir = fs::temp_directory_path() / ("stiction_soak_repro_" + std::to_string(::getpid()));
   fs::create_directories(dir);
@@ -282,7 +286,8 @@ TEST(SoakCommandLineTest, SameSeedAndDurationReproduceTheRun) {
     std::string output;
     const int code = test::RunCommand(std::string(STICTION_SOAK_EXE) + " " + Scene("stack_blocks") +
                                           " --duration 2 --seed 5 --quiet --edit-rate 5 --perturbation-rate 5"
-                                          " --solver-switch-rate 1 --model-switch-rate 1 --reset-rate 1 --report " +
+                                          " --solver-switch-rate 1 --model-switch-rate 1 --reset-rate 1"
+                                          " --invariants finite_state,recovery,energy,penetration --report " +
                                           report.string(),
                                       &output);
     EXPECT_EQ(code, 0) << output;
@@ -292,6 +297,7 @@ TEST(SoakCommandLineTest, SameSeedAndDurationReproduceTheRun) {
     for (const char* key : {"wall_time_s", "rss_start_mb", "rss_end_mb", "rss_max_growth_mb", "rss_slope_mb_per_hour"}) {
       j.erase(key);
     }
+    if (j.contains("unenforced_breaches")) j["unenforced_breaches"].erase("resident_memory");
     return j;
   };
   const json a = run("a"), b = run("b");
