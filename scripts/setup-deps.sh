@@ -13,7 +13,7 @@ PACKAGES=(
   xvfb xauth mesa-utils libgl1-mesa-dri ffmpeg libxtst-dev
   libmujoco-dev libbullet-dev
   liburdfdom-dev liburdfdom-headers-dev libconsole-bridge-dev libtinyxml-dev
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev lld
 )
 
 missing=()
