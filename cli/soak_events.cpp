@@ -180,7 +180,7 @@ std::string SoakEventSource::EditParameter(Simulation* sim) {
     if (group == 1) sim->SetMaterial(material_names_[material_index], material);
     if (group == 2) sim->SetSolver(solver);
   } catch (const InputError& e) {
-    // A cross-parameter check (e.g. CANAL's max_penalty >= initial_penalty):
+    // A cross-parameter check (e.g. CANAL's max_penalty_ratio >= initial_penalty_ratio):
     // the engine refused and kept its settings, as it should.
     ++counts_.rejected_edits;
     return text + " (refused: " + e.what() + ")";

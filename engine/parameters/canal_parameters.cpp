@@ -7,11 +7,12 @@ namespace stiction {
 
 ParameterTable BindParameters(CanalSolverParameters& p) {
   const ParameterTable own = {
-      {"initial_penalty", "kg", "AL penalty beta0 at the start of each step", &p.initial_penalty, kPositive},
-      {"penalty_growth", "", "kappa of Eq. (27): beta <- min(kappa beta, beta_max) when the residual stalls",
+      {"initial_penalty_ratio", "", "rho0: AL penalty at the start of each step, times each constraint's effective mass",
+       &p.initial_penalty_ratio, kPositive},
+      {"penalty_growth", "", "kappa of Eq. (27): rho <- min(kappa rho, rho_max) when the residual stalls",
        &p.penalty_growth, Above(1)},
-      {"max_penalty", "kg", "beta_max of Eq. (27), >= initial_penalty", &p.max_penalty, kPositive},
-      {"residual_ratio", "", "zeta of Alg. 1: beta grows unless ||J v - z|| shrank below zeta times its last value",
+      {"max_penalty_ratio", "", "rho_max of Eq. (27), >= initial_penalty_ratio", &p.max_penalty_ratio, kPositive},
+      {"residual_ratio", "", "zeta of Alg. 1: rho grows unless ||J v - z|| shrank below zeta times its last value",
        &p.residual_ratio, OpenRange(0, 1)},
       {"tolerance", "m/s", "stop when ||J v - z|| and the change of J v are below this", &p.tolerance, kPositive},
       {"max_iterations", "", "AL (outer) iterations; at the cap the last iterate is used", &p.max_iterations,
@@ -21,6 +22,8 @@ ParameterTable BindParameters(CanalSolverParameters& p) {
       {"max_newton_iterations", "", "Newton iterations per inner problem", &p.max_newton_iterations,
        ClosedRange(1, 1e9)},
       PenetrationRecoveryParameter(&p.penetration_recovery),
+      {"acceleration_memory", "", "Anderson acceleration of the AL update: iterates mixed (0: the plain update)",
+       &p.acceleration_memory, ClosedRange(0, 50)},
       {"warm_start", "", "start u and z from the previous step's values (Sec. V-D)", &p.warm_start, {}},
   };
   return AppendParameters(own, BindParameters(p.islands));
@@ -28,8 +31,8 @@ ParameterTable BindParameters(CanalSolverParameters& p) {
 
 void ValidateCanalParameters(const CanalSolverParameters& p) {
   CheckParameterRanges("canal", p);
-  if (!(p.max_penalty >= p.initial_penalty)) {
-    throw InputError("canal: max_penalty (beta_max) must be >= initial_penalty [kg]");
+  if (!(p.max_penalty_ratio >= p.initial_penalty_ratio)) {
+    throw InputError("canal: max_penalty_ratio (rho_max) must be >= initial_penalty_ratio");
   }
   if (p.dense_max_size < 0) throw InputError("canal: dense_max_size must be >= 0");
 }

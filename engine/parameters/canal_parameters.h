@@ -8,14 +8,25 @@
 namespace stiction {
 
 struct CanalSolverParameters {
-  /// β0: AL penalty at the start of each step [kg] (impulse per velocity);
-  /// the paper starts from 1e4 (Sec. V). > 0.
-  double initial_penalty = 1e4;
-  /// κ of Eq. (27): β ← min(κβ, β_max) when the residual stalls. > 1.
+  /// ρ0: the AL penalty at the start of each step, as a multiple of each
+  /// constraint's effective mass: β_i = ρ m_i, m_i = rows / tr(W_ii) [kg,
+  /// or kg m² for angular rows] with W_ii = J_i A⁻¹ J_iᵀ its Delassus block.
+  /// [CANAL] uses one absolute β0 = 1e4 kg; scaled per constraint, the
+  /// inner problem is as well conditioned as SAP's near-rigid one (whose
+  /// stiffness is 4π² m_i, Eq. 29) for light and heavy bodies alike
+  /// (docs/solvers.md, "CANAL in piles"). > 0, dimensionless.
+  double initial_penalty_ratio = 40;
+  /// κ of Eq. (27): ρ ← min(κρ, ρ_max) when the residual stalls. > 1.
   double penalty_growth = 10;
-  /// β_max of Eq. (27) [kg], ≥ β0: bounds the inner problem's stiffness
-  /// (beyond ~1e6 × the masses the inner Newton loses precision).
-  double max_penalty = 1e6;
+  /// ρ_max of Eq. (27), ≥ ρ0, dimensionless: bounds the inner problem's
+  /// stiffness relative to the masses (the inner Newton needs many more
+  /// iterations beyond ~1e4).
+  double max_penalty_ratio = 1e4;
+  /// Anderson acceleration of the AL update (u, z) ← G(u, z)
+  /// (anderson_acceleration.h): the last m iterates are mixed. The frozen
+  /// De Saxcé term makes the plain update converge only linearly where many
+  /// contacts slide (a pile); 0 gives the paper's plain update. In [0, 50].
+  int acceleration_memory = 5;
   /// ζ of Alg. 1 line 19: β grows unless ‖J v − z‖ shrank below ζ times its
   /// previous value. In (0, 1).
   double residual_ratio = 0.9;

@@ -36,6 +36,41 @@ void CanalSolver::SetErrors(const ContactProblem& problem) {
   }
 }
 
+void CanalSolver::ComputeEffectiveMasses(const ContactProblem& problem) {
+  a_llt_.resize(problem.A.size());
+  for (int t : layout_.trees) a_llt_[t].compute(problem.A[t]);
+  effective_mass_.resize(static_cast<Eigen::Index>(problem.constraints.size()));
+  for (size_t i = 0; i < problem.constraints.size(); ++i) {
+    const Constraint& c = problem.constraints[i];
+    double trace = 0;  // tr(J A⁻¹ Jᵀ) = Σ_b tr(J_b A_b⁻¹ J_bᵀ).
+    for (const ConstraintJacobianBlock& b : c.blocks) {
+      trace += (b.J.transpose().array() * a_llt_[b.tree].solve(b.J.transpose()).array()).sum();
+    }
+    effective_mass_[static_cast<Eigen::Index>(i)] = trace > 0 && std::isfinite(trace) ? c.num_rows / trace : 1.0;
+  }
+}
+
+void CanalSolver::PackState(const ContactProblem& problem, VectorX* x) const {
+  x->setZero(2 * layout_.rows);
+  for (size_t k = 0; k < types_.size(); ++k) {
+    if (types_[k] == NcpConstraintType::kSoft) continue;
+    const int row = layout_.row_start[k], m = problem.constraints[k].num_rows;
+    const double root_beta = std::sqrt(Beta(static_cast<int>(k)));
+    x->segment(row, m) = u_.segment(row, m) / root_beta;
+    x->segment(layout_.rows + row, m) = z_.segment(row, m) * root_beta;
+  }
+}
+
+void CanalSolver::UnpackState(const ContactProblem& problem, const VectorX& x) {
+  for (size_t k = 0; k < types_.size(); ++k) {
+    if (types_[k] == NcpConstraintType::kSoft) continue;
+    const int row = layout_.row_start[k], m = problem.constraints[k].num_rows;
+    const double root_beta = std::sqrt(Beta(static_cast<int>(k)));
+    u_.segment(row, m) = x.segment(row, m) * root_beta;
+    z_.segment(row, m) = x.segment(layout_.rows + row, m) / root_beta;
+  }
+}
+
 void CanalSolver::FreezeErrors(const ContactProblem& problem) {
   // Eq. (21): ẽ_i = e_i + [0, 0, μ_i ‖z_{i,t}‖] with z from the previous AL
   // iterate: the De Saxcé correction of Eq. (20), frozen so that the inner
@@ -55,20 +90,20 @@ double CanalSolver::EvaluateConstraint(const ContactProblem& problem, int k, con
   switch (types_[k]) {
     case NcpConstraintType::kContact: {
       // Eq. (21): λ = Π_C(λ̃*), λ̃* = −β J v − u − β ẽ; G = β ∂Π/∂λ̃* (Eq. 24).
-      const Vector3 y = -beta_ * (vc.segment<3>(r) + e_tilde_.segment<3>(r)) - u_.segment<3>(r);
+      const Vector3 y = -Beta(k) * (vc.segment<3>(r) + e_tilde_.segment<3>(r)) - u_.segment<3>(r);
       Matrix3 D;
       const Vector3 l = ProjectCone(y, c.mu, nullptr, &D);
       lambda->segment<3>(r) = l;
-      *G = beta_ * D;
-      return 0.5 / beta_ * l.squaredNorm();  // Eq. (22).
+      *G = Beta(k) * D;
+      return 0.5 / Beta(k) * l.squaredNorm();  // Eq. (22).
     }
     case NcpConstraintType::kHard: {
       // Eq. (14): λ = Π_{≥0}(λ*), λ* = −β (J v + e) − u (Eq. 18).
-      const double y = -beta_ * (vc[r] + e_tilde_[r]) - u_[r];
+      const double y = -Beta(k) * (vc[r] + e_tilde_[r]) - u_[r];
       const double l = std::max(y, 0.0);
       (*lambda)[r] = l;
-      G->setConstant(1, 1, y > 0 ? beta_ : 0.0);
-      return 0.5 / beta_ * l * l;
+      G->setConstant(1, 1, y > 0 ? Beta(k) : 0.0);
+      return 0.5 / Beta(k) * l * l;
     }
     case NcpConstraintType::kSoft:
       break;
@@ -185,14 +220,18 @@ SolverStatus CanalSolver::SolveStarted(const ContactProblem& problem, SolverResu
   VectorX lambda0 = VectorX::Zero(L.rows);
   if (params_.warm_start) LoadWarmStart(problem, L, &lambda0, &z_);
   u_ = -lambda0;
-  beta_ = params_.initial_penalty;
+  rho_ = params_.initial_penalty_ratio;
+  ComputeEffectiveMasses(problem);
+  accelerator_.set_memory(params_.acceleration_memory);
   H_.Analyze(problem, L, params_.linear_solver, params_.dense_max_size);
 
   SolverStatus status = SolverStatus::kMaxIterations;
   double residual = std::numeric_limits<double>::infinity();
   double residual_prev = residual;
+  double merit = residual, best_merit = residual, best_residual = residual;
   VectorX vc_prev = z_;
   for (int l = 0; l < params_.max_iterations; ++l) {
+    PackState(problem, &state_);          // x_l, where G is evaluated.
     FreezeErrors(problem);                // Alg. 1 line 5.
     // Lines 6–14; leaves vc_, λ at v̂^{l+1}.
     if (const SolverStatus inner = SolveInner(problem, &r); inner != SolverStatus::kConverged) return inner;
@@ -201,7 +240,7 @@ SolverStatus CanalSolver::SolveStarted(const ContactProblem& problem, SolverResu
     for (size_t k = 0; k < problem.constraints.size(); ++k) {
       if (types_[k] == NcpConstraintType::kSoft) continue;
       const int row = L.row_start[k], m = problem.constraints[k].num_rows;
-      const VectorX d = (u_.segment(row, m) + lambda_.segment(row, m)) / beta_;  // z − J v̂.
+      const VectorX d = (u_.segment(row, m) + lambda_.segment(row, m)) / Beta(static_cast<int>(k));  // z − J v̂.
       z_.segment(row, m) = vc_.segment(row, m) + d;
       u_.segment(row, m) = -lambda_.segment(row, m);
       sum += d.squaredNorm();
@@ -210,6 +249,24 @@ SolverStatus CanalSolver::SolveStarted(const ContactProblem& problem, SolverResu
     vc_prev = vc_;
     residual = std::sqrt(sum);
     change = std::sqrt(change);
+    // The best iterate so far by the stopping test's own figures (both in
+    // m/s, so comparable across penalties): what a solve that ends short of
+    // its tolerance returns, since neither the AL iterates nor the
+    // accelerated ones improve monotonically.
+    merit = std::max(residual, change);
+    if (merit < best_merit) {
+      best_merit = merit;
+      best_residual = residual;
+      best_lambda_ = lambda_;
+      best_z_ = z_;
+      best_v_ = v_;
+    }
+    // (u, z) = G(x_l); the next iterate mixes it with the previous ones
+    // (the stopping test below uses this plain update's residuals).
+    if (params_.acceleration_memory > 0) {
+      PackState(problem, &state_next_);
+      UnpackState(problem, accelerator_.Next(state_, state_next_));
+    }
     r.outer_iterations = l + 1;
     if (params_.record_history) r.residual_history.push_back(residual);
     // Line 16, and ADMM's dual residual: ‖J v − z‖ = ‖λ^{l+1} − λ^l‖/β alone
@@ -229,13 +286,20 @@ SolverStatus CanalSolver::SolveStarted(const ContactProblem& problem, SolverResu
       break;
     }
     // Lines 19–20, Eq. (27).
-    if (residual > params_.residual_ratio * residual_prev) {
-      beta_ = std::min(params_.penalty_growth * beta_, params_.max_penalty);
+    if (residual > params_.residual_ratio * residual_prev && rho_ < params_.max_penalty_ratio) {
+      rho_ = std::min(params_.penalty_growth * rho_, params_.max_penalty_ratio);
+      accelerator_.Restart();  // G changes with ρ; the history no longer applies.
     }
     residual_prev = residual;
   }
+  if (status != SolverStatus::kConverged && best_merit < merit) {
+    residual = best_residual;
+    lambda_ = best_lambda_;
+    z_ = best_z_;
+    v_ = best_v_;
+  }
   r.constraint_residual = residual;
-  r.penalty = beta_;
+  r.penalty = rho_;
   r.gamma = lambda_;
   r.slack = z_;
   L.Scatter(problem, v_, &r.v);
@@ -251,7 +315,7 @@ SolverStatus CanalSolver::SolveStarted(const ContactProblem& problem, SolverResu
   return status;
 }
 
-double CanalSolver::EvaluateInner(const ContactProblem& problem, const VectorX& v, double beta,
+double CanalSolver::EvaluateInner(const ContactProblem& problem, const VectorX& v, double rho,
                                   const VectorX& u, const VectorX& e_tilde, VectorX* gradient,
                                   MatrixX* hessian) {
   layout_.Build(problem);
@@ -259,7 +323,8 @@ double CanalSolver::EvaluateInner(const ContactProblem& problem, const VectorX& 
   SetErrors(problem);
   L.Gather(problem, problem.v_star, &v_star_);
   L.Gather(problem, v, &v_);
-  beta_ = beta;
+  rho_ = rho;
+  ComputeEffectiveMasses(problem);
   u_ = u;
   e_tilde_ = e_tilde;
   const double h = EvaluateAt(problem);

@@ -7,11 +7,19 @@
 // Newton's method with the Hessian of Eq. (24) and an exact line search,
 // then updates z and u (Eqs. 12–13) and raises β by Eq. (27) when
 // ‖J v − z‖ stalls. Soft constraints (PD actuators, welds) keep their SAP
-// convex cost inside h (see ncp_constraints.h).
+// convex cost inside h (see ncp_constraints.h). Two departures from the
+// paper, both for piles (docs/solvers.md, "CANAL in piles"): the penalty is
+// per constraint, β_i = ρ m_i with m_i the constraint's effective mass
+// (one absolute β is 1e4-1e5 times a light body's mass and stalls the
+// inner Newton), and the AL update (u, z) ← G(u, z) is Anderson-accelerated
+// (the frozen De Saxcé term otherwise converges linearly).
 #include <string>
 #include <vector>
 
+#include <Eigen/Cholesky>
+
 #include "engine/parameters/canal_parameters.h"
+#include "engine/solvers/anderson_acceleration.h"
 #include "engine/solvers/block_newton_matrix.h"
 #include "engine/solvers/exact_line_search.h"
 #include "engine/solvers/ncp_constraints.h"
@@ -26,17 +34,25 @@ class CanalSolver final : public SolverBase<CanalSolverParameters, SolverType::k
   using SolverBase::SolverBase;
 
   /// For tests: h(v), its gradient and Hessian (Eqs. 22, 21, 24) for the
-  /// given β, multipliers u and frozen errors ẽ (rows stacked in problem
+  /// given penalty ratio ρ (β_i = ρ m_i), multipliers u and frozen errors ẽ (rows stacked in problem
   /// order; ẽ holds e for hard rows and e + [0, 0, μ‖z_t‖] for contacts);
   /// v covers all trees, gradient and Hessian the participating trees only
   /// (in tree order).
-  double EvaluateInner(const ContactProblem& problem, const VectorX& v, double beta,
+  double EvaluateInner(const ContactProblem& problem, const VectorX& v, double rho,
                        const VectorX& u, const VectorX& e_tilde, VectorX* gradient,
                        MatrixX* hessian);
 
  private:
   SolverStatus SolveStarted(const ContactProblem& problem, SolverResult* result) override;
   void SetErrors(const ContactProblem& problem);
+  /// m_i = rows / tr(J_i A⁻¹ J_iᵀ) per constraint (1 where J_i is zero).
+  void ComputeEffectiveMasses(const ContactProblem& problem);
+  /// β_i = ρ m_i of constraint k.
+  double Beta(int k) const { return rho_ * effective_mass_[static_cast<std::size_t>(k)]; }
+  /// The AL state (u, z) of the hard and contact rows as one vector in
+  /// common units (u/√β_i, √β_i z: √kg m/s), and back.
+  void PackState(const ContactProblem& problem, VectorX* x) const;
+  void UnpackState(const ContactProblem& problem, const VectorX& x);
   /// Frozen errors ẽ of Eq. (21) from the current slack z.
   void FreezeErrors(const ContactProblem& problem);
   /// Evaluates constraint k at constraint velocity vc: its impulse λ (or
@@ -52,7 +68,12 @@ class CanalSolver final : public SolverBase<CanalSolverParameters, SolverType::k
 
   BlockNewtonMatrix H_;
   std::vector<NcpConstraintType> types_;
-  double beta_ = 0;
+  double rho_ = 0;               // Penalty ratio ρ (Eq. 27 acts on it).
+  VectorX effective_mass_;       // m_i per constraint.
+  std::vector<Eigen::LLT<MatrixX>> a_llt_;
+  AndersonAccelerator accelerator_;
+  VectorX state_, state_next_;
+  VectorX best_lambda_, best_z_, best_v_;  // The best iterate (SolveStarted).
   VectorX dv_, grad_;
   VectorX vc_, dvc_, dp_;
   VectorX e_, e_tilde_;  // Errors e and ẽ per row (0 on tangential and soft rows).

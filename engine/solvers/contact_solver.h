@@ -44,7 +44,7 @@ struct SolverResult {
   // Augmented-Lagrangian solvers (CANAL, SubADMM); zero for SAP.
   int outer_iterations = 0;         ///< AL (outer) iterations.
   double constraint_residual = 0;   ///< ‖J v̂ − z‖ at exit.
-  double penalty = 0;               ///< AL penalty β at exit (not SAP's near-rigid β).
+  double penalty = 0;               ///< AL penalty at exit: CANAL its ratio ρ, SubADMM its β (not SAP's near-rigid β).
   std::vector<double> residual_history;  ///< ‖J v̂ − z‖ per AL iteration, when recorded.
   /// The solve stopped at its wall-clock deadline (SolverBudget) before its
   /// tolerance; the result is usable, as an AL solver's at its cap (SAP's:

@@ -599,10 +599,10 @@ TEST(AppContactTest, SolverPanelSwitchesSolversLive) {
   Simulation& sim = app.simulation();
   UiState& ui = app.ui();
   ui.solver_edits.type = SolverType::kCanal;
-  ui.solver_edits.canal.initial_penalty = 2e4;
+  ui.solver_edits.canal.initial_penalty_ratio = 20;
   ASSERT_TRUE(ApplySolverEdits(&ui, &app)) << ui.message;
   EXPECT_EQ(sim.solver_type(), SolverType::kCanal);
-  EXPECT_EQ(sim.solver_settings().canal.initial_penalty, 2e4);
+  EXPECT_EQ(sim.solver_settings().canal.initial_penalty_ratio, 20);
   app.Frame();
   EXPECT_FALSE(app.paused()) << ui.message;
   ui.solver_edits.canal.penalty_growth = 0.5;  // κ must be > 1.

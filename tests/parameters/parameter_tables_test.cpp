@@ -129,14 +129,14 @@ TEST(ParameterTablesTest, CanalMaxPenaltyBelowInitialPenaltyIsRefused) {
   // beta0 the first update would lower the penalty. Each value alone is in
   // its range (both positive); only the cross check can see it.
   CanalSolverParameters p;
-  p.initial_penalty = 1e5;
-  p.max_penalty = 1e4;
+  p.initial_penalty_ratio = 1e5;
+  p.max_penalty_ratio = 1e4;
   const std::string m = Message([&] { ValidateCanalParameters(p); });
-  EXPECT_EQ(m.rfind("canal: max_penalty", 0), 0u) << m;
-  EXPECT_NE(m.find("initial_penalty"), std::string::npos) << m;
-  p.max_penalty = 1e5;  // beta_max = beta0: a constant penalty, allowed (">=").
+  EXPECT_EQ(m.rfind("canal: max_penalty_ratio", 0), 0u) << m;
+  EXPECT_NE(m.find("initial_penalty_ratio"), std::string::npos) << m;
+  p.max_penalty_ratio = 1e5;  // rho_max = rho0: a constant penalty, allowed (">=").
   EXPECT_NO_THROW(ValidateCanalParameters(p));
-  p.max_penalty = kNaN;  // Caught by the range before the comparison.
+  p.max_penalty_ratio = kNaN;  // Caught by the range before the comparison.
   EXPECT_THROW(ValidateCanalParameters(p), InputError);
 }
 

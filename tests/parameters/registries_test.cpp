@@ -252,13 +252,13 @@ TEST(SolverRegistryTest, BindOfTheAlSolversSetsTheirNamedMembers) {
   // members of the same type would pass the checks above.
   SolverSettings s;
   for (ParameterBinding& p : GetSolverTypeInfo(SolverType::kCanal).bind(s)) {
-    if (p.key == "initial_penalty") *std::get<double*>(p.value) = 123;
-    if (p.key == "max_penalty") *std::get<double*>(p.value) = 456;
+    if (p.key == "initial_penalty_ratio") *std::get<double*>(p.value) = 123;
+    if (p.key == "max_penalty_ratio") *std::get<double*>(p.value) = 456;
     if (p.key == "warm_start") *std::get<bool*>(p.value) = false;
     if (p.key == "max_newton_iterations") *std::get<int*>(p.value) = 9;
   }
-  EXPECT_EQ(s.canal.initial_penalty, 123);
-  EXPECT_EQ(s.canal.max_penalty, 456);
+  EXPECT_EQ(s.canal.initial_penalty_ratio, 123);
+  EXPECT_EQ(s.canal.max_penalty_ratio, 456);
   EXPECT_FALSE(s.canal.warm_start);
   EXPECT_EQ(s.canal.max_newton_iterations, 9);
   for (ParameterBinding& p : GetSolverTypeInfo(SolverType::kSubAdmm).bind(s)) {

@@ -1,11 +1,11 @@
 // The single-step findings of [CANAL] Sec. VII-A1/VII-B1 that hold for our
 // solvers, on a few of the problems of stiction-single-step
 // (bench/single_step/; the full 10 × 10 comparison and its figures are in
-// docs/benchmarks.md): CANAL reaches an NCP residual of 1e-8 within 16 AL
+// docs/benchmarks.md): CANAL reaches an NCP residual of 1e-8 within 24 AL
 // iterations on the plates under a heavy pot, and PGS stalls far above it
-// there (a mass ratio of 50); in the parallel grasp CANAL falls short of
-// 1e-8. The timing claims (SubADMM fastest to moderate accuracy) are the
-// bench's.
+// there (a mass ratio of 50); in the parallel grasp within 32 iterations;
+// in the clutter pile to ~1e-8. The timing claims (SubADMM fastest to
+// moderate accuracy) are the bench's.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -46,28 +46,51 @@ TEST(SingleStepTest, CanalReachesTheNcpToOneEMinusEightUnderTheHeavyPot) {
   ASSERT_EQ(problems.size(), 6u);
   for (const ContactProblem& p : problems) {
     ASSERT_FALSE(p.constraints.empty());
-    const double first = CanalResidual(p, 1), converged = CanalResidual(p, 16);
-    SCOPED_TRACE(testing::Message() << p.constraints.size() << " constraints: 1 AL iteration " << first
-                                    << ", 16: " << converged);
-    // [CANAL] Sec. VII-A1: ≤ 1e-8 in about 10 iterations (here 1e-11).
+    const double early = CanalResidual(p, 8), converged = CanalResidual(p, 24);
+    SCOPED_TRACE(testing::Message() << p.constraints.size() << " constraints: 8 AL iterations " << early
+                                    << ", 24: " << converged);
+    // [CANAL] Sec. VII-A1: ≤ 1e-8 in about 10 iterations. Here within 24
+    // (measured 7e-10 to 9e-12; 5 of these 6 within 16): the per-constraint
+    // penalty starts softer than the paper's β = 1e4 kg on 0.1 kg plates
+    // (ρ = 40 against ~1e5) and spends a few iterations raising it, which is
+    // what made the clutter converge (docs/solvers.md, "CANAL in piles").
     EXPECT_LT(converged, 1e-8);
-    EXPECT_LT(converged, 1e-6 * first);
+    // Still converging fast past the first iterations, not stalled: from 8
+    // to 24 iterations the residual fell by 1.8e3 to 3e6 on these problems.
+    EXPECT_LT(converged, 1e-2 * early);
   }
 }
 
-TEST(SingleStepTest, CanalGainsFourOrdersInTheGraspButNotTheLastFour) {
-  // Where the paper's finding does not hold: in the grasp (a box squeezed
-  // by two pads whose PD rows saturate) CANAL's residual after 16 AL
-  // iterations is 5e-8 to 1e-6, and more iterations do not bring it to
-  // 1e-8 reliably (docs/benchmarks.md, "Single-step tests"). What holds is
-  // the first four orders of magnitude.
+TEST(SingleStepTest, CanalReachesOneEMinusEightInTheGraspWithin32Iterations) {
+  // A box squeezed by two pads whose PD rows saturate. Before the
+  // per-constraint penalty CANAL stalled here at 5e-8 to 1e-6 after 16 AL
+  // iterations; now it reaches 1e-8 (measured: 3e-10 to 3e-15 after 32
+  // iterations, 1e-11 to 6e-7 after 16).
   const std::vector<ContactProblem> problems = bench::SampleProblems(Family("grasp"), 2, 3, 1);
   ASSERT_EQ(problems.size(), 6u);
   for (const ContactProblem& p : problems) {
-    const double first = CanalResidual(p, 1), converged = CanalResidual(p, 16);
-    SCOPED_TRACE(testing::Message() << "1 AL iteration " << first << ", 16: " << converged);
-    EXPECT_LT(converged, 1e-5);
-    EXPECT_LT(converged, 1e-4 * first);
+    const double first = CanalResidual(p, 1), converged = CanalResidual(p, 32);
+    SCOPED_TRACE(testing::Message() << "1 AL iteration " << first << ", 32: " << converged);
+    EXPECT_LT(converged, 1e-8);
+    EXPECT_LT(converged, 1e-6 * first);  // Measured: at least 1.9e8 times smaller.
+  }
+}
+
+TEST(SingleStepTest, CanalConvergesInTheClutterPile) {
+  // Issue 18's case: the 40-object pile, where CANAL used to stop at its AL
+  // cap (14 of 100 single-step problems reached 1e-8 within 32 iterations).
+  // Measured on these 6 problems: 1e-3 to 5e-4 after 1 iteration, 9.1e-9 to
+  // 2e-9 after 24, where it levels off (the 9.1e-9 of the first state is its
+  // floor: 24, 32 and 48 iterations give the same figure). 1e-7: ten times
+  // that floor, two orders below the 1e-5 that CANAL used to stop at here.
+  const std::vector<ContactProblem> problems = bench::SampleProblems(Family("clutter"), 2, 3, 1);
+  ASSERT_EQ(problems.size(), 6u);
+  for (const ContactProblem& p : problems) {
+    const double first = CanalResidual(p, 1), converged = CanalResidual(p, 24);
+    SCOPED_TRACE(testing::Message() << p.constraints.size() << " constraints: 1 AL iteration " << first
+                                    << ", 24: " << converged);
+    EXPECT_LT(converged, 1e-7);
+    EXPECT_LT(converged, 1e-4 * first);  // Measured: at least 2e5 times smaller.
   }
 }
 

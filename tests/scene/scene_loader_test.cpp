@@ -1150,16 +1150,16 @@ namespace {
 TEST(SceneLoaderSolverTest, CanalAndSubAdmmParametersLoadAndAreValidatedAtTheirKey) {
   const SceneDescription scene = Load(R"(solver:
   type: canal
-  canal: {initial_penalty: 2.0e4, penalty_growth: 5, tolerance: 1.0e-8, max_iterations: 30, warm_start: false}
+  canal: {initial_penalty_ratio: 20, penalty_growth: 5, tolerance: 1.0e-8, max_iterations: 30, warm_start: false}
   subadmm: {num_threads: 2, penalty_balance: 4}
 )");
   EXPECT_EQ(scene.solver.type, SolverType::kCanal);
-  EXPECT_EQ(scene.solver.canal.initial_penalty, 2e4);
+  EXPECT_EQ(scene.solver.canal.initial_penalty_ratio, 20);
   EXPECT_EQ(scene.solver.canal.penalty_growth, 5);
   EXPECT_EQ(scene.solver.canal.tolerance, 1e-8);
   EXPECT_EQ(scene.solver.canal.max_iterations, 30);
   EXPECT_FALSE(scene.solver.canal.warm_start);
-  EXPECT_EQ(scene.solver.canal.max_penalty, CanalSolverParameters{}.max_penalty);
+  EXPECT_EQ(scene.solver.canal.max_penalty_ratio, CanalSolverParameters{}.max_penalty_ratio);
   EXPECT_EQ(scene.solver.subadmm.num_threads, 2);
   EXPECT_EQ(scene.solver.subadmm.penalty_balance, 4);
   EXPECT_EQ(Load("solver: {type: subadmm}\n").solver.type, SolverType::kSubAdmm);
@@ -1170,16 +1170,20 @@ TEST(SceneLoaderSolverTest, CanalAndSubAdmmParametersLoadAndAreValidatedAtTheirK
   ExpectError("solver:\n  canal: {tolerance: -1}\n", "inline.yaml:2: solver.canal.tolerance",
               "must be positive, got -1");
   ExpectError("solver:\n  canal: {beta: 1}\n", "inline.yaml:2: solver.canal", "unknown key 'beta'");
-  // Related keys in either order: the cross check β_max ≥ β0 runs once the
-  // whole map is read (a β0 above the default β_max = 1e6 must be possible).
-  for (const char* text : {"solver: {canal: {initial_penalty: 1.0e7, max_penalty: 1.0e8}}\n",
-                           "solver: {canal: {max_penalty: 1.0e8, initial_penalty: 1.0e7}}\n"}) {
+  // The absolute penalty of earlier versions (kg) became a ratio to each
+  // constraint's effective mass: the old keys are refused, not reinterpreted.
+  ExpectError("solver:\n  canal: {initial_penalty: 1.0e4}\n", "inline.yaml:2: solver.canal",
+              "unknown key 'initial_penalty'");
+  // Related keys in either order: the cross check ρ_max ≥ ρ0 runs once the
+  // whole map is read (a ρ0 above the default ρ_max = 1e4 must be possible).
+  for (const char* text : {"solver: {canal: {initial_penalty_ratio: 1.0e7, max_penalty_ratio: 1.0e8}}\n",
+                           "solver: {canal: {max_penalty_ratio: 1.0e8, initial_penalty_ratio: 1.0e7}}\n"}) {
     const SceneDescription raised = Load(text);
-    EXPECT_EQ(raised.solver.canal.initial_penalty, 1e7) << text;
-    EXPECT_EQ(raised.solver.canal.max_penalty, 1e8) << text;
+    EXPECT_EQ(raised.solver.canal.initial_penalty_ratio, 1e7) << text;
+    EXPECT_EQ(raised.solver.canal.max_penalty_ratio, 1e8) << text;
   }
-  ExpectError("solver:\n  canal: {max_penalty: 1.0e3}\n", "inline.yaml:2: solver.canal",
-              "max_penalty (beta_max) must be >= initial_penalty");
+  ExpectError("solver:\n  canal: {max_penalty_ratio: 10}\n", "inline.yaml:2: solver.canal",
+              "max_penalty_ratio (rho_max) must be >= initial_penalty_ratio");
   ExpectError("solver: {type: lemke}\n", "inline.yaml:1: solver.type", "unknown solver 'lemke'");
   // PGS's map and the budget at the top level, read and range-checked.
   const SceneDescription pgs =

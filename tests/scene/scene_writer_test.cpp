@@ -180,8 +180,8 @@ void EditEveryParameter(Simulation* sim) {
   solver.sap.armijo_c = 0.02;
   solver.sap.backtracking_alpha_max = 1.25;
   solver.sap.islands.enabled = !solver.sap.islands.enabled;
-  solver.canal.initial_penalty = 12345.678901234567;
-  solver.canal.max_penalty = 2.2e6;
+  solver.canal.initial_penalty_ratio = 12345.678901234567;
+  solver.canal.max_penalty_ratio = 2.2e6;
   solver.canal.warm_start = !solver.canal.warm_start;
   solver.subadmm.num_threads = 2;
   solver.subadmm.tolerance = 7.77e-7;

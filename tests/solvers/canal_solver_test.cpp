@@ -153,10 +153,10 @@ TEST(CanalSolverTest, InnerGradientAndHessianMatchFiniteDifferencesAndHessianIsS
       u[i] = 0.1 * n(rng);
       e[i] = 0.1 * n(rng);
     }
-    const double beta = 10.0;
+    const double rho = 10.0;  // β_i = ρ m_i.
     VectorX g;
     MatrixX H;
-    solver.EvaluateInner(problem, v, beta, u, e, &g, &H);
+    solver.EvaluateInner(problem, v, rho, u, e, &g, &H);
     // SPD (Eq. 24: A SPD plus PSD terms).
     const Eigen::SelfAdjointEigenSolver<MatrixX> eig(H);
     EXPECT_GT(eig.eigenvalues().minCoeff(), 0.0);
@@ -174,8 +174,8 @@ TEST(CanalSolverTest, InnerGradientAndHessianMatchFiniteDifferencesAndHessianIsS
       MatrixX Hp, Hm;
       vp[j] += h;
       vm[j] -= h;
-      const double hp = solver.EvaluateInner(problem, vp, beta, u, e, &gp, &Hp);
-      const double hm = solver.EvaluateInner(problem, vm, beta, u, e, &gm, &Hm);
+      const double hp = solver.EvaluateInner(problem, vp, rho, u, e, &gp, &Hp);
+      const double hm = solver.EvaluateInner(problem, vm, rho, u, e, &gm, &Hm);
       kink = kink || (Hp - H).norm() > 1e-3 * H.norm() || (Hm - H).norm() > 1e-3 * H.norm();
       fd_g[j] = (hp - hm) / (2 * h);
       fd_H.col(j) = (gp - gm) / (2 * h);
@@ -191,13 +191,16 @@ TEST(CanalSolverTest, InnerGradientAndHessianMatchFiniteDifferencesAndHessianIsS
 TEST(CanalSolverTest, RejectsInvalidParameters) {
   CanalSolverParameters p;
   EXPECT_NO_THROW(ValidateCanalParameters(p));
-  p.initial_penalty = std::nan("");
+  p.initial_penalty_ratio = std::nan("");
   EXPECT_THROW(ValidateCanalParameters(p), InputError);
   p = {};
   p.penalty_growth = 1.0;
   EXPECT_THROW(ValidateCanalParameters(p), InputError);
   p = {};
-  p.max_penalty = 0.5 * p.initial_penalty;
+  p.max_penalty_ratio = 0.5 * p.initial_penalty_ratio;
+  EXPECT_THROW(ValidateCanalParameters(p), InputError);
+  p = {};
+  p.acceleration_memory = -1;
   EXPECT_THROW(ValidateCanalParameters(p), InputError);
   p = {};
   p.residual_ratio = 1.0;
