@@ -9,6 +9,8 @@ ParameterTable BindParameters(CanalSolverParameters& p) {
   const ParameterTable own = {
       {"initial_penalty_ratio", "", "rho0: AL penalty at the start of each step, times each constraint's effective mass",
        &p.initial_penalty_ratio, kPositive},
+      {"warm_penalty_ratio", "", "rho0 of a warm-started solve (most constraints carry the last step's impulses)",
+       &p.warm_penalty_ratio, kPositive},
       {"penalty_growth", "", "kappa of Eq. (27): rho <- min(kappa rho, rho_max) when the residual stalls",
        &p.penalty_growth, Above(1)},
       {"max_penalty_ratio", "", "rho_max of Eq. (27), >= initial_penalty_ratio", &p.max_penalty_ratio, kPositive},
@@ -33,6 +35,9 @@ void ValidateCanalParameters(const CanalSolverParameters& p) {
   CheckParameterRanges("canal", p);
   if (!(p.max_penalty_ratio >= p.initial_penalty_ratio)) {
     throw InputError("canal: max_penalty_ratio (rho_max) must be >= initial_penalty_ratio");
+  }
+  if (!(p.warm_penalty_ratio <= p.max_penalty_ratio)) {
+    throw InputError("canal: warm_penalty_ratio must be <= max_penalty_ratio (rho_max)");
   }
   if (p.dense_max_size < 0) throw InputError("canal: dense_max_size must be >= 0");
 }

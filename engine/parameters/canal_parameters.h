@@ -16,6 +16,14 @@ struct CanalSolverParameters {
   /// stiffness is 4π² m_i, Eq. 29) for light and heavy bodies alike
   /// (docs/solvers.md, "CANAL in piles"). > 0, dimensionless.
   double initial_penalty_ratio = 40;
+  /// ρ0 of a warm-started solve (more than half of the constraints carry
+  /// the previous step's impulses), dimensionless, > 0 and
+  /// ≤ max_penalty_ratio. From a good warm start the inner Newton is
+  /// already near its solution, a stiff penalty costs it few steps, and the
+  /// AL error contracts by ~1/(1 + ρ λ_min) per iteration, with λ_min the
+  /// smallest eigenvalue of the mass-scaled Delassus operator: small in a
+  /// stack under a heavy body (docs/solvers.md, "CANAL in piles").
+  double warm_penalty_ratio = 4000;
   /// κ of Eq. (27): ρ ← min(κρ, ρ_max) when the residual stalls. > 1.
   double penalty_growth = 10;
   /// ρ_max of Eq. (27), ≥ ρ0, dimensionless: bounds the inner problem's

@@ -218,9 +218,10 @@ SolverStatus CanalSolver::SolveStarted(const ContactProblem& problem, SolverResu
   // constraint key matches, else z = J v_guess and u = 0 (Alg. 1 line 2).
   L.MultiplyJ(problem, v_, &z_);
   VectorX lambda0 = VectorX::Zero(L.rows);
-  if (params_.warm_start) LoadWarmStart(problem, L, &lambda0, &z_);
+  const int warm = params_.warm_start ? LoadWarmStart(problem, L, &lambda0, &z_) : 0;
   u_ = -lambda0;
-  rho_ = params_.initial_penalty_ratio;
+  rho_ = 2 * static_cast<std::size_t>(warm) > problem.constraints.size() ? params_.warm_penalty_ratio
+                                                                          : params_.initial_penalty_ratio;
   ComputeEffectiveMasses(problem);
   accelerator_.set_memory(params_.acceleration_memory);
   H_.Analyze(problem, L, params_.linear_solver, params_.dense_max_size);

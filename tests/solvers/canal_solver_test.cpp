@@ -12,6 +12,7 @@
 #include "engine/common/error.h"
 #include "engine/solvers/canal_solver.h"
 #include "engine/solvers/ncp_constraints.h"
+#include "tests/solvers/test_problems.h"
 
 namespace stiction {
 namespace {
@@ -200,6 +201,12 @@ TEST(CanalSolverTest, RejectsInvalidParameters) {
   p.max_penalty_ratio = 0.5 * p.initial_penalty_ratio;
   EXPECT_THROW(ValidateCanalParameters(p), InputError);
   p = {};
+  p.warm_penalty_ratio = 0;
+  EXPECT_THROW(ValidateCanalParameters(p), InputError);
+  p = {};
+  p.warm_penalty_ratio = 2 * p.max_penalty_ratio;
+  EXPECT_THROW(ValidateCanalParameters(p), InputError);
+  p = {};
   p.acceleration_memory = -1;
   EXPECT_THROW(ValidateCanalParameters(p), InputError);
   p = {};
@@ -208,6 +215,40 @@ TEST(CanalSolverTest, RejectsInvalidParameters) {
   p = {};
   p.penetration_recovery = 0;
   EXPECT_THROW(ValidateCanalParameters(p), InputError);
+}
+
+TEST(CanalSolverTest, AWarmStartedSolveStartsFromTheWarmPenaltyAndConvergesSooner) {
+  // A 5 kg pot on a 10 g coaster (mass ratio 500), the previous step solved,
+  // and the pot now pushed sideways (v*_x = 2.5 cm/s: 0.125 N s of friction
+  // holds it, below μ γ_n = 0.245 N s, so everything sticks). The warm start
+  // is close, not exact. The AL error contracts by ~1/(1 + ρ λ_min) per
+  // iteration, λ_min the smallest eigenvalue of the mass-scaled Delassus
+  // operator (small for a heavy body on a light one), so the stiff warm
+  // penalty needs fewer iterations than the cold one (measured: 4 and 7).
+  const double dt = 0.01;
+  ContactProblem p = test::PointMassStack(0.01, 5.0, dt);
+  CanalSolverParameters params;
+  params.tolerance = 1e-9;
+  params.max_iterations = 100;
+  SolverResult previous;
+  ASSERT_EQ(CanalSolver(params).Solve(p, p.v_star, &previous), SolverStatus::kConverged) << previous.message;
+  p.v_star[3] = 0.025;
+  for (size_t k = 0; k < p.constraints.size(); ++k) {
+    p.constraints[k].warm_gamma = previous.gamma.segment(3 * k, 3);
+    p.constraints[k].warm_slack = previous.slack.segment(3 * k, 3);
+  }
+  SolverResult stiff, soft;
+  ASSERT_EQ(CanalSolver(params).Solve(p, p.v_star, &stiff), SolverStatus::kConverged) << stiff.message;
+  EXPECT_GE(stiff.penalty, params.warm_penalty_ratio);
+  CanalSolverParameters soft_params = params;
+  soft_params.warm_penalty_ratio = soft_params.initial_penalty_ratio;
+  ASSERT_EQ(CanalSolver(soft_params).Solve(p, p.v_star, &soft), SolverStatus::kConverged) << soft.message;
+  SCOPED_TRACE(testing::Message() << "AL iterations: warm ratio " << stiff.outer_iterations << ", cold ratio "
+                                  << soft.outer_iterations);
+  EXPECT_LT(stiff.outer_iterations, soft.outer_iterations);
+  // Both reach the same sticking answer: the pot's friction holds the push.
+  EXPECT_NEAR(stiff.gamma[3], soft.gamma[3], 1e-8);
+  EXPECT_NEAR(stiff.v[3], 0.0, 1e-8);
 }
 
 }  // namespace

@@ -139,28 +139,7 @@ TEST(PgsSolverTest, ExactFormulationSatisfiesTheNcpOnRandomProblems) {
   }
 }
 
-// Two point masses stacked on the ground along z: m_bottom on the ground,
-// m_top on it, both at rest under gravity. Contact 0: ground–bottom,
-// contact 1: bottom–top (velocity of top relative to bottom). The exact
-// answer: γ_1 = m_top g δt, γ_0 = (m_bottom + m_top) g δt, v = 0.
-ContactProblem Stack(double m_bottom, double m_top) {
-  ContactProblem p;
-  p.dt = kDt;
-  p.tree_v_start = {0, 3};
-  p.tree_nv = {3, 3};
-  p.A = {m_bottom * MatrixX::Identity(3, 3), m_top * MatrixX::Identity(3, 3)};
-  p.v_star = VectorX::Zero(6);
-  p.v_star[2] = p.v_star[5] = -kG * kDt;
-  Constraint c;
-  c.num_rows = 3;
-  c.origin = ConstraintOrigin::kContact;
-  c.mu = c.cone.mu = 0.5;
-  c.blocks = {{0, MatrixX::Identity(3, 3)}};
-  p.constraints.push_back(c);
-  c.blocks = {{0, -MatrixX::Identity(3, 3)}, {1, MatrixX::Identity(3, 3)}};
-  p.constraints.push_back(c);
-  return p;
-}
+ContactProblem Stack(double m_bottom, double m_top) { return test::PointMassStack(m_bottom, m_top, kDt); }
 
 TEST(PgsSolverTest, StallsUnderAHeavyBodyOnALightOneWhereCanalConverges) {
   // [CANAL] Sec. VII-B: a 5 kg pot on 0.1 kg plates. Gauss–Seidel on this

@@ -104,4 +104,28 @@ inline ContactProblem PointMassOnGround(double m, double dt, double mu, double v
   return p;
 }
 
+// Two point masses stacked on the ground along z: m_bottom [kg] on the
+// ground, m_top on it, both at rest under gravity over one step δt [s].
+// Contact 0: ground–bottom, contact 1: bottom–top (velocity of top relative
+// to bottom), μ = 0.5. The exact answer: γ_1 = m_top g δt,
+// γ_0 = (m_bottom + m_top) g δt, v = 0.
+inline ContactProblem PointMassStack(double m_bottom, double m_top, double dt) {
+  ContactProblem p;
+  p.dt = dt;
+  p.tree_v_start = {0, 3};
+  p.tree_nv = {3, 3};
+  p.A = {m_bottom * MatrixX::Identity(3, 3), m_top * MatrixX::Identity(3, 3)};
+  p.v_star = VectorX::Zero(6);
+  p.v_star[2] = p.v_star[5] = -9.81 * dt;
+  Constraint c;
+  c.num_rows = 3;
+  c.origin = ConstraintOrigin::kContact;
+  c.mu = c.cone.mu = 0.5;
+  c.blocks = {{0, MatrixX::Identity(3, 3)}};
+  p.constraints.push_back(c);
+  c.blocks = {{0, -MatrixX::Identity(3, 3)}, {1, MatrixX::Identity(3, 3)}};
+  p.constraints.push_back(c);
+  return p;
+}
+
 }  // namespace stiction::test
