@@ -1,0 +1,150 @@
+#include "engine/stepping/nmdp_residual.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "engine/common/error.h"
+#include "engine/multibody/dynamics.h"
+
+namespace stiction {
+
+NmdpResidual::NmdpResidual(const MultibodyModel& model, std::vector<NmdpContactPoint> points,
+                           WrenchPolytopeParameters polytope, VectorX q, VectorX v, double dt,
+                           const VectorX* tau_ext)
+    : model_(model),
+      points_(std::move(points)),
+      polytope_(polytope),
+      q_(std::move(q)),
+      v_(std::move(v)),
+      dt_(dt),
+      cache_(model) {
+  ValidateWrenchPolytopeParameters(polytope_);
+  if (!(dt_ > 0) || !std::isfinite(dt_)) throw InputError("nmdp: the time step must be > 0 [s]");
+  if (q_.size() != model_.num_positions() || v_.size() != model_.num_velocities()) {
+    throw InputError("nmdp: q or v does not match the model");
+  }
+  for (const NmdpContactPoint& p : points_) {
+    if (p.body < 1 || p.body >= model_.num_bodies()) throw InputError("nmdp: a contact point names no movable body");
+    if (!(p.radius >= 0) || !(p.friction >= 0) || std::abs(p.normal.norm() - 1) > 1e-9) {
+      throw InputError("nmdp: a contact point needs radius >= 0 [m], friction >= 0 and a unit normal");
+    }
+  }
+  if (tau_ext != nullptr) {
+    if (tau_ext->size() != v_.size()) throw InputError("nmdp: tau_ext does not match the model");
+    tau_ext_ = *tau_ext;
+    has_tau_ext_ = true;
+  }
+}
+
+std::vector<int> NmdpResidual::group_sizes() const {
+  return std::vector<int>(points_.size(), polytope_.edges);
+}
+
+VectorX NmdpResidual::NextPositions(const VectorX& v_next) const {
+  VectorX qdot;
+  model_.MapVelocityToQDot(q_, v_next, &qdot);
+  VectorX q_next = q_ + dt_ * qdot;
+  model_.NormalizeQuaternions(&q_next);
+  return q_next;
+}
+
+void NmdpResidual::Prepare(const VectorX& v_next) {
+  q_next_ = NextPositions(v_next);
+  CalcKinematics(model_, q_next_, v_next, BodyRange::All(model_), &cache_);
+  CalcMassMatrix(model_, cache_, &M_);
+  k_.setZero(v_.size());
+  for (int t = 0; t < model_.num_trees(); ++t) {
+    CalcTreeGeneralizedForces(model_, cache_, t, q_next_, v_next, has_tau_ext_ ? &tau_ext_ : nullptr, &k_);
+  }
+}
+
+VectorX NmdpResidual::ContactForce(const VectorX& w, const std::vector<Matrix3X>* vertices,
+                                   std::vector<Matrix3X>* used) {
+  VectorX f = VectorX::Zero(v_.size());
+  const int K = polytope_.edges;
+  if (used != nullptr) used->clear();
+  for (std::size_t i = 0; i < points_.size(); ++i) {
+    const NmdpContactPoint& c = points_[i];
+    const Vector3 p_WP = cache_.X_WB[c.body] * c.p_BP;
+    Matrix3X D;
+    if (vertices != nullptr) {
+      D = (*vertices)[i];
+    } else {
+      const double phi = c.normal.dot(p_WP) - c.offset - c.radius;
+      const Vector3 t1 = c.normal.unitOrthogonal(), t2 = c.normal.cross(t1);
+      D = PolytopeVertices(polytope_, c.friction, phi, c.normal, t1, t2);
+    }
+    // The force acts at the sphere's lowest point; for a point on a body
+    // its Jacobian is the one of the material point there.
+    const Vector3 p_WC = p_WP - c.radius * c.normal;
+    f += CalcPointJacobian(model_, cache_, c.body, p_WC).transpose() *
+         (D * w.segment(static_cast<Eigen::Index>(i) * K, K));
+    if (used != nullptr) used->push_back(D);
+  }
+  return f;
+}
+
+VectorX NmdpResidual::EvaluatePrepared(const VectorX& v_next, const VectorX& w,
+                                       const std::vector<Matrix3X>* vertices) {
+  return M_ * (v_next - v_) / dt_ - k_ - ContactForce(w, vertices, nullptr);
+}
+
+VectorX NmdpResidual::Evaluate(const VectorX& v_next, const VectorX& w) {
+  if (w.size() != num_weights()) throw InputError("nmdp: w has the wrong size");
+  Prepare(v_next);
+  return EvaluatePrepared(v_next, w, nullptr);
+}
+
+MatrixX NmdpResidual::VelocityJacobian(const VectorX& v_next, const VectorX& w, bool zeroth_order) {
+  std::vector<Matrix3X> frozen;
+  if (zeroth_order) {
+    Prepare(v_next);
+    ContactForce(w, nullptr, &frozen);
+  }
+  const int nv = num_velocities();
+  MatrixX J(nv, nv);
+  const double h = 1e-7 * std::max(1.0, v_next.cwiseAbs().maxCoeff());
+  VectorX vp = v_next, vm = v_next;
+  for (int j = 0; j < nv; ++j) {
+    vp[j] = v_next[j] + h;
+    vm[j] = v_next[j] - h;
+    Prepare(vp);
+    const VectorX fp = EvaluatePrepared(vp, w, zeroth_order ? &frozen : nullptr);
+    Prepare(vm);
+    const VectorX fm = EvaluatePrepared(vm, w, zeroth_order ? &frozen : nullptr);
+    J.col(j) = (fp - fm) / (2 * h);
+    vp[j] = vm[j] = v_next[j];
+  }
+  return J;
+}
+
+MatrixX NmdpResidual::WeightJacobian(const VectorX& v_next) {
+  Prepare(v_next);
+  MatrixX Fw(num_velocities(), num_weights());
+  VectorX unit = VectorX::Zero(num_weights());
+  // F is affine in w: column j is −(contact force of the unit weight j).
+  for (int j = 0; j < num_weights(); ++j) {
+    unit[j] = 1;
+    Fw.col(j) = -ContactForce(unit, nullptr, nullptr);
+    unit[j] = 0;
+  }
+  return Fw;
+}
+
+double NmdpResidual::KineticEnergy(const VectorX& v_next) {
+  Prepare(v_next);
+  return 0.5 * v_next.dot(M_ * v_next);
+}
+
+VectorX NmdpResidual::SignedDistances(const VectorX& v_next) {
+  Prepare(v_next);
+  VectorX phi(static_cast<Eigen::Index>(points_.size()));
+  for (std::size_t i = 0; i < points_.size(); ++i) {
+    const NmdpContactPoint& c = points_[i];
+    phi[static_cast<Eigen::Index>(i)] = c.normal.dot(cache_.X_WB[c.body] * c.p_BP) - c.offset - c.radius;
+  }
+  return phi;
+}
+
+}  // namespace stiction

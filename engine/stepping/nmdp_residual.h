@@ -1,0 +1,84 @@
+#pragma once
+// The backward-Euler dynamics of [NMDP] Eq. (6)'s constraint, in Stiction's
+// velocity unknowns (docs/nmdp.md Secs. 1–4):
+//
+//   F(v₊, w) = M(q₊)(v₊ − v)/δt − k(q₊, v₊) − Σ_x J_x(q₊)ᵀ D_x(q₊) w_x      [N, N m]
+//   q₊ = normalize(q + δt N(q) v₊)
+//
+// k the non-contact generalized forces of [SAP] Eq. (7) (gravity, Coriolis,
+// joint springs and dampers, external forces), D_x the wrench polytope of
+// contact point x (wrench_polytope.h) against its half-space. Also the
+// derivatives the projected gradient method needs: F_v = ∂F/∂v₊ by central
+// differences (first order; or, for ZOPGM, with D frozen at v₊: F̃_v of
+// Eqs. 10–11), F_w = −[J_xᵀ D_x] exactly, and E = ½ v₊ᵀ M(q₊) v₊.
+#include <vector>
+
+#include "engine/common/eigen_types.h"
+#include "engine/contact/wrench_polytope.h"
+#include "engine/multibody/kinematics.h"
+#include "engine/multibody/multibody_model.h"
+
+namespace stiction {
+
+/// A contact point of NMDP ([NMDP] Sec. VII: "a small set of known contact
+/// points"): a sphere of `radius` centred at p_BP on `body`, against the
+/// half-space n·x ≥ offset. φ = n·p_WP − offset − radius [m].
+struct NmdpContactPoint {
+  int body = 0;
+  Vector3 p_BP = Vector3::Zero();  ///< [m], body frame.
+  double radius = 0;               ///< [m], ≥ 0.
+  Vector3 normal = Vector3::UnitZ();  ///< Unit, world frame.
+  double offset = 0;               ///< [m].
+  double friction = 0.5;           ///< μ ≥ 0.
+};
+
+class NmdpResidual {
+ public:
+  /// The step from (q, v) over dt [s] under tau_ext (may be null). The model
+  /// must outlive this object.
+  NmdpResidual(const MultibodyModel& model, std::vector<NmdpContactPoint> points,
+               WrenchPolytopeParameters polytope, VectorX q, VectorX v, double dt,
+               const VectorX* tau_ext = nullptr);
+
+  int num_velocities() const { return static_cast<int>(v_.size()); }
+  /// K weights per contact point, in point order.
+  int num_weights() const { return static_cast<int>(points_.size()) * polytope_.edges; }
+  std::vector<int> group_sizes() const;
+  double dt() const { return dt_; }
+
+  /// q₊ for a new velocity.
+  VectorX NextPositions(const VectorX& v_next) const;
+  /// F(v₊, w).
+  VectorX Evaluate(const VectorX& v_next, const VectorX& w);
+  /// ∂F/∂v₊ by central differences (h = 1e-7 m/s per velocity, relative to
+  /// max(1, |v₊|)); with `zeroth_order` the vertices D stay at their value
+  /// at v₊, which drops the ∂D/∂q term ([NMDP] Eqs. 10–11).
+  MatrixX VelocityJacobian(const VectorX& v_next, const VectorX& w, bool zeroth_order);
+  /// ∂F/∂w = −[J_x(q₊)ᵀ D_x(q₊)]_x (nv × num_weights).
+  MatrixX WeightJacobian(const VectorX& v_next);
+  /// E = ½ v₊ᵀ M(q₊) v₊ [J] ([NMDP] Eq. 6).
+  double KineticEnergy(const VectorX& v_next);
+  /// φ per contact point at q₊ [m].
+  VectorX SignedDistances(const VectorX& v_next);
+
+ private:
+  // Kinematics, M and k at q₊ = NextPositions(v_next).
+  void Prepare(const VectorX& v_next);
+  // Σ_x J_xᵀ D_x w_x with D from `vertices` (or computed at the current
+  // kinematics when null), and optionally the vertices used.
+  VectorX ContactForce(const VectorX& w, const std::vector<Matrix3X>* vertices,
+                       std::vector<Matrix3X>* used) ;
+  VectorX EvaluatePrepared(const VectorX& v_next, const VectorX& w, const std::vector<Matrix3X>* vertices);
+
+  const MultibodyModel& model_;
+  std::vector<NmdpContactPoint> points_;
+  WrenchPolytopeParameters polytope_;
+  VectorX q_, v_, tau_ext_;
+  bool has_tau_ext_ = false;
+  double dt_;
+  KinematicsCache cache_;
+  VectorX q_next_, k_;
+  MatrixX M_;
+};
+
+}  // namespace stiction
