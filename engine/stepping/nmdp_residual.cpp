@@ -121,13 +121,16 @@ MatrixX NmdpResidual::VelocityJacobian(const VectorX& v_next, const VectorX& w, 
 
 MatrixX NmdpResidual::WeightJacobian(const VectorX& v_next) {
   Prepare(v_next);
+  // F is affine in w: the block of contact point x is −J_xᵀ D_x.
+  const int K = polytope_.edges;
   MatrixX Fw(num_velocities(), num_weights());
-  VectorX unit = VectorX::Zero(num_weights());
-  // F is affine in w: column j is −(contact force of the unit weight j).
-  for (int j = 0; j < num_weights(); ++j) {
-    unit[j] = 1;
-    Fw.col(j) = -ContactForce(unit, nullptr, nullptr);
-    unit[j] = 0;
+  std::vector<Matrix3X> vertices;
+  ContactForce(VectorX::Zero(num_weights()), nullptr, &vertices);
+  for (std::size_t i = 0; i < points_.size(); ++i) {
+    const NmdpContactPoint& c = points_[i];
+    const Vector3 p_WC = cache_.X_WB[c.body] * c.p_BP - c.radius * c.normal;
+    Fw.middleCols(static_cast<Eigen::Index>(i) * K, K) =
+        -CalcPointJacobian(model_, cache_, c.body, p_WC).transpose() * vertices[i];
   }
   return Fw;
 }
@@ -135,16 +138,6 @@ MatrixX NmdpResidual::WeightJacobian(const VectorX& v_next) {
 double NmdpResidual::KineticEnergy(const VectorX& v_next) {
   Prepare(v_next);
   return 0.5 * v_next.dot(M_ * v_next);
-}
-
-VectorX NmdpResidual::SignedDistances(const VectorX& v_next) {
-  Prepare(v_next);
-  VectorX phi(static_cast<Eigen::Index>(points_.size()));
-  for (std::size_t i = 0; i < points_.size(); ++i) {
-    const NmdpContactPoint& c = points_[i];
-    phi[static_cast<Eigen::Index>(i)] = c.normal.dot(cache_.X_WB[c.body] * c.p_BP) - c.offset - c.radius;
-  }
-  return phi;
 }
 
 }  // namespace stiction

@@ -44,7 +44,6 @@ class NmdpResidual {
   /// K weights per contact point, in point order.
   int num_weights() const { return static_cast<int>(points_.size()) * polytope_.edges; }
   std::vector<int> group_sizes() const;
-  double dt() const { return dt_; }
 
   /// q₊ for a new velocity.
   VectorX NextPositions(const VectorX& v_next) const;
@@ -58,8 +57,6 @@ class NmdpResidual {
   MatrixX WeightJacobian(const VectorX& v_next);
   /// E = ½ v₊ᵀ M(q₊) v₊ [J] ([NMDP] Eq. 6).
   double KineticEnergy(const VectorX& v_next);
-  /// φ per contact point at q₊ [m].
-  VectorX SignedDistances(const VectorX& v_next);
 
  private:
   // Kinematics, M and k at q₊ = NextPositions(v_next).
@@ -67,7 +64,7 @@ class NmdpResidual {
   // Σ_x J_xᵀ D_x w_x with D from `vertices` (or computed at the current
   // kinematics when null), and optionally the vertices used.
   VectorX ContactForce(const VectorX& w, const std::vector<Matrix3X>* vertices,
-                       std::vector<Matrix3X>* used) ;
+                       std::vector<Matrix3X>* used);
   VectorX EvaluatePrepared(const VectorX& v_next, const VectorX& w, const std::vector<Matrix3X>* vertices);
 
   const MultibodyModel& model_;

@@ -76,6 +76,19 @@ TEST(NmdpProjectionTest, VelocityJacobianPredictsTheResidualToSecondOrder) {
   }
 }
 
+TEST(NmdpProjectionTest, WeightJacobianIsTheAffinePartOfTheResidual) {
+  // F is affine in w: F(v, w) − F(v, 0) = F_w w exactly (round-off of
+  // forces ~1e2 N).
+  const MultibodyModel model = test::MakeThreeLinkArm();
+  VectorX q, v;
+  test::RandomState(model, 15, &q, &v);
+  NmdpResidual F(model, {PointIntoGround(model, q)}, Polytope(), q, v, 0.01);
+  const VectorX w = (VectorX(4) << 0.3, 0.1, 0.4, 0.2).finished();
+  const VectorX df = F.Evaluate(v, w) - F.Evaluate(v, VectorX::Zero(4));
+  ASSERT_GT(df.norm(), 1.0);
+  EXPECT_LT((df - F.WeightJacobian(v) * w).cwiseAbs().maxCoeff(), 1e-10 * df.norm());
+}
+
 TEST(NmdpProjectionTest, TheZerothOrderJacobianLacksExactlyTheVertexDerivative) {
   // F̃_v = F_v + δt Σ_x J_xᵀ (dD_x/dφ w_x)(nᵀ J_x) for a point against a
   // plane (docs/nmdp.md Sec. 4: the ∂D/∂q term through q₊ = q + δt N v₊).
