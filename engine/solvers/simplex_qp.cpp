@@ -28,23 +28,18 @@ struct Constraints {
     const int g = i - n;
     return -p.segment(group_start[g], group_size[g]).sum();
   }
-  void Row(int i, Eigen::Ref<VectorX> row) const {
-    row.setZero();
-    if (i < n) {
-      row[i] = 1;
-    } else {
-      const int g = i - n;
-      row.segment(group_start[g], group_size[g]).setConstant(-1);
-    }
-  }
 };
 
-void ProjectStart(const Constraints& c, VectorX* w) {
+void ProjectStart(const Constraints& c, bool equality, VectorX* w) {
   *w = w->cwiseMax(0.0);
   for (std::size_t g = 0; g < c.group_start.size(); ++g) {
     auto seg = w->segment(c.group_start[g], c.group_size[g]);
     const double sum = seg.sum();
-    if (sum > 1) seg /= sum;
+    if (equality && !(sum > 0)) {
+      seg.setConstant(1.0 / c.group_size[g]);
+    } else if (sum > 1 || (equality && sum != 1)) {
+      seg /= sum;
+    }
   }
 }
 
@@ -77,9 +72,11 @@ SimplexQpResult SolveSimplexQp(const SimplexQpProblem& problem, const VectorX* s
 
   SimplexQpResult r;
   r.w = start != nullptr ? *start : VectorX::Zero(n);
-  ProjectStart(c, &r.w);
+  ProjectStart(c, problem.equality, &r.w);
   const int m_all = c.count();
-  const double scale = 1 + problem.H.cwiseAbs().maxCoeff() + problem.h.cwiseAbs().maxCoeff();
+  // Relative to the data: a QP whose forces are tiny (contact points far
+  // from their plane) has tiny H and h, and must still be solved.
+  const double scale = std::max(problem.H.cwiseAbs().maxCoeff() + problem.h.cwiseAbs().maxCoeff(), 1e-300);
   const double active_tol = 1e-14;         // A constraint value this small counts as active.
   const double step_tol = 1e-13;           // ‖p‖∞ below this: the working-set optimum.
   const double multiplier_tol = 1e-12 * scale;
@@ -95,44 +92,87 @@ SimplexQpResult SolveSimplexQp(const SimplexQpProblem& problem, const VectorX* s
       wanted = k < static_cast<int>(flags.size()) && flags[static_cast<std::size_t>(k)] != 0;
     }
     in_set[static_cast<std::size_t>(i)] = wanted && std::abs(c.Value(i, r.w)) <= active_tol;
+    if (problem.equality && i >= n) in_set[static_cast<std::size_t>(i)] = 1;  // Σ w = 1 always holds.
   }
 
-  std::vector<int> set;
+  // After a step that no constraint blocked, w is the working set's
+  // optimum by construction: the next solve only supplies multipliers (its
+  // p is round-off, which on an ill-conditioned H can exceed step_tol and
+  // would otherwise be stepped along forever).
+  bool at_working_set_optimum = false;
+  const int num_groups = static_cast<int>(c.group_start.size());
+  std::vector<int> group_of(static_cast<std::size_t>(n));
+  for (int g = 0; g < num_groups; ++g) {
+    for (int j = 0; j < c.group_size[g]; ++j) group_of[static_cast<std::size_t>(c.group_start[g] + j)] = g;
+  }
+  std::vector<int> free_vars, caps, cap_row(static_cast<std::size_t>(num_groups));
+  // The cap rows enter the KKT matrix scaled to H's size, so that a pivot
+  // test relative to its largest entry sees both blocks (the multipliers
+  // are scaled back below).
+  const double cap_scale = problem.H.diagonal().cwiseAbs().maxCoeff() > 0
+                               ? problem.H.diagonal().cwiseAbs().maxCoeff()
+                               : 1.0;
   MatrixX kkt;
-  VectorX rhs, row(n);
+  VectorX rhs, p(n);
   for (r.iterations = 1; r.iterations <= max_iterations; ++r.iterations) {
-    set.clear();
-    for (int i = 0; i < m_all; ++i) {
-      if (in_set[static_cast<std::size_t>(i)]) set.push_back(i);
+    // The weights at zero in the working set stay at zero: the equality QP
+    // lives on the free weights F and the working caps C,
+    //   [H_FF  B_Fᵀ; B_F  0] [p_F; μ] = [−g_F; 0],   g = H w + h,
+    // B_F holding −s on the free weights of each working cap's group (s the
+    // scale above); the multipliers of c ≥ 0 are λ = −s μ for the caps and,
+    // for a weight i at zero, λ_i = g_i + λ_cap of its group (when that cap
+    // is working).
+    free_vars.clear();
+    caps.clear();
+    for (int i = 0; i < n; ++i) {
+      if (!in_set[static_cast<std::size_t>(i)]) free_vars.push_back(i);
     }
-    const int m = static_cast<int>(set.size());
-    // [H Aᵀ; A 0] [p; μ] = [−(H w + h); 0]; the multipliers of c ≥ 0 are λ = −μ.
-    kkt.setZero(n + m, n + m);
-    kkt.topLeftCorner(n, n) = problem.H;
-    for (int k = 0; k < m; ++k) {
-      c.Row(set[static_cast<std::size_t>(k)], row);
-      kkt.block(0, n + k, n, 1) = row;
-      kkt.block(n + k, 0, 1, n) = row.transpose();
+    for (int g = 0; g < num_groups; ++g) {
+      cap_row[static_cast<std::size_t>(g)] = -1;
+      if (in_set[static_cast<std::size_t>(n + g)]) {
+        cap_row[static_cast<std::size_t>(g)] = static_cast<int>(caps.size());
+        caps.push_back(g);
+      }
     }
-    rhs.setZero(n + m);
-    rhs.head(n) = -(problem.H * r.w + problem.h);
+    const int nf = static_cast<int>(free_vars.size()), m = static_cast<int>(caps.size());
+    const VectorX grad = problem.H * r.w + problem.h;
+    kkt.setZero(nf + m, nf + m);
+    rhs.setZero(nf + m);
+    for (int a = 0; a < nf; ++a) {
+      const int i = free_vars[static_cast<std::size_t>(a)];
+      for (int b = 0; b < nf; ++b) kkt(a, b) = problem.H(i, free_vars[static_cast<std::size_t>(b)]);
+      const int row = cap_row[static_cast<std::size_t>(group_of[static_cast<std::size_t>(i)])];
+      if (row >= 0) kkt(a, nf + row) = kkt(nf + row, a) = -cap_scale;
+      rhs[a] = -grad[i];
+    }
     const Eigen::FullPivLU<MatrixX> lu(kkt);
-    if (!lu.isInvertible()) {
+    if (nf + m > 0 && !lu.isInvertible()) {
       r.message = "simplex QP: the KKT system of the working set is singular (H not positive definite?)";
       break;
     }
-    const VectorX x = lu.solve(rhs);
-    const VectorX p = x.head(n);
-    if (p.cwiseAbs().maxCoeff() <= step_tol * (1 + r.w.cwiseAbs().maxCoeff())) {
+    const VectorX x = nf + m > 0 ? VectorX(lu.solve(rhs)) : VectorX();
+    p.setZero();
+    for (int a = 0; a < nf; ++a) p[free_vars[static_cast<std::size_t>(a)]] = x[a];
+    if (at_working_set_optimum || p.cwiseAbs().maxCoeff() <= step_tol * (1 + r.w.cwiseAbs().maxCoeff())) {
+      at_working_set_optimum = false;
       // The working set's optimum: done when every multiplier is ≥ 0,
       // otherwise drop the most negative one.
       int drop = -1;
       double most_negative = -multiplier_tol;
-      for (int k = 0; k < m; ++k) {
-        const double lambda = -x[n + k];
+      for (int k = 0; k < m && !problem.equality; ++k) {  // Equality caps have free multipliers.
+        const double lambda = -cap_scale * x[nf + k];
         if (lambda < most_negative) {
           most_negative = lambda;
-          drop = set[static_cast<std::size_t>(k)];
+          drop = n + caps[static_cast<std::size_t>(k)];
+        }
+      }
+      for (int i = 0; i < n; ++i) {
+        if (!in_set[static_cast<std::size_t>(i)]) continue;
+        const int row = cap_row[static_cast<std::size_t>(group_of[static_cast<std::size_t>(i)])];
+        const double lambda = grad[i] + (row >= 0 ? -cap_scale * x[nf + row] : 0.0);
+        if (lambda < most_negative) {
+          most_negative = lambda;
+          drop = i;
         }
       }
       if (drop < 0) {
@@ -156,8 +196,12 @@ SimplexQpResult SolveSimplexQp(const SimplexQpProblem& problem, const VectorX* s
       }
     }
     r.w += alpha * p;
-    ProjectStart(c, &r.w);  // Round-off only: the step stays feasible.
-    if (blocking >= 0) in_set[static_cast<std::size_t>(blocking)] = 1;
+    ProjectStart(c, problem.equality, &r.w);  // Round-off only: the step stays feasible.
+    if (blocking >= 0) {
+      in_set[static_cast<std::size_t>(blocking)] = 1;
+    } else {
+      at_working_set_optimum = true;
+    }
   }
   if (!r.converged && r.message.empty()) {
     r.message = "simplex QP: no optimum within " + std::to_string(max_iterations) + " working-set changes";

@@ -2,7 +2,8 @@
 // A small dense QP over a product of capped simplices, the QP of [NMDP]
 // Eqs. (8) and (10) and of the NE-MDP baseline (docs/nmdp.md, Secs. 4, 7):
 //
-//   min ½ wᵀ H w + hᵀ w   s.t.   w ≥ 0,   Σ_{j ∈ group g} w_j ≤ 1  for every g,
+//   min ½ wᵀ H w + hᵀ w   s.t.   w ≥ 0,   Σ_{j ∈ group g} w_j ≤ 1  for every g
+//   (or = 1 with SimplexQpProblem::equality),
 //
 // groups being consecutive runs of weights (one per contact point, one
 // weight per vertex of its wrench polytope). H must be symmetric positive
@@ -27,6 +28,10 @@ struct SimplexQpProblem {
   MatrixX H;                     ///< n × n, symmetric positive definite.
   VectorX h;                     ///< n.
   std::vector<int> group_sizes;  ///< Consecutive groups; sizes sum to n, each ≥ 1.
+  /// Every group sums to exactly one (Σ w = 1) instead of at most one:
+  /// each group is a probability simplex. The caps then never leave the
+  /// working set.
+  bool equality = false;
 };
 
 /// Which constraints are in the working set: w_j = 0 per weight, the cap
@@ -47,7 +52,8 @@ struct SimplexQpResult {
 
 /// Throws InputError when the sizes disagree, a group is empty or the data
 /// are not finite. `start` (optional) is projected onto the feasible set
-/// (negative weights to 0, an over-full group scaled down); `working_set`
+/// (negative weights to 0, an over-full group scaled down; with `equality`
+/// every group scaled to sum to one, an empty one made uniform); `working_set`
 /// (optional, from a previous result) seeds the working set with those of
 /// its constraints that are active at the start.
 SimplexQpResult SolveSimplexQp(const SimplexQpProblem& problem, const VectorX* start = nullptr,

@@ -43,6 +43,8 @@ VectorX BruteForce(const SimplexQpProblem& p) {
   for (int mask = 0; mask < (1 << m_all); ++mask) {
     std::vector<VectorX> rows;
     std::vector<double> values;  // a_i w = values.
+    // With equality caps every candidate set holds all of them.
+    if (p.equality && (mask >> n) != (1 << groups) - 1) continue;
     for (int i = 0; i < m_all; ++i) {
       if (!(mask & (1 << i))) continue;
       VectorX a = VectorX::Zero(n);
@@ -98,6 +100,29 @@ TEST(SimplexQpTest, MatchesTheBruteForceOptimumOnRandomProblems) {
     ++checked;
   }
   EXPECT_EQ(checked, 300);
+}
+
+TEST(SimplexQpTest, WithEqualityCapsMatchesTheBruteForceOptimum) {
+  // Each group a probability simplex (Σ w = 1): the NMDP polytope whose
+  // normal force is fixed (docs/nmdp.md Sec. 2). Warm and cold alike.
+  std::mt19937 rng(5);
+  const std::vector<std::vector<int>> shapes = {{1}, {3}, {4, 4}, {2, 3, 3}, {8}};
+  for (int trial = 0; trial < 200; ++trial) {
+    SimplexQpProblem p = RandomProblem(&rng, shapes[static_cast<std::size_t>(trial) % shapes.size()]);
+    p.equality = true;
+    const SimplexQpResult r = SolveSimplexQp(p);
+    ASSERT_TRUE(r.converged) << r.message;
+    const VectorX expected = BruteForce(p);
+    ASSERT_EQ(expected.size(), p.h.size());
+    // As above: exact up to the KKT solves' round-off.
+    EXPECT_LT((r.w - expected).cwiseAbs().maxCoeff(), 1e-9) << "trial " << trial;
+    int start = 0;
+    for (int size : p.group_sizes) {
+      EXPECT_NEAR(r.w.segment(start, size).sum(), 1.0, 1e-12);
+      start += size;
+    }
+    EXPECT_GE(r.w.minCoeff(), 0.0);
+  }
 }
 
 TEST(SimplexQpTest, WithTheIdentityItIsTheProjectionOntoTheCappedSimplex) {
