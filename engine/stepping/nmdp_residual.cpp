@@ -11,10 +11,11 @@ namespace stiction {
 
 NmdpResidual::NmdpResidual(const MultibodyModel& model, std::vector<NmdpContactPoint> points,
                            WrenchPolytopeParameters polytope, VectorX q, VectorX v, double dt,
-                           const VectorX* tau_ext)
+                           const VectorX* tau_ext, std::vector<NmdpJointPd> pd)
     : model_(model),
       points_(std::move(points)),
       polytope_(polytope),
+      pd_(std::move(pd)),
       q_(std::move(q)),
       v_(std::move(v)),
       dt_(dt),
@@ -30,11 +31,22 @@ NmdpResidual::NmdpResidual(const MultibodyModel& model, std::vector<NmdpContactP
       throw InputError("nmdp: a contact point needs radius >= 0 [m], friction >= 0 and a unit normal");
     }
   }
+  for (const NmdpJointPd& c : pd_) {
+    if (c.q_index < 0 || c.q_index >= q_.size() || c.v_index < 0 || c.v_index >= v_.size() || !(c.kp >= 0) ||
+        !(c.kd >= 0) || !(c.effort_limit > 0) || !std::isfinite(c.kp) || !std::isfinite(c.kd) ||
+        !std::isfinite(c.target_position) || !std::isfinite(c.target_velocity)) {
+      throw InputError("nmdp: a joint PD controller has an index outside the model or a gain that is not >= 0");
+    }
+  }
   if (tau_ext != nullptr) {
     if (tau_ext->size() != v_.size()) throw InputError("nmdp: tau_ext does not match the model");
     tau_ext_ = *tau_ext;
     has_tau_ext_ = true;
   }
+}
+
+double NmdpJointPd::Saturate(double u) const {
+  return std::isfinite(effort_limit) ? effort_limit * std::tanh(u / effort_limit) : u;
 }
 
 std::vector<int> NmdpResidual::group_sizes() const {
@@ -56,6 +68,10 @@ void NmdpResidual::Prepare(const VectorX& v_next) {
   k_.setZero(v_.size());
   for (int t = 0; t < model_.num_trees(); ++t) {
     CalcTreeGeneralizedForces(model_, cache_, t, q_next_, v_next, has_tau_ext_ ? &tau_ext_ : nullptr, &k_);
+  }
+  for (const NmdpJointPd& c : pd_) {
+    k_[c.v_index] += c.Saturate(-c.kp * (q_next_[c.q_index] - c.target_position) -
+                                c.kd * (v_next[c.v_index] - c.target_velocity));
   }
 }
 
@@ -133,6 +149,11 @@ MatrixX NmdpResidual::WeightJacobian(const VectorX& v_next) {
         -CalcPointJacobian(model_, cache_, c.body, p_WC).transpose() * vertices[i];
   }
   return Fw;
+}
+
+const MatrixX& NmdpResidual::MassMatrix(const VectorX& v_next) {
+  Prepare(v_next);
+  return M_;
 }
 
 double NmdpResidual::KineticEnergy(const VectorX& v_next) {

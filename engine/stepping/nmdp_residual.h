@@ -11,6 +11,7 @@
 // derivatives the projected gradient method needs: F_v = ∂F/∂v₊ by central
 // differences (first order; or, for ZOPGM, with D frozen at v₊: F̃_v of
 // Eqs. 10–11), F_w = −[J_xᵀ D_x] exactly, and E = ½ v₊ᵀ M(q₊) v₊.
+#include <limits>
 #include <vector>
 
 #include "engine/common/eigen_types.h"
@@ -32,13 +33,30 @@ struct NmdpContactPoint {
   double friction = 0.5;           ///< μ ≥ 0.
 };
 
+/// A joint PD controller evaluated at the new state, inside F: the stable
+/// PD of [StablePD] (docs/nmdp.md Sec. 8),
+///   τ = L tanh(u/L),   u = −kp (q₊ − q̄) − kd (v₊ − v̄),
+/// on one revolute or prismatic joint. The effort limit L enters through a
+/// smooth saturation (tanh, slope 1 at u = 0) because NMDP needs F smooth
+/// (A V.1) [Stiction]; with L = ∞ the law is linear.
+struct NmdpJointPd {
+  int q_index = 0, v_index = 0;  ///< The joint's position and velocity.
+  double kp = 0;                 ///< [N m/rad] or [N/m], ≥ 0.
+  double kd = 0;                 ///< [N m s/rad] or [N s/m], ≥ 0.
+  double effort_limit = std::numeric_limits<double>::infinity();  ///< L [N m] or [N], > 0.
+  double target_position = 0;    ///< q̄ at the end of the step [rad] or [m].
+  double target_velocity = 0;    ///< v̄ at the end of the step [rad/s] or [m/s].
+  /// τ for a raw PD output u (the saturation above).
+  double Saturate(double u) const;
+};
+
 class NmdpResidual {
  public:
-  /// The step from (q, v) over dt [s] under tau_ext (may be null). The model
-  /// must outlive this object.
+  /// The step from (q, v) over dt [s] under tau_ext (may be null) and the
+  /// joint PD controllers `pd`. The model must outlive this object.
   NmdpResidual(const MultibodyModel& model, std::vector<NmdpContactPoint> points,
                WrenchPolytopeParameters polytope, VectorX q, VectorX v, double dt,
-               const VectorX* tau_ext = nullptr);
+               const VectorX* tau_ext = nullptr, std::vector<NmdpJointPd> pd = {});
 
   int num_velocities() const { return static_cast<int>(v_.size()); }
   /// K weights per contact point, in point order.
@@ -57,6 +75,8 @@ class NmdpResidual {
   MatrixX WeightJacobian(const VectorX& v_next);
   /// E = ½ v₊ᵀ M(q₊) v₊ [J] ([NMDP] Eq. 6).
   double KineticEnergy(const VectorX& v_next);
+  /// M(q₊) [kg, kg m²].
+  const MatrixX& MassMatrix(const VectorX& v_next);
 
  private:
   // Kinematics, M and k at q₊ = NextPositions(v_next).
@@ -70,6 +90,7 @@ class NmdpResidual {
   const MultibodyModel& model_;
   std::vector<NmdpContactPoint> points_;
   WrenchPolytopeParameters polytope_;
+  std::vector<NmdpJointPd> pd_;
   VectorX q_, v_, tau_ext_;
   bool has_tau_ext_ = false;
   double dt_;

@@ -3,6 +3,7 @@
 // the state unchanged on failure), a one-line message, and statistics.
 #include <string>
 
+#include "engine/parameters/nmdp_parameters.h"
 #include "engine/parameters/solver_settings.h"
 
 namespace stiction {
@@ -27,7 +28,14 @@ struct StepStats {
   double ncp_residual = 0;
   double max_penetration_m = 0;    ///< max(-φ) over contacts [m], ≥ 0.
   double wall_time_s = 0;          ///< Time spent inside Step() [s].
-  SolverType solver = SolverType::kSap;  ///< The contact solver that ran.
+  SolverType solver = SolverType::kSap;  ///< The contact solver that ran (θ-method only).
+  SteppingScheme scheme = SteppingScheme::kThetaMethod;  ///< The time-stepping scheme that ran.
+  // NMDP schemes (docs/nmdp.md); zero for the θ-method. `iterations` counts
+  // their manifold-projection Newton steps, `outer_iterations` the PGM
+  // iterations, both summed over the substeps of Alg. 2.
+  int qp_iterations = 0;     ///< Active-set iterations of the MDP QPs (Eqs. 8, 10, NE-MDP).
+  int subdivisions = 0;      ///< Substeps beyond the first taken by Alg. 2 (0: δt as asked).
+  double smallest_dt_s = 0;  ///< The smallest substep taken [s] (δt without subdivision).
   // Augmented-Lagrangian solvers (CANAL, SubADMM); zero for SAP.
   int outer_iterations = 0;        ///< CANAL: AL (outer) iterations.
   double constraint_residual = 0;  ///< ‖J v̂ − z‖ at exit [m/s] (SubADMM: θ_p + θ_d).

@@ -5,10 +5,12 @@
 #include <cstdint>
 #include <sstream>
 
+#include "engine/common/error.h"
 #include "engine/common/stopwatch.h"
 #include "engine/multibody/dynamics.h"
 #include "engine/multibody/spatial_algebra.h"
 #include "engine/solvers/solver_factory.h"
+#include "engine/stepping/nmdp_stepper.h"
 
 namespace stiction {
 
@@ -18,7 +20,8 @@ TimeStepper::TimeStepper(const MultibodyModel& model, CollisionWorld* collision,
       theta_method_(model),
       builder_(model, std::move(materials)),
       cache_(model),
-      cache_q0_(model) {
+      cache_q0_(model),
+      nmdp_(std::make_unique<NmdpStepper>(model)) {
   CalcJointStiffnessAndDamping(model, &K_, &D_);
   problem_.A.resize(model.num_trees());
   problem_.v_star = VectorX::Zero(model.num_velocities());
@@ -29,9 +32,17 @@ TimeStepper::TimeStepper(const MultibodyModel& model, CollisionWorld* collision,
   q_theta_ = VectorX::Zero(model.num_positions());
 }
 
+TimeStepper::~TimeStepper() = default;
+
+void TimeStepper::ClearConstraintHistory() {
+  history_.Clear();
+  nmdp_->ClearWarmStart();
+}
+
 StepStatus TimeStepper::Step(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
                              const VectorX* tau_ext, VectorX* q, VectorX* v, StepStats* stats,
                              std::string* message) {
+  if (params.scheme != SteppingScheme::kThetaMethod) return StepNmdp(params, q0, v0, tau_ext, q, v, stats, message);
   const ThetaParameters theta{params.integrator.theta, params.integrator.theta_vq};
   problem_.dt = params.dt;
   *q = q0;
@@ -55,6 +66,81 @@ StepStatus TimeStepper::Step(const StepperParameters& params, const VectorX& q0,
   if (status != StepStatus::kSuccess) return status;
   ReportResults(params, *v, stats);
   return UpdatePositions(theta, q0, v0, *v, q, message);
+}
+
+StepStatus TimeStepper::StepNmdp(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
+                                 const VectorX* tau_ext, VectorX* q, VectorX* v, StepStats* stats,
+                                 std::string* message) {
+  const std::string_view title = GetSteppingSchemeInfo(params.scheme).title;
+  if (!builder_.body_constraints().empty() || !builder_.cartesian_impedances().empty()) {
+    *message = std::string(title) +
+               ": weld and ball constraints and Cartesian impedance controllers are not supported "
+               "(stepping: theta_method supports them)";
+    return StepStatus::kSolverFailed;
+  }
+  std::vector<NmdpCandidatePoint> candidates;
+  if (collision_ != nullptr) {
+    try {
+      candidates = ListNmdpContactPoints(*collision_, builder_.materials());
+    } catch (const InputError& e) {
+      *message = e.what();
+      return StepStatus::kSolverFailed;
+    }
+  }
+  // The PD actuators as the stable PD inside F ([StablePD]), targets at t + δt.
+  std::vector<NmdpJointPd> pd;
+  for (const JointActuator& a : builder_.actuators()) {
+    const Joint& j = model_.joint(a.joint);
+    if (j.nv != 1) continue;
+    pd.push_back({j.q_start, j.v_start, a.kp, a.kd, a.effort_limit, a.target_position, a.target_velocity});
+  }
+  VectorX q_next, v_next;
+  const StepStatus status =
+      nmdp_->Step(params.scheme, params.nmdp, params.dt, candidates, pd, q0, v0, tau_ext, &q_next, &v_next, stats,
+                 message);
+  if (status != StepStatus::kSuccess) return status;
+  // What the viewer and the CLI read after a step: the points' impulses
+  // (world A, body B, contact frame z = the plane's normal) and the
+  // actuators' efforts at the new state.
+  problem_.dt = params.dt;
+  problem_.constraints.clear();
+  solver_result_ = SolverResult{};
+  reports_.clear();
+  for (const NmdpPointForce& f : nmdp_->forces()) {
+    if (f.phi > 0 && f.f_W.norm() < 1e-9) continue;
+    ContactReport r;
+    r.body_a = 0;
+    r.body_b = f.candidate.point.body;
+    r.p_W = f.p_W;
+    const Vector3 n = f.candidate.point.normal;
+    const Vector3 t1 = n.unitOrthogonal();
+    r.R_WC.col(0) = t1;
+    r.R_WC.col(1) = n.cross(t1);
+    r.R_WC.col(2) = n;
+    r.phi = f.phi;
+    r.mu = f.candidate.point.friction;
+    r.gamma_C = r.R_WC.transpose() * f.f_W * params.dt;
+    const double fn = r.gamma_C.z(), ft = r.gamma_C.head<2>().norm();
+    r.region = fn <= 0 ? ConeRegion::kNoContact
+                       : (ft >= 0.999 * r.mu * fn ? ConeRegion::kSliding : ConeRegion::kStiction);
+    reports_.push_back(r);
+  }
+  actuator_efforts_.clear();
+  std::size_t i = 0;
+  for (const JointActuator& a : builder_.actuators()) {
+    const Joint& j = model_.joint(a.joint);
+    if (j.nv != 1) {
+      actuator_efforts_.push_back(0);
+      continue;
+    }
+    const NmdpJointPd& c = pd[i++];
+    actuator_efforts_.push_back(
+        c.Saturate(-c.kp * (q_next[c.q_index] - c.target_position) - c.kd * (v_next[c.v_index] - c.target_velocity)));
+  }
+  cartesian_efforts_.clear();
+  *q = std::move(q_next);
+  *v = std::move(v_next);
+  return StepStatus::kSuccess;
 }
 
 StepStatus TimeStepper::SolveFreeMotion(const ThetaParameters& theta, const VectorX& q0, const VectorX& v0,

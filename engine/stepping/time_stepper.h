@@ -21,6 +21,7 @@
 #include "engine/multibody/multibody_model.h"
 #include "engine/parameters/contact_parameters.h"
 #include "engine/parameters/integrator_settings.h"
+#include "engine/parameters/nmdp_parameters.h"
 #include "engine/parameters/solver_settings.h"
 #include "engine/solvers/contact_solver.h"
 #include "engine/solvers/ncp_residual.h"
@@ -29,6 +30,8 @@
 
 namespace stiction {
 
+class NmdpStepper;  // engine/stepping/nmdp_stepper.h
+
 /// Everything a step reads that may change between steps (the facade keeps
 /// the one live copy).
 struct StepperParameters {
@@ -36,6 +39,10 @@ struct StepperParameters {
   IntegratorSettings integrator;   ///< θ, θ_vq of Eq. (6).
   ContactModelParameters contact;  ///< β, σ and the scene's contact model.
   SolverSettings solver;           ///< Which contact solver, and every solver's parameters.
+  /// The time-stepping scheme: the θ-method with `solver`, or an NMDP
+  /// scheme with `nmdp` (docs/nmdp.md), which ignores `integrator` and `solver`.
+  SteppingScheme scheme = SteppingScheme::kThetaMethod;
+  NmdpParameters nmdp;
 };
 
 class TimeStepper {
@@ -44,6 +51,7 @@ class TimeStepper {
   /// stepper, as must `model`.
   TimeStepper(const MultibodyModel& model, CollisionWorld* collision = nullptr,
               GeometryMaterials materials = {});
+  ~TimeStepper();
 
   /// Advances (q0, v0) by one step into (q, v) under the generalized forces
   /// tau_ext (may be null). Returns kSuccess or a failure status with a
@@ -54,7 +62,7 @@ class TimeStepper {
 
   /// Forgets what the constraints carried in the previous step (warm starts
   /// and the loads of the carried-load regularization), after a reset.
-  void ClearConstraintHistory() { history_.Clear(); }
+  void ClearConstraintHistory();
   /// The stage-2 problem of the last step (A, v*, constraints).
   const ContactProblem& problem() const { return problem_; }
   /// Per-contact results of the last step, in constraint order.
@@ -88,6 +96,10 @@ class TimeStepper {
   void ReportResults(const StepperParameters& params, const VectorX& v, StepStats* stats);
   StepStatus UpdatePositions(const ThetaParameters& theta, const VectorX& q0, const VectorX& v0, const VectorX& v,
                              VectorX* q, std::string* message);
+  // The step of an NMDP scheme (params.scheme, docs/nmdp.md) instead of
+  // the stages above: its own contact forces, no contact problem.
+  StepStatus StepNmdp(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
+                      const VectorX* tau_ext, VectorX* q, VectorX* v, StepStats* stats, std::string* message);
   // Speculative margin [m]: pairs that can touch within the step.
   double CalcSpeculativeMargin(double dt) const;
 
@@ -110,6 +122,7 @@ class TimeStepper {
   SolverResult solver_result_;
   NcpResidual ncp_residual_;  ///< Scratch of StepStats::ncp_residual.
   VectorX q_theta_;
+  std::unique_ptr<NmdpStepper> nmdp_;  // The NMDP schemes' stepper and warm start.
 };
 
 }  // namespace stiction

@@ -1,0 +1,79 @@
+#pragma once
+// The NMDP time-stepping schemes of [NMDP] (docs/nmdp.md): one step from
+// (q, v) to (q₊, v₊) with the contact forces of the nonconvex maximal
+// dissipation principle (Eq. 6) in the wrench polytopes of the contact
+// points (nmdp_contact_points.h), by
+//   NMDP-PGM    the first-order projected gradient method (Alg. 1: the QP of
+//               Eq. 8, the manifold projection of Eq. 9, a line search on α);
+//   NMDP-ZOPGM  its zeroth-order variant (Eqs. 10–11);
+// both inside the adaptive subdivision of Alg. 2 (halve δt and recurse when
+// the projection diverges or F_v is near singular); or
+//   NE-MDP      the linearized (forward) dynamics of Eq. (3) with one MDP QP.
+// The joint PD controllers are the stable PD of [StablePD], inside F.
+// A step never throws: failures come back as a status with a one-line reason
+// and leave the outputs untouched.
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/common/eigen_types.h"
+#include "engine/multibody/multibody_model.h"
+#include "engine/parameters/nmdp_parameters.h"
+#include "engine/stepping/nmdp_contact_points.h"
+#include "engine/stepping/nmdp_residual.h"
+#include "engine/stepping/step_result.h"
+
+namespace stiction {
+
+/// The force one contact point carried at the end of a step.
+struct NmdpPointForce {
+  NmdpCandidatePoint candidate;
+  Vector3 p_W = Vector3::Zero();  ///< The contact point on the sphere's surface [m].
+  double phi = 0;                 ///< Signed distance at the end of the step [m].
+  Vector3 f_W = Vector3::Zero();  ///< Force on the body [N].
+};
+
+class NmdpStepper {
+ public:
+  /// The model must outlive the stepper.
+  explicit NmdpStepper(const MultibodyModel& model) : model_(model) {}
+
+  /// One step of `scheme` (not the θ-method) over dt [s]. `candidates`: every
+  /// point that may touch (the step uses those within reach of their plane);
+  /// `pd`: the joint controllers with their targets at t + dt. On success
+  /// writes q, v, the statistics and forces(); otherwise returns the status
+  /// and a one-line *message.
+  StepStatus Step(SteppingScheme scheme, const NmdpParameters& params, double dt,
+                  const std::vector<NmdpCandidatePoint>& candidates, const std::vector<NmdpJointPd>& pd,
+                  const VectorX& q0, const VectorX& v0, const VectorX* tau_ext, VectorX* q, VectorX* v,
+                  StepStats* stats, std::string* message);
+
+  /// Forgets the weights that warm-start the next step (after a reset).
+  void ClearWarmStart() { warm_weights_.clear(); }
+  /// Per point in reach at the end of the last step: its force.
+  const std::vector<NmdpPointForce>& forces() const { return forces_; }
+
+ private:
+  struct Substep;  // One PGM solve (nmdp_stepper.cpp).
+  StepStatus Subdivide(const Substep& base, const VectorX& q0, const VectorX& v0, double dt, int depth,
+                       VectorX* q, VectorX* v, StepStats* stats, std::string* message);
+  StepStatus StepLinearized(const Substep& base, const VectorX& q0, const VectorX& v0, double dt, VectorX* q,
+                            VectorX* v, StepStats* stats, std::string* message);
+  // The candidates within reach of their plane over a step of dt from (q, v).
+  std::vector<NmdpCandidatePoint> PointsInReach(const Substep& base, const VectorX& q, const VectorX& v,
+                                                double dt) const;
+  // Whether `points` are more than the dense QP is sized for (then sets
+  // *message).
+  static bool TooManyPoints(const Substep& base, const std::vector<NmdpCandidatePoint>& points,
+                            std::string* message);
+  // Records the weights (warm start) and the points' forces at the end state.
+  void Record(const Substep& base, const std::vector<NmdpCandidatePoint>& points, const VectorX& w,
+              const VectorX& q_next, const VectorX& v_next);
+
+  const MultibodyModel& model_;
+  std::unordered_map<std::uint64_t, Eigen::VectorXd> warm_weights_;
+  std::vector<NmdpPointForce> forces_;
+};
+
+}  // namespace stiction
