@@ -481,6 +481,10 @@ void App::SetTimeStep(double dt) { sim_->SetTimeStep(dt); }
 
 void App::SetIntegrator(const IntegratorSettings& integrator) { sim_->SetIntegrator(integrator); }
 
+void App::SetSteppingScheme(SteppingScheme scheme) { sim_->SetSteppingScheme(scheme); }
+
+void App::SetNmdpParameters(const NmdpParameters& p) { sim_->SetNmdpParameters(p); }
+
 void App::SetRealTimeFactor(double rtf) {
   clock_.set_real_time_factor(rtf);
   clock_.set_unlimited(false);

@@ -95,6 +95,8 @@ class App final : public AppCommands, public GripperCommands {
   void ResetSimulation() override;
   void SetTimeStep(double dt) override;
   void SetIntegrator(const IntegratorSettings& integrator) override;
+  void SetSteppingScheme(SteppingScheme scheme) override;
+  void SetNmdpParameters(const NmdpParameters& p) override;
   void SetRealTimeFactor(double rtf) override;
   void SetUnlimitedSpeed(bool unlimited) override;
   void SetPhysicsBudget(double seconds) override;

@@ -144,12 +144,15 @@ ParseResult ParseCommandLine(const std::vector<std::string>& args, std::ostream&
   app.get_formatter()->column_width(34);
 
   CliOptions options;
-  std::string duration_text, dt_text, integrator_name, solver_name;
+  std::string duration_text, dt_text, stepping_name, integrator_name, solver_name;
   std::vector<std::string> sets;
   app.add_option("scene", options.scene_path, "Scene file (YAML)")->required();
   app.add_option("--duration", duration_text,
                  "Simulated time to run [s] (default: the scene's duration)");
   app.add_option("--dt", dt_text, "Time step [s]; same as --set time_step=S");
+  app.add_option("--stepping", stepping_name,
+                 "Time-stepping scheme: " + ChoiceNames(SteppingSchemes(), " | ") +
+                     "; same as --set stepping=NAME");
   app.add_option("--integrator", integrator_name,
                  ChoiceNames(IntegratorPresets(), " | ") + "; same as --set integrator=NAME");
   app.add_option("--solver", solver_name,
@@ -169,8 +172,8 @@ ParseResult ParseCommandLine(const std::vector<std::string>& args, std::ostream&
            listed = true;
            throw CLI::Success();
          },
-         "Print every solver, contact model, integrator preset and line search, with each "
-         "parameter's key, default, unit and range (Markdown), and exit")
+         "Print every solver, contact model, integrator preset, line search and stepping scheme, with "
+         "each parameter's key, default, unit and range (Markdown), and exit")
       ->trigger_on_parse();
 
   // CLI11 parses a reversed argument vector.
@@ -203,6 +206,7 @@ ParseResult ParseCommandLine(const std::vector<std::string>& args, std::ostream&
   // The sugar options go last so that they win over a --set of the same key,
   // and are validated by the loader with the file's own messages.
   if (!dt_text.empty()) options.overrides.push_back("time_step=" + dt_text);
+  if (!stepping_name.empty()) options.overrides.push_back("stepping=" + stepping_name);
   if (!integrator_name.empty()) options.overrides.push_back("integrator=" + integrator_name);
   if (!solver_name.empty()) options.overrides.push_back("solver.type=" + solver_name);
   return {std::move(options), kExitOk};
@@ -241,6 +245,7 @@ int RunSimulation(const CliOptions& options, const RunnerIo& io) {
     run.scene_path = options.scene_path;
     run.commands_file = commands_file;
     run.description = sim.scene().description;
+    run.scheme = sim.stepping_scheme();
     run.integrator = sim.integrator();
     run.solver = sim.solver_type();
     run.contact_model = sim.contact_model_parameters().model;
@@ -332,6 +337,8 @@ void PrintSummary(const RunSummary& run, const RunStatistics& stats, std::ostrea
   };
   out << "stiction-sim summary\n";
   row("scene") << run.scene_path << '\n';
+  const SteppingSchemeInfo& scheme = GetSteppingSchemeInfo(run.scheme);
+  row("stepping") << scheme.name << (scheme.uses_contact_solver ? "" : " (integrator and solver unused)") << '\n';
   row("integrator") << run.integrator.name << " (theta = " << Format(run.integrator.theta)
                     << ", theta_vq = " << Format(run.integrator.theta_vq) << ")\n";
   row("solver") << SolverTypeName(run.solver) << " (contact model " << ContactModelName(run.contact_model);
@@ -349,7 +356,13 @@ void PrintSummary(const RunSummary& run, const RunStatistics& stats, std::ostrea
   row("real-time") << Format(run.realtime_factor(), 4) << "x\n";
   row("iterations") << "mean " << Format(stats.mean_iterations(), 4) << ", max "
                     << stats.max_iterations() << '\n';
-  if (GetSolverTypeInfo(run.solver).augmented_lagrangian) {
+  if (!scheme.uses_contact_solver) {
+    row("NMDP") << "mean " << Format(stats.mean_qp_iterations(), 4) << " QP iterations (max "
+                << stats.max_qp_iterations() << "), " << stats.subdivided_steps() << " steps subdivided (at most "
+                << stats.max_subdivisions() << " times), smallest substep " << Format(stats.smallest_dt_s())
+                << " s\n";
+  }
+  if (scheme.uses_contact_solver && GetSolverTypeInfo(run.solver).augmented_lagrangian) {
     row("AL") << "mean " << Format(stats.mean_outer_iterations(), 4)
               << " outer iterations, max residual " << Format(stats.max_constraint_residual(), 3) << '\n';
   }

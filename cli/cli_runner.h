@@ -29,7 +29,8 @@ struct CliOptions {
   /// Simulated time to run [s]; unset = the scene's `duration`.
   std::optional<double> duration_s;
   /// "dotted.key=value" overrides for the loader: the --set list, then
-  /// time_step=, integrator=, solver.type= from --dt, --integrator, --solver.
+  /// time_step=, stepping=, integrator=, solver.type= from --dt, --stepping,
+  /// --integrator, --solver.
   std::vector<std::string> overrides;
   std::string report_path;  ///< "" = no JSON report.
   std::string csv_path;     ///< "" = no CSV trace.

@@ -17,6 +17,12 @@ double NanMax(double a, double b) {
   return a > b ? a : b;
 }
 
+// min() that lets NaN win, as NanMax.
+double NanMin(double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<double>::quiet_NaN();
+  return a < b ? a : b;
+}
+
 // Turns doubles into JSON, replacing NaN/Inf by null and recording that it did.
 class JsonNumbers {
  public:
@@ -77,7 +83,8 @@ void AppendInt(std::string* line, std::int64_t value) {
 void RunStatistics::Add(const StepStats& s) {
   const bool sample_finite = std::isfinite(s.momentum_error) &&
                              std::isfinite(s.complementarity_error) && std::isfinite(s.ncp_residual) &&
-                             std::isfinite(s.max_penetration_m) && std::isfinite(s.wall_time_s);
+                             std::isfinite(s.max_penetration_m) && std::isfinite(s.wall_time_s) &&
+                             std::isfinite(s.smallest_dt_s);
   finite_ = finite_ && sample_finite;
   ++num_steps_;
   sum_iterations_ += s.iterations;
@@ -87,6 +94,14 @@ void RunStatistics::Add(const StepStats& s) {
   max_constraint_residual_ = NanMax(max_constraint_residual_, s.constraint_residual);
   if (!s.solver_converged) ++unconverged_steps_;
   if (s.budget_hit) ++budget_hit_steps_;
+  sum_qp_iterations_ += s.qp_iterations;
+  max_qp_iterations_ = std::max(max_qp_iterations_, s.qp_iterations);
+  if (s.subdivisions > 0) ++subdivided_steps_;
+  max_subdivisions_ = std::max(max_subdivisions_, s.subdivisions);
+  // Over the steps that report a substep (NMDP; 0 under the θ-method).
+  if (s.smallest_dt_s != 0) {
+    smallest_dt_s_ = smallest_dt_s_ == 0 ? s.smallest_dt_s : NanMin(smallest_dt_s_, s.smallest_dt_s);
+  }
   sum_wall_time_s_ += s.wall_time_s;
   time_split_.free_motion += s.time.free_motion;
   time_split_.collision += s.time.collision;
@@ -133,6 +148,7 @@ nlohmann::json MakeReportJson(const RunSummary& run, const RunStatistics& stats)
   report["scene"] = run.scene_path;
   report["description"] = run.description;
   report["commands"] = run.commands_file.empty() ? nlohmann::json(nullptr) : nlohmann::json(run.commands_file);
+  report["stepping"] = SteppingSchemeName(run.scheme);
   report["integrator"] = {{"name", run.integrator.name},
                           {"theta", num(run.integrator.theta)},
                           {"theta_vq", num(run.integrator.theta_vq)}};
@@ -164,6 +180,11 @@ nlohmann::json MakeReportJson(const RunSummary& run, const RunStatistics& stats)
   s["max_constraint_residual"] = num(stats.max_constraint_residual());
   s["unconverged_steps"] = stats.unconverged_steps();
   s["budget_hit_steps"] = stats.budget_hit_steps();
+  s["mean_qp_iterations"] = num(stats.mean_qp_iterations());
+  s["max_qp_iterations"] = stats.max_qp_iterations();
+  s["subdivided_steps"] = stats.subdivided_steps();
+  s["max_subdivisions"] = stats.max_subdivisions();
+  s["smallest_dt_s"] = num(stats.smallest_dt_s());
   s["max_complementarity_error"] = num(stats.max_complementarity_error());
   s["max_ncp_residual"] = num(stats.max_ncp_residual());
   s["mean_ncp_residual"] = num(stats.mean_ncp_residual());
@@ -223,7 +244,8 @@ std::vector<std::string> CsvWriter::HeaderColumns(const std::vector<std::string>
   std::vector<std::string> columns = {
       "t",        "iterations",        "line_search_iterations", "contacts",
       "momentum_error", "complementarity_error", "ncp_residual", "budget_hit", "max_penetration_m",
-      "step_wall_time_s", "kinetic_energy_J", "potential_energy_J"};
+      "step_wall_time_s", "kinetic_energy_J", "potential_energy_J", "qp_iterations", "subdivisions",
+      "smallest_dt_s"};
   for (const std::string& name : body_names) {
     for (const char* suffix : {".x", ".y", ".z", ".qw", ".qx", ".qy", ".qz"}) {
       columns.push_back(name + suffix);
@@ -266,6 +288,12 @@ void CsvWriter::WriteRow(double t, const StepStats& stats, double kinetic_energy
     line_ += ',';
     AppendNumber(&line_, value);
   }
+  line_ += ',';
+  AppendInt(&line_, stats.qp_iterations);
+  line_ += ',';
+  AppendInt(&line_, stats.subdivisions);
+  line_ += ',';
+  AppendNumber(&line_, stats.smallest_dt_s);
   for (const BodyState& b : bodies) {
     const Quaternion& q = b.orientation;
     for (double value : {b.position.x(), b.position.y(), b.position.z(), q.w(), q.x(), q.y(),

@@ -52,6 +52,16 @@ class RunStatistics {
   std::int64_t unconverged_steps() const { return unconverged_steps_; }
   /// Steps whose contact solver stopped at its time budget (StepStats::budget_hit).
   std::int64_t budget_hit_steps() const { return budget_hit_steps_; }
+  /// NMDP schemes (docs/nmdp.md): active-set QP iterations per step
+  /// (StepStats::qp_iterations), the steps Alg. 2 subdivided and the most
+  /// substeps beyond the first one step took (StepStats::subdivisions), and
+  /// the smallest substep taken over the run [s] (0 when no step reported
+  /// one, as under the θ-method). Zero for the θ-method.
+  double mean_qp_iterations() const { return Mean(sum_qp_iterations_); }
+  int max_qp_iterations() const { return max_qp_iterations_; }
+  std::int64_t subdivided_steps() const { return subdivided_steps_; }
+  int max_subdivisions() const { return max_subdivisions_; }
+  double smallest_dt_s() const { return smallest_dt_s_; }
   int max_contacts() const { return max_contacts_; }
   /// Largest e_m over the run ([SAP] Eq. (32)).
   double max_momentum_error() const { return max_momentum_error_; }
@@ -91,6 +101,11 @@ class RunStatistics {
   double max_constraint_residual_ = 0;
   std::int64_t unconverged_steps_ = 0;
   std::int64_t budget_hit_steps_ = 0;
+  double sum_qp_iterations_ = 0;
+  int max_qp_iterations_ = 0;
+  std::int64_t subdivided_steps_ = 0;
+  int max_subdivisions_ = 0;
+  double smallest_dt_s_ = 0;
   double sum_contact_penetration_m_ = 0;
   double sum_contact_ncp_residual_ = 0;
   double sum_wall_time_s_ = 0;
@@ -121,8 +136,9 @@ struct RunSummary {
   std::string description;
   /// Gripper command file played (--replay or the scene's `commands:`); "" = none.
   std::string commands_file;
-  IntegratorSettings integrator;
-  SolverType solver = SolverType::kSap;
+  SteppingScheme scheme = SteppingScheme::kThetaMethod;
+  IntegratorSettings integrator;  ///< Used by the θ-method only.
+  SolverType solver = SolverType::kSap;  ///< Used by the θ-method only.
   ContactModel contact_model = ContactModel::kSap;  ///< The scene's default model.
   /// The models that contacts actually used during the run (materials may
   /// name their own), sorted; empty when nothing touched.
@@ -155,8 +171,9 @@ void WriteJsonFile(const std::string& path, const nlohmann::json& report);
 
 /// The per-step CSV trace: a header row, then one row per written step.
 /// Columns: t, iterations, line_search_iterations, contacts, momentum_error,
-/// complementarity_error, max_penetration_m, step_wall_time_s,
-/// kinetic_energy_J, potential_energy_J, then per body NAME.x NAME.y NAME.z
+/// complementarity_error, ncp_residual, budget_hit, max_penetration_m,
+/// step_wall_time_s, kinetic_energy_J, potential_energy_J, qp_iterations,
+/// subdivisions, smallest_dt_s, then per body NAME.x NAME.y NAME.z
 /// NAME.qw NAME.qx NAME.qy NAME.qz (world frame, SI). Numbers use the shortest
 /// representation that round-trips; non-finite values are written as nan/inf.
 class CsvWriter {

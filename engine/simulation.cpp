@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <string>
 
 #include "engine/common/error.h"
+#include "engine/common/named_choice.h"
 #include "engine/common/stopwatch.h"
 #include "engine/geometry/collision_world.h"
 #include "engine/multibody/dynamics.h"
@@ -100,9 +102,11 @@ Simulation::Simulation(const SceneDescription& scene) : scene_(scene) {
   }
 
   SetTimeStep(scene_.time_step);
+  SetSteppingScheme(scene_.scheme);
   SetIntegrator(scene_.integrator);
   SetContactModelParameters(scene_.contact);
   SetSolver(scene_.solver);
+  SetNmdpParameters(scene_.nmdp);
   Reset();
 
   // An arm gripper: controller 0 holds the end-effector frame where it
@@ -151,6 +155,23 @@ void Simulation::SetSolver(const SolverSettings& settings) {
   params_.solver = settings;
 }
 
+void Simulation::SetSteppingScheme(SteppingScheme scheme) {
+  // An enumerator outside the registry (a cast) is refused here rather than
+  // reaching the stepper's dispatch.
+  bool known = false;
+  for (const SteppingSchemeInfo& info : SteppingSchemes()) known |= info.scheme == scheme;
+  if (!known) {
+    throw InputError("stepping: unknown scheme " + std::to_string(static_cast<int>(scheme)) +
+                     " (expected one of: " + ChoiceNames(SteppingSchemes()) + ")");
+  }
+  params_.scheme = scheme;
+}
+
+void Simulation::SetNmdpParameters(const NmdpParameters& p) {
+  ValidateNmdpParameters(p);
+  params_.nmdp = p;
+}
+
 size_t Simulation::FindMaterial(const std::string& name) const {
   for (size_t i = 0; i < scene_.materials.size(); ++i) {
     if (scene_.materials[i].name == name) return i;
@@ -161,9 +182,11 @@ size_t Simulation::FindMaterial(const std::string& name) const {
 SceneParameters Simulation::CalcSceneParameters() const {
   SceneParameters p;
   p.time_step = params_.dt;
+  p.scheme = params_.scheme;
   p.integrator = params_.integrator;
   p.contact = params_.contact;
   p.solver = params_.solver;
+  p.nmdp = params_.nmdp;
   const std::vector<ContactMaterial>& materials = stepper_->materials().materials;
   for (size_t i = 0; i < scene_.materials.size(); ++i) p.materials.emplace_back(scene_.materials[i].name, materials[i]);
   return p;

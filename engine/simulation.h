@@ -17,6 +17,7 @@
 #include "engine/multibody/multibody_model.h"
 #include "engine/parameters/contact_parameters.h"
 #include "engine/parameters/integrator_settings.h"
+#include "engine/parameters/nmdp_parameters.h"
 #include "engine/parameters/solver_settings.h"
 #include "engine/scene/scene_description.h"
 #include "engine/scene/scene_writer.h"
@@ -76,8 +77,19 @@ class Simulation {
   const IntegratorSettings& integrator() const { return params_.integrator; }
   /// Changes θ, θ_vq from the next step on. Throws InputError unless in [0, 1].
   void SetIntegrator(const IntegratorSettings& integrator);
-  /// The contact solver that runs.
+  /// The contact solver that runs (under the θ-method; the NMDP schemes
+  /// use none).
   SolverType solver_type() const { return params_.solver.type; }
+  /// The time-stepping scheme (docs/nmdp.md): the θ-method with the
+  /// integrator and contact solver, or an NMDP scheme with nmdp_parameters().
+  SteppingScheme stepping_scheme() const { return params_.scheme; }
+  /// Changes the time-stepping scheme from the next step on. The settings of
+  /// the others are kept, so that a switch back restores them.
+  void SetSteppingScheme(SteppingScheme scheme);
+  const NmdpParameters& nmdp_parameters() const { return params_.nmdp; }
+  /// The NMDP schemes' parameters, from the next step on (kept whatever the
+  /// scheme). Throws InputError naming the parameter when out of range.
+  void SetNmdpParameters(const NmdpParameters& p);
 
   /// Contact model parameters β, σ ([SAP] Eqs. 29–30) and the default
   /// model, from the next step on. Throws InputError when out of range
@@ -176,13 +188,15 @@ class Simulation {
   /// unknown body or a non-finite X_BE.
   RigidTransform CalcFramePose(const std::string& body_name, const RigidTransform& X_BE = {}) const;
 
-  /// The live-editable parameters as they are now (δt, integrator, contact
-  /// model parameters, every material in scene order, the solver settings):
-  /// what "Save scene as" writes (engine/scene/scene_writer.h).
+  /// The live-editable parameters as they are now (δt, stepping scheme,
+  /// integrator, contact model parameters, every material in scene order,
+  /// the solver settings, the NMDP parameters): what "Save scene as" writes
+  /// (engine/scene/scene_writer.h).
   SceneParameters CalcSceneParameters() const;
 
-  /// The scene as loaded. Settings changed since (δt, integrator, solver,
-  /// materials, actuators) are read through the accessors above.
+  /// The scene as loaded. Settings changed since (δt, stepping scheme,
+  /// integrator, solver, NMDP parameters, materials, actuators) are read
+  /// through the accessors above.
   const SceneDescription& scene() const { return scene_; }
   const MultibodyModel& model() const { return *model_; }
   const VectorX& positions() const { return q_; }
@@ -209,7 +223,7 @@ class Simulation {
   std::unique_ptr<MultibodyModel> model_;
   std::unique_ptr<CollisionWorld> collision_;
   // The one live copy of everything a step reads that may change (δt,
-  // integrator, contact and solver settings); materials and actuators live
+  // stepping scheme, integrator, contact, solver and NMDP settings); materials and actuators live
   // in the stepper (stepper_->materials(), stepper_->actuators()).
   StepperParameters params_;
   std::unique_ptr<TimeStepper> stepper_;

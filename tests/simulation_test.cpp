@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
 #include "engine/common/error.h"
 #include "engine/scene/scene_loader.h"
@@ -58,6 +59,48 @@ TEST(SimulationTest, ParameterChangesAreValidated) {
   sim.SetTimeStep(0.002);
   sim.Step();
   EXPECT_DOUBLE_EQ(sim.time(), 0.002);
+}
+
+TEST(SimulationTest, SteppingSchemeAndNmdpParametersComeFromTheSceneAndAreValidated) {
+  // Only set and read back: nothing here steps under an NMDP scheme.
+  const Simulation theta(LoadSceneString(kFreeBox, "box.yaml"));
+  EXPECT_EQ(theta.stepping_scheme(), SteppingScheme::kThetaMethod);
+  EXPECT_EQ(theta.nmdp_parameters().stiffness, NmdpParameters{}.stiffness);
+
+  Simulation sim(LoadSceneString(kFreeBox, "box.yaml", ".", {"stepping=nmdp_pgm", "nmdp.stiffness=3e4"}));
+  EXPECT_EQ(sim.stepping_scheme(), SteppingScheme::kNmdpPgm);
+  EXPECT_EQ(sim.nmdp_parameters().stiffness, 3e4);
+  EXPECT_EQ(sim.scene().scheme, SteppingScheme::kNmdpPgm);
+
+  sim.SetSteppingScheme(SteppingScheme::kNeMdp);
+  EXPECT_EQ(sim.stepping_scheme(), SteppingScheme::kNeMdp);
+  NmdpParameters p = sim.nmdp_parameters();
+  p.max_subdivisions = 2;
+  sim.SetNmdpParameters(p);
+  EXPECT_EQ(sim.nmdp_parameters().max_subdivisions, 2);
+  // Refused: the message names the key; nothing changes.
+  p.stiffness = -1;
+  try {
+    sim.SetNmdpParameters(p);
+    ADD_FAILURE() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("nmdp: stiffness must be positive", 0), 0u) << e.what();
+  }
+  EXPECT_EQ(sim.nmdp_parameters().stiffness, 3e4);
+  EXPECT_THROW(sim.SetSteppingScheme(static_cast<SteppingScheme>(99)), InputError);
+  EXPECT_EQ(sim.stepping_scheme(), SteppingScheme::kNeMdp);
+
+  // What Save scene as writes, and kept across Reset() (a setting, not state).
+  SceneParameters saved = sim.CalcSceneParameters();
+  EXPECT_EQ(saved.scheme, SteppingScheme::kNeMdp);
+  EXPECT_EQ(saved.nmdp.max_subdivisions, 2);
+  sim.Reset();
+  EXPECT_EQ(sim.stepping_scheme(), SteppingScheme::kNeMdp);
+  EXPECT_EQ(sim.nmdp_parameters().max_subdivisions, 2);
+  // The other schemes' settings are kept through a switch.
+  sim.SetSteppingScheme(SteppingScheme::kThetaMethod);
+  EXPECT_EQ(sim.integrator().name, "midpoint");
+  EXPECT_EQ(sim.nmdp_parameters().max_subdivisions, 2);
 }
 
 TEST(SimulationTest, AFailedStepLeavesTheStateUnchanged) {

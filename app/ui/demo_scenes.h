@@ -36,6 +36,8 @@ inline constexpr DemoScene kDemoScenes[] = {
     {"Robot hand: four fingers, 16 DOF (URDF)", "hand_posture.yaml"},
     {"Robot quadruped: A1-like, standing (URDF)", "quadruped_stand.yaml"},
     {"Robot quadruped: trotting in place (oscillating joint targets)", "quadruped_trot.yaml"},
+    {"NMDP: quadruped jumping (stable PD, backward Euler + maximal dissipation)", "quadruped_jump.yaml"},
+    {"NMDP: quadruped walking in a trot (stable PD, backward Euler + maximal dissipation)", "quadruped_walk.yaml"},
     {"Default demo", "demo.yaml"},
 };
 

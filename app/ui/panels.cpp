@@ -132,8 +132,9 @@ void DrawSceneSection(const AppView& view, UiState* ui, AppCommands* commands) {
   if (ImGui::Button("Save scene as")) commands->SaveSceneAs(ui->save_scene_path);
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-    ImGui::SetTooltip("Writes this scene with the parameters in effect now (time step, integrator,\n"
-                      "contact model, materials, solver) to a YAML scene file that loads to them");
+    ImGui::SetTooltip("Writes this scene with the parameters in effect now (time step, stepping scheme,\n"
+                      "integrator, contact model, materials, solver, NMDP parameters) to a YAML scene\n"
+                      "file that loads to them");
   }
 }
 
@@ -465,9 +466,18 @@ void DrawInfoOverlay(const AppView& view, const Rect& scene) {
     ImGui::Text("FPS          %.1f (frame %.1f ms)", view.fps, view.frame_ms);
     ImGui::Text("physics      %.2f ms, %d steps", view.physics_ms, view.steps_last_frame);
     ImGui::Text("render       %.2f ms", view.render_ms);
-    if (s != nullptr) {
+    if (s != nullptr && !GetSteppingSchemeInfo(s->last_stats.scheme).uses_contact_solver) {
+      // An NMDP scheme ran (docs/nmdp.md): its own statistics.
+      const StepStats& n = s->last_stats;
+      ImGui::Text("stepping     %s", std::string(GetSteppingSchemeInfo(n.scheme).title).c_str());
+      ImGui::Text("PGM          %d iterations, %d QP iterations", n.outer_iterations, n.qp_iterations);
+      ImGui::Text("projection   %d Newton steps", n.iterations);
+      ImGui::Text("substeps     %d extra, smallest dt %.3g s", n.subdivisions, n.smallest_dt_s);
+    } else if (s != nullptr) {
       ImGui::Text("iterations   %d (line search %d)", s->last_stats.iterations, s->last_stats.line_search_iterations);
       ImGui::Text("e_m          %.3g", s->last_stats.momentum_error);
+    }
+    if (s != nullptr) {
       ImGui::Text("NCP residual %.3g", s->last_stats.ncp_residual);
       ImGui::Text("contacts     %d", s->last_stats.num_contacts);
       ImGui::Text("kinetic E    %.5g J", s->kinetic_energy);

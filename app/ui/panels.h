@@ -27,6 +27,10 @@ class AppCommands {
   virtual void ResetSimulation() = 0;
   virtual void SetTimeStep(double dt) = 0;
   virtual void SetIntegrator(const IntegratorSettings& integrator) = 0;
+  /// The time-stepping scheme (θ-method or an NMDP scheme) and the NMDP
+  /// schemes' parameters.
+  virtual void SetSteppingScheme(SteppingScheme scheme) = 0;
+  virtual void SetNmdpParameters(const NmdpParameters& p) = 0;
   virtual void SetRealTimeFactor(double rtf) = 0;
   virtual void SetUnlimitedSpeed(bool unlimited) = 0;
   virtual void SetPhysicsBudget(double seconds) = 0;
@@ -76,7 +80,8 @@ struct AppView {
 /// The panel fields for the simulation's current settings.
 SimulationEdits SimulationEditsFrom(const Simulation& sim);
 
-/// Applies the Simulation section's δt and integrator (all of ui->sim_edits;
+/// Applies the Simulation section's δt, stepping scheme, integrator and NMDP
+/// parameters (all of ui->sim_edits;
 /// Revert uses it with the scene's values). On a refused value it applies
 /// nothing, sets ui->message and returns false; the simulation keeps its
 /// previous settings and keeps running.

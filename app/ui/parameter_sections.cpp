@@ -24,6 +24,7 @@ namespace {
 
 constexpr double kMinSliderStiffness = 1e1, kMaxSliderStiffness = 1e14;  // [N/m]
 const ImVec4 kRefusedText(1.0f, 0.45f, 0.4f, 1.0f);
+const ImVec4 kUnusedText(0.95f, 0.75f, 0.35f, 1.0f);  // Settings the chosen scheme does not read.
 
 // The label of a live field: its text, "  *" when the engine's value is not
 // the scene's, and a stable ImGui id that the marker does not change.
@@ -225,6 +226,18 @@ void DrawSimulationParameters(const Simulation& sim, UiState* ui, AppCommands* c
     CheckTimeStep(e.time_step);
     commands->SetTimeStep(e.time_step);
   }, 0.0, "%.6g");
+  LiveRegistryCombo<SteppingSchemeInfo>(ui, "sim.stepping", "stepping", SteppingSchemes(),
+                                        SteppingSchemeName(e.scheme), sim.stepping_scheme() != scene.scheme,
+                                        [&](const SteppingSchemeInfo& chosen) {
+    commands->SetSteppingScheme(chosen.scheme);
+    e.scheme = chosen.scheme;
+  });
+  const SteppingSchemeInfo& scheme = GetSteppingSchemeInfo(e.scheme);
+  if (!scheme.uses_contact_solver) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("  %s: the integrator and the Solver section are unused", std::string(scheme.title).c_str());
+    ImGui::PopTextWrapPos();
+  }
   const IntegratorSettings& live = sim.integrator();
   const bool integrator_edited = live.theta != scene.integrator.theta || live.theta_vq != scene.integrator.theta_vq;
   LiveRegistryCombo<IntegratorPresetInfo>(ui, "sim.integrator", "integrator", IntegratorPresets(), e.integrator.name,
@@ -253,6 +266,21 @@ void DrawSimulationParameters(const Simulation& sim, UiState* ui, AppCommands* c
             live.theta_vq != scene.integrator.theta_vq, [&] { apply_theta(true); }, 0.05);
   ImGui::TextDisabled("dt in [%.0e, %.1f] s; theta: velocity update, theta_vq: position update", kMinTimeStep,
                       kMaxTimeStep);
+  // The NMDP schemes' parameters (docs/nmdp.md), one field per key of their
+  // table, while an NMDP scheme is chosen.
+  if (!scheme.uses_contact_solver) {
+    ImGui::Separator();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(scheme.description.data(), scheme.description.data() + scheme.description.size());
+    ImGui::PopTextWrapPos();
+    NmdpParameters engine = sim.nmdp_parameters(), scene_copy = scene.nmdp;
+    LiveParameterTable(ui, BindParameters(e.nmdp), BindParameters(engine), BindParameters(scene_copy), "sim.nmdp.",
+                       [&](const ParameterBinding& p) {
+      NmdpParameters candidate = sim.nmdp_parameters();
+      CopyValue(p, *FindBinding(BindParameters(candidate), p.key));
+      commands->SetNmdpParameters(candidate);
+    });
+  }
   RevertButton(ui, "Revert##simulation", SimulationEdited(sim, ui->scene_values), "sim.", [&] {
     ui->sim_edits = ui->scene_values.sim;
     ApplySimulationEdits(ui, commands);
@@ -395,6 +423,14 @@ void DrawSolverParameters(const Simulation& sim, UiState* ui, AppCommands* comma
     set(candidate);
     commands->SetSolver(candidate);
   };
+  const SteppingSchemeInfo& scheme = GetSteppingSchemeInfo(sim.stepping_scheme());
+  if (!scheme.uses_contact_solver) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(kUnusedText, "unused: the stepping scheme %s carries its own contact forces (Simulation "
+                       "section); these settings are kept for the theta-method",
+                       std::string(scheme.title).c_str());
+    ImGui::PopTextWrapPos();
+  }
   LiveRegistryCombo<SolverTypeInfo>(ui, "solver.type", "solver", SolverTypes(), SolverTypeName(e.type),
                                     engine.type != scene.type, [&](const SolverTypeInfo& t) {
     apply([&](SolverSettings& c) { c.type = t.type; });
@@ -453,7 +489,7 @@ void DrawSolverParameters(const Simulation& sim, UiState* ui, AppCommands* comma
   ImGui::TextDisabled("%lld of %lld steps at the time budget, %lld short of the tolerance",
                       static_cast<long long>(stops.budget_hits), static_cast<long long>(stops.steps),
                       static_cast<long long>(stops.short_of_tolerance));
-  if (GetSolverTypeInfo(sim.solver_type()).augmented_lagrangian) {
+  if (scheme.uses_contact_solver && GetSolverTypeInfo(sim.solver_type()).augmented_lagrangian) {
     const SolverResult& r = sim.solver_result();
     ImGui::TextDisabled("last step: %d AL iterations, %d inner steps,\nresidual %.2e, AL penalty %.3g kg",
                         r.outer_iterations, r.iterations, r.constraint_residual, r.penalty);
@@ -467,7 +503,7 @@ void DrawSolverParameters(const Simulation& sim, UiState* ui, AppCommands* comma
 // ---------------------------------------------------------------- whole sections
 
 SimulationEdits SimulationEditsFrom(const Simulation& sim) {
-  return SimulationEdits{sim.time_step(), sim.integrator()};
+  return SimulationEdits{sim.time_step(), sim.stepping_scheme(), sim.integrator(), sim.nmdp_parameters()};
 }
 
 bool ApplySimulationEdits(UiState* ui, AppCommands* commands) {
@@ -482,16 +518,20 @@ bool ApplySimulationEdits(UiState* ui, AppCommands* commands) {
         integrator.name = std::string(kCustomIntegrator);
       }
     }
-    ValidateIntegratorSettings(integrator);  // Before δt changes: all or nothing.
+    ValidateIntegratorSettings(integrator);  // Before anything changes: all or nothing.
+    ValidateNmdpParameters(e.nmdp);
     commands->SetIntegrator(integrator);
+    commands->SetNmdpParameters(e.nmdp);
+    commands->SetSteppingScheme(e.scheme);
     commands->SetTimeStep(e.time_step);
   } catch (const InputError& error) {
     ui->Error(std::string("refused: ") + error.what());
     return false;
   }
-  char text[160];
-  std::snprintf(text, sizeof text, "applied: dt = %.6g s, %s (theta = %.3g, theta_vq = %.3g)", e.time_step,
-                integrator.name.c_str(), integrator.theta, integrator.theta_vq);
+  char text[200];
+  std::snprintf(text, sizeof text, "applied: dt = %.6g s, %s, %s (theta = %.3g, theta_vq = %.3g)", e.time_step,
+                std::string(SteppingSchemeName(e.scheme)).c_str(), integrator.name.c_str(), integrator.theta,
+                integrator.theta_vq);
   ui->Info(text);
   return true;
 }
@@ -576,8 +616,17 @@ SceneValues SceneValuesFrom(const Simulation& sim) {
 }
 
 bool SimulationEdited(const Simulation& sim, const SceneValues& scene) {
-  return sim.time_step() != scene.sim.time_step || sim.integrator().theta != scene.sim.integrator.theta ||
-         sim.integrator().theta_vq != scene.sim.integrator.theta_vq;
+  if (sim.time_step() != scene.sim.time_step || sim.stepping_scheme() != scene.sim.scheme ||
+      sim.integrator().theta != scene.sim.integrator.theta || sim.integrator().theta_vq != scene.sim.integrator.theta_vq) {
+    return true;
+  }
+  NmdpParameters engine = sim.nmdp_parameters(), original = scene.sim.nmdp;
+  const ParameterTable a = BindParameters(engine), b = BindParameters(original);
+  for (const ParameterBinding& p : a) {
+    const ParameterBinding* q = FindBinding(b, p.key);
+    if (q == nullptr || !SameValue(p, *q)) return true;
+  }
+  return false;
 }
 
 bool ContactEdited(const Simulation& sim, const SceneValues& scene) {

@@ -14,19 +14,23 @@
 #include "app/ui/viewer_settings.h"
 #include "engine/parameters/contact_parameters.h"
 #include "engine/parameters/integrator_settings.h"
+#include "engine/parameters/nmdp_parameters.h"
 #include "engine/parameters/solver_settings.h"
 #include "engine/stepping/step_result.h"
 
 namespace stiction::app {
 
-/// The Simulation section's δt and integrator fields. Live: a field reaches
+/// The Simulation section's δt, stepping scheme, integrator and NMDP
+/// fields. Live: a field reaches
 /// the engine, from the next step on, as soon as it is committed (a slider as
 /// it moves, a typed number on Enter or when the field loses focus); a value
 /// the engine refuses stays in the field, in red, with the reason
 /// (docs/viewer.md "Live tuning").
 struct SimulationEdits {
   double time_step = 0.01;        ///< δt [s].
-  IntegratorSettings integrator;  ///< A preset (name and θ values) or "custom" θ values.
+  SteppingScheme scheme = SteppingScheme::kThetaMethod;
+  IntegratorSettings integrator;  ///< A preset (name and θ values) or "custom" θ values (θ-method).
+  NmdpParameters nmdp;            ///< The NMDP schemes' parameters (docs/nmdp.md).
 };
 
 /// δt accepted by the panel [s]. The engine accepts any positive value; the

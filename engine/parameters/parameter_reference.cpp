@@ -5,6 +5,7 @@
 
 #include "engine/parameters/contact_parameters.h"
 #include "engine/parameters/integrator_settings.h"
+#include "engine/parameters/nmdp_parameters.h"
 #include "engine/parameters/parameter_binding.h"
 #include "engine/parameters/sap_parameters.h"
 #include "engine/parameters/solver_settings.h"
@@ -86,6 +87,16 @@ std::string ParameterReferenceMarkdown() {
   out << "\nOr a map `integrator: {theta, theta_vq}` (" << kCustomIntegrator << "):\n\n";
   IntegratorSettings integrator;
   WriteTable(BindParameters(integrator), out);
+
+  out << "### Stepping schemes (`stepping`, `--stepping`)\n\n"
+         "| name | title | contact solver | description |\n|---|---|---|---|\n";
+  for (const SteppingSchemeInfo& s : SteppingSchemes()) {
+    out << "| " << Code(s.name) << " | " << Cell(s.title) << " | " << (s.uses_contact_solver ? "`solver:`" : "none")
+        << " | " << Cell(s.description) << " |\n";
+  }
+  out << "\nKeys of `nmdp:` (the NMDP schemes' parameters, kept whatever `stepping` is):\n\n";
+  NmdpParameters nmdp;
+  WriteTable(BindParameters(nmdp), out);
   std::string text = out.str();
   text.pop_back();  // One trailing newline.
   return text;

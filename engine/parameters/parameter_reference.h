@@ -7,9 +7,9 @@
 
 namespace stiction {
 
-/// Markdown: solvers, contact models, integrator presets and line searches
-/// (name and description), and every parameter table (scene key, default,
-/// unit, valid range, description).
+/// Markdown: solvers, contact models, integrator presets, line searches and
+/// stepping schemes (name and description), and every parameter table
+/// (scene key, default, unit, valid range, description).
 std::string ParameterReferenceMarkdown();
 
 }  // namespace stiction

@@ -14,6 +14,7 @@
 #include "engine/common/source_location.h"
 #include "engine/parameters/contact_parameters.h"
 #include "engine/parameters/integrator_settings.h"
+#include "engine/parameters/nmdp_parameters.h"
 #include "engine/parameters/solver_settings.h"
 
 namespace stiction {
@@ -250,9 +251,14 @@ struct SceneDescription {
   Vector3 gravity = Vector3(0, 0, -9.81);  ///< [m/s²].
   double time_step = 0.01;                 ///< δt [s] > 0.
   double duration = 5.0;                   ///< Default run length [s] > 0.
+  /// `stepping:`: the θ-method with `integrator` and `solver`, or an NMDP
+  /// scheme with `nmdp` (docs/nmdp.md).
+  SteppingScheme scheme = SteppingScheme::kThetaMethod;
   IntegratorSettings integrator;
   /// `solver:`: the solver type and every solver's parameters.
   SolverSettings solver;
+  /// `nmdp:`: the parameters of the NMDP schemes (kept whatever `stepping` is).
+  NmdpParameters nmdp;
   /// β, σ (keys `solver.near_rigid_threshold`, `solver.stiction_tolerance`)
   /// and the scene's contact model (`contact_model:`).
   ContactModelParameters contact;

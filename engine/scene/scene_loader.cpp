@@ -57,18 +57,18 @@ constexpr std::array<std::string_view, 6> kShapeTypes = {"sphere", "box",  "caps
                                                          "cylinder", "mesh", "half_space"};
 
 /// Top-level keys of a file; the merged scene has the same without "include".
-constexpr std::array<std::string_view, 21> kFileKeys = {
+constexpr std::array<std::string_view, 23> kFileKeys = {
     "description", "include",          "gravity",   "time_step",      "duration",
-    "integrator",  "contact_model",    "solver",    "default_material", "materials",
-    "world_geometry", "bodies",        "joints",    "robots",         "package_path",
-    "actuators",   "oscillators",      "constraints", "gripper",      "commands",
-    "camera"};
+    "stepping",    "integrator",       "contact_model", "solver",     "nmdp",
+    "default_material", "materials",   "world_geometry", "bodies",    "joints",
+    "robots",      "package_path",     "actuators", "oscillators",    "constraints",
+    "gripper",     "commands",         "camera"};
 constexpr std::array<std::string_view, 8> kListKeys = {"materials", "world_geometry", "bodies",      "joints",
                                                        "robots",    "actuators",      "oscillators", "constraints"};
 /// In the order FlattenSceneFile writes them (docs/scene-format.md's).
-constexpr std::array<std::string_view, 20> kSceneKeys = {
-    "description", "gravity",   "time_step",      "duration", "integrator", "contact_model",
-    "solver",      "default_material", "materials", "world_geometry", "bodies", "joints",
+constexpr std::array<std::string_view, 22> kSceneKeys = {
+    "description", "gravity",   "time_step",      "duration", "stepping", "integrator", "contact_model",
+    "solver",      "nmdp",      "default_material", "materials", "world_geometry", "bodies", "joints",
     "robots",      "package_path", "actuators",   "oscillators", "constraints", "gripper", "commands",
     "camera"};
 constexpr std::array<std::string_view, 6> kCameraKeys = {"lookat", "distance", "azimuth",
@@ -359,9 +359,13 @@ class Loader {
   void ReadParameters(const MapView& map, const ParameterTable& table,
                       const std::function<void()>& validate) const;
   /// When `map` has `key`: a map whose keys are among those of `table`,
-  /// read through it (ReadParameters, with `validate`).
+  /// read through it (ReadParameterMap).
   void ReadSubMap(const MapView& map, std::string_view key, const ParameterTable& table,
                   const std::function<void()>& validate = [] {}) const;
+  /// `node` as a map whose keys are among those of `table`, read through it
+  /// (ReadParameters, with `validate`).
+  void ReadParameterMap(const Ctx& ctx, const YAML::Node& node, const ParameterTable& table,
+                        const std::function<void()>& validate) const;
   /// The registry entry named by a scalar; fails naming the valid names.
   template <typename Entry>
   const Entry& ReadRegistryChoice(const Ctx& ctx, const YAML::Node& node, std::span<const Entry> entries,
@@ -853,11 +857,16 @@ IntegratorSettings Loader::ParseIntegrator(const Ctx& ctx, const YAML::Node& nod
 void Loader::ReadSubMap(const MapView& map, std::string_view key, const ParameterTable& table,
                         const std::function<void()>& validate) const {
   if (!map.Has(key)) return;
-  const MapView sub(*this, map.CtxOf(key), map.Get(key));
+  ReadParameterMap(map.CtxOf(key), map.Get(key), table, validate);
+}
+
+void Loader::ReadParameterMap(const Ctx& ctx, const YAML::Node& node, const ParameterTable& table,
+                              const std::function<void()>& validate) const {
+  const MapView map(*this, ctx, node);
   std::vector<std::string_view> keys;
   for (const ParameterBinding& p : table) keys.push_back(p.key);
-  sub.AllowOnly(keys);
-  ReadParameters(sub, table, validate);
+  map.AllowOnly(keys);
+  ReadParameters(map, table, validate);
 }
 
 template <typename Entry>
@@ -1679,12 +1688,20 @@ SceneDescription Loader::Build(const YAML::Node& root, const MergedFiles& merged
     }
   }
   if (has("duration")) scene.duration = ReadPositive(ctx_of("duration"), get("duration"));
+  if (has("stepping")) {
+    scene.scheme =
+        ReadRegistryChoice(ctx_of("stepping"), get("stepping"), SteppingSchemes(), "stepping scheme").scheme;
+  }
   if (has("integrator")) scene.integrator = ParseIntegrator(ctx_of("integrator"), get("integrator"));
   if (has("contact_model")) {
     scene.contact.model =
         ReadRegistryChoice(ctx_of("contact_model"), get("contact_model"), ContactModels(), "contact model").model;
   }
   if (has("solver")) ParseSolver(ctx_of("solver"), get("solver"), &scene.solver, &scene.contact);
+  if (has("nmdp")) {
+    ReadParameterMap(ctx_of("nmdp"), get("nmdp"), BindParameters(scene.nmdp),
+                     [&] { ValidateNmdpParameters(scene.nmdp); });
+  }
 
   // Materials, then the default material they are referenced through.
   NameRegistry material_names("material");

@@ -26,9 +26,9 @@ namespace {
 namespace fs = std::filesystem;
 
 /// Top-level keys in the order they are written (docs/scene-format.md's).
-constexpr std::array<std::string_view, 20> kKeyOrder = {
-    "description", "gravity",   "time_step",      "duration", "integrator", "contact_model",
-    "solver",      "default_material", "materials", "world_geometry", "bodies", "joints",
+constexpr std::array<std::string_view, 22> kKeyOrder = {
+    "description", "gravity",   "time_step",      "duration", "stepping", "integrator", "contact_model",
+    "solver",      "nmdp",      "default_material", "materials", "world_geometry", "bodies", "joints",
     "robots",      "package_path", "actuators",   "oscillators", "constraints", "gripper", "commands",
     "camera"};
 
@@ -60,6 +60,7 @@ void CheckWritable(const SceneParameters& p) {
   ValidateIntegratorSettings(p.integrator);
   ValidateContactModelParameters(p.contact);
   ValidateSolverSettings(p.solver);
+  ValidateNmdpParameters(p.nmdp);
   for (const auto& [name, material] : p.materials) ValidateContactMaterial(name, material);
 }
 
@@ -93,6 +94,15 @@ YAML::Node SolverNode(const SceneParameters& p) {
     WriteTable(sub, info.bind(solver));
     node[std::string(info.name)] = sub;
   }
+  return node;
+}
+
+/// Every key of `nmdp:`, written out even when it has its default (as the
+/// solvers' maps are).
+YAML::Node NmdpNode(const NmdpParameters& p) {
+  NmdpParameters copy = p;
+  YAML::Node node(YAML::NodeType::Map);
+  WriteTable(node, BindParameters(copy));
   return node;
 }
 
@@ -176,9 +186,11 @@ std::string FormatSceneWithParameters(const std::string& source_path, const Scen
   }
   WriteFileOptions(root, source_path, overrides);
   root["time_step"] = Exact(p.time_step);
+  root["stepping"] = std::string(SteppingSchemeName(p.scheme));
   root["integrator"] = IntegratorNode(p.integrator);
   root["contact_model"] = std::string(ContactModelName(p.contact.model));
   root["solver"] = SolverNode(p);
+  root["nmdp"] = NmdpNode(p.nmdp);
   WriteMaterials(root, p);
 
   YAML::Emitter out;

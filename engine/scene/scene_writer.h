@@ -1,14 +1,16 @@
 #pragma once
 // "Save scene as": a scene file that loads to the scene as loaded, with the
-// parameters the viewer edits live (δt, integrator, contact model, materials,
-// solver) set to their current values. docs/scene-format.md ("Save scene
-// as") documents what is written and what is not.
+// parameters the viewer edits live (δt, stepping scheme, integrator, contact
+// model, materials, solver, NMDP parameters) set to their current values.
+// docs/scene-format.md ("Save scene as") documents what is written and what
+// is not.
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "engine/parameters/contact_parameters.h"
 #include "engine/parameters/integrator_settings.h"
+#include "engine/parameters/nmdp_parameters.h"
 #include "engine/parameters/solver_settings.h"
 
 namespace stiction {
@@ -17,6 +19,7 @@ namespace stiction {
 /// reads them from a running simulation).
 struct SceneParameters {
   double time_step = 0.01;  ///< δt [s], in (0, 1] (the scene key's range).
+  SteppingScheme scheme = SteppingScheme::kThetaMethod;  ///< `stepping`.
   IntegratorSettings integrator;
   /// β, σ, the carried-load estimate and the scene's contact model.
   ContactModelParameters contact;
@@ -24,18 +27,20 @@ struct SceneParameters {
   std::vector<std::pair<std::string, ContactMaterial>> materials;
   /// The solver type and every solver's parameters.
   SolverSettings solver;
+  /// The parameters of the NMDP schemes (`nmdp:`), whatever `scheme` is.
+  NmdpParameters nmdp;
 };
 
 /// The text of a scene file that, saved at `dest_path`, loads to the scene
 /// at `source_path` (a YAML scene or a robot file; with `overrides` applied
 /// as LoadSceneFile applies them) with the parameters `p`:
 /// FlattenSceneFile(source_path, directory of dest_path) with `time_step`,
-/// `integrator`, `contact_model`, `solver:` and every material written from
-/// `p` (only keys scene files have: SAP's line-search constants without a
-/// key are not saved). A header comment names the source. Throws InputError
-/// naming the source for a file that cannot be read, or naming the
-/// parameter when `p` holds a value a scene file cannot (δt outside
-/// (0, 1], a parameter out of its range).
+/// `stepping`, `integrator`, `contact_model`, `solver:`, `nmdp:` and every
+/// material written from `p` (only keys scene files have: SAP's line-search
+/// constants without a key are not saved). A header comment names the
+/// source. Throws InputError naming the source for a file that cannot be
+/// read, or naming the parameter when `p` holds a value a scene file cannot
+/// (δt outside (0, 1], a parameter out of its range).
 std::string FormatSceneWithParameters(const std::string& source_path, const SceneParameters& p,
                                       const std::string& dest_path,
                                       const std::vector<std::string>& overrides = {});

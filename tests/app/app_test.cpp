@@ -227,6 +227,56 @@ TEST(AppTest, PauseStepAndApplyTimeStepFromThePanel) {
   EXPECT_EQ(app.clock().real_time_factor(), rtf / 2);
 }
 
+// The Simulation section's stepping scheme and NMDP parameters
+// (docs/viewer.md): applied and refused (all or nothing) like the integrator,
+// marked edited and reverted; the NMDP fields are drawn only while an NMDP
+// scheme is chosen. Paused throughout: nothing steps under an NMDP scheme.
+TEST(AppTest, SimulationPanelSetsTheSteppingSchemeAndNmdpParameters) {
+  AppOptions o = Options(kDemo, /*paused=*/true);
+  o.width = 1280;
+  o.height = 720;
+  o.panels = true;
+  App app(o);
+  UiState& ui = app.ui();
+  for (const char* title : {"Scene", "Simulation", "Recording", "Contact", "Solver", "Visualization"}) {
+    ui.settings.sections[title] = std::string(title) == "Simulation";
+  }
+  app.Frame();
+  const Simulation& sim = app.simulation();
+  EXPECT_EQ(ui.sim_edits.scheme, SteppingScheme::kThetaMethod);
+  EXPECT_EQ(ui.field_rects.count("sim.stepping"), 1u) << "the stepping combo is not drawn";
+  EXPECT_EQ(ui.field_rects.count("sim.nmdp.stiffness"), 0u) << "NMDP fields under the theta-method";
+
+  ui.sim_edits.scheme = SteppingScheme::kNmdpPgm;
+  ui.sim_edits.nmdp.stiffness = 3e4;
+  ASSERT_TRUE(ApplySimulationEdits(&ui, &app)) << ui.message;
+  EXPECT_EQ(sim.stepping_scheme(), SteppingScheme::kNmdpPgm);
+  EXPECT_EQ(sim.nmdp_parameters().stiffness, 3e4);
+  EXPECT_NE(ui.message.find("nmdp_pgm"), std::string::npos) << ui.message;
+  EXPECT_TRUE(SimulationEdited(sim, ui.scene_values));
+  app.Frame();
+  EXPECT_EQ(sim.time(), 0.0);
+  EXPECT_EQ(ui.field_rects.count("sim.nmdp.stiffness"), 1u) << "no NMDP fields under NMDP-PGM";
+
+  // A value out of range: nothing applied, neither the scheme nor the rest.
+  ui.sim_edits.scheme = SteppingScheme::kNeMdp;
+  ui.sim_edits.time_step = 0.004;
+  ui.sim_edits.nmdp.pyramid_edges = 2;
+  EXPECT_FALSE(ApplySimulationEdits(&ui, &app));
+  EXPECT_TRUE(ui.message_is_error);
+  EXPECT_NE(ui.message.find("pyramid_edges"), std::string::npos) << ui.message;
+  EXPECT_EQ(sim.stepping_scheme(), SteppingScheme::kNmdpPgm);
+  EXPECT_EQ(sim.nmdp_parameters().pyramid_edges, NmdpParameters{}.pyramid_edges);
+  EXPECT_NE(sim.time_step(), 0.004);
+
+  // Revert: the scene's values again.
+  ui.sim_edits = ui.scene_values.sim;
+  ASSERT_TRUE(ApplySimulationEdits(&ui, &app)) << ui.message;
+  EXPECT_EQ(sim.stepping_scheme(), SteppingScheme::kThetaMethod);
+  EXPECT_EQ(sim.nmdp_parameters().stiffness, NmdpParameters{}.stiffness);
+  EXPECT_FALSE(SimulationEdited(sim, ui.scene_values));
+}
+
 TEST(AppTest, KeysTypedIntoAFieldDoNotReachTheViewer) {
   App app(Options(kDemo));
   app.Frame();

@@ -49,16 +49,16 @@ ParseResult Parse(const std::vector<std::string>& args, std::string* out_text = 
 
 TEST(ParseCommandLineTest, DefaultsAndSugarOrder) {
   const ParseResult r = Parse({"--set", "gravity=[0,0,-1]", "--solver", "sap", "--dt", "0.002",
-                               "--integrator", "implicit_euler", "--set", "duration=3",
-                               "scene.yaml"});
+                               "--integrator", "implicit_euler", "--set", "duration=3", "--stepping",
+                               "nmdp_pgm", "scene.yaml"});
   ASSERT_TRUE(r.options.has_value());
   EXPECT_EQ(r.options->scene_path, "scene.yaml");
   EXPECT_FALSE(r.options->duration_s.has_value());
   EXPECT_EQ(r.options->csv_every, 1);
   EXPECT_FALSE(r.options->quiet);
   // --set entries in order, then the sugar in a fixed order so it wins.
-  const std::vector<std::string> expected = {"gravity=[0,0,-1]", "duration=3", "time_step=0.002",
-                                             "integrator=implicit_euler", "solver.type=sap"};
+  const std::vector<std::string> expected = {"gravity=[0,0,-1]", "duration=3",        "time_step=0.002",
+                                             "stepping=nmdp_pgm", "integrator=implicit_euler", "solver.type=sap"};
   EXPECT_EQ(r.options->overrides, expected);
 }
 
@@ -133,9 +133,13 @@ TEST(ParseCommandLineTest, HelpListsEveryOptionAndExitsZero) {
   EXPECT_FALSE(r.options.has_value());
   EXPECT_EQ(r.exit_code, kExitOk);
   EXPECT_TRUE(err.empty());
-  for (const char* option : {"--duration", "--dt", "--integrator", "--solver", "--set",
+  for (const char* option : {"--duration", "--dt", "--stepping", "--integrator", "--solver", "--set",
                              "--report", "--csv", "--csv-every", "--replay", "--quiet"}) {
     EXPECT_NE(out.find(option), std::string::npos) << option;
+  }
+  // --stepping lists the registry, as --solver and --integrator do.
+  for (const SteppingSchemeInfo& info : SteppingSchemes()) {
+    EXPECT_NE(out.find(std::string(info.name)), std::string::npos) << info.name;
   }
 }
 
@@ -332,6 +336,7 @@ TEST_F(CliExecutableTest, EveryShippedSceneRunsAndReports) {
     EXPECT_EQ(j["scene"], scene.string());
 
     const SceneDescription description = LoadSceneFile(scene.string());
+    EXPECT_EQ(j["stepping"], SteppingSchemeName(description.scheme));
     EXPECT_EQ(j["bodies"].size(), description.bodies.size());
     for (std::size_t i = 0; i < j["bodies"].size(); ++i) {
       const std::string name = j["bodies"][i]["name"];
@@ -351,7 +356,7 @@ TEST_F(CliExecutableTest, EveryShippedSceneRunsAndReports) {
     EXPECT_EQ(CountLines(text), static_cast<std::size_t>(steps) + 2);
     const std::string header = text.substr(0, text.find('\n'));
     EXPECT_EQ(header.rfind("t,iterations,line_search_iterations,contacts,", 0), 0u) << header;
-    EXPECT_EQ(CountCsvFields(header), 12 + 7 * description.bodies.size()) << header;
+    EXPECT_EQ(CountCsvFields(header), 15 + 7 * description.bodies.size()) << header;
     const std::string first_row = text.substr(header.size() + 1, 8);
     EXPECT_EQ(first_row, "0,0,0,0,") << "the first row is t = 0 with zero stats";
   }
@@ -363,7 +368,7 @@ TEST_F(CliExecutableTest, SummaryOnStdoutUnlessQuiet) {
   const SimRun run = RunSim({scene.string(), "--duration", "0.02"});
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_TRUE(run.err.empty()) << "not a tty: no progress bar expected, got " << run.err;
-  for (const char* word : {"scene", "integrator", "solver", "dt", "steps", "sim time",
+  for (const char* word : {"scene", "stepping", "integrator", "solver", "dt", "steps", "sim time",
                            "wall time", "real-time", "iterations", "finite"}) {
     EXPECT_NE(run.out.find(word), std::string::npos) << word << " missing in\n" << run.out;
   }
@@ -554,6 +559,55 @@ TEST_F(CliExecutableTest, UnknownIntegratorIsOneLineExitTwo) {
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_EQ(CountLines(run.err), 1u) << run.err;
   EXPECT_NE(run.err.find("integrator"), std::string::npos) << run.err;
+}
+
+// --stepping reaches the loader as `stepping=NAME` (so a bad name gets the
+// scene's message with the valid names), and the report and CSV carry the
+// scheme and the NMDP statistics (all zero under the theta-method; no NMDP
+// scheme is stepped here).
+TEST_F(CliExecutableTest, SteppingOptionAndTheNmdpStatisticsColumns) {
+  const std::string scene = (kScenesDir / "box_resting.yaml").string();
+  const fs::path report = dir_ / "theta.json", csv = dir_ / "theta.csv";
+  const SimRun run = RunSim({scene, "--duration", "0.03", "--stepping", "theta_method", "--report", report.string(),
+                             "--csv", csv.string()});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("theta_method"), std::string::npos) << run.out;
+  nlohmann::json j;
+  ASSERT_NO_THROW(j = nlohmann::json::parse(ReadFile(report)));
+  EXPECT_EQ(j["stepping"], "theta_method");
+  EXPECT_EQ(j["overrides"], nlohmann::json::array({"stepping=theta_method"}));
+  EXPECT_EQ(j["stats"]["max_qp_iterations"], 0);
+  EXPECT_EQ(j["stats"]["subdivided_steps"], 0);
+  EXPECT_EQ(j["stats"]["smallest_dt_s"], 0.0);
+  // The NMDP columns follow the existing per-step columns, before the bodies'.
+  const std::string text = ReadFile(csv);
+  const std::string header = text.substr(0, text.find('\n'));
+  EXPECT_NE(header.find(",kinetic_energy_J,potential_energy_J,qp_iterations,subdivisions,smallest_dt_s,box.x,"),
+            std::string::npos)
+      << header;
+  std::istringstream lines(text);
+  std::string line;
+  std::getline(lines, line);
+  int rows = 0;
+  while (std::getline(lines, line)) {
+    std::vector<std::string> fields;
+    std::istringstream in(line);
+    for (std::string f; std::getline(in, f, ',');) fields.push_back(f);
+    ASSERT_GE(fields.size(), 15u) << line;
+    EXPECT_EQ(fields[12], "0") << line;  // qp_iterations
+    EXPECT_EQ(fields[13], "0") << line;  // subdivisions
+    EXPECT_EQ(fields[14], "0") << line;  // smallest_dt_s
+    ++rows;
+  }
+  EXPECT_EQ(rows, 4);  // t = 0 and three steps.
+
+  const SimRun bad = RunSim({scene, "--quiet", "--stepping", "nmdp"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(CountLines(bad.err), 1u) << bad.err;
+  EXPECT_NE(bad.err.find("--set stepping=nmdp: stepping: unknown stepping scheme 'nmdp' (expected one of: "
+                         "theta_method, nmdp_pgm, nmdp_zopgm, ne_mdp)"),
+            std::string::npos)
+      << bad.err;
 }
 
 TEST_F(CliExecutableTest, HelpExitsZero) {

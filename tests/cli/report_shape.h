@@ -12,7 +12,7 @@ namespace stiction::cli::test {
 
 /// Asserts every documented key with its type.
 inline void ExpectReportShape(const nlohmann::json& j) {
-  for (const char* key : {"scene", "description", "solver", "contact_model", "status", "error"}) {
+  for (const char* key : {"scene", "description", "stepping", "solver", "contact_model", "status", "error"}) {
     ASSERT_TRUE(j.contains(key)) << key;
     EXPECT_TRUE(j[key].is_string()) << key;
   }
@@ -36,11 +36,12 @@ inline void ExpectReportShape(const nlohmann::json& j) {
   ASSERT_TRUE(j["stats"].is_object());
   for (const char* key : {"mean_iterations", "mean_contacts", "max_momentum_error",
                           "max_complementarity_error", "max_penetration_m", "mean_penetration_m",
-                          "mean_step_wall_time_s"}) {
+                          "mean_step_wall_time_s", "mean_qp_iterations", "smallest_dt_s"}) {
     ASSERT_TRUE(j["stats"].contains(key)) << key;
     EXPECT_TRUE(j["stats"][key].is_number()) << key;
   }
-  for (const char* key : {"max_iterations", "max_contacts"}) {
+  for (const char* key : {"max_iterations", "max_contacts", "max_qp_iterations", "subdivided_steps",
+                          "max_subdivisions"}) {
     ASSERT_TRUE(j["stats"].contains(key)) << key;
     EXPECT_TRUE(j["stats"][key].is_number_integer()) << key;
   }

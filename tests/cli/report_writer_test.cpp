@@ -114,6 +114,47 @@ TEST(RunStatisticsTest, NcpResidualMaximumAndMeanOverContactSteps) {
   EXPECT_FALSE(stats.finite());
 }
 
+TEST(RunStatisticsTest, NmdpStatistics) {
+  RunStatistics stats;
+  // Two NMDP steps, one subdivided twice (δt/4), and a θ-method step, whose
+  // smallest_dt_s of 0 means "none" and must not become the minimum.
+  StepStats a = MakeStats(3, 1, 0, 0, 0, 0.001);
+  a.qp_iterations = 10;
+  a.smallest_dt_s = 0.01;
+  StepStats b = a;
+  b.qp_iterations = 30;
+  b.subdivisions = 2;
+  b.smallest_dt_s = 0.0025;
+  const StepStats theta = MakeStats(3, 1, 0, 0, 0, 0.001);
+  for (const StepStats& s : {a, theta, b}) stats.Add(s);
+  EXPECT_DOUBLE_EQ(stats.mean_qp_iterations(), 40.0 / 3.0);
+  EXPECT_EQ(stats.max_qp_iterations(), 30);
+  EXPECT_EQ(stats.subdivided_steps(), 1);
+  EXPECT_EQ(stats.max_subdivisions(), 2);
+  EXPECT_EQ(stats.smallest_dt_s(), 0.0025);
+  EXPECT_TRUE(stats.finite());
+  const nlohmann::json j = MakeReportJson(MakeRun(), stats);
+  EXPECT_EQ(j["stats"]["max_qp_iterations"], 30);
+  EXPECT_EQ(j["stats"]["subdivided_steps"], 1);
+  EXPECT_EQ(j["stats"]["max_subdivisions"], 2);
+  EXPECT_EQ(j["stats"]["smallest_dt_s"], 0.0025);
+  // Only θ-method steps: no substep was reported.
+  RunStatistics none;
+  none.Add(theta);
+  EXPECT_EQ(none.smallest_dt_s(), 0.0);
+  // A NaN substep wins and makes the run not finite, whichever order.
+  StepStats bad = a;
+  bad.smallest_dt_s = kNaN;
+  RunStatistics nan_first, nan_last;
+  nan_first.Add(bad);
+  nan_first.Add(a);
+  nan_last.Add(a);
+  nan_last.Add(bad);
+  EXPECT_TRUE(std::isnan(nan_first.smallest_dt_s()));
+  EXPECT_TRUE(std::isnan(nan_last.smallest_dt_s()));
+  EXPECT_FALSE(nan_last.finite());
+}
+
 TEST(RunStatisticsTest, NaNPropagatesWhicheverOrder) {
   RunStatistics nan_first, nan_last;
   nan_first.Add(MakeStats(1, 1, kNaN, 0, 0, 0));
@@ -133,6 +174,7 @@ TEST(ReportJsonTest, HasEveryKeyWithTheRightType) {
   const nlohmann::json j = MakeReportJson(MakeRun(), stats);
 
   test::ExpectReportShape(j);
+  EXPECT_EQ(j["stepping"], "theta_method");
   EXPECT_EQ(j["integrator"]["name"], "implicit_euler");
   EXPECT_EQ(j["integrator"]["theta"], 1.0);
   EXPECT_EQ(j["integrator"]["theta_vq"], 1.0);
@@ -163,6 +205,12 @@ TEST(ReportJsonTest, HasEveryKeyWithTheRightType) {
 
   // Round trip through text: what the file holds is valid JSON.
   EXPECT_EQ(nlohmann::json::parse(j.dump(2)), j);
+}
+
+TEST(ReportJsonTest, SteppingNamesTheScheme) {
+  RunSummary run = MakeRun();
+  run.scheme = SteppingScheme::kNmdpZopgm;
+  EXPECT_EQ(MakeReportJson(run, RunStatistics())["stepping"], "nmdp_zopgm");
 }
 
 TEST(ReportJsonTest, NonFiniteBecomesNullAndFiniteFalse) {
@@ -262,9 +310,10 @@ TEST(CsvWriterTest, HeaderAndRows) {
   EXPECT_EQ(lines[0],
             "t,iterations,line_search_iterations,contacts,momentum_error,complementarity_error,"
             "ncp_residual,budget_hit,max_penetration_m,step_wall_time_s,kinetic_energy_J,potential_energy_J,"
+            "qp_iterations,subdivisions,smallest_dt_s,"
             "box.x,box.y,box.z,box.qw,box.qx,box.qy,box.qz,"
             "ball.x,ball.y,ball.z,ball.qw,ball.qx,ball.qy,ball.qz");
-  const std::size_t num_columns = 12 + 2 * 7;
+  const std::size_t num_columns = 15 + 2 * 7;
   for (const std::string& line : lines) {
     EXPECT_EQ(static_cast<std::size_t>(std::count(line.begin(), line.end(), ',')) + 1,
               num_columns)
@@ -275,6 +324,22 @@ TEST(CsvWriterTest, HeaderAndRows) {
   // Numbers round-trip exactly.
   const std::string qw = FormatNumber(bodies[0].orientation.w());
   EXPECT_EQ(std::stod(qw), bodies[0].orientation.w());
+}
+
+TEST(CsvWriterTest, NmdpStatisticsFollowThePerStepColumns) {
+  std::ostringstream out;
+  CsvWriter csv(out, {"box"});
+  StepStats s = MakeStats(7, 1, 0, 0, 0, 0.001);
+  s.scheme = SteppingScheme::kNmdpPgm;
+  s.qp_iterations = 42;
+  s.subdivisions = 2;
+  s.smallest_dt_s = 0.0025;
+  csv.WriteRow(0.01, s, 0.25, 9.0, {MakeBody("box", 0.1)});
+  const std::vector<std::string> lines = SplitLines(out.str());
+  ASSERT_EQ(lines.size(), 2u);
+  // ..., kinetic_energy_J, potential_energy_J, qp_iterations, subdivisions,
+  // smallest_dt_s, then the body.
+  EXPECT_NE(lines[1].find(",0.25,9,42,2,0.0025,1,-2,0.1,"), std::string::npos) << lines[1];
 }
 
 TEST(CsvWriterTest, NonFiniteAndQuotedNames) {

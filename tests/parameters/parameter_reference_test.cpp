@@ -19,6 +19,7 @@
 
 #include "engine/parameters/contact_parameters.h"
 #include "engine/parameters/integrator_settings.h"
+#include "engine/parameters/nmdp_parameters.h"
 #include "engine/parameters/parameter_binding.h"
 #include "engine/parameters/sap_parameters.h"
 #include "engine/parameters/solver_settings.h"
@@ -163,10 +164,10 @@ TEST_F(ParameterReferenceTest, EveryRowHasItsHeadersCellCount) {
     }
   }
   // SAP, the solver budget, each own-map solver, the contact
-  // regularization, the material, the custom integrator.
+  // regularization, the material, the custom integrator, `nmdp:`.
   int own_maps = 0;
   for (const SolverTypeInfo& s : SolverTypes()) own_maps += s.own_map;
-  EXPECT_EQ(parameter_tables, 5 + own_maps);
+  EXPECT_EQ(parameter_tables, 6 + own_maps);
 }
 
 TEST_F(ParameterReferenceTest, EscapedBarsStayInsideTheirCell) {
@@ -200,6 +201,29 @@ TEST_F(ParameterReferenceTest, ListsEveryRegistryEntry) {
   ExpectRegistryTable(LineSearches());
   ExpectRegistryTable(ContactModels());
   ExpectRegistryTable(IntegratorPresets());
+  ExpectRegistryTable(SteppingSchemes());
+}
+
+TEST_F(ParameterReferenceTest, SteppingSchemesShowTitleAndContactSolver) {
+  std::vector<std::string> names;
+  for (const SteppingSchemeInfo& s : SteppingSchemes()) names.push_back(Code(s.name));
+  const Table* t = FindTable(tables_, names);
+  ASSERT_NE(t, nullptr);
+  ASSERT_EQ(t->rows[0], (Row{"name", "title", "contact solver", "description"}));
+  for (std::size_t i = 0; i < SteppingSchemes().size(); ++i) {
+    const SteppingSchemeInfo& s = SteppingSchemes()[i];
+    const Row& row = t->rows[i + 1];
+    ASSERT_EQ(row.size(), 4u) << s.name;
+    EXPECT_EQ(row[1], s.title) << s.name;
+    EXPECT_EQ(row[2], s.uses_contact_solver ? "`solver:`" : "none") << s.name;
+  }
+}
+
+TEST_F(ParameterReferenceTest, ListsTheNmdpKeysUnderTheirMap) {
+  NmdpParameters nmdp;
+  const Table* t = ExpectParameterTable(BindParameters(nmdp));
+  ASSERT_NE(t, nullptr);
+  EXPECT_NE(t->caption.find("`nmdp:`"), std::string::npos) << t->caption;
 }
 
 TEST_F(ParameterReferenceTest, IntegratorPresetsShowTheirTheta) {

@@ -18,6 +18,7 @@
 #include "engine/parameters/canal_parameters.h"
 #include "engine/parameters/contact_parameters.h"
 #include "engine/parameters/integrator_settings.h"
+#include "engine/parameters/nmdp_parameters.h"
 #include "engine/parameters/parameter_binding.h"
 #include "engine/parameters/sap_parameters.h"
 #include "engine/parameters/solver_settings.h"
@@ -75,6 +76,8 @@ void ForEachTableOwner(F f) {
   f("contact", contact);
   IntegratorSettings integrator;
   f("integrator", integrator);
+  NmdpParameters nmdp;
+  f("nmdp", nmdp);
 }
 
 TEST(ParameterTablesTest, KeysAreUniqueAndEachBindsItsOwnMember) {
@@ -111,6 +114,7 @@ TEST(ParameterTablesTest, DefaultsLieInsideTheirRanges) {
   EXPECT_NO_THROW(ValidateContactModelParameters(ContactModelParameters{}));
   EXPECT_NO_THROW(ValidateIntegratorSettings(IntegratorSettings{}));
   EXPECT_NO_THROW(ValidateSolverSettings(SolverSettings{}));
+  EXPECT_NO_THROW(ValidateNmdpParameters(NmdpParameters{}));
 }
 
 // The InputError message of f(), or "" when it does not throw.
@@ -221,6 +225,32 @@ TEST(ParameterTablesTest, ValidateSolverSettingsChecksEverySolverNotOnlyTheChose
       EXPECT_NE(m.find("tolerance"), std::string::npos) << m;
     }
   }
+}
+
+TEST(ParameterTablesTest, NmdpValidatorNamesTheKeyAndItsRange) {
+  // `nmdp:` is read through this table; the facade and the viewer validate
+  // with it, so its messages name the map and the key as the loader does.
+  NmdpParameters p;
+  p.stiffness = 0;  // k scales the wrench polytope ([NMDP] Eq. 5): > 0.
+  std::string m = Message([&] { ValidateNmdpParameters(p); });
+  EXPECT_EQ(m.rfind("nmdp: stiffness must be positive", 0), 0u) << m;
+  p = {};
+  p.pyramid_edges = 2;  // A pyramid needs at least three edges.
+  m = Message([&] { ValidateNmdpParameters(p); });
+  EXPECT_EQ(m.rfind("nmdp: pyramid_edges must be in [3, 64]", 0), 0u) << m;
+  p = {};
+  p.max_subdivisions = 31;
+  m = Message([&] { ValidateNmdpParameters(p); });
+  EXPECT_EQ(m.rfind("nmdp: max_subdivisions must be in [0, 30]", 0), 0u) << m;
+  p = {};
+  p.activation_length = kNaN;
+  EXPECT_THROW(ValidateNmdpParameters(p), InputError);
+  // The ends of the closed ranges are valid.
+  p = {};
+  p.pyramid_edges = 3;
+  p.max_subdivisions = 0;
+  p.max_line_search_halvings = 60;
+  EXPECT_NO_THROW(ValidateNmdpParameters(p));
 }
 
 TEST(ParameterTablesTest, ContactAndIntegratorValidatorsNameTheirOwner) {

@@ -1,5 +1,5 @@
 // The registries of engine/parameters/ (solver types, contact models,
-// integrator presets, line searches) and the lookups of
+// integrator presets, line searches, stepping schemes) and the lookups of
 // engine/common/named_choice.h. A registry is the one place a choice's name
 // is written; scenes, the CLI, the viewer and the docs all go through it, so
 // a missing or doubled entry, a name that does not parse back, or a solver
@@ -21,6 +21,7 @@
 #include "engine/common/named_choice.h"
 #include "engine/parameters/contact_parameters.h"
 #include "engine/parameters/integrator_settings.h"
+#include "engine/parameters/nmdp_parameters.h"
 #include "engine/parameters/sap_parameters.h"
 #include "engine/parameters/solver_settings.h"
 
@@ -36,6 +37,8 @@ constexpr SolverType kAllSolverTypes[] = {SolverType::kSap, SolverType::kCanal, 
 constexpr ContactModel kAllContactModels[] = {ContactModel::kSap, ContactModel::kLagged, ContactModel::kSimilar,
                                               ContactModel::kRegularizedLagged};
 constexpr LineSearchKind kAllLineSearches[] = {LineSearchKind::kExact, LineSearchKind::kBacktracking};
+constexpr SteppingScheme kAllSteppingSchemes[] = {SteppingScheme::kThetaMethod, SteppingScheme::kNmdpPgm,
+                                                  SteppingScheme::kNmdpZopgm, SteppingScheme::kNeMdp};
 
 // Scene keys and values are snake_case: lower-case words joined by '_'.
 bool IsSnakeCase(std::string_view name) {
@@ -419,6 +422,46 @@ TEST(IntegratorPresetRegistryTest, UnknownPresetThrowsNamingTheValidOnes) {
   }
   EXPECT_THROW(IntegratorPreset(""), InputError);
   EXPECT_THROW(IntegratorPreset(kCustomIntegrator), InputError);  // Not a preset: a map.
+}
+
+// ---------------------------------------------------------------------------
+// Stepping schemes.
+// ---------------------------------------------------------------------------
+
+TEST(SteppingSchemeRegistryTest, EverySchemeHasExactlyOneEntryAndItsNameParsesBack) {
+  ExpectOneEntryPerEnumerator(
+      SteppingSchemes(), kAllSteppingSchemes, &SteppingSchemeInfo::scheme, GetSteppingSchemeInfo,
+      [](SteppingScheme scheme) {
+        EXPECT_EQ(ParseSteppingScheme(SteppingSchemeName(scheme)), scheme) << SteppingSchemeName(scheme);
+      },
+      "nmdp_zopgm");
+  EXPECT_EQ(ParseSteppingScheme(""), std::nullopt);
+  EXPECT_EQ(ParseSteppingScheme("nmdp"), std::nullopt);
+  EXPECT_EQ(ParseSteppingScheme("NE_MDP"), std::nullopt);
+  EXPECT_EQ(ParseSteppingScheme("theta"), std::nullopt);
+}
+
+TEST(SteppingSchemeRegistryTest, NamesTitlesAndContactSolverUseAreTheDocumentedOnes) {
+  // docs/scene-format.md and docs/nmdp.md spell the scenes' `stepping:`
+  // values so; a scene written with them must keep loading.
+  EXPECT_EQ(SteppingSchemeName(SteppingScheme::kThetaMethod), "theta_method");
+  EXPECT_EQ(SteppingSchemeName(SteppingScheme::kNmdpPgm), "nmdp_pgm");
+  EXPECT_EQ(SteppingSchemeName(SteppingScheme::kNmdpZopgm), "nmdp_zopgm");
+  EXPECT_EQ(SteppingSchemeName(SteppingScheme::kNeMdp), "ne_mdp");
+  // Only the theta-method solves a contact problem with the chosen contact
+  // solver; the viewer and the CLI mark `solver:` unused otherwise.
+  for (const SteppingSchemeInfo& info : SteppingSchemes()) {
+    EXPECT_EQ(info.uses_contact_solver, info.scheme == SteppingScheme::kThetaMethod) << info.name;
+  }
+  // Titles name the schemes in messages and the viewer: present, distinct.
+  std::set<std::string_view> titles;
+  for (const SteppingSchemeInfo& info : SteppingSchemes()) {
+    EXPECT_FALSE(info.title.empty()) << info.name;
+    EXPECT_TRUE(titles.insert(info.title).second) << info.title;
+  }
+  // The default scheme, the theta-method, is listed first (help texts, the
+  // viewer's combo).
+  EXPECT_EQ(SteppingSchemes().front().scheme, SteppingScheme::kThetaMethod);
 }
 
 // ---------------------------------------------------------------------------

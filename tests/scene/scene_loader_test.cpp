@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <numbers>
 #include <string>
 #include <variant>
@@ -14,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/common/error.h"
+#include "engine/parameters/nmdp_parameters.h"
 #include "engine/parameters/parameter_binding.h"
 #include "engine/parameters/solver_settings.h"
 #include "engine/scene/shape_inertia.h"
@@ -201,6 +203,9 @@ TEST(SceneLoaderTest, DefaultsForAMinimalScene) {
   EXPECT_DOUBLE_EQ(scene.integrator.theta, 0.5);
   EXPECT_DOUBLE_EQ(scene.integrator.theta_vq, 0.5);
   EXPECT_EQ(scene.contact.model, ContactModel::kSap);
+  EXPECT_EQ(scene.scheme, SteppingScheme::kThetaMethod);
+  EXPECT_EQ(scene.nmdp.stiffness, NmdpParameters{}.stiffness);
+  EXPECT_EQ(scene.nmdp.max_subdivisions, NmdpParameters{}.max_subdivisions);
   EXPECT_EQ(scene.solver.type, SolverType::kSap);
   EXPECT_DOUBLE_EQ(scene.solver.sap.relative_tolerance, 1e-6);
   EXPECT_EQ(scene.solver.sap.max_iterations, 300);
@@ -445,6 +450,37 @@ TEST(SceneLoaderTest, IntegratorPresetsAndCustom) {
   EXPECT_EQ(custom.integrator.name, "custom");
   EXPECT_DOUBLE_EQ(custom.integrator.theta, 1.0);
   EXPECT_DOUBLE_EQ(custom.integrator.theta_vq, 0.25);
+}
+
+TEST(SceneLoaderTest, SteppingSchemeAndNmdpParameters) {
+  // Every scheme of the registry by its name (docs/scene-format.md,
+  // "Stepping scheme"); the other settings are kept as written.
+  for (const SteppingSchemeInfo& info : SteppingSchemes()) {
+    const SceneDescription scene =
+        Load("stepping: " + std::string(info.name) + "\nintegrator: implicit_euler\nsolver: {type: canal}\n");
+    EXPECT_EQ(scene.scheme, info.scheme) << info.name;
+    EXPECT_EQ(scene.integrator.name, "implicit_euler");
+    EXPECT_EQ(scene.solver.type, SolverType::kCanal);
+  }
+  const SceneDescription scene = Load(R"(stepping: nmdp_zopgm
+nmdp:
+  stiffness: 3.5e4
+  activation_length: 2e-3
+  pyramid_edges: 12
+  max_subdivisions: 0
+)");
+  EXPECT_EQ(scene.scheme, SteppingScheme::kNmdpZopgm);
+  EXPECT_EQ(scene.nmdp.stiffness, 3.5e4);
+  EXPECT_EQ(scene.nmdp.activation_length, 2e-3);
+  EXPECT_EQ(scene.nmdp.pyramid_edges, 12);
+  EXPECT_EQ(scene.nmdp.max_subdivisions, 0);
+  // Keys not given keep their defaults.
+  EXPECT_EQ(scene.nmdp.projection_tolerance, NmdpParameters{}.projection_tolerance);
+  // `nmdp:` is read (and validated) whatever the scheme, so that a switch
+  // in the viewer meets the scene's values.
+  const SceneDescription theta = Load("nmdp: {stiffness: 7}\n");
+  EXPECT_EQ(theta.scheme, SteppingScheme::kThetaMethod);
+  EXPECT_EQ(theta.nmdp.stiffness, 7);
 }
 
 // ---------------------------------------------------------------------------
@@ -748,6 +784,23 @@ TEST(SceneLoaderErrorTest, OutOfRangeValues) {
               "must be positive");
 }
 
+TEST(SceneLoaderErrorTest, NmdpMapErrorsNameTheKeyAndLine) {
+  // Out of range, at the key's own line.
+  ExpectError("stepping: nmdp_pgm\nnmdp:\n  stiffness: 3e4\n  pyramid_edges: 2\n", "inline.yaml:4: nmdp.pyramid_edges",
+              "must be in [3, 64], got 2");
+  ExpectError("nmdp:\n  stiffness: -3e4\n", "inline.yaml:2: nmdp.stiffness", "must be positive, got -3e4");
+  ExpectError("nmdp: {max_outer_iterations: 2.5}\n", "inline.yaml:1: nmdp.max_outer_iterations",
+              "expected an integer, got '2.5'");
+  ExpectError("nmdp: {activation_length: .nan}\n", "inline.yaml:1: nmdp.activation_length",
+              "must be a finite number");
+  // An unknown key, at its line, naming the valid ones.
+  ExpectError("time_step: 0.01\nnmdp:\n  stiffness: 3e4\n  stifness: 1\n", "inline.yaml:4: nmdp",
+              "unknown key 'stifness' (expected one of: stiffness, activation_length, pyramid_edges");
+  // Not a map.
+  ExpectError("nmdp: 3\n", "inline.yaml:1: nmdp", "expected a map");
+  ExpectError("nmdp:\n  - stiffness: 1\n", "inline.yaml:2: nmdp", "expected a map, got a list");
+}
+
 TEST(SceneLoaderErrorTest, InertiaNotPositiveDefinite) {
   ExpectError(R"(bodies:
   - name: a
@@ -860,6 +913,9 @@ TEST(SceneLoaderErrorTest, UnknownEnumerations) {
               "unknown solver 'lemke' (expected one of: sap, canal, subadmm, pgs)");
   ExpectError("solver: {line_search: wolfe}\n", "inline.yaml:1: solver.line_search",
               "unknown line search 'wolfe'");
+  ExpectError("time_step: 0.01\nstepping: nmdp\n", "inline.yaml:2: stepping",
+              "unknown stepping scheme 'nmdp' (expected one of: theta_method, nmdp_pgm, nmdp_zopgm, ne_mdp)");
+  ExpectError("stepping: [nmdp_pgm]\n", "inline.yaml:1: stepping", "expected a string, got a list");
   ExpectError("world_geometry:\n  - shape: {type: cone}\n",
               "inline.yaml:2: world_geometry[0].shape.type", "unknown shape type 'cone'");
   ExpectError(R"(bodies:
@@ -1216,6 +1272,95 @@ double BoundValue(const ParameterBinding& p) {
   return std::visit([](auto* member) { return static_cast<double>(*member); }, p.value);
 }
 
+// The scene whose map at the dotted `path` (e.g. "solver.canal") holds
+// `key: value` and nothing else.
+std::string SceneWithMapKey(const std::string& path, const std::string& key, const std::string& value) {
+  std::string open, close;
+  std::size_t begin = 0;
+  while (true) {
+    const std::size_t dot = path.find('.', begin);
+    const std::string segment = path.substr(begin, dot == std::string::npos ? std::string::npos : dot - begin);
+    // Each segment after the first opens a flow map inside the previous one.
+    if (!open.empty()) {
+      open += "{";
+      close += "}";
+    }
+    open += segment + ": ";
+    if (dot == std::string::npos) break;
+    begin = dot + 1;
+  }
+  return open + "{" + key + ": " + value + "}" + close + "\n";
+}
+
+// The map at `path` is read with exactly the keys of `table` (bound to a
+// default-constructed settings struct; `bind` binds the same table within a
+// loaded scene), each checked against its range and reported at
+// `<path>.<key>`, and a key of no table is refused at the map. Returns how
+// many out-of-range values were checked.
+int ExpectMapReadsEveryKeyOfItsTable(const std::string& path, const ParameterTable& table,
+                                     const std::function<ParameterTable(SceneDescription&)>& bind) {
+  int out_of_range_checks = 0;
+  std::string valid_keys;
+  for (const ParameterBinding& p : table) {
+    const std::string key(p.key);
+    const std::string key_path = path + "." + key;
+    SCOPED_TRACE(key_path);
+    valid_keys += (valid_keys.empty() ? "" : ", ") + key;
+    const auto scene_with = [&](const std::string& text) { return SceneWithMapKey(path, key, text); };
+    // The value `key` holds in the settings of a loaded scene (a flag as
+    // 0 or 1).
+    const auto loaded = [&](const std::string& text) {
+      SceneDescription scene;
+      try {
+        scene = Load(scene_with(text));
+      } catch (const InputError& e) {
+        ADD_FAILURE() << key << ": " << text << " refused: " << e.what();
+        return std::nan("");
+      }
+      for (const ParameterBinding& q : bind(scene)) {
+        if (q.key == p.key) return BoundValue(q);
+      }
+      return std::nan("");  // Unreachable: the same table as `table`.
+    };
+
+    // In range: the default, as `--list` prints it, loads and reads back.
+    EXPECT_EQ(loaded(FormatParameterValue(p)), BoundValue(p));
+
+    if (std::holds_alternative<bool*>(p.value)) {
+      // A flag: the other value arrives too (the default alone could not
+      // tell a read value from an ignored one).
+      const bool flipped = !*std::get<bool*>(p.value);
+      EXPECT_EQ(loaded(flipped ? "true" : "false"), flipped ? 1 : 0);
+      continue;
+    }
+    // A closed finite end is in range by definition: it loads and arrives.
+    const ParameterRange& r = p.range;
+    for (const double end : {r.lo_open ? NAN : r.lo, r.hi_open ? NAN : r.hi}) {
+      if (std::isfinite(end)) {
+        EXPECT_EQ(loaded(NumberText(end)), end);
+      }
+    }
+
+    // Out of range beyond each finite end: the open end itself, or one
+    // past a closed end (an integer for integer keys, so that the range
+    // and not the integer check answers).
+    std::vector<double> outside;
+    if (std::isfinite(r.lo)) outside.push_back(r.lo_open ? r.lo : r.lo - 1);
+    if (std::isfinite(r.hi)) outside.push_back(r.hi_open ? r.hi : r.hi + 1);
+    for (const double x : outside) {
+      EXPECT_FALSE(r.Contains(x)) << x;
+      ++out_of_range_checks;
+      ExpectError(scene_with(NumberText(x)), "inline.yaml:1: " + key_path,
+                  "must be " + r.Describe() + ", got " + NumberText(x));
+    }
+  }
+  // A key of no table: refused at the map, naming the map's keys in
+  // table order.
+  ExpectError(SceneWithMapKey(path, "no_such_key", "1"), "inline.yaml:1: " + path,
+              "unknown key 'no_such_key' (expected one of: " + valid_keys + ")");
+  return out_of_range_checks;
+}
+
 // The scene format follows the registries: every solver with its own map
 // (SolverTypes(), own_map) is read from `solver.<name>:` with exactly the
 // keys of its parameter table, each checked against that table's range and
@@ -1223,78 +1368,32 @@ double BoundValue(const ParameterBinding& p) {
 // (instead of listing keys here) catches a solver or key added to the
 // engine but not reachable from a scene, or read with another range.
 TEST(SceneLoaderSolverTest, OwnSolverMapsReadEveryKeyOfTheirTableWithItsRange) {
+  ASSERT_EQ(SceneWithMapKey("solver.canal", "tolerance", "1"), "solver: {canal: {tolerance: 1}}\n");
   int own_maps = 0, out_of_range_checks = 0;
   for (const SolverTypeInfo& info : SolverTypes()) {
     if (!info.own_map) continue;
     ++own_maps;
-    const std::string name(info.name);
     SolverSettings defaults;
-    const ParameterTable table = info.bind(defaults);
-    std::string valid_keys;
-    for (const ParameterBinding& p : table) {
-      const std::string key(p.key);
-      const std::string path = "solver." + name + "." + key;
-      SCOPED_TRACE(path);
-      valid_keys += (valid_keys.empty() ? "" : ", ") + key;
-      const auto scene_with = [&](const std::string& text) {
-        return "solver: {" + name + ": {" + key + ": " + text + "}}\n";
-      };
-      // The value `key` holds in the settings of a loaded scene (a flag as
-      // 0 or 1).
-      const auto loaded = [&](const std::string& text) {
-        SceneDescription scene;
-        try {
-          scene = Load(scene_with(text));
-        } catch (const InputError& e) {
-          ADD_FAILURE() << key << ": " << text << " refused: " << e.what();
-          return std::nan("");
-        }
-        for (const ParameterBinding& q : info.bind(scene.solver)) {
-          if (q.key == p.key) return BoundValue(q);
-        }
-        return std::nan("");  // Unreachable: the same table as `table`.
-      };
-
-      // In range: the default, as `--list` prints it, loads and reads back.
-      EXPECT_EQ(loaded(FormatParameterValue(p)), BoundValue(p));
-
-      if (std::holds_alternative<bool*>(p.value)) {
-        // A flag: the other value arrives too (the default alone could not
-        // tell a read value from an ignored one).
-        const bool flipped = !*std::get<bool*>(p.value);
-        EXPECT_EQ(loaded(flipped ? "true" : "false"), flipped ? 1 : 0);
-        continue;
-      }
-      // A closed finite end is in range by definition: it loads and arrives.
-      const ParameterRange& r = p.range;
-      for (const double end : {r.lo_open ? NAN : r.lo, r.hi_open ? NAN : r.hi}) {
-        if (std::isfinite(end)) {
-          EXPECT_EQ(loaded(NumberText(end)), end);
-        }
-      }
-
-      // Out of range beyond each finite end: the open end itself, or one
-      // past a closed end (an integer for integer keys, so that the range
-      // and not the integer check answers).
-      std::vector<double> outside;
-      if (std::isfinite(r.lo)) outside.push_back(r.lo_open ? r.lo : r.lo - 1);
-      if (std::isfinite(r.hi)) outside.push_back(r.hi_open ? r.hi : r.hi + 1);
-      for (const double x : outside) {
-        ASSERT_FALSE(r.Contains(x)) << x;
-        ++out_of_range_checks;
-        ExpectError(scene_with(NumberText(x)), "inline.yaml:1: " + path,
-                    "must be " + r.Describe() + ", got " + NumberText(x));
-      }
-    }
-    // A key of no table: refused at the map, naming the map's keys in
-    // table order.
-    ExpectError("solver: {" + name + ": {no_such_key: 1}}\n", "inline.yaml:1: solver." + name,
-                "unknown key 'no_such_key' (expected one of: " + valid_keys + ")");
+    out_of_range_checks += ExpectMapReadsEveryKeyOfItsTable(
+        "solver." + std::string(info.name), info.bind(defaults),
+        [&](SceneDescription& scene) { return info.bind(scene.solver); });
   }
   // The loops above ran (a registry or tables emptied by mistake would
   // otherwise pass).
   EXPECT_GE(own_maps, 1);
   EXPECT_GE(out_of_range_checks, own_maps);
+}
+
+// `nmdp:` (docs/scene-format.md, "Stepping scheme") the same way: every key
+// of the NMDP schemes' table, with its range, at `nmdp.<key>`.
+TEST(SceneLoaderSolverTest, NmdpMapReadsEveryKeyOfItsTableWithItsRange) {
+  ASSERT_EQ(SceneWithMapKey("nmdp", "stiffness", "1"), "nmdp: {stiffness: 1}\n");
+  NmdpParameters defaults;
+  const ParameterTable table = BindParameters(defaults);
+  ASSERT_FALSE(table.empty());
+  const int checks = ExpectMapReadsEveryKeyOfItsTable(
+      "nmdp", table, [](SceneDescription& scene) { return BindParameters(scene.nmdp); });
+  EXPECT_GE(checks, static_cast<int>(table.size()));  // Every key has at least one finite end.
 }
 
 // The scene key camera: (docs/scene-format.md, "Camera").

@@ -168,6 +168,24 @@ TEST(SceneOverridesTest, MissingIntermediateMapsAreCreatedAndThenValidated) {
   EXPECT_NE(message.find("unknown key 'contact'"), std::string::npos) << message;
 }
 
+TEST(SceneOverridesTest, SteppingSchemeAndNmdpKeysAreOverridable) {
+  // kScene has neither `stepping` nor `nmdp:`: both are created and read
+  // like written keys (docs/cli.md: --stepping is --set stepping=NAME).
+  const SceneDescription scene = LoadWith({"stepping=nmdp_pgm", "nmdp.stiffness=3e4", "nmdp.pyramid_edges=4"});
+  EXPECT_EQ(scene.scheme, SteppingScheme::kNmdpPgm);
+  EXPECT_EQ(scene.nmdp.stiffness, 3e4);
+  EXPECT_EQ(scene.nmdp.pyramid_edges, 4);
+  EXPECT_EQ(scene.nmdp.activation_length, NmdpParameters{}.activation_length);
+  EXPECT_EQ(LoadWith({"stepping=ne_mdp", "stepping=theta_method"}).scheme, SteppingScheme::kThetaMethod);
+  // Refused values name the override and the key.
+  EXPECT_EQ(LoadError({"stepping=rk4"}),
+            "--set stepping=rk4: stepping: unknown stepping scheme 'rk4' (expected one of: theta_method, nmdp_pgm, "
+            "nmdp_zopgm, ne_mdp)");
+  EXPECT_EQ(LoadError({"nmdp.stiffness=-1"}), "--set nmdp.stiffness=-1: nmdp.stiffness: must be positive, got -1");
+  const std::string unknown = LoadError({"nmdp.stifness=1"});
+  EXPECT_EQ(unknown.rfind("--set nmdp.stifness=1: nmdp: unknown key 'stifness'", 0), 0u) << unknown;
+}
+
 TEST(SceneOverridesTest, ErrorPathThroughAScalar) {
   EXPECT_EQ(ApplyError("time_step.value=1"),
             "--set time_step.value=1: 'time_step' is not a map or a list, so 'value' cannot be "

@@ -61,6 +61,8 @@ std::vector<std::variant<double, int, bool>> ValuesOf(Settings settings) {
 
 void ExpectSameParameters(const SceneParameters& a, const SceneParameters& b) {
   EXPECT_EQ(a.time_step, b.time_step);
+  EXPECT_EQ(a.scheme, b.scheme);
+  EXPECT_EQ(ValuesOf(a.nmdp), ValuesOf(b.nmdp));
   EXPECT_EQ(a.integrator.name, b.integrator.name);
   EXPECT_EQ(a.integrator.theta, b.integrator.theta);
   EXPECT_EQ(a.integrator.theta_vq, b.integrator.theta_vq);
@@ -187,6 +189,22 @@ void EditEveryParameter(Simulation* sim) {
   solver.subadmm.tolerance = 7.77e-7;
   solver.subadmm.islands.parallel = true;
   sim->SetSolver(solver);
+  // The NMDP parameters (read by the NMDP schemes only; the scheme itself is
+  // switched where nothing steps, EditTheSteppingScheme).
+  NmdpParameters nmdp = sim->nmdp_parameters();
+  nmdp.stiffness = 31415.926535897932;
+  nmdp.activation_length = 1.7320508075688772e-3;
+  nmdp.pyramid_edges = 11;
+  nmdp.weight_tolerance = 3.3e-7;
+  nmdp.max_subdivisions = 3;
+  sim->SetNmdpParameters(nmdp);
+}
+
+/// Switches the stepping scheme to one the scene does not use. Kept out of
+/// EditEveryParameter, whose scenes SavedScenesRunBitIdentically steps.
+void EditTheSteppingScheme(Simulation* sim) {
+  sim->SetSteppingScheme(sim->stepping_scheme() == SteppingScheme::kNmdpPgm ? SteppingScheme::kNeMdp
+                                                                            : SteppingScheme::kNmdpPgm);
 }
 
 class SceneWriterTest : public test::ScratchDirTest {
@@ -223,9 +241,12 @@ TEST_F(SceneWriterTest, EveryShippedSceneRoundTripsWithEditedParameters) {
     Simulation original = Simulation::FromFile(path);
     const SceneParameters before = original.CalcSceneParameters();
     EditEveryParameter(&original);
+    EditTheSteppingScheme(&original);
     const SceneParameters edited = original.CalcSceneParameters();
     // The edits took (so the round trip below is not of the loaded values).
     ASSERT_NE(edited.time_step, before.time_step);
+    ASSERT_NE(edited.scheme, before.scheme);
+    ASSERT_NE(edited.nmdp.stiffness, before.nmdp.stiffness);
     ASSERT_NE(edited.solver.type, before.solver.type);
     ASSERT_NE(edited.materials.front().second.stiffness, before.materials.front().second.stiffness);
     const Simulation saved = SaveAndLoad(path, original, "edited/" + fs::path(path).filename().string());
@@ -427,6 +448,50 @@ TEST_F(SceneWriterTest, ParametersNoSceneFileHoldsAreRefused) {
     EXPECT_NE(std::string(e.what()).find("time_step: must be in (0, 1]"), std::string::npos) << e.what();
   }
   EXPECT_FALSE(fs::exists(dest));
+}
+
+TEST_F(SceneWriterTest, SteppingSchemeAndNmdpMapAreWrittenAndReadBack) {
+  // What Save scene as writes for them: the scheme by name and every key of
+  // `nmdp:`, each read back exactly, also over a scene that names its own.
+  const std::string source = (dir_ / "nmdp_source.yaml").string();
+  {
+    std::ofstream file(source);
+    file << "stepping: ne_mdp\nnmdp: {stiffness: 5e4, pyramid_edges: 6}\nbodies: []\n";
+  }
+  Simulation sim = Simulation::FromFile(source);
+  ASSERT_EQ(sim.stepping_scheme(), SteppingScheme::kNeMdp);
+  ASSERT_EQ(sim.nmdp_parameters().stiffness, 5e4);
+  sim.SetSteppingScheme(SteppingScheme::kNmdpZopgm);
+  NmdpParameters nmdp = sim.nmdp_parameters();
+  nmdp.energy_tolerance = 2.2250738585072014e-9;
+  nmdp.projection_max_iterations = 17;
+  sim.SetNmdpParameters(nmdp);
+  const std::string dest = (dir_ / "out" / "nmdp_saved.yaml").string();
+  fs::create_directories(fs::path(dest).parent_path());
+  SaveSceneWithParameters(source, sim.CalcSceneParameters(), dest);
+  const std::string text = ReadText(dest);
+  EXPECT_NE(text.find("stepping: nmdp_zopgm"), std::string::npos) << text;
+  EXPECT_NE(text.find("nmdp:"), std::string::npos) << text;
+  EXPECT_NE(text.find("max_subdivisions: "), std::string::npos) << text;  // Every key, defaults too.
+  const Simulation saved = Simulation::FromFile(dest);
+  EXPECT_EQ(saved.stepping_scheme(), SteppingScheme::kNmdpZopgm);
+  EXPECT_EQ(saved.nmdp_parameters().stiffness, 5e4);
+  EXPECT_EQ(saved.nmdp_parameters().pyramid_edges, 6);
+  EXPECT_EQ(saved.nmdp_parameters().energy_tolerance, 2.2250738585072014e-9);
+  EXPECT_EQ(saved.nmdp_parameters().projection_max_iterations, 17);
+  ExpectSameParameters(sim.CalcSceneParameters(), saved.CalcSceneParameters());
+
+  // NMDP parameters out of range are refused before anything is written.
+  SceneParameters bad = sim.CalcSceneParameters();
+  bad.nmdp.pyramid_edges = 2;
+  const std::string refused = (dir_ / "refused.yaml").string();
+  try {
+    SaveSceneWithParameters(source, bad, refused);
+    ADD_FAILURE() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("nmdp: pyramid_edges"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(refused));
 }
 
 TEST_F(SceneWriterTest, FlattenMergesIncludesInDocumentOrder) {
