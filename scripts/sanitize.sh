@@ -45,6 +45,9 @@ shift
 #                       simulated: 15+ min each instrumented (the same soak
 #                       under ASan is in docs/sanitizers.md, Figures)
 #   engine_layering_test compiles headers; runs none of Stiction's code
+#   NmdpGaitTest        whole quadruped gaits under NMDP (seconds of F_v
+#                       differences each in Release); nmdp_stepper_test
+#                       runs the same stepper instrumented
 #   AlSolversTest.ClutterStaysFiniteAndSettlesWith, SceneFuzzTest.Randomly-
 #   CorruptedScenes, RobotFuzzTest.MutatedUrdf, StictionBenchExecutable.
 #                       the slowest whole-scene and mutation loops (minutes
@@ -54,7 +57,7 @@ shift
 ci_args=()
 if [ "${1:-}" = "--ci" ]; then
   [ "$mode" = asan ] || { echo "sanitize.sh: --ci is for asan" >&2; exit 2; }
-  ci_args=(-E '^(ShippedScenes/|Demos/CiSoakTest|engine_layering_test$|AlSolversTest\.ClutterStaysFiniteAndSettlesWith|SceneFuzzTest\.RandomlyCorruptedScenes|StictionBenchExecutable\.|RobotFuzzTest\.MutatedUrdf)')
+  ci_args=(-E '^(ShippedScenes/|Demos/CiSoakTest|engine_layering_test$|AlSolversTest\.ClutterStaysFiniteAndSettlesWith|SceneFuzzTest\.RandomlyCorruptedScenes|StictionBenchExecutable\.|RobotFuzzTest\.MutatedUrdf|NmdpGaitTest\.)')
   shift
 fi
 
