@@ -107,6 +107,15 @@ bool SameValue(const ParameterBinding& a, const ParameterBinding& b) {
   return std::visit([&](auto* pa) { return *pa == *std::get<decltype(pa)>(b.value); }, a.value);
 }
 
+// Whether a parameter of `a` is missing from `b` or has another value there.
+bool TablesDiffer(const ParameterTable& a, const ParameterTable& b) {
+  for (const ParameterBinding& p : a) {
+    const ParameterBinding* q = FindBinding(b, p.key);
+    if (q == nullptr || !SameValue(p, *q)) return true;
+  }
+  return false;
+}
+
 void CopyValue(const ParameterBinding& from, const ParameterBinding& to) {
   std::visit([&](auto* pf) { *std::get<decltype(pf)>(to.value) = *pf; }, from.value);
 }
@@ -621,12 +630,7 @@ bool SimulationEdited(const Simulation& sim, const SceneValues& scene) {
     return true;
   }
   NmdpParameters engine = sim.nmdp_parameters(), original = scene.sim.nmdp;
-  const ParameterTable a = BindParameters(engine), b = BindParameters(original);
-  for (const ParameterBinding& p : a) {
-    const ParameterBinding* q = FindBinding(b, p.key);
-    if (q == nullptr || !SameValue(p, *q)) return true;
-  }
-  return false;
+  return TablesDiffer(BindParameters(engine), BindParameters(original));
 }
 
 bool ContactEdited(const Simulation& sim, const SceneValues& scene) {
@@ -644,17 +648,10 @@ bool ContactEdited(const Simulation& sim, const SceneValues& scene) {
 bool SolverEdited(const Simulation& sim, const SceneValues& scene) {
   SolverSettings engine = sim.solver_settings(), original = scene.solver;
   if (engine.type != original.type || engine.sap.line_search != original.sap.line_search) return true;
-  auto differs = [](const ParameterTable& a, const ParameterTable& b) {
-    for (const ParameterBinding& p : a) {
-      const ParameterBinding* q = FindBinding(b, p.key);
-      if (q == nullptr || !SameValue(p, *q)) return true;
-    }
-    return false;
-  };
-  if (differs(BindParameters(engine.sap), BindParameters(original.sap))) return true;
-  if (differs(BindParameters(engine.budget), BindParameters(original.budget))) return true;
+  if (TablesDiffer(BindParameters(engine.sap), BindParameters(original.sap))) return true;
+  if (TablesDiffer(BindParameters(engine.budget), BindParameters(original.budget))) return true;
   for (const SolverTypeInfo& info : SolverTypes()) {
-    if (info.own_map && differs(info.bind(engine), info.bind(original))) return true;
+    if (info.own_map && TablesDiffer(info.bind(engine), info.bind(original))) return true;
   }
   return false;
 }

@@ -45,6 +45,19 @@ NmdpResidual::NmdpResidual(const MultibodyModel& model, std::vector<NmdpContactP
   }
 }
 
+Matrix3 NmdpContactPoint::Frame() const {
+  Matrix3 R;
+  R.col(0) = normal.unitOrthogonal();
+  R.col(1) = normal.cross(R.col(0));
+  R.col(2) = normal;
+  return R;
+}
+
+Matrix3X NmdpContactPoint::Vertices(const WrenchPolytopeParameters& polytope, double phi) const {
+  const Matrix3 R = Frame();
+  return PolytopeVertices(polytope, friction, phi, normal, R.col(0), R.col(1));
+}
+
 double NmdpJointPd::Saturate(double u) const {
   return std::isfinite(effort_limit) ? effort_limit * std::tanh(u / effort_limit) : u;
 }
@@ -62,6 +75,9 @@ VectorX NmdpResidual::NextPositions(const VectorX& v_next) const {
 }
 
 void NmdpResidual::Prepare(const VectorX& v_next) {
+  if (prepared_ && v_next.size() == prepared_v_.size() && v_next == prepared_v_) return;
+  prepared_v_ = v_next;
+  prepared_ = true;
   q_next_ = NextPositions(v_next);
   CalcKinematics(model_, q_next_, v_next, BodyRange::All(model_), &cache_);
   CalcMassMatrix(model_, cache_, &M_);
@@ -69,10 +85,7 @@ void NmdpResidual::Prepare(const VectorX& v_next) {
   for (int t = 0; t < model_.num_trees(); ++t) {
     CalcTreeGeneralizedForces(model_, cache_, t, q_next_, v_next, has_tau_ext_ ? &tau_ext_ : nullptr, &k_);
   }
-  for (const NmdpJointPd& c : pd_) {
-    k_[c.v_index] += c.Saturate(-c.kp * (q_next_[c.q_index] - c.target_position) -
-                                c.kd * (v_next[c.v_index] - c.target_velocity));
-  }
+  for (const NmdpJointPd& c : pd_) k_[c.v_index] += c.Torque(q_next_[c.q_index], v_next[c.v_index]);
 }
 
 VectorX NmdpResidual::ContactForce(const VectorX& w, const std::vector<Matrix3X>* vertices,
@@ -83,14 +96,7 @@ VectorX NmdpResidual::ContactForce(const VectorX& w, const std::vector<Matrix3X>
   for (std::size_t i = 0; i < points_.size(); ++i) {
     const NmdpContactPoint& c = points_[i];
     const Vector3 p_WP = cache_.X_WB[c.body] * c.p_BP;
-    Matrix3X D;
-    if (vertices != nullptr) {
-      D = (*vertices)[i];
-    } else {
-      const double phi = c.normal.dot(p_WP) - c.offset - c.radius;
-      const Vector3 t1 = c.normal.unitOrthogonal(), t2 = c.normal.cross(t1);
-      D = PolytopeVertices(polytope_, c.friction, phi, c.normal, t1, t2);
-    }
+    const Matrix3X D = vertices != nullptr ? (*vertices)[i] : c.Vertices(polytope_, c.SignedDistance(p_WP));
     // The force acts at the sphere's lowest point; for a point on a body
     // its Jacobian is the one of the material point there.
     const Vector3 p_WC = p_WP - c.radius * c.normal;

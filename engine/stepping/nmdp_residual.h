@@ -31,6 +31,14 @@ struct NmdpContactPoint {
   Vector3 normal = Vector3::UnitZ();  ///< Unit, world frame.
   double offset = 0;               ///< [m].
   double friction = 0.5;           ///< μ ≥ 0.
+
+  /// φ [m] for the point's centre at p_WP.
+  double SignedDistance(const Vector3& p_WP) const { return normal.dot(p_WP) - offset - radius; }
+  /// The contact frame: columns t₁, t₂, n (t₁ fixed per normal, so that the
+  /// pyramid's edges d_k do not depend on the configuration).
+  Matrix3 Frame() const;
+  /// Its polytope's vertices D (3 × K) at signed distance φ (wrench_polytope.h).
+  Matrix3X Vertices(const WrenchPolytopeParameters& polytope, double phi) const;
 };
 
 /// A joint PD controller evaluated at the new state, inside F: the stable
@@ -48,6 +56,10 @@ struct NmdpJointPd {
   double target_velocity = 0;    ///< v̄ at the end of the step [rad/s] or [m/s].
   /// τ for a raw PD output u (the saturation above).
   double Saturate(double u) const;
+  /// τ [N m] or [N] at the joint's position q and velocity v.
+  double Torque(double q, double v) const {
+    return Saturate(-kp * (q - target_position) - kd * (v - target_velocity));
+  }
 };
 
 class NmdpResidual {
@@ -79,7 +91,8 @@ class NmdpResidual {
   const MatrixX& MassMatrix(const VectorX& v_next);
 
  private:
-  // Kinematics, M and k at q₊ = NextPositions(v_next).
+  // Kinematics, M and k at q₊ = NextPositions(v_next); nothing when they
+  // are already those of v_next (PGM asks for F_w, M and E at one v₊).
   void Prepare(const VectorX& v_next);
   // Σ_x J_xᵀ D_x w_x with D from `vertices` (or computed at the current
   // kinematics when null), and optionally the vertices used.
@@ -97,6 +110,8 @@ class NmdpResidual {
   KinematicsCache cache_;
   VectorX q_next_, k_;
   MatrixX M_;
+  VectorX prepared_v_;     // The v₊ that cache_, q_next_, M_ and k_ belong to.
+  bool prepared_ = false;
 };
 
 }  // namespace stiction

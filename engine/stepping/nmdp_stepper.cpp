@@ -178,7 +178,7 @@ std::vector<NmdpCandidatePoint> NmdpStepper::PointsInReach(const Substep& base, 
     const Vector3 p_WP = cache.X_WB[c.point.body] * c.point.p_BP;
     const Vector6& V = cache.V_WB[c.point.body];
     const Vector3 v_WP = V.tail<3>() + V.head<3>().cross(p_WP);
-    const double phi = c.point.normal.dot(p_WP) - c.point.offset - c.point.radius;
+    const double phi = c.point.SignedDistance(p_WP);
     if (phi < kReachLengths * base.polytope.activation_length + 2 * dt * v_WP.norm()) out.push_back(c);
   }
   return out;
@@ -206,10 +206,9 @@ void NmdpStepper::Record(const Substep& base, const std::vector<NmdpCandidatePoi
     NmdpPointForce f;
     f.candidate = points[i];
     const Vector3 p_WP = cache.X_WB[c.body] * c.p_BP;
-    f.phi = c.normal.dot(p_WP) - c.offset - c.radius;
+    f.phi = c.SignedDistance(p_WP);
     f.p_W = p_WP - c.radius * c.normal;
-    const Vector3 t1 = c.normal.unitOrthogonal(), t2 = c.normal.cross(t1);
-    f.f_W = PolytopeVertices(base.polytope, c.friction, f.phi, c.normal, t1, t2) * wi;
+    f.f_W = c.Vertices(base.polytope, f.phi) * wi;
     forces_.push_back(f);
   }
 }

@@ -112,11 +112,7 @@ StepStatus TimeStepper::StepNmdp(const StepperParameters& params, const VectorX&
     r.body_a = 0;
     r.body_b = f.candidate.point.body;
     r.p_W = f.p_W;
-    const Vector3 n = f.candidate.point.normal;
-    const Vector3 t1 = n.unitOrthogonal();
-    r.R_WC.col(0) = t1;
-    r.R_WC.col(1) = n.cross(t1);
-    r.R_WC.col(2) = n;
+    r.R_WC = f.candidate.point.Frame();
     r.phi = f.phi;
     r.mu = f.candidate.point.friction;
     r.gamma_C = r.R_WC.transpose() * f.f_W * params.dt;
@@ -134,8 +130,7 @@ StepStatus TimeStepper::StepNmdp(const StepperParameters& params, const VectorX&
       continue;
     }
     const NmdpJointPd& c = pd[i++];
-    actuator_efforts_.push_back(
-        c.Saturate(-c.kp * (q_next[c.q_index] - c.target_position) - c.kd * (v_next[c.v_index] - c.target_velocity)));
+    actuator_efforts_.push_back(c.Torque(q_next[c.q_index], v_next[c.v_index]));
   }
   cartesian_efforts_.clear();
   *q = std::move(q_next);

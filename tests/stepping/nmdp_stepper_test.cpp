@@ -1,9 +1,11 @@
 // The NMDP time-stepping schemes (engine/stepping/nmdp_stepper.h; [NMDP]
 // Alg. 1, Alg. 2, Eq. 3; docs/nmdp.md): the stable PD inside the
 // backward-Euler dynamics against its closed form, a box coming to rest
-// where its polytopes hold its weight, maximal dissipation (the chosen forces
-// never leave more kinetic energy than no force at all), Alg. 2's
-// subdivision and its failure reported with the state untouched.
+// where its polytopes hold its weight (with a free normal force and with the
+// penalty one), NE-MDP's explicit penalty losing stability above ω δt = 2
+// where backward Euler does not, maximal dissipation (the chosen forces never
+// leave more kinetic energy than the neutral weights), Alg. 2's subdivision
+// and its failure reported with the state untouched.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -152,7 +154,8 @@ TEST(NmdpStepperTest, WithAFreeNormalForceADroppedBoxRestsCarryingItsWeight) {
     Vector3 total = Vector3::Zero();
     for (const NmdpPointForce& f : stepper.forces()) total += f.f_W;
     // Σ f = −m g: the equilibrium of a body at rest, to the 1e-8 N tolerance
-    // (NE-MDP: its QP's 1e-9 proximal term, ~1e-6 N at these sizes).
+    // (NE-MDP: up to the bias of its QP's proximal term, proximal_ratio =
+    // 1e-6 of its largest curvature, on the weights).
     EXPECT_NEAR(total.z(), m * g, 1e-5) << SteppingSchemeName(scheme);
     EXPECT_NEAR(total.head<2>().norm(), 0, 1e-5) << SteppingSchemeName(scheme);
   }
