@@ -1,6 +1,6 @@
 // The single-step tests of [CANAL] Sec. VII-A1/VII-B1 (issue 18, item 3):
 //   stiction-single-step [--states N] [--wrenches M] [--seed S] [--csv FILE] [--png-prefix PREFIX]
-//                        [--penetration-recovery R]
+//                        [--penetration-recovery R] [--friction MU]
 // For three families of contact-rich states (the clutter pile, plates under
 // a heavy pot, a box in a parallel grasp), N states along a SAP run of the
 // shipped scene, each with M random external wrenches on one of its free
@@ -15,7 +15,10 @@
 // against wall time). Figures go to docs/benchmarks.md. --penetration-recovery
 // sets r of the exact solvers and of the scoring (default: the scene's): the
 // locked clutter problems that no solver converges on with r = 0.2 are
-// solvable with r → 0 (docs/solvers.md, "CANAL in piles").
+// solvable with r → 0 (docs/solvers.md, "CANAL in piles"). --friction sets μ
+// of every contact in the sampled problems (default: the scene's), the
+// states left as sampled: at μ = 1 a body that recovery pushes out of a
+// right-angle corner has no exact answer (tests/solvers/corner_jam_test.cpp).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -88,6 +91,7 @@ int Run(int argc, char** argv) {
   unsigned seed = 1;
   std::string csv_path = "single_step.csv", png_prefix = "single_step";
   double recovery_override = 0;  // 0: the scene's.
+  double friction_override = 0;  // 0: the scene's.
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const auto next = [&]() -> std::string {
@@ -119,9 +123,16 @@ int Run(int argc, char** argv) {
       if (end == text.c_str() || *end != '\0' || !(recovery_override > 0 && recovery_override <= 1)) {
         throw InputError(arg + ": expected a fraction in (0, 1], got '" + text + "'");
       }
+    } else if (arg == "--friction") {
+      const std::string text = next();
+      char* end = nullptr;
+      friction_override = std::strtod(text.c_str(), &end);
+      if (end == text.c_str() || *end != '\0' || !(friction_override > 0 && friction_override <= 10)) {
+        throw InputError(arg + ": expected a friction coefficient in (0, 10], got '" + text + "'");
+      }
     } else if (arg == "--help" || arg == "-h") {
       std::printf("usage: stiction-single-step [--states N] [--wrenches M] [--seed S] [--csv FILE] "
-                  "[--png-prefix PREFIX] [--penetration-recovery R]\n");
+                  "[--png-prefix PREFIX] [--penetration-recovery R] [--friction MU]\n");
       return 0;
     } else {
       throw InputError("unknown argument '" + arg + "' (--help lists the options)");
@@ -139,7 +150,14 @@ int Run(int argc, char** argv) {
   };
   NcpResidual residual;
   for (const ProblemFamily& family : SingleStepFamilies(std::string(STICTION_SOURCE_DIR) + "/assets/scenes")) {
-    const std::vector<ContactProblem> sampled = SampleProblems(family, states, wrenches, seed);
+    std::vector<ContactProblem> sampled = SampleProblems(family, states, wrenches, seed);
+    if (friction_override > 0) {
+      for (ContactProblem& problem : sampled) {
+        for (Constraint& c : problem.constraints) {
+          if (c.origin == ConstraintOrigin::kContact) c.mu = c.cone.mu = friction_override;
+        }
+      }
+    }
     SolverSettings scene_settings = LoadSceneFile(family.scene).solver;
     if (recovery_override > 0) {
       scene_settings.canal.penetration_recovery = scene_settings.subadmm.penetration_recovery =

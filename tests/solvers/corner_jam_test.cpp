@@ -1,0 +1,138 @@
+// Why no exact solver settles the clutter at μ = 1 (docs/solvers.md, "CANAL
+// in piles"), on the smallest case that shows it, with its analytic answer.
+//
+// A point mass m in the corner between the floor (normal +z) and a wall
+// (normal +x), overlapping both by d. Penetration recovery asks each contact
+// to separate at w = r d / δt (e_n = r φ0/δt, [CANAL] Eq. 3). Separating from
+// both means sliding along both, and each sliding friction pushes the mass
+// back into the other surface. With normal impulses N_f (floor) and N_w
+// (wall), both contacts active and sliding:
+//   x:  m w = N_w − μ N_f
+//   z:  m w = −m g δt + N_f − μ N_w
+// so N_f = m (w (1 + μ) + g δt) / (1 − μ²) and N_w = m w + μ N_f. Every other
+// mode contradicts a request: a contact that opens or sticks leaves the other
+// one's friction unbalanced, or stops the motion its neighbour asks for. For
+// μ ≥ 1 the feedback gain μ² reaches 1 and the exact NCP has no solution:
+// the multipliers of every exact solver grow with its iterations instead of
+// converging. In the clutter (μ = 1, walls at right angles to the floor) the
+// settled pile has such corners, which is where CANAL's steps at its cap come
+// from once the pile is at rest. Without recovery (d = 0) the mass rests with
+// N_f = m g δt for every μ.
+#include <gtest/gtest.h>
+
+#include "engine/solvers/canal_solver.h"
+#include "engine/solvers/pgs_solver.h"
+
+namespace stiction {
+namespace {
+
+constexpr double kMass = 1.0;      // kg
+constexpr double kDt = 0.01;       // s
+constexpr double kGravity = 9.81;  // m/s²
+constexpr double kRecovery = 0.2;  // r, both solvers' default
+
+// Rows of a contact: two tangents, then the normal.
+ContactProblem Corner(double mu, double overlap) {
+  ContactProblem p;
+  p.dt = kDt;
+  p.tree_v_start = {0};
+  p.tree_nv = {3};
+  p.A = {kMass * MatrixX::Identity(3, 3)};
+  p.v_star = Vector3(0, 0, -kGravity * kDt);
+  Constraint floor;
+  floor.num_rows = 3;
+  floor.origin = ConstraintOrigin::kContact;
+  floor.mu = floor.cone.mu = mu;
+  floor.phi0 = -overlap;
+  floor.key = 1;
+  floor.blocks = {{0, MatrixX::Identity(3, 3)}};  // t = x, y; n = z.
+  Constraint wall = floor;
+  wall.key = 2;
+  MatrixX J_wall(3, 3);
+  J_wall << 0, 1, 0,  // t = y
+      0, 0, 1,        // t = z
+      1, 0, 0;        // n = x
+  wall.blocks = {{0, J_wall}};
+  p.constraints = {floor, wall};
+  return p;
+}
+
+CanalSolverParameters Canal(int max_iterations) {
+  CanalSolverParameters params;
+  params.tolerance = 1e-10;
+  params.max_iterations = max_iterations;
+  params.penetration_recovery = kRecovery;
+  return params;
+}
+
+PgsSolverParameters Pgs(int max_iterations) {
+  PgsSolverParameters params;
+  params.tolerance = 1e-12;
+  params.max_iterations = max_iterations;
+  params.penetration_recovery = kRecovery;
+  return params;
+}
+
+TEST(CornerJamTest, BelowMuOneEveryExactSolverFindsTheSlidingAnswer) {
+  const double mu = 0.5, d = 1e-3;
+  const double w = kRecovery * d / kDt;  // 2 cm/s
+  const double n_floor = kMass * (w * (1 + mu) + kGravity * kDt) / (1 - mu * mu);
+  const double n_wall = kMass * w + mu * n_floor;
+  const ContactProblem p = Corner(mu, d);
+  SolverResult canal, pgs;
+  ASSERT_EQ(CanalSolver(Canal(100)).Solve(p, p.v_star, &canal), SolverStatus::kConverged) << canal.message;
+  ASSERT_EQ(PgsSolver(Pgs(2000)).Solve(p, p.v_star, &pgs), SolverStatus::kConverged) << pgs.message;
+  for (const SolverResult* r : {&canal, &pgs}) {
+    // Velocities to 1e-8 m/s: both stop at velocity changes of 1e-10 m/s or
+    // less, and the map contracts by μ² = 0.25 per PGS sweep.
+    EXPECT_NEAR(r->v[0], w, 1e-8);
+    EXPECT_NEAR(r->v[1], 0, 1e-8);
+    EXPECT_NEAR(r->v[2], w, 1e-8);
+    // Impulses: m = 1 kg times the velocity tolerance, over 1 − μ².
+    EXPECT_NEAR(r->gamma[2], n_floor, 1e-7);
+    EXPECT_NEAR(r->gamma[0], -mu * n_floor, 1e-7);  // Floor friction opposes the slide away from the wall.
+    EXPECT_NEAR(r->gamma[5], n_wall, 1e-7);
+    EXPECT_NEAR(r->gamma[4], -mu * n_wall, 1e-7);  // Wall friction opposes the slide up.
+  }
+}
+
+TEST(CornerJamTest, AtMuOneWithRecoveryTheMultipliersGrowWithTheIterations) {
+  const ContactProblem p = Corner(1.0, 1e-3);
+  const double weight = kMass * kGravity * kDt;  // N s per step
+  SolverResult canal_short, canal_long, pgs_short, pgs_long;
+  EXPECT_EQ(CanalSolver(Canal(50)).Solve(p, p.v_star, &canal_short), SolverStatus::kMaxIterations);
+  EXPECT_EQ(CanalSolver(Canal(200)).Solve(p, p.v_star, &canal_long), SolverStatus::kMaxIterations);
+  EXPECT_EQ(PgsSolver(Pgs(500)).Solve(p, p.v_star, &pgs_short), SolverStatus::kMaxIterations);
+  EXPECT_EQ(PgsSolver(Pgs(2000)).Solve(p, p.v_star, &pgs_long), SolverStatus::kMaxIterations);
+  SCOPED_TRACE(testing::Message() << "floor impulse [N s]: CANAL " << canal_short.gamma[2] << " after 50, "
+                                  << canal_long.gamma[2] << " after 200 AL iterations; PGS " << pgs_short.gamma[2]
+                                  << " after 500, " << pgs_long.gamma[2] << " after 2000 sweeps; weight "
+                                  << weight << "; CANAL residual " << canal_short.constraint_residual << ", "
+                                  << canal_long.constraint_residual << " m/s");
+  // No solution to converge to. PGS's squeeze grows by the same amount every
+  // sweep, well past any finite answer's scale (the weight), and by at least
+  // half again with four times the sweeps. CANAL returns its best iterate
+  // at the cap (canal_solver.cpp), and four times the AL iterations find no
+  // better one: its residual stays at the scale of the requested
+  // separation speed w = 2 cm/s, not of its tolerance.
+  const double w = kRecovery * 1e-3 / kDt;
+  EXPECT_GT(canal_short.constraint_residual, 0.1 * w);
+  EXPECT_GE(canal_long.constraint_residual, canal_short.constraint_residual);
+  EXPECT_GT(pgs_long.gamma[2], 1.5 * pgs_short.gamma[2]);
+  EXPECT_GT(pgs_long.gamma[2], 10 * weight);
+}
+
+TEST(CornerJamTest, AtMuOneWithoutAnOverlapTheMassRestsOnTheFloor) {
+  const ContactProblem p = Corner(1.0, 0.0);
+  SolverResult canal, pgs;
+  ASSERT_EQ(CanalSolver(Canal(100)).Solve(p, p.v_star, &canal), SolverStatus::kConverged) << canal.message;
+  ASSERT_EQ(PgsSolver(Pgs(100)).Solve(p, p.v_star, &pgs), SolverStatus::kConverged) << pgs.message;
+  for (const SolverResult* r : {&canal, &pgs}) {
+    EXPECT_NEAR(r->v.norm(), 0, 1e-8);
+    EXPECT_NEAR(r->gamma[2], kMass * kGravity * kDt, 1e-8);  // The weight, 1 kg × 1e-8 m/s.
+    EXPECT_NEAR(r->gamma.tail<3>().norm(), 0, 1e-8);         // The wall carries nothing.
+  }
+}
+
+}  // namespace
+}  // namespace stiction
