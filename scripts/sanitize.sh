@@ -48,6 +48,10 @@ shift
 #   NmdpGaitTest        whole quadruped gaits under NMDP (seconds of F_v
 #                       differences each in Release); nmdp_stepper_test
 #                       runs the same stepper instrumented
+#   SimplexQpTest.*BruteForce*  the QP against enumerating every active set
+#                       (a minute instrumented, the enumeration in -O0 test
+#                       code); the other simplex_qp_test cases and
+#                       nmdp_stepper_test run the solver instrumented
 #   AlSolversTest.ClutterStaysFiniteAndSettlesWith, SceneFuzzTest.Randomly-
 #   CorruptedScenes, RobotFuzzTest.MutatedUrdf, StictionBenchExecutable.
 #                       the slowest whole-scene and mutation loops (minutes
@@ -57,7 +61,10 @@ shift
 ci_args=()
 if [ "${1:-}" = "--ci" ]; then
   [ "$mode" = asan ] || { echo "sanitize.sh: --ci is for asan" >&2; exit 2; }
-  ci_args=(-E '^(ShippedScenes/|Demos/CiSoakTest|engine_layering_test$|AlSolversTest\.ClutterStaysFiniteAndSettlesWith|SceneFuzzTest\.RandomlyCorruptedScenes|StictionBenchExecutable\.|RobotFuzzTest\.MutatedUrdf|NmdpGaitTest\.)')
+  ci_args=(-E '^(ShippedScenes/|Demos/CiSoakTest|engine_layering_test$|AlSolversTest\.ClutterStaysFiniteAndSettlesWith|SceneFuzzTest\.RandomlyCorruptedScenes|StictionBenchExecutable\.|RobotFuzzTest\.MutatedUrdf|NmdpGaitTest\.|SimplexQpTest\.(MatchesTheBruteForceOptimum|WithEqualityCapsMatchesTheBruteForce)|(scene_golden_test|nmdp_gait_test)_NOT_BUILT$)')
+  # The executables whose every test is left out above are not built
+  # (tests/CMakeLists.txt, stiction_sanitize_ci_targets).
+  targets="stiction_sanitize_ci_targets"
   shift
 fi
 
