@@ -106,6 +106,16 @@ int Run(int argc, char** argv) {
       }
       return static_cast<int>(n);
     };
+    // A number in (0, high].
+    const auto in_range = [&](const std::string& text, double high, const char* what) {
+      char* end = nullptr;
+      const double x = std::strtod(text.c_str(), &end);
+      if (end == text.c_str() || *end != '\0' || !(x > 0 && x <= high)) {
+        throw InputError(arg + ": expected " + what + " in (0, " + std::to_string(static_cast<int>(high)) +
+                         "], got '" + text + "'");
+      }
+      return x;
+    };
     if (arg == "--states") {
       states = count(next());
     } else if (arg == "--wrenches") {
@@ -117,19 +127,9 @@ int Run(int argc, char** argv) {
     } else if (arg == "--png-prefix") {
       png_prefix = next();
     } else if (arg == "--penetration-recovery") {
-      const std::string text = next();
-      char* end = nullptr;
-      recovery_override = std::strtod(text.c_str(), &end);
-      if (end == text.c_str() || *end != '\0' || !(recovery_override > 0 && recovery_override <= 1)) {
-        throw InputError(arg + ": expected a fraction in (0, 1], got '" + text + "'");
-      }
+      recovery_override = in_range(next(), 1, "a fraction");
     } else if (arg == "--friction") {
-      const std::string text = next();
-      char* end = nullptr;
-      friction_override = std::strtod(text.c_str(), &end);
-      if (end == text.c_str() || *end != '\0' || !(friction_override > 0 && friction_override <= 10)) {
-        throw InputError(arg + ": expected a friction coefficient in (0, 10], got '" + text + "'");
-      }
+      friction_override = in_range(next(), 10, "a friction coefficient");
     } else if (arg == "--help" || arg == "-h") {
       std::printf("usage: stiction-single-step [--states N] [--wrenches M] [--seed S] [--csv FILE] "
                   "[--png-prefix PREFIX] [--penetration-recovery R] [--friction MU]\n");
