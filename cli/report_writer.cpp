@@ -272,12 +272,10 @@ void CsvWriter::WriteRow(double t, const StepStats& stats, double kinetic_energy
   }
   line_.clear();
   AppendNumber(&line_, t);
-  line_ += ',';
-  AppendInt(&line_, stats.iterations);
-  line_ += ',';
-  AppendInt(&line_, stats.line_search_iterations);
-  line_ += ',';
-  AppendInt(&line_, stats.num_contacts);
+  for (int value : {stats.iterations, stats.line_search_iterations, stats.num_contacts}) {
+    line_ += ',';
+    AppendInt(&line_, value);
+  }
   for (double value : {stats.momentum_error, stats.complementarity_error, stats.ncp_residual}) {
     line_ += ',';
     AppendNumber(&line_, value);
@@ -288,10 +286,10 @@ void CsvWriter::WriteRow(double t, const StepStats& stats, double kinetic_energy
     line_ += ',';
     AppendNumber(&line_, value);
   }
-  line_ += ',';
-  AppendInt(&line_, stats.qp_iterations);
-  line_ += ',';
-  AppendInt(&line_, stats.subdivisions);
+  for (int value : {stats.qp_iterations, stats.subdivisions}) {
+    line_ += ',';
+    AppendInt(&line_, value);
+  }
   line_ += ',';
   AppendNumber(&line_, stats.smallest_dt_s);
   for (const BodyState& b : bodies) {

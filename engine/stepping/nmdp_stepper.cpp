@@ -144,14 +144,14 @@ PgmResult RunPgm(NmdpResidual& R, bool zeroth, const NmdpParameters& p, const Ve
         break;
       }
     }
-    if (stationary) break;
-    if (!accepted) break;  // No descent left at the smallest α: a stationary point.
-    const double step = (w_new - w).lpNorm<Eigen::Infinity>();
+    // Stationary, or no descent left at the smallest α: a stationary point.
+    // (An accepted step moved the weights by at least weight_tolerance.)
+    if (stationary || !accepted) break;
     const double decrease = E - E_new;
     w = w_new;
     v_plus = v_new;
     E = E_new;
-    if (step < p.weight_tolerance || decrease <= p.energy_tolerance * std::max(E, 1e-12)) break;
+    if (decrease <= p.energy_tolerance * std::max(E, 1e-12)) break;
   }
   out.v_next = v_plus;
   out.w = w;
