@@ -68,16 +68,16 @@ int RunBenchmark(const AppOptions& options) {
     if (record && !app.StartRecording(video_file)) return 1;
     const double t0 = glfwGetTime();
     const double sim0 = app.simulation().time();
-    const std::int64_t f0 = app.frames();
+    const std::int64_t f0 = app.timer().frames();
     double render_ms = 0, physics_ms = 0, capture_ms = 0;
     while (glfwGetTime() - t0 < seconds) {
       app.Frame();
-      render_ms += app.last_render_ms();
-      physics_ms += app.last_physics_ms();
-      capture_ms += app.last_capture_ms();
+      render_ms += app.timer().render_ms();
+      physics_ms += app.timer().physics_ms();
+      capture_ms += app.timer().capture_ms();
     }
     const double wall = glfwGetTime() - t0;
-    const double frames = static_cast<double>(app.frames() - f0);
+    const double frames = static_cast<double>(app.timer().frames() - f0);
     if (run == Run::kPlain) {
       std::printf("OpenGL: %s\n", app.gl_renderer().c_str());
       std::printf("scene %s, %dx%d, real time:\n", o.scene_path.empty() ? "demo.yaml" : o.scene_path.c_str(),
@@ -86,14 +86,14 @@ int RunBenchmark(const AppOptions& options) {
     char label[64] = "";
     if (record) std::snprintf(label, sizeof label, "recording %dx%d: ", app.video().width(), app.video().height());
     if (run == Run::kPanels) {
-      const Rect view = app.SceneViewRect();
+      const Rect view = app.layout().SceneViewRect();
       std::snprintf(label, sizeof label, "with the panels (scene view %.0fx%.0f): ", view.width, view.height);
     }
     std::printf("  %s%.1f frames/s, render %.2f ms/frame, physics %.2f ms/frame, achieved RTF %.3f\n",
                 label, frames / wall, render_ms / frames, physics_ms / frames,
                 (app.simulation().time() - sim0) / wall);
     if (record) {
-      const double video_frames = static_cast<double>(app.video().frames_written());
+      const double video_frames = static_cast<double>(app.video().recorder().frames_written());
       std::printf("    %.0f video frames (%.1f per wall second), capture (read-back + pipe) %.2f ms per video frame\n",
                   video_frames, video_frames / wall, capture_ms / std::max(video_frames, 1.0));
       if (!app.StopRecording()) return 1;
@@ -137,7 +137,7 @@ int RunBenchmark(const AppOptions& options) {
       const int frames = 20;
       for (int i = 0; i < frames; ++i) {
         app.Frame();
-        render_ms += app.last_render_ms();
+        render_ms += app.timer().render_ms();
       }
       std::printf("  %-40s %.2f ms\n", v.name.c_str(), render_ms / frames);
     }
@@ -162,7 +162,7 @@ int RunBenchmark(const AppOptions& options) {
     const double t0 = glfwGetTime();
     for (int i = 0; i < frames; ++i) {
       app.Frame();
-      render_ms += app.last_render_ms();
+      render_ms += app.timer().render_ms();
     }
     const double wall = glfwGetTime() - t0;
     std::printf("  %4d bodies: render %.2f ms/frame, whole frame %.2f ms (%.1f frames/s)\n", n,

@@ -40,25 +40,25 @@ int RunHeadlessRecording(const AppOptions& options) {
   const double total_s = static_cast<double>(total) / o.record_fps;
   {
     cli::ProgressBar progress(std::cerr, tty, STDERR_FILENO);
-    while (app.video().frames_written() < total) {
+    while (app.video().recorder().frames_written() < total) {
       // SIGINT/SIGTERM: the video ends cleanly with the frames so far.
       if (const int signal = TerminationSignal()) {
         progress.Clear();
         return app.FinishOnTerminationSignal(signal);
       }
       // The first frame is the initial state; each next one the first state
-      // that reaches its frame time. DoStep (inside) reports a failed step.
-      if (!app.StepToNextVideoFrame()) {  // A failed step, already printed by DoStep.
+      // that reaches its frame time. PhysicsLoop::Step reports a failed step.
+      if (!app.StepToNextVideoFrame()) {  // A failed step, already printed by PhysicsLoop::Step.
         progress.Clear();
         app.StopRecording();  // Keeps the frames written so far.
         return 1;
       }
-      if (!app.CaptureVideoFrames(total - app.video().frames_written())) {
+      if (!app.CaptureVideoFrames(total - app.video().recorder().frames_written())) {
         // The video cannot go on (a full disk, ffmpeg failed): the recording
         // stopped with the reason printed and the file keeps its complete
         // fragments. The simulation itself runs on to --duration, then the
         // run exits 1 saying the video is incomplete (docs/recording-faults.md).
-        const std::int64_t written = app.video().frames_written();
+        const std::int64_t written = app.video().recorder().frames_written();
         for (std::int64_t k = written; k < total; ++k) {
           if (const int signal = TerminationSignal()) {
             progress.Clear();
@@ -68,7 +68,7 @@ int RunHeadlessRecording(const AppOptions& options) {
             progress.Clear();
             return 1;
           }
-          progress.Update(app.simulation().time() - t0, total_s, app.steps_taken());
+          progress.Update(app.simulation().time() - t0, total_s, app.physics().steps_taken());
         }
         progress.Clear();
         std::fprintf(stderr,
@@ -78,7 +78,7 @@ int RunHeadlessRecording(const AppOptions& options) {
                      app.simulation().time());
         return 1;
       }
-      progress.Update(app.video_clock().video_seconds(), total_s, app.steps_taken());
+      progress.Update(app.video().clock().video_seconds(), total_s, app.physics().steps_taken());
     }
   }
   if (!app.StopRecording()) return 1;  // Reported.

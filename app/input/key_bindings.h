@@ -1,7 +1,8 @@
 #pragma once
 // Every mouse and key binding, as the F1 window and docs/viewer.md list them.
-// The handlers are App::HandleKey / HandleMouseButton / HandleCursor /
-// HandleScroll; this table is their documentation and must match them.
+// The handlers are InputController::HandleKey / HandleMouseButton /
+// HandleCursor / HandleScroll; this table is their documentation and must
+// match them.
 #include <span>
 
 namespace stiction::app {

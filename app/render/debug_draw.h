@@ -26,6 +26,11 @@ struct PatchVertex {
   PatchVertex(const Vec3f& p, float t) : p_W{p.x(), p.y(), p.z()}, fraction(t) {}
 };
 
+/// The colours of a frame's x, y and z axes (body frames, the rotate
+/// perturbation's target).
+inline const Vec4f kAxisColors[3] = {Vec4f(0.9f, 0.15f, 0.15f, 1), Vec4f(0.1f, 0.75f, 0.1f, 1),
+                                     Vec4f(0.15f, 0.3f, 0.95f, 1)};
+
 struct DebugDraw {
   std::vector<DebugVertex> lines;          ///< Pairs; depth tested.
   std::vector<DebugVertex> overlay_lines;  ///< Pairs; drawn on top.

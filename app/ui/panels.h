@@ -109,6 +109,11 @@ double StictionSlipBound(double mu, double sigma, double g, double dt);
 /// The scene's values for the "edited" markers and Revert (after a load).
 SceneValues SceneValuesFrom(const Simulation& sim);
 
+/// The panels' fields for a scene just loaded from `path`: the Open field,
+/// every live section's values, the scene's values for Revert, no refused
+/// fields.
+void LoadSceneFields(const Simulation& sim, const std::string& path, UiState* ui);
+
 /// Whether the engine's value of each section differs from the scene's.
 bool SimulationEdited(const Simulation& sim, const SceneValues& scene);
 bool ContactEdited(const Simulation& sim, const SceneValues& scene);

@@ -624,6 +624,15 @@ SceneValues SceneValuesFrom(const Simulation& sim) {
   return SceneValues{SimulationEditsFrom(sim), ContactEditsFrom(sim), SolverEditsFrom(sim)};
 }
 
+void LoadSceneFields(const Simulation& sim, const std::string& path, UiState* ui) {
+  ui->scene_path_field = path;
+  ui->sim_edits = SimulationEditsFrom(sim);
+  ui->contact_edits = ContactEditsFrom(sim);
+  ui->solver_edits = SolverEditsFrom(sim);
+  ui->scene_values = SceneValuesFrom(sim);
+  ui->field_errors.clear();
+}
+
 bool SimulationEdited(const Simulation& sim, const SceneValues& scene) {
   if (sim.time_step() != scene.sim.time_step || sim.stepping_scheme() != scene.sim.scheme ||
       sim.integrator().theta != scene.sim.integrator.theta || sim.integrator().theta_vq != scene.sim.integrator.theta_vq) {

@@ -172,6 +172,11 @@ struct UiState {
   Plots plots;
   GripperUi gripper;
 
+  /// The pressure patches' colour scale this frame (the Visualization
+  /// section's mode and fixed top, or the smoothed peak): what the patches
+  /// are coloured with and the legend shows.
+  PressureLegend pressure_legend() const { return MakePressureLegend(viz.pressure, pressure_max.max_pa()); }
+
   void Info(std::string text) {
     message = std::move(text);
     message_is_error = false;

@@ -55,16 +55,16 @@ struct Image {
 
 Image Grab(const App& app) {
   Image im;
-  im.rgb = app.ReadPixels(&im.width, &im.height);
+  im.rgb = app.capture().ReadPixels(&im.width, &im.height);
   return im;
 }
 
 // Window pixel (top-left origin) of a world point, through the scene view.
 bool ProjectToWindow(App& app, const Vector3& p_W, double* x, double* y) {
-  const Rect view = app.SceneViewRect();
+  const Rect view = app.layout().SceneViewRect();
   const int w = static_cast<int>(std::lround(view.width)), h = static_cast<int>(std::lround(view.height));
   Vec3f pixel;
-  if (!app.camera().Project(p_W.cast<float>(), w, h, &pixel)) return false;
+  if (!app.director().camera().Project(p_W.cast<float>(), w, h, &pixel)) return false;
   *x = view.x + pixel.x();
   *y = view.y + pixel.y();
   return pixel.x() >= 2 && pixel.y() >= 2 && pixel.x() < w - 2 && pixel.y() < h - 2;
@@ -167,30 +167,30 @@ TEST(AppTest, DemoMatchesTheGoldenImage) {
 TEST(AppTest, PauseStepAndApplyTimeStepFromThePanel) {
   App app(Options(kDemo, /*paused=*/false));
   app.Frame();
-  ASSERT_FALSE(app.paused());
-  app.HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
-  EXPECT_TRUE(app.paused());
+  ASSERT_FALSE(app.physics().paused());
+  app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  EXPECT_TRUE(app.physics().paused());
   const double t0 = app.simulation().time();
-  const auto steps0 = app.steps_taken();
+  const auto steps0 = app.physics().steps_taken();
   app.Frame();
   app.Frame();
   EXPECT_EQ(app.simulation().time(), t0);
 
   // Right arrow: exactly one step.
   const double dt = app.simulation().time_step();
-  app.HandleKey(GLFW_KEY_RIGHT, GLFW_PRESS, 0);
+  app.input().HandleKey(GLFW_KEY_RIGHT, GLFW_PRESS, 0);
   app.Frame();
-  EXPECT_EQ(app.steps_taken(), steps0 + 1);
+  EXPECT_EQ(app.physics().steps_taken(), steps0 + 1);
   EXPECT_NEAR(app.simulation().time(), t0 + dt, 1e-12);
   app.Frame();
-  EXPECT_EQ(app.steps_taken(), steps0 + 1);
+  EXPECT_EQ(app.physics().steps_taken(), steps0 + 1);
 
   // The panel's Apply: the engine takes the new δt on the next step.
   app.ui().sim_edits.time_step = 0.002;
   ASSERT_TRUE(ApplySimulationEdits(&app.ui(), &app)) << app.ui().message;
   EXPECT_EQ(app.simulation().time_step(), 0.002);
   const double t1 = app.simulation().time();
-  app.HandleKey(GLFW_KEY_RIGHT, GLFW_PRESS, 0);
+  app.input().HandleKey(GLFW_KEY_RIGHT, GLFW_PRESS, 0);
   app.Frame();
   EXPECT_NEAR(app.simulation().time(), t1 + 0.002, 1e-12);
 
@@ -210,21 +210,21 @@ TEST(AppTest, PauseStepAndApplyTimeStepFromThePanel) {
   app.ui().sim_edits.integrator = {std::string(kCustomIntegrator), 1.5, 0.5};
   EXPECT_FALSE(ApplySimulationEdits(&app.ui(), &app));
   EXPECT_EQ(app.simulation().integrator().name, "implicit_euler");
-  app.HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
-  EXPECT_FALSE(app.paused());
+  app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  EXPECT_FALSE(app.physics().paused());
   const double t2 = app.simulation().time();
   for (int i = 0; i < 5; ++i) app.Frame();
   EXPECT_GT(app.simulation().time(), t2);
 
   // Backspace resets; = and - change the real-time factor.
-  app.HandleKey(GLFW_KEY_BACKSPACE, GLFW_PRESS, 0);
+  app.input().HandleKey(GLFW_KEY_BACKSPACE, GLFW_PRESS, 0);
   EXPECT_EQ(app.simulation().time(), 0.0);
-  const double rtf = app.clock().real_time_factor();
-  app.HandleKey(GLFW_KEY_EQUAL, GLFW_PRESS, 0);
-  EXPECT_EQ(app.clock().real_time_factor(), 2 * rtf);
-  app.HandleKey(GLFW_KEY_MINUS, GLFW_PRESS, 0);
-  app.HandleKey(GLFW_KEY_MINUS, GLFW_PRESS, 0);
-  EXPECT_EQ(app.clock().real_time_factor(), rtf / 2);
+  const double rtf = app.physics().clock().real_time_factor();
+  app.input().HandleKey(GLFW_KEY_EQUAL, GLFW_PRESS, 0);
+  EXPECT_EQ(app.physics().clock().real_time_factor(), 2 * rtf);
+  app.input().HandleKey(GLFW_KEY_MINUS, GLFW_PRESS, 0);
+  app.input().HandleKey(GLFW_KEY_MINUS, GLFW_PRESS, 0);
+  EXPECT_EQ(app.physics().clock().real_time_factor(), rtf / 2);
 }
 
 // The Simulation section's stepping scheme and NMDP parameters
@@ -280,20 +280,20 @@ TEST(AppTest, SimulationPanelSetsTheSteppingSchemeAndNmdpParameters) {
 TEST(AppTest, KeysTypedIntoAFieldDoNotReachTheViewer) {
   App app(Options(kDemo));
   app.Frame();
-  ASSERT_TRUE(app.paused());
+  ASSERT_TRUE(app.physics().paused());
   // What ImGui reports while a text field has focus.
   ImGui::GetIO().WantCaptureKeyboard = true;
-  app.HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
-  app.HandleKey(GLFW_KEY_TAB, GLFW_PRESS, 0);
-  EXPECT_TRUE(app.paused());
+  app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  app.input().HandleKey(GLFW_KEY_TAB, GLFW_PRESS, 0);
+  EXPECT_TRUE(app.physics().paused());
   EXPECT_FALSE(app.ui().settings.layout.show_left);  // Options() starts without panels.
   ImGui::GetIO().WantCaptureKeyboard = false;
-  app.HandleKey(GLFW_KEY_TAB, GLFW_PRESS, 0);
+  app.input().HandleKey(GLFW_KEY_TAB, GLFW_PRESS, 0);
   EXPECT_TRUE(app.ui().settings.layout.show_left);
   EXPECT_FALSE(app.ui().settings.layout.show_right);
-  app.HandleKey(GLFW_KEY_TAB, GLFW_PRESS, GLFW_MOD_SHIFT);
+  app.input().HandleKey(GLFW_KEY_TAB, GLFW_PRESS, GLFW_MOD_SHIFT);
   EXPECT_TRUE(app.ui().settings.layout.show_right);
-  app.HandleKey(GLFW_KEY_F1, GLFW_PRESS, 0);
+  app.input().HandleKey(GLFW_KEY_F1, GLFW_PRESS, 0);
   EXPECT_TRUE(app.ui().show_help);
   app.Frame();  // The help window draws.
 }
@@ -301,28 +301,28 @@ TEST(AppTest, KeysTypedIntoAFieldDoNotReachTheViewer) {
 TEST(AppTest, CameraFollowsTheMouse) {
   App app(Options(kDemo));
   app.Frame();
-  const Camera before = app.camera();
+  const Camera before = app.director().camera();
   // Left drag orbits.
-  app.HandleCursor(300, 200);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0, 1.0);
-  app.HandleCursor(350, 200);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0, 1.1);
-  EXPECT_NE(app.camera().azimuth_deg, before.azimuth_deg);
+  app.input().HandleCursor(300, 200);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0, 1.0);
+  app.input().HandleCursor(350, 200);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0, 1.1);
+  EXPECT_NE(app.director().camera().azimuth_deg, before.azimuth_deg);
   // Right drag pans; scroll zooms.
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_RIGHT, GLFW_PRESS, 0, 2.0);
-  app.HandleCursor(350, 250);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_RIGHT, GLFW_RELEASE, 0, 2.1);
-  EXPECT_GT((app.camera().lookat - before.lookat).norm(), 1e-3f);
-  const float d = app.camera().distance;
-  app.HandleScroll(2);
-  EXPECT_LT(app.camera().distance, d);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_RIGHT, GLFW_PRESS, 0, 2.0);
+  app.input().HandleCursor(350, 250);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_RIGHT, GLFW_RELEASE, 0, 2.1);
+  EXPECT_GT((app.director().camera().lookat - before.lookat).norm(), 1e-3f);
+  const float d = app.director().camera().distance;
+  app.input().HandleScroll(2);
+  EXPECT_LT(app.director().camera().distance, d);
   // Right double-click on the ground centres the view there (z = 0).
-  app.HandleCursor(320, 340);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_RIGHT, GLFW_PRESS, 0, 5.0);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_RIGHT, GLFW_RELEASE, 0, 5.05);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_RIGHT, GLFW_PRESS, 0, 5.1);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_RIGHT, GLFW_RELEASE, 0, 5.15);
-  EXPECT_NEAR(app.camera().lookat.z(), 0.0f, 1e-4f);
+  app.input().HandleCursor(320, 340);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_RIGHT, GLFW_PRESS, 0, 5.0);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_RIGHT, GLFW_RELEASE, 0, 5.05);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_RIGHT, GLFW_PRESS, 0, 5.1);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_RIGHT, GLFW_RELEASE, 0, 5.15);
+  EXPECT_NEAR(app.director().camera().lookat.z(), 0.0f, 1e-4f);
 }
 
 // Select a body by double-click, pull it with Ctrl+right drag, release it.
@@ -336,26 +336,26 @@ TEST(AppTest, SpringPerturbationMovesTheBodyAndStopsOnRelease) {
   ASSERT_TRUE(ProjectToWindow(app, app.snapshot().X_WB[box].p, &x, &y));
 
   // Double-click selects.
-  app.HandleCursor(x, y);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0, 10.0);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0, 10.05);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0, 10.1);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0, 10.15);
-  ASSERT_EQ(app.selected_body(), box);
+  app.input().HandleCursor(x, y);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0, 10.0);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0, 10.05);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0, 10.1);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0, 10.15);
+  ASSERT_EQ(app.perturber().selected_body(), box);
 
   // Ctrl+right drag 80 px to the right: the target moves along screen-right.
-  const Vector3 right = app.camera().Right().cast<double>();
+  const Vector3 right = app.director().camera().Right().cast<double>();
   const Vector3 p0 = app.snapshot().X_WB[box].p;
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_RIGHT, GLFW_PRESS, GLFW_MOD_CONTROL, 20.0);
-  ASSERT_TRUE(app.perturbation().active());
-  app.HandleCursor(x + 80, y);
-  EXPECT_GT((app.perturbation().target_W - p0).dot(right), 0.1);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_RIGHT, GLFW_PRESS, GLFW_MOD_CONTROL, 20.0);
+  ASSERT_TRUE(app.perturber().perturbation().active());
+  app.input().HandleCursor(x + 80, y);
+  EXPECT_GT((app.perturber().perturbation().target_W - p0).dot(right), 0.1);
   for (int i = 0; i < 60; ++i) {
-    app.HandleKey(GLFW_KEY_RIGHT, GLFW_PRESS, 0);
+    app.input().HandleKey(GLFW_KEY_RIGHT, GLFW_PRESS, 0);
     app.Frame();
   }
-  ASSERT_EQ(app.applied_wrenches().size(), 1u);
-  EXPECT_EQ(app.applied_wrenches()[0].body, box);
+  ASSERT_EQ(app.perturber().applied_wrenches().size(), 1u);
+  EXPECT_EQ(app.perturber().applied_wrenches()[0].body, box);
   const Vector3 p1 = app.snapshot().X_WB[box].p;
   EXPECT_GT((p1 - p0).dot(right), 0.1) << "the box did not follow the spring";
   // Held against gravity: it sags by about g/ω² (0.1 m), it does not fall
@@ -363,11 +363,11 @@ TEST(AppTest, SpringPerturbationMovesTheBodyAndStopsOnRelease) {
   EXPECT_GT(p1.z(), p0.z() - 0.2);
 
   // Release: no wrench any more; the box is in free flight (Δv = g δt).
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_RIGHT, GLFW_RELEASE, GLFW_MOD_CONTROL, 21.0);
-  EXPECT_FALSE(app.perturbation().active());
-  EXPECT_TRUE(app.applied_wrenches().empty());
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_RIGHT, GLFW_RELEASE, GLFW_MOD_CONTROL, 21.0);
+  EXPECT_FALSE(app.perturber().perturbation().active());
+  EXPECT_TRUE(app.perturber().applied_wrenches().empty());
   const Vector3 v1 = sim.CalcBodyStates()[box - 1].linear_velocity;
-  app.HandleKey(GLFW_KEY_RIGHT, GLFW_PRESS, 0);
+  app.input().HandleKey(GLFW_KEY_RIGHT, GLFW_PRESS, 0);
   app.Frame();
   const Vector3 v2 = sim.CalcBodyStates()[box - 1].linear_velocity;
   const Vector3 expected = v1 + sim.time_step() * sim.scene().gravity;
@@ -380,38 +380,38 @@ TEST(AppTest, CtrlLeftDragRotatesTheSelectedBody) {
   const int box = app.simulation().model().FindBody("red_box");
   double x = 0, y = 0;
   ASSERT_TRUE(ProjectToWindow(app, app.snapshot().X_WB[box].p, &x, &y));
-  app.HandleCursor(x, y);
+  app.input().HandleCursor(x, y);
   for (double t : {1.0, 1.1}) {
-    app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0, t);
-    app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0, t + 0.01);
+    app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0, t);
+    app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0, t + 0.01);
   }
-  ASSERT_EQ(app.selected_body(), box);
+  ASSERT_EQ(app.perturber().selected_body(), box);
   const Matrix3 R0 = app.snapshot().X_WB[box].R;
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, GLFW_MOD_CONTROL, 3.0);
-  app.HandleCursor(x + 60, y);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, GLFW_MOD_CONTROL, 3.0);
+  app.input().HandleCursor(x + 60, y);
   for (int i = 0; i < 40; ++i) {
-    app.HandleKey(GLFW_KEY_RIGHT, GLFW_PRESS, 0);
+    app.input().HandleKey(GLFW_KEY_RIGHT, GLFW_PRESS, 0);
     app.Frame();
   }
   const Eigen::AngleAxisd turned(app.snapshot().X_WB[box].R * R0.transpose());
   EXPECT_GT(turned.angle(), 0.3);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, GLFW_MOD_CONTROL, 4.0);
-  EXPECT_TRUE(app.applied_wrenches().empty());
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, GLFW_MOD_CONTROL, 4.0);
+  EXPECT_TRUE(app.perturber().applied_wrenches().empty());
 }
 
 TEST(AppTest, ScenesOpenReloadAndRefuseBadFiles) {
   App app(Options(kDemo));
   app.Frame();
   // Ctrl+L reloads and keeps the camera.
-  app.camera().distance = 7.5f;
-  app.HandleKey(GLFW_KEY_RIGHT, GLFW_PRESS, 0);
+  app.director().camera().distance = 7.5f;
+  app.input().HandleKey(GLFW_KEY_RIGHT, GLFW_PRESS, 0);
   app.Frame();
   ASSERT_GT(app.simulation().time(), 0);
-  app.HandleKey(GLFW_KEY_L, GLFW_PRESS, GLFW_MOD_CONTROL);
+  app.input().HandleKey(GLFW_KEY_L, GLFW_PRESS, GLFW_MOD_CONTROL);
   EXPECT_EQ(app.simulation().time(), 0.0);
-  EXPECT_EQ(app.camera().distance, 7.5f);
+  EXPECT_EQ(app.director().camera().distance, 7.5f);
   // Dropping a file opens it.
-  app.HandleDrop({kScenes + "/pendulum.yaml"});
+  app.input().HandleDrop({kScenes + "/pendulum.yaml"});
   EXPECT_EQ(app.simulation().model().num_bodies(), 2);
   app.Frame();
   // The Open field goes through the next frame.
@@ -433,13 +433,13 @@ TEST(AppTest, AFailedStepPausesAndTheAppKeepsRunning) {
   v.setConstant(1e300);  // Overflows to inf within the step.
   sim.SetState(sim.positions(), v);
   for (int i = 0; i < 3; ++i) app.Frame();
-  EXPECT_TRUE(app.paused());
+  EXPECT_TRUE(app.physics().paused());
   EXPECT_TRUE(app.ui().message_is_error);
   EXPECT_NE(app.ui().message.find("step failed"), std::string::npos) << app.ui().message;
-  app.HandleKey(GLFW_KEY_BACKSPACE, GLFW_PRESS, 0);
-  app.HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  app.input().HandleKey(GLFW_KEY_BACKSPACE, GLFW_PRESS, 0);
+  app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
   for (int i = 0; i < 3; ++i) app.Frame();
-  EXPECT_FALSE(app.paused());
+  EXPECT_FALSE(app.physics().paused());
 }
 
 TEST(AppTest, ScreenshotAndResize) {
@@ -450,7 +450,7 @@ TEST(AppTest, ScreenshotAndResize) {
   o.screenshot_dir = dir.string();
   App app(o);
   app.Frame();
-  app.HandleKey(GLFW_KEY_P, GLFW_PRESS, GLFW_MOD_CONTROL);
+  app.input().HandleKey(GLFW_KEY_P, GLFW_PRESS, GLFW_MOD_CONTROL);
   app.Frame();
   int pngs = 0;
   for (const auto& e : fs::directory_iterator(dir)) pngs += e.path().extension() == ".png";
@@ -497,7 +497,7 @@ TEST(AppContactTest, SnapshotCarriesTheContactsOfTheLastStep) {
     fz += c.f_W.z();
   }
   EXPECT_NEAR(fz, 9.81, 0.01 * 9.81) << "a 1 kg box at rest carries its weight";
-  app.HandleKey(GLFW_KEY_BACKSPACE, GLFW_PRESS, 0);
+  app.input().HandleKey(GLFW_KEY_BACKSPACE, GLFW_PRESS, 0);
   EXPECT_TRUE(app.snapshot().contacts.empty());  // Reset: no last step.
 }
 
@@ -557,7 +557,7 @@ TEST(AppContactTest, ContactPanelAppliesStiffnessAndSigma) {
   const double t = sim.time();
   app.Frame();
   EXPECT_GT(sim.time(), t);
-  EXPECT_FALSE(app.paused());
+  EXPECT_FALSE(app.physics().paused());
 
   // The derived figures of the panel.
   EXPECT_NEAR(NearRigidPenetration(1.0, 9.81, 0.01), 2.485e-5, 1e-8);
@@ -626,7 +626,7 @@ TEST(AppContactTest, SolverPanelAppliesAndRefuses) {
   EXPECT_EQ(sim.solver_parameters().line_search, LineSearchKind::kBacktracking);
   EXPECT_EQ(sim.solver_parameters().backtracking_rho, 0.5);
   app.Frame();
-  EXPECT_FALSE(app.paused()) << ui.message;
+  EXPECT_FALSE(app.physics().paused()) << ui.message;
   ui.solver_edits.sap.backtracking_rho = 1.5;
   EXPECT_FALSE(ApplySolverEdits(&ui, &app));
   EXPECT_TRUE(ui.message_is_error);
@@ -636,7 +636,7 @@ TEST(AppContactTest, SolverPanelAppliesAndRefuses) {
   EXPECT_FALSE(ApplySolverEdits(&ui, &app));
   EXPECT_EQ(sim.solver_parameters().relative_tolerance, 1e-3);
   app.Frame();
-  EXPECT_FALSE(app.paused());
+  EXPECT_FALSE(app.physics().paused());
   EXPECT_GE(app.ui().plots.log_momentum_error.values().size(), 2u);
   EXPECT_EQ(app.ui().plots.line_search_iterations.values().size(),
             app.ui().plots.log_momentum_error.values().size());
@@ -654,7 +654,7 @@ TEST(AppContactTest, SolverPanelSwitchesSolversLive) {
   EXPECT_EQ(sim.solver_type(), SolverType::kCanal);
   EXPECT_EQ(sim.solver_settings().canal.initial_penalty_ratio, 20);
   app.Frame();
-  EXPECT_FALSE(app.paused()) << ui.message;
+  EXPECT_FALSE(app.physics().paused()) << ui.message;
   ui.solver_edits.canal.penalty_growth = 0.5;  // κ must be > 1.
   EXPECT_FALSE(ApplySolverEdits(&ui, &app));
   EXPECT_TRUE(ui.message_is_error);
@@ -667,7 +667,7 @@ TEST(AppContactTest, SolverPanelSwitchesSolversLive) {
   ASSERT_TRUE(ApplySolverEdits(&ui, &app)) << ui.message;
   EXPECT_EQ(sim.solver_type(), SolverType::kSubAdmm);
   app.Frame();
-  EXPECT_FALSE(app.paused()) << ui.message;
+  EXPECT_FALSE(app.physics().paused()) << ui.message;
   ui.solver_edits.type = SolverType::kSap;
   ASSERT_TRUE(ApplySolverEdits(&ui, &app)) << ui.message;
   EXPECT_EQ(sim.solver_type(), SolverType::kSap);
@@ -689,7 +689,7 @@ TEST(AppContactTest, SolverPanelSetsATimeBudgetAndCountsTheStepsAtIt) {
   EXPECT_EQ(sim.solver_settings().budget.time_ms, 1e-6);
   EXPECT_TRUE(SolverEdited(sim, ui.scene_values));
   for (int i = 0; i < 4; ++i) app.Frame();
-  EXPECT_FALSE(app.paused()) << ui.message;
+  EXPECT_FALSE(app.physics().paused()) << ui.message;
   EXPECT_EQ(ui.solver_stops.steps, 20);
   EXPECT_GE(ui.solver_stops.budget_hits, 1);
   EXPECT_LE(ui.solver_stops.budget_hits, ui.solver_stops.short_of_tolerance);
@@ -705,7 +705,7 @@ TEST(AppContactTest, SolverPanelSetsATimeBudgetAndCountsTheStepsAtIt) {
 // Contact drawing shows where the projected contact points are.
 TEST(AppContactTest, ContactGlyphsAreDrawnAtTheContactPoints) {
   App app(Options(kBoxResting));
-  app.HandleKey(GLFW_KEY_RIGHT, GLFW_PRESS, 0);
+  app.input().HandleKey(GLFW_KEY_RIGHT, GLFW_PRESS, 0);
   app.Frame();
   ASSERT_GE(app.snapshot().contacts.size(), 3u);
   VisualizationState& viz = app.ui().viz;
@@ -735,21 +735,21 @@ TEST(AppContactTest, ContactGlyphsAreDrawnAtTheContactPoints) {
 TEST(AppContactTest, InspectorReportsTheRestingBoxInStiction) {
   App app(RunningBox(10));
   for (int i = 0; i < 5; ++i) app.Frame();  // 50 steps at rest.
-  app.HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
   app.Frame();
   const auto& contacts = app.snapshot().contacts;
   ASSERT_GE(contacts.size(), 3u);
   const int target = static_cast<int>(contacts.size()) - 1;
   double x = 0, y = 0;
   ASSERT_TRUE(ProjectToWindow(app, contacts[target].p_W, &x, &y));
-  app.HandleCursor(x + 3, y - 2);  // Within 10 px.
-  const Camera camera = app.camera();
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, GLFW_MOD_ALT, 1.0);
-  app.HandleCursor(x + 40, y);  // Not a camera drag.
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, GLFW_MOD_ALT, 1.1);
-  EXPECT_EQ(app.camera().azimuth_deg, camera.azimuth_deg);
+  app.input().HandleCursor(x + 3, y - 2);  // Within 10 px.
+  const Camera camera = app.director().camera();
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, GLFW_MOD_ALT, 1.0);
+  app.input().HandleCursor(x + 40, y);  // Not a camera drag.
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, GLFW_MOD_ALT, 1.1);
+  EXPECT_EQ(app.director().camera().azimuth_deg, camera.azimuth_deg);
   ASSERT_EQ(app.ui().selected_contact, target);
-  const ContactSnapshot* c = app.selected_contact();
+  const ContactSnapshot* c = app.inspector().selected();
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->phi, app.simulation().contacts()[target].phi);
   EXPECT_LT(c->phi, 0.0);
@@ -766,18 +766,18 @@ TEST(AppContactTest, InspectorReportsTheRestingBoxInStiction) {
   app.Frame();  // The inspector draws the selection.
 
   // A step later it still shows a box-ground contact near the same point.
-  app.HandleKey(GLFW_KEY_RIGHT, GLFW_PRESS, 0);
+  app.input().HandleKey(GLFW_KEY_RIGHT, GLFW_PRESS, 0);
   app.Frame();
-  ASSERT_NE(app.selected_contact(), nullptr);
-  EXPECT_LT((app.selected_contact()->p_W - p).norm(), 1e-3);
+  ASSERT_NE(app.inspector().selected(), nullptr);
+  EXPECT_LT((app.inspector().selected()->p_W - p).norm(), 1e-3);
 
   // Alt+click far from every contact deselects.
   app.ui().settings.layout.show_right = false;
   app.Frame();
-  app.HandleCursor(5, 5);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, GLFW_MOD_ALT, 3.0);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, GLFW_MOD_ALT, 3.1);
-  EXPECT_EQ(app.selected_contact(), nullptr);
+  app.input().HandleCursor(5, 5);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, GLFW_MOD_ALT, 3.0);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, GLFW_MOD_ALT, 3.1);
+  EXPECT_EQ(app.inspector().selected(), nullptr);
 }
 
 // The default camera frames the bodies: in the clutter scene their centres
@@ -856,83 +856,83 @@ TEST(AppGripperTest, TeleopFocusSwallowsViewerShortcutsAndEscLeaves) {
     // T in a scene without a gripper: refused with a message. (One App at a
     // time: each owns the ImGui context.)
     App plain(Options(kDemo));
-    plain.HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);
-    EXPECT_FALSE(plain.teleop());
+    plain.input().HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);
+    EXPECT_FALSE(plain.gripper().teleop());
     EXPECT_TRUE(plain.ui().message_is_error);
   }
   App app(GripperOptions("grasp_box.yaml"));
-  ASSERT_NE(app.gripper(), nullptr);
-  ASSERT_NE(app.player(), nullptr);  // The scene's own script plays.
-  app.HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);
-  ASSERT_TRUE(app.teleop());
-  EXPECT_EQ(app.player(), nullptr);  // Teleop takes over from the script.
+  ASSERT_NE(app.gripper().controller(), nullptr);
+  ASSERT_NE(app.gripper().player(), nullptr);  // The scene's own script plays.
+  app.input().HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);
+  ASSERT_TRUE(app.gripper().teleop());
+  EXPECT_EQ(app.gripper().player(), nullptr);  // Teleop takes over from the script.
   const bool panels = app.ui().settings.layout.show_left;
   for (int key : {GLFW_KEY_SPACE, GLFW_KEY_BACKSPACE, GLFW_KEY_TAB, GLFW_KEY_F1, GLFW_KEY_EQUAL}) {
-    app.HandleKey(key, GLFW_PRESS, 0);
+    app.input().HandleKey(key, GLFW_PRESS, 0);
   }
-  EXPECT_FALSE(app.paused());  // Space did not pause.
+  EXPECT_FALSE(app.physics().paused());  // Space did not pause.
   EXPECT_EQ(app.ui().settings.layout.show_left, panels);
   EXPECT_FALSE(app.ui().show_help);
-  EXPECT_EQ(app.clock().real_time_factor(), 1.0);
+  EXPECT_EQ(app.physics().clock().real_time_factor(), 1.0);
   // A double-click does not select a body while teleoperating.
   double x = 0, y = 0;
   ASSERT_TRUE(ProjectToWindow(app, app.snapshot().X_WB[app.simulation().model().FindBody("box")].p, &x, &y));
-  app.HandleCursor(x, y);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0, 1.0);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0, 1.05);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0, 1.1);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0, 1.15);
-  EXPECT_EQ(app.selected_body(), -1);
+  app.input().HandleCursor(x, y);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0, 1.0);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0, 1.05);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0, 1.1);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0, 1.15);
+  EXPECT_EQ(app.perturber().selected_body(), -1);
   // Esc leaves; then the shortcuts work again.
-  app.HandleKey(GLFW_KEY_ESCAPE, GLFW_PRESS, 0);
-  EXPECT_FALSE(app.teleop());
-  app.HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
-  EXPECT_TRUE(app.paused());
+  app.input().HandleKey(GLFW_KEY_ESCAPE, GLFW_PRESS, 0);
+  EXPECT_FALSE(app.gripper().teleop());
+  app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  EXPECT_TRUE(app.physics().paused());
 }
 
 TEST(AppGripperTest, DragScrollAndCtrlDragMoveTheTarget) {
   App app(GripperOptions("grasp_box.yaml"));
   app.Frame();
-  app.HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);
-  const GripperPose start = app.gripper()->target();
+  app.input().HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);
+  const GripperPose start = app.gripper().controller()->target();
   // Plain drag: horizontal plane only.
-  app.HandleCursor(300, 200);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0, 1.0);
-  app.HandleCursor(360, 170);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0, 1.2);
-  const GripperPose moved = app.gripper()->target();
+  app.input().HandleCursor(300, 200);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0, 1.0);
+  app.input().HandleCursor(360, 170);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0, 1.2);
+  const GripperPose moved = app.gripper().controller()->target();
   EXPECT_GT(std::hypot(moved.x - start.x, moved.y - start.y), 1e-3);
   EXPECT_EQ(moved.z, start.z);
   EXPECT_EQ(moved.yaw, start.yaw);
   // 60 px right moves along the camera's right vector flattened: check the
   // direction of the x-y move against it.
-  Vec3f right = app.camera().Right();
+  Vec3f right = app.director().camera().Right();
   right.z() = 0;
   EXPECT_GT(right.normalized().dot(Vec3f(static_cast<float>(moved.x - start.x), static_cast<float>(moved.y - start.y), 0)),
             0.0f);
   // Shift+drag up raises the target; scroll lowers it 1 cm per notch.
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, GLFW_MOD_SHIFT, 2.0);
-  app.HandleCursor(360, 120);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, GLFW_MOD_SHIFT, 2.2);
-  const GripperPose raised = app.gripper()->target();
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, GLFW_MOD_SHIFT, 2.0);
+  app.input().HandleCursor(360, 120);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, GLFW_MOD_SHIFT, 2.2);
+  const GripperPose raised = app.gripper().controller()->target();
   EXPECT_GT(raised.z, moved.z + 1e-3);
   EXPECT_EQ(raised.x, moved.x);
-  app.HandleScroll(-3);
-  EXPECT_NEAR(app.gripper()->target().z, raised.z - 0.03, 1e-12);
+  app.input().HandleScroll(-3);
+  EXPECT_NEAR(app.gripper().controller()->target().z, raised.z - 0.03, 1e-12);
   // Ctrl+drag turns the yaw only.
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, GLFW_MOD_CONTROL, 3.0);
-  app.HandleCursor(460, 120);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, GLFW_MOD_CONTROL, 3.2);
-  EXPECT_NEAR(app.gripper()->target().yaw - start.yaw, 100 * 3.14159265358979 / kWidth, 1e-9);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, GLFW_MOD_CONTROL, 3.0);
+  app.input().HandleCursor(460, 120);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, GLFW_MOD_CONTROL, 3.2);
+  EXPECT_NEAR(app.gripper().controller()->target().yaw - start.yaw, 100 * 3.14159265358979 / kWidth, 1e-9);
   // The ghost is drawn at the target: the palm's ghost pose is the target.
   app.Frame();
-  const int palm = app.gripper()->palm_body();
+  const int palm = app.gripper().controller()->palm_body();
   bool found = false;
   for (const auto& [body, X] : app.snapshot().ghost_bodies) {
     if (body != palm) continue;
     found = true;
-    EXPECT_NEAR(X.p.x(), app.gripper()->target().x, 1e-12);
-    EXPECT_NEAR(X.p.z(), app.gripper()->target().z, 1e-12);
+    EXPECT_NEAR(X.p.x(), app.gripper().controller()->target().x, 1e-12);
+    EXPECT_NEAR(X.p.z(), app.gripper().controller()->target().z, 1e-12);
   }
   EXPECT_TRUE(found);
   // The camera did not orbit while the left button dragged the target.
@@ -941,20 +941,20 @@ TEST(AppGripperTest, DragScrollAndCtrlDragMoveTheTarget) {
 TEST(AppGripperTest, ArmHandTiltsWithAltDragAndGClosesEveryFinger) {
   App app(GripperOptions("iiwa_hand_grasp.yaml"));
   app.Frame();
-  app.HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);
-  ASSERT_TRUE(app.gripper()->can_tilt());
-  const GripperPose start = app.gripper()->target();
+  app.input().HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);
+  ASSERT_TRUE(app.gripper().controller()->can_tilt());
+  const GripperPose start = app.gripper().controller()->target();
   // Alt+drag down tilts the target only: a quarter turn per window height.
-  app.HandleCursor(300, 200);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, GLFW_MOD_ALT, 1.0);
-  app.HandleCursor(300, 272);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, GLFW_MOD_ALT, 1.2);
-  const GripperPose tilted = app.gripper()->target();
+  app.input().HandleCursor(300, 200);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, GLFW_MOD_ALT, 1.0);
+  app.input().HandleCursor(300, 272);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, GLFW_MOD_ALT, 1.2);
+  const GripperPose tilted = app.gripper().controller()->target();
   EXPECT_NEAR(tilted.tilt - start.tilt, 72 * 0.5 * 3.14159265358979 / kHeight, 1e-9);
   EXPECT_EQ(tilted.x, start.x);
   EXPECT_EQ(tilted.yaw, start.yaw);
   // G closes all four fingers: every finger actuator aims at its closed value.
-  app.HandleKey(GLFW_KEY_G, GLFW_PRESS, 0);
+  app.input().HandleKey(GLFW_KEY_G, GLFW_PRESS, 0);
   app.Frame();
   const GripperDescription& g = app.simulation().scene().gripper;
   ASSERT_EQ(g.fingers.size(), 4u);
@@ -965,33 +965,33 @@ TEST(AppGripperTest, ArmHandTiltsWithAltDragAndGClosesEveryFinger) {
     }
   }
   // The readout and the panel's plots cover every finger.
-  EXPECT_EQ(app.grasp_readout().fingers.size(), 4u);
+  EXPECT_EQ(app.gripper().readout().fingers.size(), 4u);
   EXPECT_EQ(app.ui().gripper.normal_force.size(), 4u);
 }
 
 TEST(AppGripperTest, AltDragOnAGantrySaysItCannotTilt) {
   App app(GripperOptions("grasp_box.yaml"));
   app.Frame();
-  app.HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);
-  const GripperPose start = app.gripper()->target();
-  app.HandleCursor(300, 200);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, GLFW_MOD_ALT, 1.0);
-  app.HandleCursor(300, 260);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, GLFW_MOD_ALT, 1.2);
-  EXPECT_EQ(app.gripper()->target(), start);
+  app.input().HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);
+  const GripperPose start = app.gripper().controller()->target();
+  app.input().HandleCursor(300, 200);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, GLFW_MOD_ALT, 1.0);
+  app.input().HandleCursor(300, 260);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, GLFW_MOD_ALT, 1.2);
+  EXPECT_EQ(app.gripper().controller()->target(), start);
   EXPECT_TRUE(app.ui().message_is_error);
   EXPECT_NE(app.ui().message.find("cannot tilt"), std::string::npos) << app.ui().message;
 }
 
 // Teleoperates a grasp: lower 16 cm by scrolling, close with G, raise 15 cm.
 void TeleopGrasp(App* app) {
-  app->HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);
-  app->HandleScroll(-16);  // z 0.25 -> 0.09 m: pads 1 cm above the box centre.
+  app->input().HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);
+  app->input().HandleScroll(-16);  // z 0.25 -> 0.09 m: pads 1 cm above the box centre.
   for (int i = 0; i < 12; ++i) app->Frame();  // 1.2 s.
-  app->HandleKey(GLFW_KEY_G, GLFW_PRESS, 0);
+  app->input().HandleKey(GLFW_KEY_G, GLFW_PRESS, 0);
   for (int i = 0; i < 5; ++i) app->Frame();
   for (int i = 0; i < 15; ++i) {
-    app->HandleScroll(1);  // Raise in 1 cm steps, one per frame.
+    app->input().HandleScroll(1);  // Raise in 1 cm steps, one per frame.
     app->Frame();
   }
   for (int i = 0; i < 10; ++i) app->Frame();
@@ -1001,7 +1001,7 @@ TEST(AppGripperTest, ClosingGripsAndLiftsTheBox) {
   App app(GripperOptions("grasp_box.yaml"));
   TeleopGrasp(&app);
   const int box = app.simulation().model().FindBody("box");
-  const GraspReadout& g = app.grasp_readout();
+  const GraspReadout& g = app.gripper().readout();
   ASSERT_TRUE(g.holding());
   EXPECT_EQ(g.held_body, box);
   // Force control: each finger presses with the commanded 20 N (1%).
@@ -1020,17 +1020,17 @@ TEST(AppGripperTest, RecordSaveReplayReproducesTheState) {
   App app(GripperOptions("grasp_box.yaml"));
   app.Frame();
   app.StartCommandRecording();
-  ASSERT_TRUE(app.recorder().recording());
+  ASSERT_TRUE(app.gripper().recorder().recording());
   EXPECT_EQ(app.simulation().step_index(), 0);
   TeleopGrasp(&app);
   app.StopCommandRecording();
   const VectorX q = app.simulation().positions(), v = app.simulation().velocities();
   const std::int64_t steps = app.simulation().step_index();
-  ASSERT_GT(app.recorder().log().entries.size(), 10u);
+  ASSERT_GT(app.gripper().recorder().log().entries.size(), 10u);
   ASSERT_TRUE(app.SaveCommandRecording(file.string()));
   // Replay in the same viewer: reset, then the same number of steps.
   ASSERT_TRUE(app.ReplayCommands(file.string()));
-  EXPECT_FALSE(app.teleop());
+  EXPECT_FALSE(app.gripper().teleop());
   while (app.simulation().step_index() < steps) app.Frame();
   ASSERT_EQ(app.simulation().step_index(), steps);
   EXPECT_TRUE((app.simulation().positions().array() == q.array()).all());
@@ -1078,7 +1078,7 @@ TEST(AppGripperTest, DemoScenesOpenAndDescribeThemselves) {
     SCOPED_TRACE(scene);
     App app(GripperOptions(scene));
     EXPECT_FALSE(app.simulation().scene().description.empty());
-    EXPECT_NE(app.player(), nullptr);  // Its script plays.
+    EXPECT_NE(app.gripper().player(), nullptr);  // Its script plays.
     app.Frame();
     EXPECT_FALSE(app.snapshot().ghost_bodies.empty());
   }
@@ -1102,7 +1102,7 @@ struct Silhouette {
 };
 
 Silhouette RobotSilhouette(App& app) {
-  if (!app.paused()) app.HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  if (!app.physics().paused()) app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
   RenderOptions& render = app.ui().viz.render;
   const RenderOptions saved = render;
   const bool saved_points = app.ui().viz.contact_points;
@@ -1237,7 +1237,7 @@ TEST(AppRobotTest, RobotFilesOpenDirectlyAndByDrop) {
   EXPECT_GT(s.centre_pixels, 0.05 * kWidth * kHeight / 4);  // Upright and slim.
   EXPECT_GT(CountColour(s, Orange), 0.3 * s.pixels);
 
-  app.HandleDrop({kRobots + "/four_finger_hand.urdf"});
+  app.input().HandleDrop({kRobots + "/four_finger_hand.urdf"});
   EXPECT_FALSE(app.ui().message_is_error) << app.ui().message;
   ASSERT_EQ(app.simulation().scene().robots.size(), 1u);
   EXPECT_NE(app.simulation().scene().robots[0].file.find("four_finger_hand.urdf"), std::string::npos);
@@ -1248,7 +1248,7 @@ TEST(AppRobotTest, RobotFilesOpenDirectlyAndByDrop) {
   EXPECT_GT(s.centre_pixels, 0.05 * kWidth * kHeight / 4);
 
   // A scene dropped after a robot file; several files: the first opens.
-  app.HandleDrop({kScenes + "/iiwa_posture.yaml", kScenes + "/pendulum.yaml"});
+  app.input().HandleDrop({kScenes + "/iiwa_posture.yaml", kScenes + "/pendulum.yaml"});
   EXPECT_FALSE(app.ui().message_is_error) << app.ui().message;
   EXPECT_EQ(app.simulation().scene().robots.size(), 2u);
   EXPECT_NE(app.ui().message.find("1 more dropped file(s) ignored"), std::string::npos) << app.ui().message;
@@ -1276,7 +1276,7 @@ TEST(AppRobotTest, ABadDroppedFileKeepsTheSceneRunning) {
   };
   for (const fs::path& file : bad) {
     SCOPED_TRACE(file.string());
-    EXPECT_NO_THROW(app.HandleDrop({file.string()}));
+    EXPECT_NO_THROW(app.input().HandleDrop({file.string()}));
     EXPECT_TRUE(app.ui().message_is_error) << app.ui().message;
     EXPECT_NE(app.ui().message.find(file.filename().string()), std::string::npos) << app.ui().message;
     EXPECT_EQ(app.ui().message.find('\n'), std::string::npos) << app.ui().message;
@@ -1287,7 +1287,7 @@ TEST(AppRobotTest, ABadDroppedFileKeepsTheSceneRunning) {
     app.Frame();
     EXPECT_GT(app.simulation().time(), t) << "the scene stopped";
   }
-  EXPECT_NO_THROW(app.HandleDrop({}));
+  EXPECT_NO_THROW(app.input().HandleDrop({}));
 }
 
 // A robot file with elements the importer skips: the notes are printed to
@@ -1313,7 +1313,7 @@ TEST(AppRobotTest, ImportNotesArePrintedAndShown) {
       "</robot>\n");
   App app(Options(kDemo));
   testing::internal::CaptureStderr();
-  app.HandleDrop({urdf.string()});
+  app.input().HandleDrop({urdf.string()});
   const std::string err = testing::internal::GetCapturedStderr();
   EXPECT_FALSE(app.ui().message_is_error) << app.ui().message;
   ASSERT_EQ(app.simulation().scene().robots.size(), 1u);
@@ -1335,7 +1335,7 @@ TEST(AppRobotTest, ImportNotesArePrintedAndShown) {
   EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
   // The shipped robot scenes have no notes: nothing printed.
   testing::internal::CaptureStderr();
-  app.HandleDrop({kScenes + "/iiwa_posture.yaml"});
+  app.input().HandleDrop({kScenes + "/iiwa_posture.yaml"});
   EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
 }
 
@@ -1381,7 +1381,7 @@ TEST(AppRobotTest, AnMjcfMeshGeomIsDrawn) {
   EXPECT_GT(s.pixels, 0.02 * kWidth * kHeight) << "the mesh is not drawn, or tiny";
   EXPECT_GT(CountColour(s, Orange), 0.3 * s.pixels) << "the mesh is not drawn in its colour";
 
-  app.HandleDrop({xml.string()});  // Reloads: a new MeshData, the same key.
+  app.input().HandleDrop({xml.string()});  // Reloads: a new MeshData, the same key.
   EXPECT_FALSE(app.ui().message_is_error) << app.ui().message;
   slab = find_mesh(app);
   ASSERT_NE(slab, nullptr);

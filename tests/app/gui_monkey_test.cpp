@@ -152,12 +152,12 @@ class Monkey {
       }
       const ImGuiIO& io = ImGui::GetIO();
       if (io.WantTextInput) ++text_input_frames_;
-      if (app_.recording() && !was_recording_) ++recordings_started_;
-      was_recording_ = app_.recording();
-      if (app_.teleop()) ++teleop_frames_;
-      if (app_.paused()) ++paused_frames_;
+      if (app_.video().recording() && !was_recording_) ++recordings_started_;
+      was_recording_ = app_.video().recording();
+      if (app_.gripper().teleop()) ++teleop_frames_;
+      if (app_.physics().paused()) ++paused_frames_;
       // steps_taken() restarts at 0 with every load.
-      const std::int64_t taken = app_.steps_taken();
+      const std::int64_t taken = app_.physics().steps_taken();
       steps_ += taken >= last_taken_ ? taken - last_taken_ : taken;
       last_taken_ = taken;
       if (app_.ui().message_is_error && app_.ui().message != last_error_) {
@@ -359,7 +359,7 @@ class Monkey {
   }
   void ToggleRecording() {
     Chord({{}, "v"});
-    Log("record", app_.recording() ? "stop" : "start");
+    Log("record", app_.video().recording() ? "stop" : "start");
     Frames(Int(1, 3));
   }
   void OpenScene() {
@@ -370,11 +370,11 @@ class Monkey {
     } else if (r < 0.8) {
       static const std::vector<DemoScene> demos(std::begin(kDemoScenes), std::end(kDemoScenes));
       const std::string path = (kSource / "assets/scenes" / Pick(demos).file).string();
-      app_.HandleDrop({path});  // As a file dropped on the window.
+      app_.input().HandleDrop({path});  // As a file dropped on the window.
       Log("scene", "drop " + path);
     } else {
       // A file that is not a scene: refused with a message, the scene runs on.
-      app_.HandleDrop({(kSource / "README.md").string()});
+      app_.input().HandleDrop({(kSource / "README.md").string()});
       Log("scene", "drop README.md");
     }
     Frames(2);
@@ -442,8 +442,8 @@ TEST(GuiMonkeyTest, RandomInputForAMinuteLeavesTheViewerAliveFiniteAndWritingOnl
     const auto end = Clock::now() + std::chrono::duration<double>(seconds);
     try {
       while (Clock::now() < end) monkey.Act();
-      if (app.recording()) {
-        EXPECT_TRUE(app.StopRecording()) << app.video().error();
+      if (app.video().recording()) {
+        EXPECT_TRUE(app.StopRecording()) << app.video().recorder().error();
       }
       monkey.Frames(1);
     } catch (const std::runtime_error&) {

@@ -75,17 +75,17 @@ struct Image {
 
 Image Grab(const App& app) {
   Image im;
-  im.rgb = app.ReadPixels(&im.width, &im.height);
+  im.rgb = app.capture().ReadPixels(&im.width, &im.height);
   return im;
 }
 
 // Pixel of a world point in the scene image (top-left origin); false when
 // outside it (with a 3-pixel border, so that neighbours can be read).
 bool Project(App& app, const Vector3& p_W, int* x, int* y) {
-  const Rect view = app.SceneViewRect();
+  const Rect view = app.layout().SceneViewRect();
   const int w = static_cast<int>(std::lround(view.width)), h = static_cast<int>(std::lround(view.height));
   Vec3f pixel;
-  if (!app.camera().Project(p_W.cast<float>(), w, h, &pixel)) return false;
+  if (!app.director().camera().Project(p_W.cast<float>(), w, h, &pixel)) return false;
   *x = static_cast<int>(pixel.x());
   *y = static_cast<int>(pixel.y());
   return *x >= 3 && *y >= 3 && *x < w - 3 && *y < h - 3;
@@ -171,7 +171,7 @@ TEST_F(PressurePatchViewTest, PatchesArePressureColouredAndFollowTheScale) {
   Settle(app);
   for (int i = 0; i < 100; ++i) app.Frame();  // The automatic scale settles on the (constant) peak.
   const ContactSurfaceSnapshot s = OnlySurface(app);
-  const PressureLegend auto_legend = app.pressure_legend();
+  const PressureLegend auto_legend = app.ui().pressure_legend();
   ASSERT_TRUE(auto_legend.automatic);
   const Image on = Grab(app);
   app.ui().viz.pressure.show_patches = false;
@@ -182,7 +182,7 @@ TEST_F(PressurePatchViewTest, PatchesArePressureColouredAndFollowTheScale) {
   app.ui().viz.pressure.fixed_max_kpa = 4.0 * s.peak_pressure * 1e-3;
   app.Frame();
   const Image fixed = Grab(app);
-  const PressureLegend fixed_legend = app.pressure_legend();
+  const PressureLegend fixed_legend = app.ui().pressure_legend();
 
   // A polygon's centroid pixel matches when it is within 0.1 (summed over
   // the channels, of 3) of the map's colour at the polygon's centroid
@@ -231,7 +231,7 @@ TEST_F(PressurePatchViewTest, LegendFollowsThePeakOrTheFixedValue) {
   Settle(app);
   for (int i = 0; i < 100; ++i) app.Frame();
   const double peak = app.snapshot().peak_pressure;
-  PressureLegend legend = app.pressure_legend();
+  PressureLegend legend = app.ui().pressure_legend();
   std::printf("peak %.6g Pa, automatic legend top %.6g Pa (%s), labels %s / %s / %s\n", peak, legend.max_pa,
               legend.Title().c_str(), legend.Label(legend.max_pa).c_str(), legend.Label(0.5 * legend.max_pa).c_str(),
               legend.Label(0).c_str());
@@ -248,14 +248,14 @@ TEST_F(PressurePatchViewTest, LegendFollowsThePeakOrTheFixedValue) {
   app.ui().viz.pressure.automatic = false;
   app.ui().viz.pressure.fixed_max_kpa = 25;
   app.Frame();
-  legend = app.pressure_legend();
+  legend = app.ui().pressure_legend();
   EXPECT_FALSE(legend.automatic);
   EXPECT_EQ(legend.max_pa, 25e3);
   EXPECT_EQ(legend.Label(legend.max_pa), "25");
   EXPECT_STREQ(legend.ModeName(), "fixed");
   app.ui().viz.pressure.fixed_max_kpa = 0.5;  // Below 1 kPa the labels are in Pa.
-  EXPECT_STREQ(app.pressure_legend().unit, "Pa");
-  EXPECT_EQ(app.pressure_legend().Label(500), "500");
+  EXPECT_STREQ(app.ui().pressure_legend().unit, "Pa");
+  EXPECT_EQ(app.ui().pressure_legend().Label(500), "500");
 }
 
 // The automatic scale's smoothing on its own: up at once, down by a fraction
@@ -337,11 +337,11 @@ TEST_F(PressurePatchViewTest, InspectorDescribesThePatchOfAPolygonContact) {
     }
   }
   ASSERT_GE(pick, 0);
-  app.SelectContact(pick);
+  app.inspector().Select(pick);
   app.Frame();  // The inspector (right column, opened by the selection) draws the patch.
-  ASSERT_NE(app.selected_contact(), nullptr);
+  ASSERT_NE(app.inspector().selected(), nullptr);
   EXPECT_TRUE(app.ui().settings.sections.at("Contacts"));
-  const ContactSnapshot& c = *app.selected_contact();
+  const ContactSnapshot& c = *app.inspector().selected();
   ASSERT_EQ(c.surface, 0);
   const std::vector<std::string> lines = DescribePatch(app.snapshot().contact_surfaces[0], c.surface, c.polygon);
   std::string text;
@@ -374,7 +374,7 @@ TEST_F(PressurePatchViewTest, HydroelasticModulusIsALiveField) {
     bool down = false, enter = false;
     std::string typed;
   } pointer;
-  app.set_ui_input([&](ImGuiIO& io) {
+  app.imgui().set_ui_input([&](ImGuiIO& io) {
     io.MousePos = ImVec2(pointer.x, pointer.y);
     io.MouseDown[0] = pointer.down;
     for (char ch : pointer.typed) io.AddInputCharacter(static_cast<unsigned>(ch));

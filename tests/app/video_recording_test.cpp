@@ -155,10 +155,10 @@ TEST(ViewerRecordingTest, VTogglesRecordingAndFramesFollowSimulatedTime) {
   o.screenshot_dir = dir.string();
   App app(o);
   app.Frame();
-  ASSERT_FALSE(app.recording());
-  app.HandleKey(GLFW_KEY_V, GLFW_PRESS, 0);
-  ASSERT_TRUE(app.recording()) << app.ui().message;
-  const std::string path = app.video().output_path();
+  ASSERT_FALSE(app.video().recording());
+  app.input().HandleKey(GLFW_KEY_V, GLFW_PRESS, 0);
+  ASSERT_TRUE(app.video().recording()) << app.ui().message;
+  const std::string path = app.video().recorder().output_path();
   EXPECT_EQ(fs::path(path).parent_path(), dir);
   EXPECT_EQ(fs::path(path).extension(), ".mp4");
   EXPECT_EQ(fs::path(path).filename().string().rfind("stiction-", 0), 0u) << path;
@@ -167,17 +167,17 @@ TEST(ViewerRecordingTest, VTogglesRecordingAndFramesFollowSimulatedTime) {
     app.Frame();
     // Frame-synchronous: after every frame, the frame due at the current
     // state has been written, one per 1/30 s of simulated time since t0.
-    ASSERT_EQ(app.video_clock().Due(app.simulation().time()), 0) << i;
+    ASSERT_EQ(app.video().clock().Due(app.simulation().time()), 0) << i;
   }
-  const std::int64_t frames = app.video().frames_written();
+  const std::int64_t frames = app.video().recorder().frames_written();
   // 60 frames x 5 steps = 0.3 s, but each frame's physics stops at a video
   // frame time, so the simulation lags; whatever it reached, the video holds
   // one frame per 1/30 s of it (frame 0 at the start of the recording).
   const double t0 = 0.005;  // One frame of 5 steps ran before V.
   EXPECT_EQ(frames, static_cast<std::int64_t>(std::floor((app.simulation().time() - t0) * 30 + 1e-6)) + 1);
   EXPECT_GE(frames, 8);
-  app.HandleKey(GLFW_KEY_V, GLFW_PRESS, 0);
-  EXPECT_FALSE(app.recording());
+  app.input().HandleKey(GLFW_KEY_V, GLFW_PRESS, 0);
+  EXPECT_FALSE(app.video().recording());
   EXPECT_FALSE(app.ui().message_is_error) << app.ui().message;
   EXPECT_NE(app.ui().message.find("video saved"), std::string::npos) << app.ui().message;
   const test::VideoProbe probe = test::ProbeVideo(path);
@@ -204,13 +204,13 @@ TEST(ViewerRecordingTest, RecordedFramesAreTheSceneImage) {
   // Run until a frame was written in the last App::Frame.
   std::int64_t before = 0;
   for (int i = 0; i < 40; ++i) {
-    before = app.video().frames_written();
+    before = app.video().recorder().frames_written();
     app.Frame();
   }
-  while (app.video().frames_written() == before) app.Frame();
-  const std::int64_t frames = app.video().frames_written();
+  while (app.video().recorder().frames_written() == before) app.Frame();
+  const std::int64_t frames = app.video().recorder().frames_written();
   int w = 0, h = 0;
-  const std::vector<std::uint8_t> scene = app.ReadPixels(&w, &h);
+  const std::vector<std::uint8_t> scene = app.capture().ReadPixels(&w, &h);
   ASSERT_TRUE(app.StopRecording()) << app.ui().message;
   char name[32];
   std::snprintf(name, sizeof name, "frame_%06lld.png", static_cast<long long>(frames - 1));
@@ -238,8 +238,8 @@ TEST(ViewerRecordingTest, ALostFrameIsShownAndStopsTheRecording) {
   const fs::path file = TempPath("lost.mp4");
   App app(o);
   ASSERT_TRUE(app.StartRecording(file.string()));  // "ffmpeg" starts, then is gone.
-  for (int i = 0; i < 200 && app.recording(); ++i) app.Frame();
-  ASSERT_FALSE(app.recording());
+  for (int i = 0; i < 200 && app.video().recording(); ++i) app.Frame();
+  ASSERT_FALSE(app.video().recording());
   EXPECT_TRUE(app.ui().message_is_error);
   EXPECT_NE(app.ui().message.find("not written"), std::string::npos) << app.ui().message;
   EXPECT_NE(app.ui().message.find("recording stopped"), std::string::npos) << app.ui().message;

@@ -165,7 +165,7 @@ TEST(ViewerLayoutTest, PanelsNeverOverlapOrLeaveTheWindowAtAnySize) {
     }
     for (int i = 0; i < 3; ++i) app.Frame();
     int ww = 0, wh = 0;
-    app.WindowSize(&ww, &wh);
+    app.layout().WindowSize(&ww, &wh);
     ASSERT_EQ(ww, c.width);
     ASSERT_EQ(wh, c.height);
     const Layout& layout = app.ui().layout;
@@ -196,7 +196,7 @@ TEST(ViewerLayoutTest, PanelsNeverOverlapOrLeaveTheWindowAtAnySize) {
     EXPECT_TRUE(scrolls);
     // The scene image is the view between the columns (framebuffer = window here).
     int iw = 0, ih = 0;
-    app.ReadPixels(&iw, &ih);
+    app.capture().ReadPixels(&iw, &ih);
     EXPECT_EQ(iw, static_cast<int>(std::lround(layout.scene.width)));
     EXPECT_EQ(ih, c.height);
     // The font follows the UI scale (high-DPI screens).
@@ -207,18 +207,18 @@ TEST(ViewerLayoutTest, PanelsNeverOverlapOrLeaveTheWindowAtAnySize) {
 TEST(ViewerLayoutTest, TabAndShiftTabHideTheColumnsAndTheSceneTakesTheRoom) {
   App app(Options("demo.yaml", 1280, 720));
   app.Frame();
-  const Rect both = app.SceneViewRect();
+  const Rect both = app.layout().SceneViewRect();
   EXPECT_GT(both.x, 0.0f);
-  app.HandleKey(GLFW_KEY_TAB, GLFW_PRESS, 0);
+  app.input().HandleKey(GLFW_KEY_TAB, GLFW_PRESS, 0);
   app.Frame();
-  EXPECT_EQ(app.SceneViewRect().x, 0.0f);
-  EXPECT_GT(app.SceneViewRect().width, both.width);
-  app.HandleKey(GLFW_KEY_TAB, GLFW_PRESS, GLFW_MOD_SHIFT);
+  EXPECT_EQ(app.layout().SceneViewRect().x, 0.0f);
+  EXPECT_GT(app.layout().SceneViewRect().width, both.width);
+  app.input().HandleKey(GLFW_KEY_TAB, GLFW_PRESS, GLFW_MOD_SHIFT);
   app.Frame();
-  EXPECT_EQ(app.SceneViewRect().width, 1280.0f);
+  EXPECT_EQ(app.layout().SceneViewRect().width, 1280.0f);
   EXPECT_EQ(ImGui::FindWindowByName("##left_column")->WasActive, false);
   int iw = 0, ih = 0;
-  app.ReadPixels(&iw, &ih);
+  app.capture().ReadPixels(&iw, &ih);
   EXPECT_EQ(iw, 1280);
 }
 
@@ -230,7 +230,7 @@ TEST(ViewerLayoutTest, WindowSizeColumnsAndSectionsPersistBetweenRuns) {
     AppOptions o = Options("demo.yaml", 1100, 650);
     o.settings_path = path;
     App app(o);
-    app.HandleKey(GLFW_KEY_TAB, GLFW_PRESS, GLFW_MOD_SHIFT);  // Right column off.
+    app.input().HandleKey(GLFW_KEY_TAB, GLFW_PRESS, GLFW_MOD_SHIFT);  // Right column off.
     app.ui().settings.sections["Solver"] = true;
     app.ui().settings.layout.left_width = 300;
     app.Frame();
@@ -242,7 +242,7 @@ TEST(ViewerLayoutTest, WindowSizeColumnsAndSectionsPersistBetweenRuns) {
   App app(o);
   app.Frame();
   int w = 0, h = 0;
-  app.WindowSize(&w, &h);
+  app.layout().WindowSize(&w, &h);
   EXPECT_EQ(w, 1100);
   EXPECT_EQ(h, 650);
   EXPECT_FALSE(app.ui().settings.layout.show_right);
@@ -260,7 +260,7 @@ struct Pointer {
   std::string typed;      // Characters to type this frame.
   bool enter = false;     // Press Enter this frame.
   void Install(App& app) {
-    app.set_ui_input([this](ImGuiIO& io) {
+    app.imgui().set_ui_input([this](ImGuiIO& io) {
       io.MousePos = ImVec2(x, y);
       io.MouseDown[0] = down;
       for (char ch : typed) io.AddInputCharacter(static_cast<unsigned>(ch));
@@ -411,8 +411,8 @@ TEST_F(ViewerFilesTest, SaveSceneAsWritesTheLiveParametersAndLoadsToThem) {
   EXPECT_EQ(loaded.GetMaterial("default").stiffness, 3.5e5);
   EXPECT_EQ(loaded.GetMaterial("default").friction, 0.8);
   EXPECT_EQ(loaded.contact_model_parameters().stiction_tolerance, 2e-3);
-  EXPECT_NE(app.gripper(), nullptr);
-  EXPECT_NE(app.player(), nullptr);  // The scene's command file, found from the new place.
+  EXPECT_NE(app.gripper().controller(), nullptr);
+  EXPECT_NE(app.gripper().player(), nullptr);  // The scene's command file, found from the new place.
   // The saved values are now the scene's: nothing is marked edited.
   EXPECT_FALSE(ContactEdited(loaded, app.ui().scene_values));
   EXPECT_FALSE(SimulationEdited(loaded, app.ui().scene_values));
@@ -433,22 +433,22 @@ TEST_F(ViewerFilesTest, SceneCameraKeyAndTrackingCamera) {
   o.paused = false;
   o.steps_per_frame = 5;
   App app(o);
-  EXPECT_EQ(app.camera().azimuth_deg, 90.0f);
-  EXPECT_EQ(app.camera().elevation_deg, -10.0f);
-  EXPECT_EQ(app.camera().distance, 2.5f);
-  EXPECT_EQ(app.camera().fovy_deg, 40.0f);
+  EXPECT_EQ(app.director().camera().azimuth_deg, 90.0f);
+  EXPECT_EQ(app.director().camera().elevation_deg, -10.0f);
+  EXPECT_EQ(app.director().camera().distance, 2.5f);
+  EXPECT_EQ(app.director().camera().fovy_deg, 40.0f);
   EXPECT_EQ(app.ui().track_body, "box");
   app.Frame();
   const int box = app.simulation().model().FindBody("box");
   ASSERT_GT(box, 0);
   const Vector3 p0 = app.snapshot().X_WB[box].p;
-  const Vec3f lookat0 = app.camera().lookat;
+  const Vec3f lookat0 = app.director().camera().lookat;
   for (int i = 0; i < 40; ++i) app.Frame();  // It flies up, falls and lands.
   const Vector3 p1 = app.snapshot().X_WB[box].p;
   ASSERT_GT((p1 - p0).norm(), 0.1);  // It moved.
   // The camera moved with it (float positions: 1e-5 m).
   for (int k = 0; k < 3; ++k) {
-    EXPECT_NEAR(app.camera().lookat[k] - lookat0[k], static_cast<float>(p1[k] - p0[k]), 1e-5f) << k;
+    EXPECT_NEAR(app.director().camera().lookat[k] - lookat0[k], static_cast<float>(p1[k] - p0[k]), 1e-5f) << k;
   }
 }
 
@@ -464,23 +464,23 @@ TEST_F(ViewerFilesTest, CommandFileKeyframesDriveTheCameraUntilTheUserTakesIt) {
   o.steps_per_frame = 10;
   App app(o);
   ASSERT_TRUE(app.ReplayCommands(file)) << app.ui().message;
-  EXPECT_TRUE(app.camera_scripted());
+  EXPECT_TRUE(app.director().scripted());
   for (int i = 0; i < 5; ++i) app.Frame();  // t = 0.5 s: the smoothstep midpoint.
   EXPECT_NEAR(app.simulation().time(), 0.5, 1e-9);
-  EXPECT_NEAR(app.camera().azimuth_deg, 45.0f, 1e-3f);
-  EXPECT_NEAR(app.camera().distance, 1.0f, 1e-6f);
+  EXPECT_NEAR(app.director().camera().azimuth_deg, 45.0f, 1e-3f);
+  EXPECT_NEAR(app.director().camera().distance, 1.0f, 1e-6f);
   // The user orbits: the script lets go and the camera stays where the user put it.
-  app.HandleCursor(640, 360);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0, 10.0);
-  app.HandleCursor(700, 360);
-  app.HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0, 10.1);
-  EXPECT_FALSE(app.camera_scripted());
-  const float azimuth = app.camera().azimuth_deg;
+  app.input().HandleCursor(640, 360);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0, 10.0);
+  app.input().HandleCursor(700, 360);
+  app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0, 10.1);
+  EXPECT_FALSE(app.director().scripted());
+  const float azimuth = app.director().camera().azimuth_deg;
   for (int i = 0; i < 3; ++i) app.Frame();
-  EXPECT_EQ(app.camera().azimuth_deg, azimuth);
+  EXPECT_EQ(app.director().camera().azimuth_deg, azimuth);
   // Reset replays the script from its start.
   app.ResetSimulation();
-  EXPECT_TRUE(app.camera_scripted());
+  EXPECT_TRUE(app.director().scripted());
 }
 
 // ---------------------------------------------------------------- video overlays
@@ -499,7 +499,7 @@ TEST_F(ViewerFilesTest, OverlaysAreBurnedIntoTheRecordedFrames) {
     EXPECT_TRUE(app.StartRecording((dir / (overlay + ".mp4")).string(), 640, 360));
     EXPECT_TRUE(app.CaptureVideoFrames(1));
     int w = 0, h = 0;
-    std::vector<std::uint8_t> rgb = app.ReadPixels(&w, &h);
+    std::vector<std::uint8_t> rgb = app.capture().ReadPixels(&w, &h);
     app.StopRecording();
     EXPECT_EQ(w, 640);
     EXPECT_EQ(h, 360);

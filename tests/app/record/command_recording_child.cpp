@@ -32,11 +32,11 @@ int main(int argc, char** argv) {
   o.screenshot_dir = argv[1];
   App app(o);
   app.StartCommandRecording();
-  if (!app.command_autosave().is_open()) {
+  if (!app.gripper().command_autosave().is_open()) {
     std::fprintf(stderr, "no autosave: %s\n", app.ui().message.c_str());
     return 3;
   }
-  std::printf("autosave %s\n", app.command_autosave().path().c_str());
+  std::printf("autosave %s\n", app.gripper().command_autosave().path().c_str());
   std::fflush(stdout);
   for (int i = 0;; ++i) {
     if (signal_mode && i == 50) {
@@ -46,7 +46,7 @@ int main(int argc, char** argv) {
     }
     const double force = 1.0 + (i % 490) * 0.1;  // Distinct, within [1, 50] N.
     app.SetGripForce(force);
-    const auto& entries = app.recorder().log().entries;
+    const auto& entries = app.gripper().recorder().log().entries;
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
     std::printf("command %lld %.17g %.9f\n", static_cast<long long>(*entries.back().step), force, wall);

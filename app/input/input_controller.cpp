@@ -1,0 +1,224 @@
+#include "app/input/input_controller.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "app/ui/imgui_layer.h"
+#include "app/ui/status_line.h"
+
+namespace stiction::app {
+namespace {
+
+constexpr double kDoubleClickSeconds = 0.35;
+constexpr double kDoubleClickPixels = 6.0;
+
+InputController* FromWindow(GLFWwindow* window) {
+  return static_cast<InputController*>(glfwGetWindowUserPointer(window));
+}
+
+}  // namespace
+
+void InputController::Attach(GLFWwindow* w) {
+  glfwSetWindowUserPointer(w, this);
+  glfwSetKeyCallback(w, [](GLFWwindow* win, int key, int /*scancode*/, int action, int mods) {
+    if (InputController* input = FromWindow(win)) input->HandleKey(key, action, mods);
+  });
+  glfwSetMouseButtonCallback(w, [](GLFWwindow* win, int button, int action, int mods) {
+    if (InputController* input = FromWindow(win)) input->HandleMouseButton(button, action, mods, glfwGetTime());
+  });
+  glfwSetCursorPosCallback(w, [](GLFWwindow* win, double x, double y) {
+    if (InputController* input = FromWindow(win)) input->HandleCursor(x, y);
+  });
+  glfwSetScrollCallback(w, [](GLFWwindow* win, double /*dx*/, double dy) {
+    if (InputController* input = FromWindow(win)) input->HandleScroll(dy);
+  });
+  glfwSetDropCallback(w, [](GLFWwindow* win, int count, const char** paths) {
+    if (InputController* input = FromWindow(win)) input->HandleDrop(std::vector<std::string>(paths, paths + count));
+  });
+}
+
+void InputController::Detach(GLFWwindow* window) { glfwSetWindowUserPointer(window, nullptr); }
+
+// ---------------------------------------------------------------- keys
+
+void InputController::HandleKey(int key, int action, int mods) {
+  if (action == GLFW_RELEASE) return;
+  if (ImGuiLayer::WantsKeyboard()) return;  // Typing into a field.
+  if (action == GLFW_REPEAT && key != GLFW_KEY_RIGHT) return;
+  if (p_.gripper.teleop()) {
+    TeleopKey(key);
+  } else {
+    ViewerKey(key, mods);
+  }
+}
+
+void InputController::ViewerKey(int key, int mods) {
+  const bool ctrl = (mods & GLFW_MOD_CONTROL) != 0;
+  AppCommands& commands = p_.commands;
+  LayoutSettings& layout = p_.ui.settings.layout;
+  switch (key) {
+    case GLFW_KEY_SPACE: commands.TogglePause(); break;
+    case GLFW_KEY_RIGHT: commands.StepOnce(); break;
+    case GLFW_KEY_BACKSPACE: commands.ResetSimulation(); break;
+    case GLFW_KEY_EQUAL:
+    case GLFW_KEY_KP_ADD: commands.SetRealTimeFactor(p_.physics.clock().real_time_factor() * 2); break;
+    case GLFW_KEY_MINUS:
+    case GLFW_KEY_KP_SUBTRACT: commands.SetRealTimeFactor(p_.physics.clock().real_time_factor() / 2); break;
+    case GLFW_KEY_L:
+      if (ctrl) commands.ReloadScene();
+      break;
+    case GLFW_KEY_P:
+      if (ctrl) commands.RequestScreenshot();
+      break;
+    case GLFW_KEY_V:
+      if (!ctrl) commands.ToggleRecording();
+      break;
+    case GLFW_KEY_TAB:  // As in MuJoCo's simulate: Tab the left column, Shift+Tab the right.
+      if ((mods & GLFW_MOD_SHIFT) != 0) {
+        layout.show_right = !layout.show_right;
+      } else {
+        layout.show_left = !layout.show_left;
+      }
+      break;
+    case GLFW_KEY_F1: p_.ui.show_help = !p_.ui.show_help; break;
+    case GLFW_KEY_F2: p_.ui.show_info = !p_.ui.show_info; break;
+    case GLFW_KEY_T: p_.gripper_commands.SetTeleop(true); break;
+    case GLFW_KEY_ESCAPE:
+      p_.perturber.Deselect();
+      p_.inspector.Select(-1);
+      break;
+    default: break;
+  }
+}
+
+void InputController::TeleopKey(int key) {
+  switch (key) {
+    case GLFW_KEY_ESCAPE: p_.gripper_commands.SetTeleop(false); break;
+    case GLFW_KEY_G:
+      if (const GripperController* gripper = p_.gripper.controller()) {
+        p_.gripper_commands.SetGripClosed(gripper->grip() != GripState::kClosed);
+      }
+      break;
+    default: break;  // Swallowed: viewer shortcuts are off while teleoperating.
+  }
+}
+
+// ---------------------------------------------------------------- mouse
+
+void InputController::HandleMouseButton(int button, int action, int mods, double time_s) {
+  if (button < 0 || button > 2) return;
+  if (action == GLFW_RELEASE) {
+    if (button == drag_button_) {
+      drag_button_ = -1;
+      p_.perturber.End();
+    }
+    return;
+  }
+  if (action != GLFW_PRESS) return;
+  if (ImGuiLayer::WantsMouse()) return;  // Over a panel.
+  const Rect view = p_.layout.SceneViewRect();
+  if (!view.Contains(static_cast<float>(cursor_x_), static_cast<float>(cursor_y_))) return;  // Letterbox.
+  if (p_.gripper.teleop()) {  // Left drag moves the target, right drag orbits; no picking.
+    drag_button_ = button;
+    drag_mods_ = mods;
+    return;
+  }
+  PressInView(button, mods, time_s);
+}
+
+bool InputController::DoubleClick(int button, double time_s) {
+  const bool double_click = time_s - last_press_time_[button] < kDoubleClickSeconds &&
+                            std::hypot(cursor_x_ - last_press_x_[button], cursor_y_ - last_press_y_[button]) <
+                                kDoubleClickPixels;
+  last_press_time_[button] = double_click ? -1.0 : time_s;
+  last_press_x_[button] = cursor_x_;
+  last_press_y_[button] = cursor_y_;
+  return double_click;
+}
+
+void InputController::PressInView(int button, int mods, double time_s) {
+  const bool double_click = DoubleClick(button, time_s);
+  if (button == GLFW_MOUSE_BUTTON_LEFT && (mods & GLFW_MOD_ALT) != 0) {
+    // Alt+click: inspect the contact nearest the cursor (no camera drag).
+    p_.inspector.Select(
+        p_.inspector.Pick(p_.director.camera(), p_.layout.SceneViewRect(), cursor_x_, cursor_y_));
+    return;
+  }
+  if (double_click) {
+    if (button == GLFW_MOUSE_BUTTON_LEFT) p_.perturber.SelectAlong(RayAt(cursor_x_, cursor_y_));
+    if (button == GLFW_MOUSE_BUTTON_RIGHT) p_.director.CenterOn(RayAt(cursor_x_, cursor_y_));
+  }
+  drag_button_ = button;
+  drag_mods_ = mods;
+  if ((mods & GLFW_MOD_CONTROL) != 0 && p_.perturber.selected_body() > 0 && button != GLFW_MOUSE_BUTTON_MIDDLE) {
+    p_.perturber.Begin(button == GLFW_MOUSE_BUTTON_LEFT ? PerturbMode::kRotate : PerturbMode::kTranslate);
+  }
+}
+
+void InputController::HandleCursor(double x, double y) {
+  const double dx = x - cursor_x_, dy = y - cursor_y_;
+  cursor_x_ = x;
+  cursor_y_ = y;
+  if (drag_button_ >= 0) Drag(dx, dy);
+}
+
+void InputController::Drag(double dx, double dy) {
+  int w = 0, h = 0;
+  p_.layout.ViewSize(&w, &h);
+  Camera& camera = p_.director.camera();
+  if (p_.gripper.teleop()) {
+    if (drag_button_ == GLFW_MOUSE_BUTTON_LEFT) p_.gripper.Drag(dx, dy, drag_mods_, camera, w, h);
+    if (drag_button_ == GLFW_MOUSE_BUTTON_RIGHT) camera.Orbit(dx, dy, h);
+  } else if (p_.perturber.perturbation().active()) {
+    p_.perturber.Drag(dx, dy, drag_mods_, camera, h);
+  } else if (drag_button_ == GLFW_MOUSE_BUTTON_LEFT) {
+    p_.director.TakeOver();  // The user takes the camera.
+    camera.Orbit(dx, dy, h);
+  } else if (drag_button_ == GLFW_MOUSE_BUTTON_RIGHT) {
+    p_.director.TakeOver();
+    camera.Pan(dx, dy, h, (drag_mods_ & GLFW_MOD_SHIFT) != 0);
+  } else if (drag_button_ == GLFW_MOUSE_BUTTON_MIDDLE) {
+    p_.director.TakeOver();
+    camera.Zoom(-dy * 20.0 / std::max(h, 1));
+  }
+}
+
+void InputController::HandleScroll(double dy) {
+  if (ImGuiLayer::WantsMouse()) return;
+  if (p_.gripper.teleop()) {
+    p_.gripper.Scroll(dy);
+    return;
+  }
+  p_.director.TakeOver();
+  p_.director.camera().Zoom(dy);
+}
+
+Ray InputController::RayAt(double x, double y) const {
+  const Rect view = p_.layout.SceneViewRect();
+  int w = 0, h = 0;
+  p_.layout.ViewSize(&w, &h);
+  return p_.director.camera().PixelRay(x - view.x, y - view.y, w, h);
+}
+
+// ---------------------------------------------------------------- files
+
+void InputController::HandleDrop(const std::vector<std::string>& paths) {
+  if (paths.empty()) return;
+  // Called from GLFW's C code: nothing may escape. OpenScene reports a bad
+  // file (InputError's FILE: reason) in the panel and keeps the current scene.
+  try {
+    if (!p_.commands.OpenScene(paths.front(), /*keep_camera=*/false)) {
+      std::fprintf(stderr, "stiction: %s\n", p_.ui.message.c_str());
+      return;
+    }
+    if (paths.size() > 1) {
+      p_.ui.Info("opened " + paths.front() + "; " + std::to_string(paths.size() - 1) +
+                 " more dropped file(s) ignored (one scene at a time)");
+    }
+  } catch (const std::exception& e) {
+    ReportError(&p_.ui, std::string("cannot open dropped file: ") + e.what());
+  }
+}
+
+}  // namespace stiction::app

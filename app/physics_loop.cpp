@@ -1,0 +1,117 @@
+#include "app/physics_loop.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "app/render/gl.h"
+
+namespace stiction::app {
+
+PhysicsLoop::PhysicsLoop(ViewerScene& scene, UiState& ui, BodyPerturber& perturber, GripperSession& gripper,
+                         const VideoSession& video, const AppOptions& options)
+    : scene_(scene), ui_(ui), perturber_(perturber), gripper_(gripper), video_(video), options_(options) {
+  clock_.set_real_time_factor(options.real_time_factor);
+  clock_.set_unlimited(options.unlimited);
+  clock_.set_budget(0.010);
+  paused_ = options.paused;
+}
+
+void PhysicsLoop::TogglePause() {
+  paused_ = !paused_;
+  clock_.Restart();
+}
+
+void PhysicsLoop::RequestSingleStep() {
+  paused_ = true;
+  single_step_requested_ = true;
+}
+
+void PhysicsLoop::StepFrame(double wall_dt, double rest_of_last_frame_ms) {
+  Simulation& sim = *scene_.sim;
+  steps_last_frame_ = 0;
+  if (single_step_requested_) {
+    single_step_requested_ = false;
+    if (Step()) steps_last_frame_ = 1;
+    clock_.Restart();
+    return;
+  }
+  if (paused_) {
+    clock_.Restart();
+    return;
+  }
+  if (options_.steps_per_frame > 0) {
+    for (int i = 0; i < options_.steps_per_frame && !paused_ && !video_.FrameDue(sim.time()); ++i) {
+      if (Step()) ++steps_last_frame_;
+    }
+    clock_.EndFrame(wall_dt, sim.time_step());
+    return;
+  }
+  // The budget: the configured one, or as long as the rest of the last
+  // frame took (rendering on llvmpipe can take tens of ms), so that physics
+  // that is behind gets at least half of each frame.
+  const double budget = std::max(clock_.budget(), 1e-3 * rest_of_last_frame_ms);
+  const double start = glfwGetTime();
+  clock_.BeginFrame(wall_dt);
+  // While recording, a frame's physics ends at the state that reaches the
+  // next video frame time (frame-synchronous: that state is rendered and
+  // written this frame; see app.h).
+  while (!paused_ && !video_.FrameDue(sim.time()) && clock_.WantsStep(sim.time_step()) &&
+         glfwGetTime() - start < budget) {
+    const double dt = sim.time_step();
+    if (!Step()) break;
+    clock_.OnStep(dt);
+    ++steps_last_frame_;
+  }
+  clock_.EndFrame(wall_dt, sim.time_step());
+}
+
+bool PhysicsLoop::Step() {
+  Simulation& sim = *scene_.sim;
+  perturber_.ApplyWrench();
+  const double dt = sim.time_step();
+  gripper_.PrepareStep();
+  const StepResult result = sim.Step();
+  if (result.status != StepStatus::kSuccess) {
+    paused_ = true;
+    char text[64];
+    std::snprintf(text, sizeof text, "step failed at t = %.6g s: ", sim.time());
+    ui_.Error(text + result.message + " (paused; change a parameter or reset)");
+    if (!options_.visible) std::fprintf(stderr, "stiction: %s\n", ui_.message.c_str());
+    return false;
+  }
+  last_stats_ = result.stats;
+  ui_.solver_stops.Add(result.stats);
+  gripper_.ReadGrasp(dt);
+  contacts_valid_ = true;
+  last_step_dt_ = dt;
+  ++steps_taken_;
+  return true;
+}
+
+bool PhysicsLoop::StepToVideoFrame() {
+  while (video_.clock().Due(scene_.sim->time()) == 0) {
+    if (!Step()) return false;
+  }
+  return true;
+}
+
+bool PhysicsLoop::StepUntil(double t_s) {
+  const Simulation& sim = *scene_.sim;
+  while (sim.time() < t_s - 0.5 * sim.time_step()) {
+    if (!Step()) return false;
+  }
+  return true;
+}
+
+Snapshot PhysicsLoop::MakeSnapshot() const {
+  return app::MakeSnapshot(*scene_.sim, last_stats_, contacts_valid_, last_step_dt_);
+}
+
+void PhysicsLoop::Restart(bool new_scene) {
+  last_stats_ = {};
+  contacts_valid_ = false;
+  if (new_scene) steps_taken_ = 0;
+  clock_.Restart();
+}
+
+}  // namespace stiction::app

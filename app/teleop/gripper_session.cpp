@@ -1,0 +1,287 @@
+#include "app/teleop/gripper_session.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <numbers>
+#include <utility>
+
+#include "app/record/screenshot.h"
+#include "app/render/gl.h"
+#include "app/ui/status_line.h"
+#include "engine/common/error.h"
+
+namespace stiction::app {
+namespace {
+
+constexpr double kScrollHeight = 0.01;  // Target height change per scroll notch [m].
+
+}  // namespace
+
+GripperSession::GripperSession(ViewerScene& scene, UiState& ui, CameraDirector& director, std::string autosave_dir)
+    : scene_(scene), ui_(ui), director_(director), autosave_dir_(std::move(autosave_dir)) {}
+
+// ---------------------------------------------------------------- the scene's life
+
+std::string GripperSession::SetUp() {
+  CloseAutosave();  // A take in progress keeps what it recorded on disk.
+  gripper_.reset();
+  StopReplay();
+  director_.ClearScript();
+  recorder_ = CommandRecorder{};
+  teleop_ = false;
+  readout_ = {};
+  ui_.gripper.Clear();
+  const Simulation& sim = *scene_.sim;
+  if (!sim.scene().gripper.present) return "";
+  gripper_.emplace(sim);
+  const std::string& file = sim.scene().commands_file;
+  if (file.empty()) return "";
+  try {
+    const CommandLog log = LoadCommandFile(file);
+    StartPlayer(file, log, CommandPlayer(log, sim.time_step()));
+  } catch (const InputError& e) {
+    return std::string("scene commands not played: ") + e.what();
+  }
+  return "";
+}
+
+void GripperSession::Restart() {
+  if (gripper_) gripper_.emplace(*scene_.sim);
+  if (player_) player_->Rewind();
+  recorder_.Stop();
+  readout_ = {};
+  ui_.gripper.Clear();
+}
+
+void GripperSession::AddGhost(Snapshot* snapshot) const {
+  if (gripper_) snapshot->ghost_bodies = gripper_->CalcTargetBodyPoses(*scene_.sim);
+}
+
+void GripperSession::PrepareStep() {
+  if (gripper_) PrepareGripperStep(scene_.sim.get(), &*gripper_, player_ ? &*player_ : nullptr);
+}
+
+void GripperSession::ReadGrasp(double dt) {
+  if (gripper_) readout_ = CalcGraspReadout(*scene_.sim, *gripper_, dt);
+}
+
+void GripperSession::PushPlots() {
+  if (gripper_) PushGraspPlots(readout_, &ui_.gripper);
+}
+
+// ---------------------------------------------------------------- teleop
+
+void GripperSession::Command(GripperCommand command) {
+  if (!gripper_) return;
+  StopReplay();  // The user takes over from the script.
+  command.step = scene_.sim->step_index();
+  try {
+    gripper_->Apply(command);
+    recorder_.Record(command);
+  } catch (const InputError& e) {
+    ui_.Error(std::string("gripper: ") + e.what());
+  }
+}
+
+bool GripperSession::SetTeleop(bool on) {
+  if (on && !gripper_) {
+    ui_.Error("this scene has no gripper (scene key 'gripper'); open a demo with one");
+    return false;
+  }
+  teleop_ = on;
+  if (on) {
+    StopReplay();
+    ui_.Info(std::string("teleop: drag moves the gripper target, scroll/Shift+drag height, Ctrl+drag yaw, ") +
+             (gripper_->can_tilt() ? "Alt+drag tilt, " : "") + "G open/close, Esc leaves");
+  } else {
+    ui_.Info("teleop off");
+  }
+  return true;
+}
+
+void GripperSession::Drag(double dx, double dy, int mods, const Camera& camera, int view_width, int view_height) {
+  if (!gripper_) return;
+  const int w = view_width, h = view_height;
+  GripperPose t = gripper_->target();
+  if ((mods & GLFW_MOD_CONTROL) != 0) {
+    // A drag across the window width turns the target half a turn.
+    t.yaw += dx * std::numbers::pi / std::max(w, 1);
+  } else if ((mods & GLFW_MOD_ALT) != 0) {
+    if (!gripper_->can_tilt()) {
+      ui_.Error("teleop: a gantry gripper cannot tilt (Alt+drag tilts an arm's target)");
+      return;
+    }
+    // A drag down the window height tilts the target a quarter turn, within
+    // ±90° (beyond, yaw and tilt would swap roles).
+    t.tilt = std::clamp(t.tilt + dy * 0.5 * std::numbers::pi / std::max(h, 1), -0.5 * std::numbers::pi,
+                        0.5 * std::numbers::pi);
+  } else {
+    const Vec3f p(static_cast<float>(t.x), static_cast<float>(t.y), static_cast<float>(t.z));
+    const float depth = std::max((p - camera.Eye()).dot(camera.Forward()), 1e-3f);
+    const double s = camera.PixelSize(depth, h);  // Metres per pixel at the target.
+    if ((mods & GLFW_MOD_SHIFT) != 0) {
+      t.z -= dy * s;
+    } else {
+      // The horizontal plane: screen right and the view direction flattened
+      // (the screen's up when looking straight down).
+      Vec3f right = camera.Right(), ahead = camera.Forward();
+      right.z() = 0;
+      ahead.z() = 0;
+      if (ahead.norm() < 1e-3f) ahead = Vec3f(camera.Up().x(), camera.Up().y(), 0.0f);
+      right.normalize();
+      ahead.normalize();
+      const Vec3f move = static_cast<float>(s) * (static_cast<float>(dx) * right - static_cast<float>(dy) * ahead);
+      t.x += move.x();
+      t.y += move.y();
+    }
+  }
+  GripperCommand c;
+  c.target = t;
+  Command(c);
+}
+
+void GripperSession::Scroll(double dy) {
+  if (!gripper_) return;
+  GripperPose t = gripper_->target();
+  t.z += kScrollHeight * dy;
+  GripperCommand c;
+  c.target = t;
+  Command(c);
+}
+
+void GripperSession::SetGripClosed(bool closed) {
+  GripperCommand c;
+  c.grip = closed ? GripState::kClosed : GripState::kOpen;
+  Command(c);
+}
+
+void GripperSession::SetGripForce(double newtons) {
+  GripperCommand c;
+  c.grip_force = std::clamp(newtons, kMinGripForce, kMaxGripForce);
+  Command(c);
+}
+
+// ---------------------------------------------------------------- takes and replay
+
+void GripperSession::StopReplay() {
+  player_.reset();
+  player_file_.clear();
+}
+
+void GripperSession::StartTake(double grip_force, double now_s) {
+  CloseAutosave();  // The previous take, if any, ends with what it holds.
+  // The take starts at t = 0 with the controller's whole state, so that a
+  // replay from a fresh load reproduces it bit for bit.
+  GripperCommand first = gripper_->StateCommand(0);
+  first.grip_force = grip_force;
+  recorder_.Start(scene_.path, scene_.sim->time_step());
+  gripper_->Apply(first);
+  recorder_.Record(first);
+  // Saved as it grows: a crash loses at most the last flush period.
+  const std::string autosave = TimestampedCommandsPath(autosave_dir_);
+  if (command_autosave_.Open(autosave, recorder_.log(), now_s)) {
+    ui_.Info("recording gripper commands from t = 0 (Stop, then Save); autosaving to " + autosave);
+    std::fprintf(stderr, "stiction: autosaving the gripper command recording to %s\n", autosave.c_str());
+  } else {
+    ReportError(&ui_, command_autosave_.error() + "; recording the gripper commands in memory only (Stop, then Save)");
+  }
+}
+
+void GripperSession::StopTake() {
+  recorder_.Stop();
+  const bool autosaving = command_autosave_.is_open();
+  const std::string saved = CloseAutosave();
+  if (autosaving && saved.empty()) return;  // The failure is shown.
+  ui_.Info("recording stopped: " + std::to_string(recorder_.log().entries.size()) + " commands" +
+           (saved.empty() ? "" : ", autosaved to " + saved));
+}
+
+bool GripperSession::SaveTake(const std::string& path) {
+  if (recorder_.log().entries.empty()) {
+    ui_.Error("nothing recorded yet (Record, teleoperate, Stop)");
+    return false;
+  }
+  try {
+    SaveCommandFile(recorder_.log(), path);
+  } catch (const InputError& e) {
+    ui_.Error(e.what());
+    return false;
+  }
+  ui_.Info("saved " + std::to_string(recorder_.log().entries.size()) + " commands to " + path);
+  return true;
+}
+
+void GripperSession::SyncAutosave(double now_s) {
+  if (!command_autosave_.is_open()) return;
+  if (!recorder_.recording()) {  // Stopped (a reset, a scene load): the file gets the rest.
+    CloseAutosave();
+    return;
+  }
+  if (!command_autosave_.Update(recorder_.log(), now_s)) {
+    ReportError(&ui_, command_autosave_.error() + "; the recording goes on in memory (Stop, then Save)");
+  }
+}
+
+std::string GripperSession::CloseAutosave() {
+  if (!command_autosave_.is_open()) return "";
+  const std::string path = command_autosave_.path();
+  if (!command_autosave_.Close(recorder_.log())) {
+    ReportError(&ui_, command_autosave_.error());
+    return "";
+  }
+  return path;
+}
+
+void GripperSession::CloseAutosaveAtExit() {
+  if (command_autosave_.is_open() && !command_autosave_.Close(recorder_.log())) {
+    std::fprintf(stderr, "stiction: %s\n", command_autosave_.error().c_str());
+  }
+}
+
+std::optional<CommandReplay> GripperSession::LoadReplay(const std::string& path) {
+  if (!gripper_) {
+    ui_.Error("--replay " + path + ": the scene has no gripper (scene key 'gripper')");
+    return std::nullopt;
+  }
+  try {
+    CommandLog log = LoadCommandFile(path);
+    CommandPlayer player(log, scene_.sim->time_step());
+    return CommandReplay{path, std::move(log), std::move(player)};
+  } catch (const InputError& e) {
+    ui_.Error(e.what());
+    return std::nullopt;
+  }
+}
+
+void GripperSession::Play(CommandReplay replay) {
+  teleop_ = false;
+  StartPlayer(replay.path, replay.log, std::move(replay.player));
+  ui_.Info("replaying " + replay.path + " from t = 0");
+}
+
+void GripperSession::StartPlayer(const std::string& path, const CommandLog& log, CommandPlayer player) {
+  player_ = std::move(player);
+  player_file_ = path;
+  director_.Script(log.camera);
+}
+
+GripperView GripperSession::MakeView() const {
+  GripperView v;
+  if (!gripper_) return v;
+  v.present = true;
+  v.teleop = teleop_;
+  v.grip = gripper_->grip();
+  v.grip_force = gripper_->grip_force();
+  v.grip_force_limited = gripper_->grip_force_limited();
+  v.can_tilt = gripper_->can_tilt();
+  v.target = gripper_->target();
+  v.actual = gripper_->CurrentPose(*scene_.sim);
+  v.readout = readout_;
+  v.recording = recorder_.recording();
+  v.recorded_commands = static_cast<int>(recorder_.log().entries.size());
+  v.replay_file = player_file_;
+  v.replay_finished = player_ && player_->finished();
+  return v;
+}
+
+}  // namespace stiction::app

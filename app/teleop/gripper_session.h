@@ -1,0 +1,128 @@
+#pragma once
+// The gripper of a scene that has one, and everything the viewer does with
+// it: teleop focus and its gestures, the Gripper panel's commands, command
+// recording (a "take", autosaved as it grows) and replay, and the grasp
+// readout. The controller, recorder and player are the engine's
+// (engine/control/); every command takes effect before the simulation's
+// next step, the step it is recorded at (docs/teleop.md).
+#include <optional>
+#include <string>
+
+#include "app/camera_director.h"
+#include "app/render/camera.h"
+#include "app/snapshot.h"
+#include "app/ui/gripper_panel.h"
+#include "app/ui/ui_state.h"
+#include "app/viewer_scene.h"
+#include "engine/control/command_autosave.h"
+#include "engine/control/command_log.h"
+#include "engine/control/command_player.h"
+#include "engine/control/command_recorder.h"
+#include "engine/control/grasp_readout.h"
+#include "engine/control/gripper_controller.h"
+
+namespace stiction::app {
+
+/// A command file read for replay, not yet playing (it starts after the
+/// reset to t = 0).
+struct CommandReplay {
+  std::string path;
+  CommandLog log;
+  CommandPlayer player;
+};
+
+class GripperSession {
+ public:
+  /// `scene`, `ui` and `director` (a command file's camera keyframes go to
+  /// it) outlive the session; takes are autosaved into `autosave_dir`.
+  GripperSession(ViewerScene& scene, UiState& ui, CameraDirector& director, std::string autosave_dir);
+  GripperSession(const GripperSession&) = delete;
+  GripperSession& operator=(const GripperSession&) = delete;
+
+  /// The gripper, when the scene has one (else nullptr).
+  const GripperController* controller() const { return gripper_ ? &*gripper_ : nullptr; }
+  bool teleop() const { return teleop_; }
+  const CommandRecorder& recorder() const { return recorder_; }
+  /// The file the take is autosaved to (open while recording).
+  const CommandAutosave& command_autosave() const { return command_autosave_; }
+  /// The command file being replayed, or nullptr.
+  const CommandPlayer* player() const { return player_ ? &*player_ : nullptr; }
+  const GraspReadout& readout() const { return readout_; }
+  /// What the Gripper panel is given this frame.
+  GripperView MakeView() const;
+
+  // ---- The scene's life. ----
+  /// After a scene load: the gripper and the scene's own command file (its
+  /// camera to the director). Returns an error line ("" if fine).
+  std::string SetUp();
+  /// After a reset to t = 0: a fresh controller, the replay from its first
+  /// command; a take in progress ends (it would no longer match).
+  void Restart();
+  /// Puts the gripper's target-pose ghost into a snapshot.
+  void AddGhost(Snapshot* snapshot) const;
+  /// Before each step: the player's due commands, then the controller's
+  /// actuator targets.
+  void PrepareStep();
+  /// After each step of `dt` [s]: the grasp readout.
+  void ReadGrasp(double dt);
+  /// One sample of the readout into the Gripper panel's plots.
+  void PushPlots();
+
+  // ---- Teleop. ----
+  /// Teleop focus on/off; false (with the message shown) when turning it on
+  /// in a scene without a gripper. On stops a playing script.
+  bool SetTeleop(bool on);
+  /// A left drag of (dx, dy) window pixels: moves the target in the
+  /// horizontal plane (Shift: up/down, Ctrl: yaw, Alt: tilt) as seen
+  /// through `camera` in a view of view_width x view_height pixels.
+  void Drag(double dx, double dy, int mods, const Camera& camera, int view_width, int view_height);
+  /// Scroll: the target up (dy > 0) or down.
+  void Scroll(double dy);
+  void SetGripClosed(bool closed);
+  void SetGripForce(double newtons);
+
+  // ---- Takes and replay. ----
+  /// Stops the command file playing, if any (the user takes over).
+  void StopReplay();
+  /// After the reset to t = 0 that starts a take: records from the
+  /// controller's whole state (with `grip_force` [N]) on, autosaving;
+  /// now_s: wall time [s].
+  void StartTake(double grip_force, double now_s);
+  void StopTake();
+  /// Writes the take; false (and a message) if it cannot.
+  bool SaveTake(const std::string& path);
+  /// Each frame: appends the new commands to the autosave (at most every
+  /// CommandAutosave::kFlushPeriod), closes it once the take stopped.
+  void SyncAutosave(double now_s);
+  /// Writes the last commands and closes the autosave; returns its path
+  /// ("" if none was open or it failed: the failure is shown and printed).
+  std::string CloseAutosave();
+  /// When the viewer closes: the same, a failure printed only (no panel is
+  /// left to show it).
+  void CloseAutosaveAtExit();
+  /// Reads a command file to replay; nullopt (with the message shown) when
+  /// the scene has no gripper or the file is bad.
+  std::optional<CommandReplay> LoadReplay(const std::string& path);
+  /// After the reset to t = 0: plays `replay` (teleop off, its camera to
+  /// the director).
+  void Play(CommandReplay replay);
+
+ private:
+  /// Applies a teleop command from the next step on (and records it).
+  void Command(GripperCommand command);
+  void StartPlayer(const std::string& path, const CommandLog& log, CommandPlayer player);
+
+  ViewerScene& scene_;
+  UiState& ui_;
+  CameraDirector& director_;
+  std::string autosave_dir_;
+  std::optional<GripperController> gripper_;
+  std::optional<CommandPlayer> player_;
+  std::string player_file_;
+  CommandRecorder recorder_;
+  CommandAutosave command_autosave_;  // recorder_'s log, on disk as it grows.
+  bool teleop_ = false;
+  GraspReadout readout_;
+};
+
+}  // namespace stiction::app
