@@ -148,6 +148,106 @@ void AppendBits(std::vector<std::uint32_t>* key, const void* data, size_t bytes)
   std::memcpy(key->data() + at, data, bytes);
 }
 
+
+// A vertex array and its buffer of vertices `stride` bytes apart: location
+// 0 the position (3 floats at position_offset), location 1 `size` floats at
+// offset (a colour, a place on the colour map).
+void MakeVertexArray(size_t stride, size_t position_offset, GLint size, size_t offset, GLuint* vao, GLuint* vbo) {
+  glGenVertexArrays(1, vao);
+  glGenBuffers(1, vbo);
+  glBindVertexArray(*vao);
+  glBindBuffer(GL_ARRAY_BUFFER, *vbo);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, static_cast<GLsizei>(stride),
+                        reinterpret_cast<const void*>(position_offset));
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, size, GL_FLOAT, GL_FALSE, static_cast<GLsizei>(stride),
+                        reinterpret_cast<const void*>(offset));
+}
+
+// What an item's level of detail depends on: the eye [m], the near plane
+// [m] and the view's pixels per radian (height / 2 / tan(fovy / 2)).
+struct LodView {
+  Vec3f eye;
+  float near_plane;
+  float px_per_radian;
+};
+
+LodView MakeLodView(const Camera& camera, int height) {
+  return LodView{camera.Eye(), camera.NearPlane(),
+                 0.5f * static_cast<float>(height) /
+                     std::tan(0.5f * camera.fovy_deg * std::numbers::pi_v<float> / 180.0f)};
+}
+
+// Drawable `d` at body pose X_WB, at the level of detail its projected size
+// needs: radius in pixels = r / distance · px_per_radian.
+DrawItem MakeDrawItem(const Drawable& d, const std::array<const GpuMesh*, kNumLods>& lods, const RigidTransform& X_WB,
+                      const Vec4f& color, bool ghost, int selected_body, const LodView& view) {
+  DrawItem item{&d, lods[0], lods[kNumLods - 1], ToMatrix(X_WB * d.X_BG), color, 0.0f, 0.0f, ghost,
+                d.shape.type == ShapeType::kHalfSpace};
+  item.depth = (item.X_WG.block<3, 1>(0, 3) - view.eye).norm();
+  if (std::isfinite(d.bounding_radius)) {
+    const float r = static_cast<float>(d.bounding_radius);
+    const float distance = std::max(item.depth - r, view.near_plane);
+    item.mesh = lods[ChooseLod(r / distance * view.px_per_radian)];
+  }
+  item.emissive = !ghost && d.body > 0 && d.body == selected_body ? 1.0f : 0.0f;
+  return item;
+}
+
+// The items that cast shadows: bodies, not the half-space nor ghosts.
+std::vector<DrawItem> ShadowCasters(const std::vector<DrawItem>& opaque, const std::vector<DrawItem>& transparent) {
+  std::vector<DrawItem> casters;
+  for (const auto* list : {&opaque, &transparent}) {
+    for (const DrawItem& item : *list) {
+      if (!item.ground && !item.ghost && std::isfinite(item.drawable->bounding_radius)) casters.push_back(item);
+    }
+  }
+  return casters;
+}
+
+// The light's view-projection: the orthographic box around the casters'
+// bounding spheres in the light's frame (receivers beyond it: mesh.frag
+// clamps), with square texels so that the penumbra is as wide across as
+// along. *half: half the box's side [m].
+Mat4f FitLightFrustum(const std::vector<DrawItem>& casters, float* half) {
+  Vec3f centre = Vec3f::Zero();
+  for (const DrawItem& c : casters) centre += c.X_WG.block<3, 1>(0, 3);
+  if (!casters.empty()) centre /= static_cast<float>(casters.size());
+  const Mat4f light_view = LookAt(centre - kLightDir_W, centre, Vec3f::UnitZ());
+  Vec3f lo = Vec3f::Constant(-0.1f), hi = Vec3f::Constant(0.1f);
+  if (!casters.empty()) {
+    lo = Vec3f::Constant(std::numeric_limits<float>::infinity());
+    hi = -lo;
+    for (const DrawItem& c : casters) {
+      const Vec3f p = (light_view * c.X_WG.col(3)).head<3>();
+      const float r = std::max(static_cast<float>(c.drawable->bounding_radius), 1e-3f);
+      lo = lo.cwiseMin(p - Vec3f::Constant(r));
+      hi = hi.cwiseMax(p + Vec3f::Constant(r));
+    }
+  }
+  const Vec3f mid = 0.5f * (lo + hi);
+  *half = 0.5f * std::max(hi.x() - lo.x(), hi.y() - lo.y()) * 1.02f;
+  // View space looks down -z: near = -hi.z, far = -lo.z (plus a margin).
+  const float depth_margin = 0.01f * (hi.z() - lo.z()) + 1e-3f;
+  return Ortho(mid.x() - *half, mid.x() + *half, mid.y() - *half, mid.y() + *half, -hi.z() - depth_margin,
+               -lo.z() + depth_margin) *
+         light_view;
+}
+
+// What the shadow map's content depends on: the light frustum and every
+// caster's mesh and pose; equal next frame = nothing to redo.
+std::vector<std::uint32_t> ShadowKey(const Mat4f& light_view_proj, const std::vector<DrawItem>& casters) {
+  std::vector<std::uint32_t> key;
+  key.reserve(16 + casters.size() * 18);
+  AppendBits(&key, light_view_proj.data(), 16 * sizeof(float));
+  for (const DrawItem& c : casters) {
+    AppendBits(&key, &c.shadow_mesh, sizeof c.shadow_mesh);
+    AppendBits(&key, c.X_WG.data(), 16 * sizeof(float));
+  }
+  return key;
+}
+
 }  // namespace
 
 Renderer::Renderer(const std::string& shader_dir) {
@@ -194,26 +294,10 @@ Renderer::Renderer(const std::string& shader_dir) {
   glReadBuffer(GL_NONE);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
 
-  glGenVertexArrays(1, &line_vao_);
-  glGenBuffers(1, &line_vbo_);
-  glBindVertexArray(line_vao_);
-  glBindBuffer(GL_ARRAY_BUFFER, line_vbo_);
-  glEnableVertexAttribArray(0);
-  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(DebugVertex),
-                        reinterpret_cast<const void*>(offsetof(DebugVertex, p_W)));
-  glEnableVertexAttribArray(1);
-  glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(DebugVertex),
-                        reinterpret_cast<const void*>(offsetof(DebugVertex, color)));
-  glGenVertexArrays(1, &patch_vao_);
-  glGenBuffers(1, &patch_vbo_);
-  glBindVertexArray(patch_vao_);
-  glBindBuffer(GL_ARRAY_BUFFER, patch_vbo_);
-  glEnableVertexAttribArray(0);
-  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(PatchVertex),
-                        reinterpret_cast<const void*>(offsetof(PatchVertex, p_W)));
-  glEnableVertexAttribArray(1);
-  glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, sizeof(PatchVertex),
-                        reinterpret_cast<const void*>(offsetof(PatchVertex, fraction)));
+  MakeVertexArray(sizeof(DebugVertex), offsetof(DebugVertex, p_W), 4, offsetof(DebugVertex, color), &line_vao_,
+                  &line_vbo_);
+  MakeVertexArray(sizeof(PatchVertex), offsetof(PatchVertex, p_W), 1, offsetof(PatchVertex, fraction), &patch_vao_,
+                  &patch_vbo_);
   glBindVertexArray(0);
   glGenVertexArrays(1, &empty_vao_);
   glGenBuffers(1, &instance_vbo_);
@@ -314,6 +398,14 @@ void Renderer::EnsureTargets(int width, int height, Antialiasing aa) {
   glBindRenderbuffer(GL_RENDERBUFFER, 0);
 }
 
+// This frame's items: opaque grouped by mesh (one instanced draw each) with
+// the ground last, so that llvmpipe's early depth test skips its shading
+// under bodies; transparent back to front.
+struct Renderer::DrawLists {
+  std::vector<DrawItem> opaque, transparent;
+  std::vector<DrawItem> casters;  ///< Of the shadow map, grouped by their shadow mesh.
+};
+
 void Renderer::Render(const RenderScene& scene, const Snapshot& snapshot, const Camera& camera,
                       const RenderOptions& options, const DebugDraw& debug, int selected_body,
                       int width, int height) {
@@ -323,159 +415,173 @@ void Renderer::Render(const RenderScene& scene, const Snapshot& snapshot, const 
   if ((aa == Antialiasing::kMsaa2 || aa == Antialiasing::kMsaa4) && max_samples_ < 2) aa = Antialiasing::kOff;
   EnsureTargets(width, height, aa);
   last_draw_calls_ = 0;
+  DrawLists items = CollectDrawItems(scene, snapshot, camera, options, selected_body, height);
+  const Mat4f view_proj = camera.ViewProjection(width, height);
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LESS);
+  glDepthMask(GL_TRUE);
+  const Mat4f light_view_proj = options.shadows ? RenderShadowPass(scene, &items) : Mat4f::Identity();
+  RenderScenePass(items, camera, options, view_proj, light_view_proj, aa, width, height);
+  RenderDebugPass(debug, view_proj);
+  RenderResolvePass(items, debug, view_proj, aa, width, height);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
 
-  // Collect what to draw, each at the level of detail its projected size
-  // needs: radius in pixels = r / (distance · tan(fovy / 2)) · height / 2.
-  const Vec3f eye = camera.Eye();
-  const float px_per_radian =
-      0.5f * static_cast<float>(height) / std::tan(0.5f * camera.fovy_deg * std::numbers::pi_v<float> / 180.0f);
-  const bool lods_known = drawable_meshes_.size() == scene.drawables.size();
-  auto lods_of = [&](size_t i) -> std::array<const GpuMesh*, kNumLods> {
-    if (lods_known) return drawable_meshes_[i];
-    std::array<const GpuMesh*, kNumLods> lods;
-    lods.fill(meshes_.Find(scene.drawables[i].mesh_key));
-    return lods;
-  };
-  auto make_item = [&](size_t i, const RigidTransform& X_WB, const Vec4f& color, bool ghost) {
-    const Drawable& d = scene.drawables[i];
-    const auto lods = lods_of(i);
-    DrawItem item{&d, lods[0], lods[kNumLods - 1], ToMatrix(X_WB * d.X_BG), color, 0.0f, 0.0f, ghost,
-                  d.shape.type == ShapeType::kHalfSpace};
-    item.depth = (item.X_WG.block<3, 1>(0, 3) - eye).norm();
-    if (std::isfinite(d.bounding_radius)) {
-      const float r = static_cast<float>(d.bounding_radius);
-      const float distance = std::max(item.depth - r, camera.NearPlane());
-      item.mesh = lods[ChooseLod(r / distance * px_per_radian)];
-    }
-    item.emissive = !ghost && d.body > 0 && d.body == selected_body ? 1.0f : 0.0f;
-    return item;
-  };
-  std::vector<DrawItem> opaque, transparent;
+std::array<const GpuMesh*, kNumLods> Renderer::LodsOf(const RenderScene& scene, size_t i) const {
+  if (drawable_meshes_.size() == scene.drawables.size()) return drawable_meshes_[i];
+  std::array<const GpuMesh*, kNumLods> lods;
+  lods.fill(meshes_.Find(scene.drawables[i].mesh_key));
+  return lods;
+}
+
+Renderer::DrawLists Renderer::CollectDrawItems(const RenderScene& scene, const Snapshot& snapshot,
+                                               const Camera& camera, const RenderOptions& options,
+                                               int selected_body, int height) const {
+  const LodView view = MakeLodView(camera, height);
+  DrawLists items;
   for (size_t i = 0; i < scene.drawables.size(); ++i) {
     const Drawable& d = scene.drawables[i];
     if (!d.visual && !options.show_collision_only) continue;
     if (d.body > 0 && !options.show_bodies) continue;
     if (d.body >= static_cast<int>(snapshot.X_WB.size())) continue;
-    if (lods_of(i)[0] == nullptr) continue;
+    const std::array<const GpuMesh*, kNumLods> lods = LodsOf(scene, i);
+    if (lods[0] == nullptr) continue;
     Vec4f color = d.color.cast<float>();
     if (!d.visual) color.w() *= 0.35f;  // Collision-only geometry: ghosted.
     if (options.transparent && d.body > 0) color.w() *= 0.4f;
-    DrawItem item = make_item(i, snapshot.X_WB[d.body], color, false);
-    (color.w() < 0.999f ? transparent : opaque).push_back(item);
+    const DrawItem item = MakeDrawItem(d, lods, snapshot.X_WB[d.body], color, false, selected_body, view);
+    (color.w() < 0.999f ? items.transparent : items.opaque).push_back(item);
   }
   // Ghosts (the gripper's target pose): the same bodies, see-through and tinted.
   for (const auto& [body, X_WB] : snapshot.ghost_bodies) {
     for (size_t i = 0; i < scene.drawables.size(); ++i) {
       const Drawable& d = scene.drawables[i];
-      if (d.body != body || !d.visual || !options.show_bodies || lods_of(i)[0] == nullptr) continue;
-      transparent.push_back(make_item(i, X_WB, Vec4f(0.35f, 0.85f, 1.0f, 0.3f), true));
+      if (d.body != body || !d.visual || !options.show_bodies) continue;
+      const std::array<const GpuMesh*, kNumLods> lods = LodsOf(scene, i);
+      if (lods[0] == nullptr) continue;
+      items.transparent.push_back(MakeDrawItem(d, lods, X_WB, Vec4f(0.35f, 0.85f, 1.0f, 0.3f), true, selected_body, view));
     }
   }
-  // Opaque: bodies grouped by mesh (one instanced draw each), the ground
-  // last so that llvmpipe's early depth test skips its shading under bodies.
-  std::stable_sort(opaque.begin(), opaque.end(), [](const DrawItem& a, const DrawItem& b) {
+  std::stable_sort(items.opaque.begin(), items.opaque.end(), [](const DrawItem& a, const DrawItem& b) {
     return a.ground != b.ground ? b.ground : a.mesh < b.mesh;
   });
-  std::sort(transparent.begin(), transparent.end(),
+  std::sort(items.transparent.begin(), items.transparent.end(),
             [](const DrawItem& a, const DrawItem& b) { return a.depth > b.depth; });
+  return items;
+}
 
-  // 1. Shadow pass (bodies cast; the half-space and ghosts do not).
-  glEnable(GL_DEPTH_TEST);
-  glDepthFunc(GL_LESS);
-  glDepthMask(GL_TRUE);
-  Mat4f light_view_proj = Mat4f::Identity();
-  if (options.shadows) {
-    std::vector<DrawItem> casters;
-    for (const auto* list : {&opaque, &transparent}) {
-      for (const DrawItem& item : *list) {
-        if (!item.ground && !item.ghost && std::isfinite(item.drawable->bounding_radius)) casters.push_back(item);
-      }
-    }
-    // Light frustum: the orthographic box around the casters' bounding
-    // spheres in the light's frame (receivers beyond it: mesh.frag clamps).
-    Vec3f centre = Vec3f::Zero();
-    for (const DrawItem& c : casters) centre += c.X_WG.block<3, 1>(0, 3);
-    if (!casters.empty()) centre /= static_cast<float>(casters.size());
-    const Mat4f light_view = LookAt(centre - kLightDir_W, centre, Vec3f::UnitZ());
-    Vec3f lo = Vec3f::Constant(-0.1f), hi = Vec3f::Constant(0.1f);
-    if (!casters.empty()) {
-      lo = Vec3f::Constant(std::numeric_limits<float>::infinity());
-      hi = -lo;
-      for (const DrawItem& c : casters) {
-        const Vec3f p = (light_view * c.X_WG.col(3)).head<3>();
-        const float r = std::max(static_cast<float>(c.drawable->bounding_radius), 1e-3f);
-        lo = lo.cwiseMin(p - Vec3f::Constant(r));
-        hi = hi.cwiseMax(p + Vec3f::Constant(r));
-      }
-    }
-    // Square texels, so that the penumbra is as wide across as along.
-    const Vec3f mid = 0.5f * (lo + hi);
-    const float half = 0.5f * std::max(hi.x() - lo.x(), hi.y() - lo.y()) * 1.02f;
-    // View space looks down -z: near = -hi.z, far = -lo.z (plus a margin).
-    const float depth_margin = 0.01f * (hi.z() - lo.z()) + 1e-3f;
-    light_view_proj = Ortho(mid.x() - half, mid.x() + half, mid.y() - half, mid.y() + half,
-                            -hi.z() - depth_margin, -lo.z() + depth_margin) *
-                      light_view;
-    // Shadow level of detail by the caster's size in texels.
-    const float texels_per_m = static_cast<float>(kShadowMapSize) / (2.0f * half);
-    for (DrawItem& c : casters) {
-      const auto lods = lods_of(static_cast<size_t>(c.drawable - scene.drawables.data()));
-      if (std::isfinite(c.drawable->bounding_radius)) {
-        c.shadow_mesh = lods[ChooseLod(static_cast<float>(c.drawable->bounding_radius) * texels_per_m)];
-      }
-    }
-    std::stable_sort(casters.begin(), casters.end(),
-                     [](const DrawItem& a, const DrawItem& b) { return a.shadow_mesh < b.shadow_mesh; });
+// ---------------------------------------------------------------- shadow pass
 
-    std::vector<std::uint32_t> key;
-    key.reserve(16 + casters.size() * 18);
-    AppendBits(&key, light_view_proj.data(), 16 * sizeof(float));
-    for (const DrawItem& c : casters) {
-      AppendBits(&key, &c.shadow_mesh, sizeof c.shadow_mesh);
-      AppendBits(&key, c.X_WG.data(), 16 * sizeof(float));
-    }
-    if (!shadow_valid_ || key != shadow_key_) {
-      shadow_key_ = std::move(key);
-      shadow_valid_ = true;
-      ++shadow_map_renders_;
-      std::vector<Instance> instances;
-      instances.reserve(casters.size());
-      for (const DrawItem& c : casters) instances.push_back(MakeInstance(c));
-      Upload(shadow_instance_vbo_, instances);
-      glBindFramebuffer(GL_FRAMEBUFFER, shadow_fbo_);
-      glViewport(0, 0, kShadowMapSize, kShadowMapSize);
-      glClear(GL_DEPTH_BUFFER_BIT);
-      // Back faces only: the map holds each caster's far side from the
-      // light, so its lit front never compares against itself (no acne,
-      // also where the shadow's coarser level of detail differs from the
-      // camera's). The offset keeps the contact with the ground clean.
-      glEnable(GL_POLYGON_OFFSET_FILL);
-      glPolygonOffset(1.5f, 2.0f);
-      glEnable(GL_CULL_FACE);
-      glCullFace(GL_FRONT);
-      shadow_program_->Use();
-      shadow_program_->Set("u_light_view_proj", light_view_proj);
-      const auto batches = Batches(casters, [](const DrawItem& c) { return c.shadow_mesh; }, instancing_);
-      for (const auto& [begin, end] : batches) {
-        const GpuMesh& mesh = *casters[begin].shadow_mesh;
-        BindInstances(mesh, shadow_instance_vbo_, begin);
-        glDrawElementsInstanced(GL_TRIANGLES, mesh.num_indices, GL_UNSIGNED_INT, nullptr,
-                                static_cast<GLsizei>(end - begin));
-        ++last_draw_calls_;
-      }
-      glDisable(GL_POLYGON_OFFSET_FILL);
-      glCullFace(GL_BACK);
-      glDisable(GL_CULL_FACE);
+// The shadow map from the directional light (bodies cast; the half-space and
+// ghosts do not), kept when no caster moved. Returns the light's view-projection.
+Mat4f Renderer::RenderShadowPass(const RenderScene& scene, DrawLists* items) {
+  std::vector<DrawItem>& casters = items->casters;
+  casters = ShadowCasters(items->opaque, items->transparent);
+  float half = 0;
+  const Mat4f light_view_proj = FitLightFrustum(casters, &half);
+  // Shadow level of detail by the caster's size in texels.
+  const float texels_per_m = static_cast<float>(kShadowMapSize) / (2.0f * half);
+  for (DrawItem& c : casters) {
+    const auto lods = LodsOf(scene, static_cast<size_t>(c.drawable - scene.drawables.data()));
+    if (std::isfinite(c.drawable->bounding_radius)) {
+      c.shadow_mesh = lods[ChooseLod(static_cast<float>(c.drawable->bounding_radius) * texels_per_m)];
     }
   }
+  std::stable_sort(casters.begin(), casters.end(),
+                   [](const DrawItem& a, const DrawItem& b) { return a.shadow_mesh < b.shadow_mesh; });
+  std::vector<std::uint32_t> key = ShadowKey(light_view_proj, casters);
+  if (shadow_valid_ && key == shadow_key_) return light_view_proj;
+  shadow_key_ = std::move(key);
+  shadow_valid_ = true;
+  ++shadow_map_renders_;
+  DrawShadowMap(*items, light_view_proj);
+  return light_view_proj;
+}
 
-  // 2. The scene into the target of the antialiasing mode.
+void Renderer::DrawShadowMap(const DrawLists& items, const Mat4f& light_view_proj) {
+  const std::vector<DrawItem>& casters = items.casters;
+  std::vector<Instance> instances;
+  instances.reserve(casters.size());
+  for (const DrawItem& c : casters) instances.push_back(MakeInstance(c));
+  Upload(shadow_instance_vbo_, instances);
+  glBindFramebuffer(GL_FRAMEBUFFER, shadow_fbo_);
+  glViewport(0, 0, kShadowMapSize, kShadowMapSize);
+  glClear(GL_DEPTH_BUFFER_BIT);
+  // Back faces only: the map holds each caster's far side from the light, so
+  // its lit front never compares against itself (no acne, also where the
+  // shadow's coarser level of detail differs from the camera's). The offset
+  // keeps the contact with the ground clean.
+  glEnable(GL_POLYGON_OFFSET_FILL);
+  glPolygonOffset(1.5f, 2.0f);
+  glEnable(GL_CULL_FACE);
+  glCullFace(GL_FRONT);
+  shadow_program_->Use();
+  shadow_program_->Set("u_light_view_proj", light_view_proj);
+  const auto batches = Batches(casters, [](const DrawItem& c) { return c.shadow_mesh; }, instancing_);
+  for (const auto& [begin, end] : batches) {
+    const GpuMesh& mesh = *casters[begin].shadow_mesh;
+    BindInstances(mesh, shadow_instance_vbo_, begin);
+    glDrawElementsInstanced(GL_TRIANGLES, mesh.num_indices, GL_UNSIGNED_INT, nullptr,
+                            static_cast<GLsizei>(end - begin));
+    ++last_draw_calls_;
+  }
+  glDisable(GL_POLYGON_OFFSET_FILL);
+  glCullFace(GL_BACK);
+  glDisable(GL_CULL_FACE);
+}
+
+// ---------------------------------------------------------------- scene pass
+
+// The scene into the target of the antialiasing mode: opaque items, the sky
+// where nothing opaque is, then transparent items back to front.
+void Renderer::RenderScenePass(const DrawLists& items, const Camera& camera, const RenderOptions& options,
+                               const Mat4f& view_proj, const Mat4f& light_view_proj, Antialiasing aa, int width,
+                               int height) {
   const GLuint target = aa == Antialiasing::kFxaa ? scene_fbo_ : aa == Antialiasing::kOff ? resolve_fbo_ : ms_fbo_;
   glBindFramebuffer(GL_FRAMEBUFFER, target);
   glViewport(0, 0, width, height);
   glClearColor(kHorizonColor[0], kHorizonColor[1], kHorizonColor[2], 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  const Mat4f view_proj = camera.ViewProjection(width, height);
+  SetMeshUniforms(camera, options, view_proj, light_view_proj);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, shadow_tex_);
+
+  // All items' instances in one upload: opaque first, then transparent.
+  std::vector<Instance> instances;
+  instances.reserve(items.opaque.size() + items.transparent.size());
+  for (const auto* list : {&items.opaque, &items.transparent}) {
+    for (const DrawItem& item : *list) instances.push_back(MakeInstance(item));
+  }
+  Upload(instance_vbo_, instances);
+
+  const int shadows = options.shadows ? 1 : 0;
+  if (options.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+  glDisable(GL_BLEND);
+  ShaderProgram* current = nullptr;
+  for (const auto& [begin, end] : Batches(items.opaque, [](const DrawItem& i) { return i.mesh; }, instancing_)) {
+    DrawBatch(items, /*transparent=*/false, begin, end, shadows, &current);
+  }
+  glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+  glDisable(GL_CULL_FACE);
+  DrawSky(view_proj, camera.Eye());
+  if (items.transparent.empty()) return;
+  current = nullptr;
+  if (options.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  glDepthMask(GL_FALSE);
+  // Back to front, one draw each: sorting matters more than batching here.
+  for (size_t i = 0; i < items.transparent.size(); ++i) {
+    DrawBatch(items, /*transparent=*/true, i, i + 1, shadows, &current);
+  }
+  glDepthMask(GL_TRUE);
+  glDisable(GL_BLEND);
+  glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+  glDisable(GL_CULL_FACE);
+}
+
+void Renderer::SetMeshUniforms(const Camera& camera, const RenderOptions& options, const Mat4f& view_proj,
+                               const Mat4f& light_view_proj) {
   const float fog_start = std::max(15.0f, 4.0f * camera.distance);
   const int shadows = options.shadows ? 1 : 0;
   const Vec3f horizon(kHorizonColor[0], kHorizonColor[1], kHorizonColor[2]);
@@ -485,7 +591,7 @@ void Renderer::Render(const RenderScene& scene, const Snapshot& snapshot, const 
     p.Set("u_view_proj", view_proj);
     p.Set("u_light_view_proj", light_view_proj);
     p.Set("u_light_dir_W", kLightDir_W);
-    p.Set("u_eye_W", eye);
+    p.Set("u_eye_W", camera.Eye());
     p.Set("u_sun_color", kSunColor);
     p.Set("u_sky_ambient", kSkyAmbient);
     p.Set("u_ground_ambient", kGroundAmbient);
@@ -499,48 +605,37 @@ void Renderer::Render(const RenderScene& scene, const Snapshot& snapshot, const 
       glUniform2f(p.Location("u_fog_range"), fog_start, 3.0f * fog_start);
     }
   }
-  glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, shadow_tex_);
+}
 
-  // All items' instances in one upload: opaque first, then transparent.
-  std::vector<Instance> instances;
-  instances.reserve(opaque.size() + transparent.size());
-  for (const auto* list : {&opaque, &transparent}) {
-    for (const DrawItem& item : *list) instances.push_back(MakeInstance(item));
+// Items [begin, end) of the opaque or the transparent list in one instanced
+// draw (the instance buffer holds the opaque items, then the transparent
+// ones); *current is the program in use.
+void Renderer::DrawBatch(const DrawLists& items, bool transparent, size_t begin, size_t end, int shadows,
+                         ShaderProgram** current) {
+  const size_t first_instance = transparent ? items.opaque.size() : 0;
+  const DrawItem& item = (transparent ? items.transparent : items.opaque)[begin];
+  ShaderProgram* program = mesh_programs_[shadows][item.ground ? 1 : 0].get();
+  if (program != *current) {
+    program->Use();
+    *current = program;
   }
-  Upload(instance_vbo_, instances);
-
-  if (options.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
-  ShaderProgram* current = nullptr;
-  auto draw = [&](const std::vector<DrawItem>& items, size_t first_instance, size_t begin, size_t end) {
-    const DrawItem& item = items[begin];
-    ShaderProgram* program = mesh_programs_[shadows][item.ground ? 1 : 0].get();
-    if (program != current) {
-      program->Use();
-      current = program;
-    }
-    if (item.ground) {
-      glDisable(GL_CULL_FACE);  // Visible from below as well.
-    } else {
-      glEnable(GL_CULL_FACE);
-    }
-    BindInstances(*item.mesh, instance_vbo_, first_instance + begin);
-    glDrawElementsInstanced(GL_TRIANGLES, item.mesh->num_indices, GL_UNSIGNED_INT, nullptr,
-                            static_cast<GLsizei>(end - begin));
-    ++last_draw_calls_;
-  };
-  glDisable(GL_BLEND);
-  for (const auto& [begin, end] : Batches(opaque, [](const DrawItem& i) { return i.mesh; }, instancing_)) {
-    draw(opaque, 0, begin, end);
+  if (item.ground) {
+    glDisable(GL_CULL_FACE);  // Visible from below as well.
+  } else {
+    glEnable(GL_CULL_FACE);
   }
-  glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
-  glDisable(GL_CULL_FACE);
+  BindInstances(*item.mesh, instance_vbo_, first_instance + begin);
+  glDrawElementsInstanced(GL_TRIANGLES, item.mesh->num_indices, GL_UNSIGNED_INT, nullptr,
+                          static_cast<GLsizei>(end - begin));
+  ++last_draw_calls_;
+}
 
-  // The sky where nothing opaque is: at the far plane, depth test only.
+// The sky where nothing opaque is: at the far plane, depth test only.
+void Renderer::DrawSky(const Mat4f& view_proj, const Vec3f& eye) {
   sky_program_->Use();
   sky_program_->Set("u_inv_view_proj", Mat4f(view_proj.inverse()));
   sky_program_->Set("u_eye_W", eye);
-  sky_program_->Set("u_horizon_color", horizon);
+  sky_program_->Set("u_horizon_color", Vec3f(kHorizonColor[0], kHorizonColor[1], kHorizonColor[2]));
   sky_program_->Set("u_zenith_color", Vec3f(kZenithColor[0], kZenithColor[1], kZenithColor[2]));
   glDepthFunc(GL_LEQUAL);
   glDepthMask(GL_FALSE);
@@ -548,22 +643,14 @@ void Renderer::Render(const RenderScene& scene, const Snapshot& snapshot, const 
   glDrawArrays(GL_TRIANGLES, 0, 3);
   glDepthMask(GL_TRUE);
   glDepthFunc(GL_LESS);
-  current = nullptr;
+}
 
-  if (!transparent.empty()) {
-    if (options.wireframe) glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
-    glEnable(GL_BLEND);
-    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-    glDepthMask(GL_FALSE);
-    // Back to front, one draw each: sorting matters more than batching here.
-    for (size_t i = 0; i < transparent.size(); ++i) draw(transparent, opaque.size(), i, i + 1);
-    glDepthMask(GL_TRUE);
-    glDisable(GL_BLEND);
-    glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
-    glDisable(GL_CULL_FACE);
-  }
+// ---------------------------------------------------------------- debug pass
 
-  // 3. Debug lines and points.
+// Debug lines depth tested; then on top the pressure patches (both faces:
+// culling is off here), under the overlay lines and points; opaque, so that
+// a colour reads as the legend's.
+void Renderer::RenderDebugPass(const DebugDraw& debug, const Mat4f& view_proj) {
   line_program_->Use();
   line_program_->Set("u_view_proj", view_proj);
   line_program_->Set("u_point_size", 6.0f);
@@ -578,8 +665,6 @@ void Renderer::Render(const RenderScene& scene, const Snapshot& snapshot, const 
   };
   draw_lines(debug.lines, GL_LINES);
   glDisable(GL_DEPTH_TEST);
-  // Pressure patches, on top (both faces: culling is off here), under the
-  // overlay glyphs; opaque, so that a colour reads as the legend's.
   if (!debug.patch_triangles.empty()) {
     patch_program_->Use();
     patch_program_->Set("u_view_proj", view_proj);
@@ -596,8 +681,14 @@ void Renderer::Render(const RenderScene& scene, const Snapshot& snapshot, const 
   draw_lines(debug.points, GL_POINTS);
   glEnable(GL_DEPTH_TEST);
   glBindVertexArray(0);
+}
 
-  // 4. Resolve into the single-sample image everything reads.
+// ---------------------------------------------------------------- resolve pass
+
+// Into the single-sample image everything reads: a blit for MSAA, the FXAA
+// pass, nothing when off.
+void Renderer::RenderResolvePass(const DrawLists& items, const DebugDraw& debug, const Mat4f& view_proj,
+                                 Antialiasing aa, int width, int height) {
   if (aa == Antialiasing::kMsaa2 || aa == Antialiasing::kMsaa4) {
     glBindFramebuffer(GL_READ_FRAMEBUFFER, ms_fbo_);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, resolve_fbo_);
@@ -610,30 +701,32 @@ void Renderer::Render(const RenderScene& scene, const Snapshot& snapshot, const 
     // ends in the sky's horizon colour): run it only inside the screen
     // rectangle of those items' bounding spheres and copy the rest. In a
     // scene of small objects that is a fraction of the frame (docs/viewer.md).
-    const Vec4i rect = EdgeRectangle(opaque, transparent, debug, view_proj, width, height);
-    if (rect[2] < width || rect[3] < height) {
-      glBindFramebuffer(GL_READ_FRAMEBUFFER, scene_fbo_);
-      glBindFramebuffer(GL_DRAW_FRAMEBUFFER, resolve_fbo_);
-      glBlitFramebuffer(0, 0, width, height, 0, 0, width, height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
-    }
-    glBindFramebuffer(GL_FRAMEBUFFER, resolve_fbo_);
-    glEnable(GL_SCISSOR_TEST);
-    glScissor(rect[0], rect[1], rect[2], rect[3]);
-    fxaa_pixels_ = static_cast<long long>(rect[2]) * rect[3];
-    glDisable(GL_DEPTH_TEST);
-    fxaa_program_->Use();
-    fxaa_program_->Set("u_image", 0);
-    glUniform2f(fxaa_program_->Location("u_texel"), 1.0f / static_cast<float>(width),
-                1.0f / static_cast<float>(height));
-    glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, scene_color_);
-    glBindVertexArray(empty_vao_);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
-    glBindVertexArray(0);
-    glDisable(GL_SCISSOR_TEST);
-    glEnable(GL_DEPTH_TEST);
+    RunFxaa(EdgeRectangle(items.opaque, items.transparent, debug, view_proj, width, height), width, height);
   }
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+void Renderer::RunFxaa(const Vec4i& rect, int width, int height) {
+  if (rect[2] < width || rect[3] < height) {
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, scene_fbo_);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, resolve_fbo_);
+    glBlitFramebuffer(0, 0, width, height, 0, 0, width, height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, resolve_fbo_);
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(rect[0], rect[1], rect[2], rect[3]);
+  fxaa_pixels_ = static_cast<long long>(rect[2]) * rect[3];
+  glDisable(GL_DEPTH_TEST);
+  fxaa_program_->Use();
+  fxaa_program_->Set("u_image", 0);
+  glUniform2f(fxaa_program_->Location("u_texel"), 1.0f / static_cast<float>(width),
+              1.0f / static_cast<float>(height));
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, scene_color_);
+  glBindVertexArray(empty_vao_);
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+  glBindVertexArray(0);
+  glDisable(GL_SCISSOR_TEST);
+  glEnable(GL_DEPTH_TEST);
 }
 
 const char* AntialiasingName(Antialiasing mode) {

@@ -1,5 +1,6 @@
 #pragma once
-// Draws a RenderScene at a Snapshot's poses:
+// Draws a RenderScene at a Snapshot's poses; Render is its four passes
+// (RenderShadowPass, RenderScenePass, RenderDebugPass, RenderResolvePass):
 //   1. a shadow pass from the directional light into a depth texture, fitted
 //      to the shadow casters and skipped when no caster moved (the map is
 //      kept from the previous frame);
@@ -8,9 +9,10 @@
 //      opaque items instanced (one glDrawElementsInstanced per mesh and
 //      level of detail; pose, colour and material per instance), the ground
 //      (grid, fog), the sky gradient behind everything, transparent items
-//      back to front, debug lines, then on top the pressure patches and the
-//      overlay glyphs;
-//   3. the antialiasing resolve into a single-sample FBO: a blit for MSAA,
+//      back to front;
+//   3. the debug lines, then on top the pressure patches and the overlay
+//      glyphs;
+//   4. the antialiasing resolve into a single-sample FBO: a blit for MSAA,
 //      the FXAA full-screen pass, nothing when off.
 // That resolved image is what goes to the window (blit) and to screenshots
 // and video frames (ReadPixels), so recordings carry the same antialiasing.
@@ -113,8 +115,32 @@ class Renderer {
   int shadow_taps() const { return shadow_taps_; }
 
  private:
+  struct DrawLists;  // This frame's draw items (renderer.cpp).
+
   void EnsureTargets(int width, int height, Antialiasing aa);
   void DeleteTargets();
+  /// The GPU meshes of drawable `i` at each level of detail.
+  std::array<const GpuMesh*, kNumLods> LodsOf(const RenderScene& scene, size_t i) const;
+  /// What to draw, each item at the level of detail its projected size
+  /// (in a view `height` pixels high) needs, the gripper's ghosts included.
+  DrawLists CollectDrawItems(const RenderScene& scene, const Snapshot& snapshot, const Camera& camera,
+                             const RenderOptions& options, int selected_body, int height) const;
+  // The passes, in order.
+  Mat4f RenderShadowPass(const RenderScene& scene, DrawLists* items);
+  void RenderScenePass(const DrawLists& items, const Camera& camera, const RenderOptions& options,
+                       const Mat4f& view_proj, const Mat4f& light_view_proj, Antialiasing aa, int width, int height);
+  void RenderDebugPass(const DebugDraw& debug, const Mat4f& view_proj);
+  void RenderResolvePass(const DrawLists& items, const DebugDraw& debug, const Mat4f& view_proj, Antialiasing aa,
+                         int width, int height);
+  // Their steps.
+  void DrawShadowMap(const DrawLists& items, const Mat4f& light_view_proj);
+  void SetMeshUniforms(const Camera& camera, const RenderOptions& options, const Mat4f& view_proj,
+                       const Mat4f& light_view_proj);
+  void DrawBatch(const DrawLists& items, bool transparent, size_t begin, size_t end, int shadows,
+                 ShaderProgram** current);
+  void DrawSky(const Mat4f& view_proj, const Vec3f& eye);
+  /// FXAA inside `rect` (x, y, width, height), the rest copied.
+  void RunFxaa(const Vec4i& rect, int width, int height);
 
   // mesh.vert/frag variants: [shadows][ground] (see mesh.frag).
   std::unique_ptr<ShaderProgram> mesh_programs_[2][2];
