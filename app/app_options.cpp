@@ -54,115 +54,178 @@ std::string AppUsage() {
          "  -h, --help               this text\n";
 }
 
+namespace {
+
+// The arguments, read one at a time; `i` is the one being parsed.
+struct ArgReader {
+  const std::vector<std::string>& args;
+  size_t i = 0;
+  /// The next argument as the current option's value; false at the end.
+  bool Value(std::string* v) {
+    if (i + 1 >= args.size()) return false;
+    *v = args[++i];
+    return true;
+  }
+};
+
+// An option without a value: sets it; false if `a` is none.
+bool ParseFlag(const std::string& a, AppOptions* o) {
+  if (a == "--screenshot-window") {
+    o->screenshot_window = true;
+  } else if (a == "--no-panels") {
+    o->panels = false;
+  } else if (a == "--no-settings") {
+    o->no_settings = true;
+  } else if (a == "--paused") {
+    o->paused = true;
+  } else if (a == "--unlimited") {
+    o->unlimited = true;
+  } else if (a == "--headless") {
+    o->headless = true;
+  } else if (a == "--no-vsync") {
+    o->vsync = false;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// An option whose value is a text (a path, a caption): false if `a` is
+// none; *error says why a value is missing.
+bool ParseTextOption(const std::string& a, ArgReader* r, AppOptions* o, std::string* error) {
+  struct TextOption {
+    const char* name;
+    std::string* field;
+    const char* missing;
+  };
+  const TextOption options[] = {
+      {"--shaders", &o->shader_dir, "--shaders needs a directory"},
+      {"--caption", &o->overlay.caption, "--caption needs a text"},
+      {"--screenshot", &o->screenshot_path, "--screenshot needs a file name"},
+      {"--screenshot-dir", &o->screenshot_dir, "--screenshot-dir needs a directory"},
+      {"--replay", &o->replay_path, "--replay needs a command file"},
+      {"--record", &o->record_path, "--record needs a file name"},
+  };
+  for (const TextOption& t : options) {
+    if (a != t.name) continue;
+    // A video needs a file name: --record "" is as good as none.
+    if (!r->Value(t.field) || (t.field == &o->record_path && t.field->empty())) *error = t.missing;
+    return true;
+  }
+  return false;
+}
+
+// --size WxH, within [16, 16384] each.
+std::string ParseSize(ArgReader* r, AppOptions* o) {
+  std::string v;
+  if (!r->Value(&v)) return "--size needs WxH";
+  const size_t x = v.find('x');
+  if (x == std::string::npos || !ParseInt(v.substr(0, x), &o->width) || !ParseInt(v.substr(x + 1), &o->height) ||
+      o->width < 16 || o->height < 16 || o->width > 16384 || o->height > 16384) {
+    return "--size: expected WxH with 16 <= W, H <= 16384, got '" + v + "'";
+  }
+  o->size_given = true;
+  return "";
+}
+
+// An option whose value is a number (or a list, --overlay) with its range:
+// false if `a` is none; *error says what is wrong with the value.
+bool ParseValueOption(const std::string& a, ArgReader* r, AppOptions* o, std::string* error) {
+  std::string v;
+  if (a == "--size") {
+    *error = ParseSize(r, o);
+  } else if (a == "--overlay") {
+    if (!r->Value(&v)) {
+      *error = "--overlay needs a list, e.g. time,scene,plot=grip_force or none";
+    } else if (std::string why; !ParseOverlayList(v, &o->overlay, &why)) {
+      *error = "--overlay: " + why;
+    }
+  } else if (a == "--rtf") {
+    if (!r->Value(&v) || !ParseDouble(v, &o->real_time_factor) || o->real_time_factor < 0.01 ||
+        o->real_time_factor > 100) {
+      *error = "--rtf: expected a number in [0.01, 100]";
+    }
+  } else if (a == "--steps-per-frame") {
+    if (!r->Value(&v) || !ParseInt(v, &o->steps_per_frame) || o->steps_per_frame < 1) {
+      *error = "--steps-per-frame: expected a positive integer";
+    }
+  } else if (a == "--headless-frames") {
+    if (!r->Value(&v) || !ParseInt(v, &o->headless_frames) || o->headless_frames < 1) {
+      *error = "--headless-frames: expected a positive integer";
+    }
+  } else if (a == "--fps") {
+    if (!r->Value(&v) || !ParseDouble(v, &o->record_fps) || o->record_fps <= 0 || o->record_fps > 240) {
+      *error = "--fps: expected a number in (0, 240]";
+    }
+  } else if (a == "--duration") {
+    if (!r->Value(&v) || !ParseDouble(v, &o->duration) || o->duration <= 0) {
+      *error = "--duration: expected a positive number of seconds";
+    }
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// What the options mean together: the combinations that make no sense, and
+// a hidden window without vsync for the runs that show nothing. Returns the
+// error ("" if none).
+std::string CheckCombinations(AppOptions* o) {
+  if (!o->screenshot_path.empty() && o->headless_frames == 0) return "--screenshot needs --headless-frames N";
+  if (o->headless) {
+    if (o->record_path.empty()) return "--headless needs --record FILE.mp4";
+    if (o->headless_frames > 0 || o->benchmark) {
+      return "--headless cannot be combined with --headless-frames or --benchmark";
+    }
+    if (o->width % 2 != 0 || o->height % 2 != 0) {
+      return "--size: a video needs even W and H (H.264 4:2:0), got " + std::to_string(o->width) + "x" +
+             std::to_string(o->height);
+    }
+  } else if (o->duration > 0) {
+    return "--duration needs --headless";
+  }
+  if (!o->record_path.empty() && (o->headless_frames > 0 || o->benchmark)) {
+    return "--record cannot be combined with --headless-frames or --benchmark";
+  }
+  if (o->headless_frames > 0 || o->benchmark || o->headless) {
+    o->visible = false;
+    o->vsync = false;
+  }
+  return "";
+}
+
+// One argument: help, --benchmark [SECONDS], an option, or the scene file.
+// Returns the error ("" if none).
+std::string ParseArgument(ArgReader* r, ParsedOptions* out) {
+  AppOptions& o = out->options;
+  const std::string& a = r->args[r->i];
+  std::string error;
+  if (a == "-h" || a == "--help") {
+    out->help = true;
+  } else if (a == "--benchmark") {
+    o.benchmark = true;
+    if (r->i + 1 < r->args.size() && ParseDouble(r->args[r->i + 1], &o.benchmark_seconds)) ++r->i;
+  } else if (ParseFlag(a, &o) || ParseTextOption(a, r, &o, &error) || ParseValueOption(a, r, &o, &error)) {
+    return error;
+  } else if (!a.empty() && a[0] == '-') {
+    return "unknown option '" + a + "'";
+  } else if (o.scene_path.empty()) {
+    o.scene_path = a;
+  } else {
+    return "more than one scene file given ('" + o.scene_path + "', '" + a + "')";
+  }
+  return "";
+}
+
+}  // namespace
+
 ParsedOptions ParseAppOptions(const std::vector<std::string>& args) {
   ParsedOptions out;
-  AppOptions& o = out.options;
-  auto fail = [&](std::string message) {
-    out.error = std::move(message);
-    return out;
-  };
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](std::string* v) {
-      if (i + 1 >= args.size()) return false;
-      *v = args[++i];
-      return true;
-    };
-    std::string v;
-    if (a == "-h" || a == "--help") {
-      out.help = true;
-    } else if (a == "--shaders") {
-      if (!value(&o.shader_dir)) return fail("--shaders needs a directory");
-    } else if (a == "--size") {
-      if (!value(&v)) return fail("--size needs WxH");
-      const size_t x = v.find('x');
-      if (x == std::string::npos || !ParseInt(v.substr(0, x), &o.width) || !ParseInt(v.substr(x + 1), &o.height) ||
-          o.width < 16 || o.height < 16 || o.width > 16384 || o.height > 16384) {
-        return fail("--size: expected WxH with 16 <= W, H <= 16384, got '" + v + "'");
-      }
-      o.size_given = true;
-    } else if (a == "--screenshot-window") {
-      o.screenshot_window = true;
-    } else if (a == "--no-panels") {
-      o.panels = false;
-    } else if (a == "--no-settings") {
-      o.no_settings = true;
-    } else if (a == "--caption") {
-      if (!value(&o.overlay.caption)) return fail("--caption needs a text");
-    } else if (a == "--overlay") {
-      if (!value(&v)) return fail("--overlay needs a list, e.g. time,scene,plot=grip_force or none");
-      std::string error;
-      if (!ParseOverlayList(v, &o.overlay, &error)) return fail("--overlay: " + error);
-    } else if (a == "--paused") {
-      o.paused = true;
-    } else if (a == "--rtf") {
-      if (!value(&v) || !ParseDouble(v, &o.real_time_factor) || o.real_time_factor < 0.01 ||
-          o.real_time_factor > 100) {
-        return fail("--rtf: expected a number in [0.01, 100]");
-      }
-    } else if (a == "--unlimited") {
-      o.unlimited = true;
-    } else if (a == "--steps-per-frame") {
-      if (!value(&v) || !ParseInt(v, &o.steps_per_frame) || o.steps_per_frame < 1) {
-        return fail("--steps-per-frame: expected a positive integer");
-      }
-    } else if (a == "--headless-frames") {
-      if (!value(&v) || !ParseInt(v, &o.headless_frames) || o.headless_frames < 1) {
-        return fail("--headless-frames: expected a positive integer");
-      }
-    } else if (a == "--screenshot") {
-      if (!value(&o.screenshot_path)) return fail("--screenshot needs a file name");
-    } else if (a == "--screenshot-dir") {
-      if (!value(&o.screenshot_dir)) return fail("--screenshot-dir needs a directory");
-    } else if (a == "--benchmark") {
-      o.benchmark = true;
-      if (i + 1 < args.size() && ParseDouble(args[i + 1], &o.benchmark_seconds)) ++i;
-    } else if (a == "--replay") {
-      if (!value(&o.replay_path)) return fail("--replay needs a command file");
-    } else if (a == "--record") {
-      if (!value(&o.record_path) || o.record_path.empty()) return fail("--record needs a file name");
-    } else if (a == "--fps") {
-      if (!value(&v) || !ParseDouble(v, &o.record_fps) || o.record_fps <= 0 || o.record_fps > 240) {
-        return fail("--fps: expected a number in (0, 240]");
-      }
-    } else if (a == "--headless") {
-      o.headless = true;
-    } else if (a == "--duration") {
-      if (!value(&v) || !ParseDouble(v, &o.duration) || o.duration <= 0) {
-        return fail("--duration: expected a positive number of seconds");
-      }
-    } else if (a == "--no-vsync") {
-      o.vsync = false;
-    } else if (!a.empty() && a[0] == '-') {
-      return fail("unknown option '" + a + "'");
-    } else if (o.scene_path.empty()) {
-      o.scene_path = a;
-    } else {
-      return fail("more than one scene file given ('" + o.scene_path + "', '" + a + "')");
-    }
+  for (ArgReader reader{args}; reader.i < args.size(); ++reader.i) {
+    out.error = ParseArgument(&reader, &out);
+    if (!out.error.empty()) return out;
   }
-  if (!o.screenshot_path.empty() && o.headless_frames == 0) {
-    return fail("--screenshot needs --headless-frames N");
-  }
-  if (o.headless) {
-    if (o.record_path.empty()) return fail("--headless needs --record FILE.mp4");
-    if (o.headless_frames > 0 || o.benchmark) {
-      return fail("--headless cannot be combined with --headless-frames or --benchmark");
-    }
-    if (o.width % 2 != 0 || o.height % 2 != 0) {
-      return fail("--size: a video needs even W and H (H.264 4:2:0), got " + std::to_string(o.width) + "x" +
-                  std::to_string(o.height));
-    }
-  } else if (o.duration > 0) {
-    return fail("--duration needs --headless");
-  }
-  if (!o.record_path.empty() && (o.headless_frames > 0 || o.benchmark)) {
-    return fail("--record cannot be combined with --headless-frames or --benchmark");
-  }
-  if (o.headless_frames > 0 || o.benchmark || o.headless) {
-    o.visible = false;
-    o.vsync = false;
-  }
+  out.error = CheckCombinations(&out.options);
   return out;
 }
 

@@ -41,109 +41,134 @@ std::string MakeClutterSceneYaml(int n) {
   return y.str();
 }
 
-int RunBenchmark(const AppOptions& options) {
-  AppOptions base = options;
-  base.visible = false;
-  base.vsync = false;
-  base.sync_timing = true;
-  base.headless_frames = 0;
-  base.panels = false;  // The scene fills the window: the figures are for width x height pixels of scene.
-  const double seconds = options.benchmark_seconds > 0 ? options.benchmark_seconds : 5.0;
+namespace {
 
-  // 1. The demo (or the given scene) in real time: as many frames as the
-  //    machine gives, physics inside its per-frame budget; then the same
-  //    while recording a video (ffmpeg, 30 frames per simulated second).
+// Runs of the real-time section: the scene alone, the same while recording
+// (1280x720 video), and with the panel columns shown (the default layout: a
+// smaller scene view).
+enum class RealTimeRun { kPlain, kRecord, kPanels };
+
+// Wall time of a real-time run and where its frames' time went.
+struct RealTimeFigures {
+  double wall = 0, frames = 0;                      // [s], count
+  double render_ms = 0, physics_ms = 0, capture_ms = 0;  // Summed over the frames.
+  double sim_seconds = 0;                           // Simulated [s].
+};
+
+// Frames for `seconds` of wall time after a warm-up (recording to
+// video_file for kRecord); false if the recording could not start.
+bool MeasureRealTime(App& app, RealTimeRun run, double seconds, const std::string& video_file, RealTimeFigures* f) {
+  for (int i = 0; i < 10; ++i) app.Frame();  // Warm-up.
+  if (run == RealTimeRun::kRecord && !app.StartRecording(video_file)) return false;
+  const double t0 = glfwGetTime();
+  const double sim0 = app.simulation().time();
+  const std::int64_t f0 = app.timer().frames();
+  while (glfwGetTime() - t0 < seconds) {
+    app.Frame();
+    f->render_ms += app.timer().render_ms();
+    f->physics_ms += app.timer().physics_ms();
+    f->capture_ms += app.timer().capture_ms();
+  }
+  f->wall = glfwGetTime() - t0;
+  f->frames = static_cast<double>(app.timer().frames() - f0);
+  f->sim_seconds = app.simulation().time() - sim0;
+  return true;
+}
+
+// Prints one run's line (with its header before the first run); for
+// kRecord also the video's figures, then finishes the video. False if the
+// video could not be finished.
+bool PrintRealTime(App& app, const AppOptions& o, RealTimeRun run, const RealTimeFigures& f,
+                   const std::string& video_file) {
+  if (run == RealTimeRun::kPlain) {
+    std::printf("OpenGL: %s\n", app.gl_renderer().c_str());
+    std::printf("scene %s, %dx%d, real time:\n", o.scene_path.empty() ? "demo.yaml" : o.scene_path.c_str(),
+                o.width, o.height);
+  }
+  char label[64] = "";
+  if (run == RealTimeRun::kRecord) {
+    std::snprintf(label, sizeof label, "recording %dx%d: ", app.video().width(), app.video().height());
+  }
+  if (run == RealTimeRun::kPanels) {
+    const Rect view = app.layout().SceneViewRect();
+    std::snprintf(label, sizeof label, "with the panels (scene view %.0fx%.0f): ", view.width, view.height);
+  }
+  std::printf("  %s%.1f frames/s, render %.2f ms/frame, physics %.2f ms/frame, achieved RTF %.3f\n", label,
+              f.frames / f.wall, f.render_ms / f.frames, f.physics_ms / f.frames, f.sim_seconds / f.wall);
+  if (run != RealTimeRun::kRecord) return true;
+  const double video_frames = static_cast<double>(app.video().recorder().frames_written());
+  std::printf("    %.0f video frames (%.1f per wall second), capture (read-back + pipe) %.2f ms per video frame\n",
+              video_frames, video_frames / f.wall, f.capture_ms / std::max(video_frames, 1.0));
+  if (!app.StopRecording()) return false;
+  std::filesystem::remove(video_file);
+  return true;
+}
+
+// 1. The demo (or the given scene) in real time: as many frames as the
+//    machine gives, physics inside its per-frame budget; then the same while
+//    recording a video (ffmpeg, 30 frames per simulated second), and with
+//    the panels. False if the video failed.
+bool BenchmarkRealTime(const AppOptions& base, double seconds) {
   const std::string video_file =
       (std::filesystem::temp_directory_path() / "stiction-benchmark-recording.mp4").string();
-  // Runs: the scene alone, the same while recording (1280x720 video), and
-  // with the panel columns shown (the default layout: a smaller scene view).
-  enum class Run { kPlain, kRecord, kPanels };
-  for (const Run run : {Run::kPlain, Run::kRecord, Run::kPanels}) {
-    const bool record = run == Run::kRecord;
+  for (const RealTimeRun run : {RealTimeRun::kPlain, RealTimeRun::kRecord, RealTimeRun::kPanels}) {
     AppOptions o = base;
     o.paused = false;
-    o.panels = run == Run::kPanels;
+    o.panels = run == RealTimeRun::kPanels;
     App app(o);
-    for (int i = 0; i < 10; ++i) app.Frame();  // Warm-up.
-    if (record && !app.StartRecording(video_file)) return 1;
-    const double t0 = glfwGetTime();
-    const double sim0 = app.simulation().time();
-    const std::int64_t f0 = app.timer().frames();
-    double render_ms = 0, physics_ms = 0, capture_ms = 0;
-    while (glfwGetTime() - t0 < seconds) {
-      app.Frame();
-      render_ms += app.timer().render_ms();
-      physics_ms += app.timer().physics_ms();
-      capture_ms += app.timer().capture_ms();
-    }
-    const double wall = glfwGetTime() - t0;
-    const double frames = static_cast<double>(app.timer().frames() - f0);
-    if (run == Run::kPlain) {
-      std::printf("OpenGL: %s\n", app.gl_renderer().c_str());
-      std::printf("scene %s, %dx%d, real time:\n", o.scene_path.empty() ? "demo.yaml" : o.scene_path.c_str(),
-                  o.width, o.height);
-    }
-    char label[64] = "";
-    if (record) std::snprintf(label, sizeof label, "recording %dx%d: ", app.video().width(), app.video().height());
-    if (run == Run::kPanels) {
-      const Rect view = app.layout().SceneViewRect();
-      std::snprintf(label, sizeof label, "with the panels (scene view %.0fx%.0f): ", view.width, view.height);
-    }
-    std::printf("  %s%.1f frames/s, render %.2f ms/frame, physics %.2f ms/frame, achieved RTF %.3f\n",
-                label, frames / wall, render_ms / frames, physics_ms / frames,
-                (app.simulation().time() - sim0) / wall);
-    if (record) {
-      const double video_frames = static_cast<double>(app.video().recorder().frames_written());
-      std::printf("    %.0f video frames (%.1f per wall second), capture (read-back + pipe) %.2f ms per video frame\n",
-                  video_frames, video_frames / wall, capture_ms / std::max(video_frames, 1.0));
-      if (!app.StopRecording()) return 1;
-      std::filesystem::remove(video_file);
-    }
+    RealTimeFigures figures;
+    if (!MeasureRealTime(app, run, seconds, video_file, &figures)) return false;
+    if (!PrintRealTime(app, o, run, figures, video_file)) return false;
   }
+  return true;
+}
 
-  // 2. What each rendering feature costs, on the same scene, paused (the
-  //    shadow map is then rendered once and reused: its per-frame cost is
-  //    the lookups; section 1 pays for re-rendering it as bodies move).
-  {
-    AppOptions o = base;
-    o.paused = true;
-    App app(o);
-    const Antialiasing automatic =
-        AutoAntialiasing(IsSoftwareRenderer(app.gl_renderer()));
-    std::printf("render time per frame by feature (paused; antialiasing auto = %s on this renderer):\n",
-                AntialiasingName(automatic));
-    struct Variant {
-      std::string name;
-      bool shadows;
-      Antialiasing aa;
-      bool grid;
-    };
-    const std::string auto_name = std::string("auto = ") + AntialiasingName(automatic);
-    std::vector<Variant> variants;
-    for (const Antialiasing aa :
-         {Antialiasing::kOff, Antialiasing::kFxaa, Antialiasing::kMsaa2, Antialiasing::kMsaa4}) {
-      variants.push_back({std::string("shadows, grid, AA ") + AntialiasingName(aa), true, aa, true});
-    }
-    variants.push_back({"no shadows (grid, " + auto_name + ")", false, Antialiasing::kAuto, true});
-    variants.push_back({"no grid (shadows, " + auto_name + ")", true, Antialiasing::kAuto, false});
-    variants.push_back({"all off (no shadows, grid, AA)", false, Antialiasing::kOff, false});
-    for (const Variant& v : variants) {
-      RenderOptions& r = app.ui().viz.render;
-      r.shadows = v.shadows;
-      r.antialiasing = v.aa;
-      r.grid = v.grid;
-      for (int i = 0; i < 3; ++i) app.Frame();
-      double render_ms = 0;
-      const int frames = 20;
-      for (int i = 0; i < frames; ++i) {
-        app.Frame();
-        render_ms += app.timer().render_ms();
-      }
-      std::printf("  %-40s %.2f ms\n", v.name.c_str(), render_ms / frames);
-    }
+// Mean render time per frame [ms] over `frames` frames, after `warm_up`.
+double MeanRenderMs(App& app, int warm_up, int frames) {
+  for (int i = 0; i < warm_up; ++i) app.Frame();
+  double render_ms = 0;
+  for (int i = 0; i < frames; ++i) {
+    app.Frame();
+    render_ms += app.timer().render_ms();
   }
+  return render_ms / frames;
+}
 
-  // 3. Render time per frame against the number of bodies (paused: drawing only).
+// 2. What each rendering feature costs, on the same scene, paused (the
+//    shadow map is then rendered once and reused: its per-frame cost is the
+//    lookups; section 1 pays for re-rendering it as bodies move).
+void BenchmarkRenderFeatures(const AppOptions& base) {
+  AppOptions o = base;
+  o.paused = true;
+  App app(o);
+  const Antialiasing automatic = AutoAntialiasing(IsSoftwareRenderer(app.gl_renderer()));
+  std::printf("render time per frame by feature (paused; antialiasing auto = %s on this renderer):\n",
+              AntialiasingName(automatic));
+  struct Variant {
+    std::string name;
+    bool shadows;
+    Antialiasing aa;
+    bool grid;
+  };
+  const std::string auto_name = std::string("auto = ") + AntialiasingName(automatic);
+  std::vector<Variant> variants;
+  for (const Antialiasing aa : {Antialiasing::kOff, Antialiasing::kFxaa, Antialiasing::kMsaa2, Antialiasing::kMsaa4}) {
+    variants.push_back({std::string("shadows, grid, AA ") + AntialiasingName(aa), true, aa, true});
+  }
+  variants.push_back({"no shadows (grid, " + auto_name + ")", false, Antialiasing::kAuto, true});
+  variants.push_back({"no grid (shadows, " + auto_name + ")", true, Antialiasing::kAuto, false});
+  variants.push_back({"all off (no shadows, grid, AA)", false, Antialiasing::kOff, false});
+  for (const Variant& v : variants) {
+    RenderOptions& r = app.ui().viz.render;
+    r.shadows = v.shadows;
+    r.antialiasing = v.aa;
+    r.grid = v.grid;
+    std::printf("  %-40s %.2f ms\n", v.name.c_str(), MeanRenderMs(app, 3, 20));
+  }
+}
+
+// 3. Render time per frame against the number of bodies (paused: drawing only).
+void BenchmarkBodyCount(const AppOptions& base) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path();
   std::printf("render time per frame (paused, %dx%d, shadows, antialiasing auto):\n", base.width, base.height);
   for (int n : {40, 160, 640}) {
@@ -156,19 +181,30 @@ int RunBenchmark(const AppOptions& options) {
     o.scene_path = file.string();
     o.paused = true;
     App app(o);
-    for (int i = 0; i < 5; ++i) app.Frame();
     const int frames = 60;
-    double render_ms = 0;
+    for (int i = 0; i < 5; ++i) app.Frame();
     const double t0 = glfwGetTime();
-    for (int i = 0; i < frames; ++i) {
-      app.Frame();
-      render_ms += app.timer().render_ms();
-    }
+    const double render_ms = MeanRenderMs(app, 0, frames);
     const double wall = glfwGetTime() - t0;
-    std::printf("  %4d bodies: render %.2f ms/frame, whole frame %.2f ms (%.1f frames/s)\n", n,
-                render_ms / frames, 1e3 * wall / frames, frames / wall);
+    std::printf("  %4d bodies: render %.2f ms/frame, whole frame %.2f ms (%.1f frames/s)\n", n, render_ms,
+                1e3 * wall / frames, frames / wall);
     std::filesystem::remove(file);
   }
+}
+
+}  // namespace
+
+int RunBenchmark(const AppOptions& options) {
+  AppOptions base = options;
+  base.visible = false;
+  base.vsync = false;
+  base.sync_timing = true;
+  base.headless_frames = 0;
+  base.panels = false;  // The scene fills the window: the figures are for width x height pixels of scene.
+  const double seconds = options.benchmark_seconds > 0 ? options.benchmark_seconds : 5.0;
+  if (!BenchmarkRealTime(base, seconds)) return 1;
+  BenchmarkRenderFeatures(base);
+  BenchmarkBodyCount(base);
   return 0;
 }
 

@@ -7,12 +7,77 @@
 #include <cstring>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 
 #include "app/app.h"
 #include "app/record/termination_signals.h"
 #include "cli/progress_bar.h"
 
 namespace stiction::app {
+
+namespace {
+
+// The progress bar draws on stderr when it is a terminal (not TERM=dumb).
+bool ProgressOnTerminal() {
+  const char* term = std::getenv("TERM");
+  return isatty(STDERR_FILENO) == 1 && !(term != nullptr && std::strcmp(term, "dumb") == 0);
+}
+
+// A video frame could not be written (a full disk, ffmpeg failed): the
+// recording stopped with the reason printed and the file keeps its complete
+// fragments. The simulation itself runs on to --duration (`total` frames at
+// o.record_fps from t0 [s]), then the run exits 1 saying the video is
+// incomplete (docs/recording-faults.md). Returns the exit code.
+int RunOnWithoutVideo(App& app, const AppOptions& o, double t0, std::int64_t total, cli::ProgressBar* progress) {
+  const double total_s = static_cast<double>(total) / o.record_fps;
+  const std::int64_t written = app.video().recorder().frames_written();
+  for (std::int64_t k = written; k < total; ++k) {
+    if (const int signal = TerminationSignal()) {
+      progress->Clear();
+      return app.FinishOnTerminationSignal(signal);
+    }
+    if (!app.StepUntil(t0 + static_cast<double>(k) / o.record_fps)) {
+      progress->Clear();
+      return 1;
+    }
+    progress->Update(app.simulation().time() - t0, total_s, app.physics().steps_taken());
+  }
+  progress->Clear();
+  std::fprintf(stderr,
+               "stiction: video incomplete: %lld of %lld frames went to the encoder before the failure; %s keeps "
+               "them up to its last complete fragment; the simulation ran on to t = %.6g s\n",
+               static_cast<long long>(written), static_cast<long long>(total), o.record_path.c_str(),
+               app.simulation().time());
+  return 1;
+}
+
+// Frame-synchronous recording of `total` frames from t0 [s]: the first frame
+// is the initial state, each next one the first state that reaches its
+// frame time. Returns the exit code when it ends early, nothing once every
+// frame is written.
+std::optional<int> RecordFrames(App& app, const AppOptions& o, double t0, std::int64_t total) {
+  const double total_s = static_cast<double>(total) / o.record_fps;
+  cli::ProgressBar progress(std::cerr, ProgressOnTerminal(), STDERR_FILENO);
+  while (app.video().recorder().frames_written() < total) {
+    // SIGINT/SIGTERM: the video ends cleanly with the frames so far.
+    if (const int signal = TerminationSignal()) {
+      progress.Clear();
+      return app.FinishOnTerminationSignal(signal);
+    }
+    if (!app.StepToNextVideoFrame()) {  // A failed step, already printed by PhysicsLoop::Step.
+      progress.Clear();
+      app.StopRecording();  // Keeps the frames written so far.
+      return 1;
+    }
+    if (!app.CaptureVideoFrames(total - app.video().recorder().frames_written())) {
+      return RunOnWithoutVideo(app, o, t0, total, &progress);
+    }
+    progress.Update(app.video().clock().video_seconds(), total_s, app.physics().steps_taken());
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 int RunHeadlessRecording(const AppOptions& options) {
   AppOptions o = options;
@@ -34,53 +99,7 @@ int RunHeadlessRecording(const AppOptions& options) {
   // The video is exactly --size: render the scene at that size, whatever
   // size the (hidden) window got.
   if (!app.StartRecording(o.record_path, o.width, o.height)) return 1;  // Message printed.
-
-  const char* term = std::getenv("TERM");
-  const bool tty = isatty(STDERR_FILENO) == 1 && !(term != nullptr && std::strcmp(term, "dumb") == 0);
-  const double total_s = static_cast<double>(total) / o.record_fps;
-  {
-    cli::ProgressBar progress(std::cerr, tty, STDERR_FILENO);
-    while (app.video().recorder().frames_written() < total) {
-      // SIGINT/SIGTERM: the video ends cleanly with the frames so far.
-      if (const int signal = TerminationSignal()) {
-        progress.Clear();
-        return app.FinishOnTerminationSignal(signal);
-      }
-      // The first frame is the initial state; each next one the first state
-      // that reaches its frame time. PhysicsLoop::Step reports a failed step.
-      if (!app.StepToNextVideoFrame()) {  // A failed step, already printed by PhysicsLoop::Step.
-        progress.Clear();
-        app.StopRecording();  // Keeps the frames written so far.
-        return 1;
-      }
-      if (!app.CaptureVideoFrames(total - app.video().recorder().frames_written())) {
-        // The video cannot go on (a full disk, ffmpeg failed): the recording
-        // stopped with the reason printed and the file keeps its complete
-        // fragments. The simulation itself runs on to --duration, then the
-        // run exits 1 saying the video is incomplete (docs/recording-faults.md).
-        const std::int64_t written = app.video().recorder().frames_written();
-        for (std::int64_t k = written; k < total; ++k) {
-          if (const int signal = TerminationSignal()) {
-            progress.Clear();
-            return app.FinishOnTerminationSignal(signal);
-          }
-          if (!app.StepUntil(t0 + static_cast<double>(k) / o.record_fps)) {
-            progress.Clear();
-            return 1;
-          }
-          progress.Update(app.simulation().time() - t0, total_s, app.physics().steps_taken());
-        }
-        progress.Clear();
-        std::fprintf(stderr,
-                     "stiction: video incomplete: %lld of %lld frames went to the encoder before the failure; %s keeps "
-                     "them up to its last complete fragment; the simulation ran on to t = %.6g s\n",
-                     static_cast<long long>(written), static_cast<long long>(total), o.record_path.c_str(),
-                     app.simulation().time());
-        return 1;
-      }
-      progress.Update(app.video().clock().video_seconds(), total_s, app.physics().steps_taken());
-    }
-  }
+  if (const std::optional<int> code = RecordFrames(app, o, t0, total)) return *code;
   if (!app.StopRecording()) return 1;  // Reported.
   std::printf("stiction: %s\n", app.ui().message.c_str());
   return 0;

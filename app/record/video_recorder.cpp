@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "app/record/screenshot.h"
 
@@ -32,6 +34,96 @@ std::string FormatFps(double fps) {
   char text[32];
   std::snprintf(text, sizeof text, "%.6g", fps);
   return text;
+}
+
+// An unlinked temporary file for ffmpeg's stderr: still open, ffmpeg writes
+// and we read; gone when both close it. -1 (with *error) if it cannot be made.
+int MakeFfmpegLog(std::string* error) {
+  const std::string log_template = (fs::temp_directory_path() / "stiction-ffmpeg-XXXXXX").string();
+  std::vector<char> log_name(log_template.begin(), log_template.end());
+  log_name.push_back('\0');
+  const int log_fd = mkostemp(log_name.data(), O_CLOEXEC);
+  if (log_fd < 0) {
+    *error = std::string("video: cannot create a log file for ffmpeg: ") + std::strerror(errno);
+    return -1;
+  }
+  unlink(log_name.data());
+  return log_fd;
+}
+
+// The pipe to ffmpeg's stdin (in) and the one from its stdout (out); false
+// (with *error, nothing left open) if they cannot be made.
+bool MakeFfmpegPipes(int in[2], int out[2], std::string* error) {
+  if (pipe2(in, O_CLOEXEC) != 0) {
+    *error = std::string("video: cannot create a pipe to ffmpeg: ") + std::strerror(errno);
+    return false;
+  }
+  if (pipe2(out, O_CLOEXEC) != 0) {
+    *error = std::string("video: cannot create a pipe from ffmpeg: ") + std::strerror(errno);
+    close(in[0]);
+    close(in[1]);
+    return false;
+  }
+  return true;
+}
+
+// ffmpeg's command line: raw RGB frames of width x height at `fps` from
+// stdin, fragmented H.264 MP4 to stdout.
+// A keyframe at least every second of video (-g), and a fragment at each
+// keyframe: a cut-off file loses at most its last second. empty_moov: the
+// header comes first and holds no sample table, so the stream needs no
+// seeking back; default_base_moof: the fragments' offsets are relative to
+// their own moof (what browsers and players expect of fragmented MP4).
+// -tune zerolatency: no lookahead or B-frames, so the encoder holds about
+// one frame instead of ~40 (x264's default lookahead): a viewer killed
+// mid-recording loses at most about a second, not three (measured on the
+// clutter scene: 31 vs 67 frames behind at 30 fps, for 28 % larger files
+// at the same -crf; docs/recording-faults.md).
+std::vector<std::string> FfmpegArgs(const std::string& program, int width, int height, double fps,
+                                    const std::vector<std::string>& extra_output_args) {
+  const int keyframe_interval = std::max(1, static_cast<int>(std::floor(fps)));
+  std::vector<std::string> args = {program, "-y", "-hide_banner", "-loglevel", "error", "-nostdin",
+                                   "-f", "rawvideo", "-pix_fmt", "rgb24",
+                                   "-s", std::to_string(width) + "x" + std::to_string(height),
+                                   "-r", FormatFps(fps), "-i", "pipe:0",
+                                   "-an", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "18",
+                                   "-tune", "zerolatency", "-g", std::to_string(keyframe_interval),
+                                   "-movflags", "+frag_keyframe+empty_moov+default_base_moof", "-f", "mp4"};
+  args.insert(args.end(), extra_output_args.begin(), extra_output_args.end());
+  args.push_back("pipe:1");
+  return args;
+}
+
+// Starts args[0] with `args`, stdin, stdout and stderr on the given
+// descriptors; returns posix_spawn's result (0: started, *pid set).
+// A process group of its own: a terminal's Ctrl+C (sent to the foreground
+// group) reaches the viewer only, which then ends the video itself. Signals
+// unblocked and at their defaults, whatever the caller's thread had.
+int SpawnFfmpeg(std::vector<std::string> args, int stdin_fd, int stdout_fd, int stderr_fd, pid_t* pid) {
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, stdin_fd, STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, stdout_fd, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, stderr_fd, STDERR_FILENO);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setpgroup(&attr, 0);
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGINT);
+  sigaddset(&defaults, SIGTERM);
+  sigaddset(&defaults, SIGPIPE);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  const int rc = posix_spawn(pid, args[0].c_str(), &actions, &attr, argv.data(), environ);
+  posix_spawnattr_destroy(&attr);
+  posix_spawn_file_actions_destroy(&actions);
+  return rc;
 }
 
 // SIGPIPE blocked on this thread while writing to ffmpeg, so that a dead
@@ -135,82 +227,22 @@ bool VideoRecorder::OpenFfmpeg(const std::string& program, const VideoOptions& o
     error_ = file_.error();
     return false;
   }
-  const std::string log_template = (fs::temp_directory_path() / "stiction-ffmpeg-XXXXXX").string();
-  std::vector<char> log_name(log_template.begin(), log_template.end());
-  log_name.push_back('\0');
-  const int log_fd = mkostemp(log_name.data(), O_CLOEXEC);
+  const int log_fd = MakeFfmpegLog(&error_);
   if (log_fd < 0) {
-    error_ = std::string("video: cannot create a log file for ffmpeg: ") + std::strerror(errno);
     file_.Abandon();
     return false;
   }
-  unlink(log_name.data());  // Still open: ffmpeg writes, we read; gone when both close it.
   int in[2], out[2];  // Frames to ffmpeg's stdin; the MP4 stream from its stdout.
-  if (pipe2(in, O_CLOEXEC) != 0) {
-    error_ = std::string("video: cannot create a pipe to ffmpeg: ") + std::strerror(errno);
-    close(log_fd);
-    file_.Abandon();
-    return false;
-  }
-  if (pipe2(out, O_CLOEXEC) != 0) {
-    error_ = std::string("video: cannot create a pipe from ffmpeg: ") + std::strerror(errno);
-    close(in[0]);
-    close(in[1]);
+  if (!MakeFfmpegPipes(in, out, &error_)) {
     close(log_fd);
     file_.Abandon();
     return false;
   }
   // A larger pipe lets ffmpeg read whole frames while we render the next.
   fcntl(in[1], F_SETPIPE_SZ, 1 << 20);
-
-  // A keyframe at least every second of video (-g), and a fragment at each
-  // keyframe: a cut-off file loses at most its last second. empty_moov: the
-  // header comes first and holds no sample table, so the stream needs no
-  // seeking back; default_base_moof: the fragments' offsets are relative to
-  // their own moof (what browsers and players expect of fragmented MP4).
-  // -tune zerolatency: no lookahead or B-frames, so the encoder holds about
-  // one frame instead of ~40 (x264's default lookahead): a viewer killed
-  // mid-recording loses at most about a second, not three (measured on the
-  // clutter scene: 31 vs 67 frames behind at 30 fps, for 28 % larger files
-  // at the same -crf; docs/recording-faults.md).
-  const int keyframe_interval = std::max(1, static_cast<int>(std::floor(fps_)));
-  std::vector<std::string> args = {program, "-y", "-hide_banner", "-loglevel", "error", "-nostdin",
-                                   "-f", "rawvideo", "-pix_fmt", "rgb24",
-                                   "-s", std::to_string(width_) + "x" + std::to_string(height_),
-                                   "-r", FormatFps(fps_), "-i", "pipe:0",
-                                   "-an", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "18",
-                                   "-tune", "zerolatency", "-g", std::to_string(keyframe_interval),
-                                   "-movflags", "+frag_keyframe+empty_moov+default_base_moof", "-f", "mp4"};
-  args.insert(args.end(), options.extra_output_args.begin(), options.extra_output_args.end());
-  args.push_back("pipe:1");
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, log_fd, STDERR_FILENO);
-  // A process group of its own: a terminal's Ctrl+C (sent to the foreground
-  // group) reaches the viewer only, which then ends the video itself. Signals
-  // unblocked and at their defaults, whatever the caller's thread had.
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setpgroup(&attr, 0);
-  sigset_t none, defaults;
-  sigemptyset(&none);
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGINT);
-  sigaddset(&defaults, SIGTERM);
-  sigaddset(&defaults, SIGPIPE);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   pid_t pid = -1;
-  const int rc = posix_spawn(&pid, program.c_str(), &actions, &attr, argv.data(), environ);
-  posix_spawnattr_destroy(&attr);
-  posix_spawn_file_actions_destroy(&actions);
+  const int rc = SpawnFfmpeg(FfmpegArgs(program, width_, height_, fps_, options.extra_output_args), in[0], out[1],
+                             log_fd, &pid);
   close(in[0]);
   close(out[1]);
   if (rc != 0) {

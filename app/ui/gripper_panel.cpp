@@ -37,9 +37,10 @@ void PushGraspPlots(const GraspReadout& readout, GripperUi* plots) {
   }
 }
 
-void DrawGripperSection(const GripperView& view, UiState* ui, GripperCommands* commands) {
-  if (!view.present) return;
-  // Teleop focus.
+namespace {
+
+// Teleop focus, its gestures while it is on, and the target and actual poses.
+void DrawTeleopRows(const GripperView& view, GripperCommands* commands) {
   bool teleop = view.teleop;
   if (ImGui::Checkbox("Teleop focus (T, Esc leaves)", &teleop)) commands->SetTeleop(teleop);
   if (view.teleop) {
@@ -58,8 +59,10 @@ void DrawGripperSection(const GripperView& view, UiState* ui, GripperCommands* c
       ImGui::Text("%s  x %.3f  y %.3f  z %.3f m\n        yaw %.1f deg", label, p->x, p->y, p->z, p->yaw * kDeg);
     }
   }
+}
 
-  // Grip.
+// Open/close and the grip force.
+void DrawGripRow(const GripperView& view, GripperCommands* commands) {
   const bool closed = view.grip == GripState::kClosed;
   if (ImGui::Button(closed ? "Open (G)" : "Close (G)")) commands->SetGripClosed(!closed);
   ImGui::SameLine();
@@ -73,9 +76,10 @@ void DrawGripperSection(const GripperView& view, UiState* ui, GripperCommands* c
   } else {
     ImGui::TextDisabled("fingers press with their effort limits");
   }
+}
 
-  // Record and replay.
-  ImGui::Separator();
+// Record / Stop, Save and Replay with their file fields.
+void DrawRecordRows(const GripperView& view, UiState* ui, GripperCommands* commands) {
   if (!view.recording) {
     if (ImGui::Button("Record")) commands->StartCommandRecording();
   } else {
@@ -99,33 +103,38 @@ void DrawGripperSection(const GripperView& view, UiState* ui, GripperCommands* c
   if (!view.replay_file.empty()) {
     ImGui::TextDisabled("playing %s%s", view.replay_file.c_str(), view.replay_finished ? " (done)" : "");
   }
+}
 
-  // Grasp readout.
-  ImGui::Separator();
-  const GraspReadout& g = view.readout;
+// What is held, and per finger: normal force, friction utilisation, slip
+// speed and stick/slip.
+void DrawReadoutTable(const GraspReadout& g) {
   ImGui::Text("holding: %s", g.holding() ? g.held_name.c_str() : "nothing");
-  if (ImGui::BeginTable("fingers", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                                          ImGuiTableFlags_SizingStretchProp)) {
-    for (const char* h : {"finger", "f_n [N]", "util.", "slip [um/s]", "state"}) {
-      ImGui::TableSetupColumn(h);
-    }
-    ImGui::TableHeadersRow();
-    for (const FingerReadout& r : g.fingers) {
-      ImGui::TableNextRow();
-      ImGui::TableSetColumnIndex(0);
-      ImGui::TextUnformatted(r.name.c_str());
-      ImGui::TableSetColumnIndex(1);
-      ImGui::Text("%.2f", r.normal_force);
-      ImGui::TableSetColumnIndex(2);
-      ImGui::Text("%.3f", r.friction_utilisation);
-      ImGui::TableSetColumnIndex(3);
-      ImGui::Text("%.2f", r.slip_speed * 1e6);
-      ImGui::TableSetColumnIndex(4);
-      ImGui::TextUnformatted(r.num_contacts == 0 ? "-" : r.slipping ? "slip" : "stick");
-    }
-    ImGui::EndTable();
+  if (!ImGui::BeginTable("fingers", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                           ImGuiTableFlags_SizingStretchProp)) {
+    return;
   }
-  // Per-finger plots: open by default for two fingers, folded for a hand.
+  for (const char* h : {"finger", "f_n [N]", "util.", "slip [um/s]", "state"}) {
+    ImGui::TableSetupColumn(h);
+  }
+  ImGui::TableHeadersRow();
+  for (const FingerReadout& r : g.fingers) {
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(0);
+    ImGui::TextUnformatted(r.name.c_str());
+    ImGui::TableSetColumnIndex(1);
+    ImGui::Text("%.2f", r.normal_force);
+    ImGui::TableSetColumnIndex(2);
+    ImGui::Text("%.3f", r.friction_utilisation);
+    ImGui::TableSetColumnIndex(3);
+    ImGui::Text("%.2f", r.slip_speed * 1e6);
+    ImGui::TableSetColumnIndex(4);
+    ImGui::TextUnformatted(r.num_contacts == 0 ? "-" : r.slipping ? "slip" : "stick");
+  }
+  ImGui::EndTable();
+}
+
+// Per-finger plots: open by default for two fingers, folded for a hand.
+void DrawFingerPlots(const GraspReadout& g, UiState* ui) {
   const GripperUi& p = ui->gripper;
   if (ImGui::CollapsingHeader("plots per finger", p.normal_force.size() <= 2 ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
     for (std::size_t f = 0; f < p.normal_force.size() && f < g.fingers.size(); ++f) {
@@ -137,6 +146,19 @@ void DrawGripperSection(const GripperView& view, UiState* ui, GripperCommands* c
     }
   }
   if (ImGui::SmallButton("clear plots")) ui->gripper.Clear();
+}
+
+}  // namespace
+
+void DrawGripperSection(const GripperView& view, UiState* ui, GripperCommands* commands) {
+  if (!view.present) return;
+  DrawTeleopRows(view, commands);
+  DrawGripRow(view, commands);
+  ImGui::Separator();
+  DrawRecordRows(view, ui, commands);
+  ImGui::Separator();
+  DrawReadoutTable(view.readout);
+  DrawFingerPlots(view.readout, ui);
 }
 
 }  // namespace stiction::app

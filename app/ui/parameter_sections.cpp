@@ -298,16 +298,25 @@ void DrawSimulationParameters(const Simulation& sim, UiState* ui, AppCommands* c
 
 // ---------------------------------------------------------------- Contact
 
-void DrawContactParameters(const Simulation& sim, UiState* ui, AppCommands* commands) {
+namespace {
+
+// The engine's contact parameters with the field `set` changes changed.
+void ApplyContactParameters(const Simulation& sim, AppCommands* commands,
+                            const std::function<void(ContactModelParameters&)>& set) {
+  ContactModelParameters candidate = sim.contact_model_parameters();
+  set(candidate);
+  commands->SetContactModelParameters(candidate);
+}
+
+// The scene-wide fields: the contact model, β, σ and the load-aware
+// regularization with its cap.
+void DrawContactModelFields(const Simulation& sim, UiState* ui, AppCommands* commands) {
   ContactEdits& e = ui->contact_edits;
   const ContactEdits& scene = ui->scene_values.contact;
   const ContactModelParameters& live = sim.contact_model_parameters();
   const double g = GravityNorm(sim), dt = sim.time_step();
-  // Each field: the engine's parameters with that one field changed.
-  auto apply_params = [&](auto set) {
-    ContactModelParameters candidate = sim.contact_model_parameters();
-    set(candidate);
-    commands->SetContactModelParameters(candidate);
+  auto apply_params = [&](const std::function<void(ContactModelParameters&)>& set) {
+    ApplyContactParameters(sim, commands, set);
   };
   LiveRegistryCombo<ContactModelInfo>(ui, "contact.model", "contact model (scene)", ContactModels(),
                                       ContactModelName(e.params.model), live.model != scene.params.model,
@@ -344,9 +353,82 @@ void DrawContactParameters(const Simulation& sim, UiState* ui, AppCommands* comm
   LiveInput(ui, "contact.lambda_max", "max load factor lambda_max [-]", &e.params.max_load_factor,
             live.max_load_factor != scene.params.max_load_factor,
             [&] { apply_params([&](ContactModelParameters& c) { c.max_load_factor = e.params.max_load_factor; }); });
+}
+
+// A material's own contact model: the first item, "(scene)", clears it.
+// True when one was picked this frame.
+bool MaterialModelCombo(const std::string& label, ContactMaterial* c) {
+  const std::string current(c->model ? ContactModelName(*c->model) : std::string_view("(scene)"));
+  ImGui::SetNextItemWidth(Scaled(160));
+  bool picked = false;
+  if (ImGui::BeginCombo(label.c_str(), current.c_str())) {
+    if (ImGui::Selectable("(scene)", !c->model)) {
+      c->model.reset();
+      picked = true;
+    }
+    if (const ContactModelInfo* info = RegistryItems(ContactModels(), current)) {
+      c->model = info->model;
+      picked = true;
+    }
+    ImGui::EndCombo();
+  }
+  return picked;
+}
+
+// The fields of material `m`, whose engine copy is engine_material.
+void DrawMaterialFields(const Simulation& sim, UiState* ui, AppCommands* commands, MaterialEdit& m,
+                        const ContactMaterial& engine_material) {
+  ContactMaterial& c = m.material;
+  const ContactMaterial* scene_material = SceneMaterial(ui->scene_values, m.name);
+  auto edited = [&](auto member) {
+    return scene_material != nullptr && engine_material.*member != scene_material->*member;
+  };
+  ImGui::Text("material '%s'", m.name.c_str());
+  const std::string prefix = "contact.mat." + m.name + ".";  // Under the section's prefix: Revert clears it.
+  // One field of this material changed in the engine's copy.
+  auto apply_material = [&](auto member) {
+    ContactMaterial candidate = sim.GetMaterial(m.name);
+    candidate.*member = c.*member;
+    commands->SetMaterial(m.name, candidate);
+  };
+  {
+    LiveField field(ui, prefix + "k");
+    ImGui::SetNextItemWidth(Scaled(180));
+    // A slider applies as it moves (Ctrl+click types a value).
+    const bool changed = ImGui::SliderScalar(Label("stiffness k [N/m]", field.id(), edited(&ContactMaterial::stiffness)).c_str(),
+                                             ImGuiDataType_Double, &c.stiffness, &kMinSliderStiffness,
+                                             &kMaxSliderStiffness, "%.3g", ImGuiSliderFlags_Logarithmic);
+    field.End(changed, [&] { apply_material(&ContactMaterial::stiffness); }, Scaled(180));
+  }
+  LiveInput(ui, prefix + "tau_d", "dissipation tau_d [s]", &c.dissipation, edited(&ContactMaterial::dissipation),
+            [&] { apply_material(&ContactMaterial::dissipation); });
+  LiveInput(ui, prefix + "mu", "friction mu [-]", &c.friction, edited(&ContactMaterial::friction),
+            [&] { apply_material(&ContactMaterial::friction); }, 0.05);
+  LiveInput(ui, prefix + "d", "H&C dissipation d [s/m]", &c.hc_dissipation, edited(&ContactMaterial::hc_dissipation),
+            [&] { apply_material(&ContactMaterial::hc_dissipation); });
+  LiveInput(ui, prefix + "v_s", "stiction velocity v_s [m/s]", &c.stiction_velocity,
+            edited(&ContactMaterial::stiction_velocity), [&] { apply_material(&ContactMaterial::stiction_velocity); });
+  // The pressure p = E e of this material's compliant geometries (rigid
+  // ones ignore it); the next step's contact surfaces use the new E.
+  LiveInput(ui, prefix + "E", "hydroelastic modulus E [Pa]", &c.hydroelastic_modulus,
+            edited(&ContactMaterial::hydroelastic_modulus), [&] { apply_material(&ContactMaterial::hydroelastic_modulus); });
+  {
+    LiveField field(ui, prefix + "model");
+    const bool picked = MaterialModelCombo(Label("contact model", field.id(), edited(&ContactMaterial::model)), &c);
+    field.End(picked, [&] { apply_material(&ContactMaterial::model); });
+  }
+  ImGui::TextDisabled("  SAP stiction slip mu sigma g dt = %.3g m/s",
+                      StictionSlipBound(engine_material.friction, sim.contact_model_parameters().stiction_tolerance,
+                                        GravityNorm(sim), sim.time_step()));
+}
+
+}  // namespace
+
+void DrawContactParameters(const Simulation& sim, UiState* ui, AppCommands* commands) {
+  DrawContactModelFields(sim, ui, commands);
+  ContactEdits& e = ui->contact_edits;
   for (size_t i = 0; i < e.materials.size(); ++i) {
     MaterialEdit& m = e.materials[i];
-    ContactMaterial& c = m.material;
     ImGui::PushID(static_cast<int>(i));
     ImGui::Separator();
     ContactMaterial engine_material;
@@ -356,82 +438,120 @@ void DrawContactParameters(const Simulation& sim, UiState* ui, AppCommands* comm
       ImGui::PopID();
       continue;
     }
-    const ContactMaterial* scene_material = SceneMaterial(ui->scene_values, m.name);
-    auto edited = [&](auto member) {
-      return scene_material != nullptr && engine_material.*member != scene_material->*member;
-    };
-    ImGui::Text("material '%s'", m.name.c_str());
-    const std::string prefix = "contact.mat." + m.name + ".";  // Under the section's prefix: Revert clears it.
-    // One field of this material changed in the engine's copy.
-    auto apply_material = [&](auto member) {
-      ContactMaterial candidate = sim.GetMaterial(m.name);
-      candidate.*member = c.*member;
-      commands->SetMaterial(m.name, candidate);
-    };
-    {
-      LiveField field(ui, prefix + "k");
-      ImGui::SetNextItemWidth(Scaled(180));
-      // A slider applies as it moves (Ctrl+click types a value).
-      const bool changed = ImGui::SliderScalar(Label("stiffness k [N/m]", field.id(), edited(&ContactMaterial::stiffness)).c_str(),
-                                               ImGuiDataType_Double, &c.stiffness, &kMinSliderStiffness,
-                                               &kMaxSliderStiffness, "%.3g", ImGuiSliderFlags_Logarithmic);
-      field.End(changed, [&] { apply_material(&ContactMaterial::stiffness); }, Scaled(180));
-    }
-    LiveInput(ui, prefix + "tau_d", "dissipation tau_d [s]", &c.dissipation, edited(&ContactMaterial::dissipation),
-              [&] { apply_material(&ContactMaterial::dissipation); });
-    LiveInput(ui, prefix + "mu", "friction mu [-]", &c.friction, edited(&ContactMaterial::friction),
-              [&] { apply_material(&ContactMaterial::friction); }, 0.05);
-    LiveInput(ui, prefix + "d", "H&C dissipation d [s/m]", &c.hc_dissipation, edited(&ContactMaterial::hc_dissipation),
-              [&] { apply_material(&ContactMaterial::hc_dissipation); });
-    LiveInput(ui, prefix + "v_s", "stiction velocity v_s [m/s]", &c.stiction_velocity,
-              edited(&ContactMaterial::stiction_velocity), [&] { apply_material(&ContactMaterial::stiction_velocity); });
-    // The pressure p = E e of this material's compliant geometries (rigid
-    // ones ignore it); the next step's contact surfaces use the new E.
-    LiveInput(ui, prefix + "E", "hydroelastic modulus E [Pa]", &c.hydroelastic_modulus,
-              edited(&ContactMaterial::hydroelastic_modulus), [&] { apply_material(&ContactMaterial::hydroelastic_modulus); });
-    {
-      // The first item, "(scene)", clears the material's own model.
-      LiveField field(ui, prefix + "model");
-      const std::string current(c.model ? ContactModelName(*c.model) : std::string_view("(scene)"));
-      ImGui::SetNextItemWidth(Scaled(160));
-      bool picked = false;
-      if (ImGui::BeginCombo(Label("contact model", field.id(), edited(&ContactMaterial::model)).c_str(),
-                            current.c_str())) {
-        if (ImGui::Selectable("(scene)", !c.model)) {
-          c.model.reset();
-          picked = true;
-        }
-        if (const ContactModelInfo* info = RegistryItems(ContactModels(), current)) {
-          c.model = info->model;
-          picked = true;
-        }
-        ImGui::EndCombo();
-      }
-      field.End(picked, [&] { apply_material(&ContactMaterial::model); });
-    }
-    ImGui::TextDisabled("  SAP stiction slip mu sigma g dt = %.3g m/s",
-                        StictionSlipBound(engine_material.friction, live.stiction_tolerance, g, dt));
+    DrawMaterialFields(sim, ui, commands, m, engine_material);
     ImGui::PopID();
   }
   ImGui::Separator();
   RevertButton(ui, "Revert##contact", ContactEdited(sim, ui->scene_values), "contact.", [&] {
-    ui->contact_edits = scene;
+    ui->contact_edits = ui->scene_values.contact;
     ApplyContactEdits(sim, ui, commands);
   });
 }
 
 // ---------------------------------------------------------------- Solver
 
+namespace {
+
+// The engine's solver settings with what `set` changes changed.
+void ApplySolver(const Simulation& sim, AppCommands* commands, const std::function<void(SolverSettings&)>& set) {
+  SolverSettings candidate = sim.solver_settings();
+  set(candidate);
+  commands->SetSolver(candidate);
+}
+
+// The ε_r presets, a combo beside the SAP table's own ε_r field.
+void DrawRelativeTolerancePresets(const Simulation& sim, UiState* ui, AppCommands* commands) {
+  SapSolverParameters& sap = ui->solver_edits.sap;
+  LiveField field(ui, "solver.sap.relative_tolerance");
+  char preview[32];
+  std::snprintf(preview, sizeof preview, "%.0e", sap.relative_tolerance);
+  ImGui::SetNextItemWidth(Scaled(90));
+  bool picked = false;
+  if (ImGui::BeginCombo("eps_r presets##eps_r_choice", preview)) {
+    for (double choice : kRelativeToleranceChoices) {
+      char label[32];
+      std::snprintf(label, sizeof label, "%.0e", choice);
+      if (ImGui::Selectable(label, choice == sap.relative_tolerance)) {
+        sap.relative_tolerance = choice;
+        picked = true;
+      }
+    }
+    ImGui::EndCombo();
+  }
+  field.End(picked, [&] {
+    ApplySolver(sim, commands, [&](SolverSettings& c) { c.sap.relative_tolerance = sap.relative_tolerance; });
+  });
+}
+
+// The solver settings the section compares its fields with: the engine's
+// and the scene's as the frame's drawing of the section began.
+struct SolverSettingsPair {
+  SolverSettings engine, scene;
+};
+
+// SAP's fields: the ε_r presets, its parameter table and the line search.
+void DrawSapFields(const Simulation& sim, UiState* ui, AppCommands* commands, SolverSettingsPair& was) {
+  SapSolverParameters& sap = ui->solver_edits.sap;
+  SolverSettings& engine = was.engine;
+  SolverSettings& scene_copy = was.scene;
+  DrawRelativeTolerancePresets(sim, ui, commands);
+  LiveParameterTable(ui, BindParameters(sap), BindParameters(engine.sap), BindParameters(scene_copy.sap), "solver.sap.",
+                     [&](const ParameterBinding& p) {
+    ApplySolver(sim, commands, [&](SolverSettings& c) { CopyValue(p, *FindBinding(BindParameters(c.sap), p.key)); });
+  });
+  LiveRegistryCombo<LineSearchInfo>(ui, "solver.sap.line_search", "line search", LineSearches(),
+                                    GetLineSearchInfo(sap.line_search).name,
+                                    engine.sap.line_search != scene_copy.sap.line_search, [&](const LineSearchInfo& s) {
+    ApplySolver(sim, commands, [&](SolverSettings& c) { c.sap.line_search = s.kind; });
+    sap.line_search = s.kind;
+  });
+}
+
+// The chosen solver's own fields, when it has a parameter map of its own.
+void DrawOwnSolverFields(const Simulation& sim, UiState* ui, AppCommands* commands, SolverSettingsPair& was) {
+  SolverEdits& e = ui->solver_edits;
+  const SolverTypeInfo& chosen = GetSolverTypeInfo(e.type);
+  if (!chosen.own_map) return;
+  SolverSettings& engine = was.engine;
+  SolverSettings& scene_copy = was.scene;
+  ImGui::Separator();
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(chosen.description.data(), chosen.description.data() + chosen.description.size());
+  ImGui::PopTextWrapPos();
+  const std::string prefix = "solver." + std::string(chosen.name) + ".";
+  LiveParameterTable(ui, chosen.bind(e), chosen.bind(engine), chosen.bind(scene_copy), prefix,
+                     [&](const ParameterBinding& p) {
+    ApplySolver(sim, commands, [&](SolverSettings& c) { CopyValue(p, *FindBinding(chosen.bind(c), p.key)); });
+  });
+}
+
+// The time budget of whichever solver runs, and what it cost so far.
+void DrawSolverBudget(const Simulation& sim, UiState* ui, AppCommands* commands, SolverSettingsPair& was,
+                      bool uses_contact_solver) {
+  SolverEdits& e = ui->solver_edits;
+  SolverSettings& engine = was.engine;
+  SolverSettings& scene_copy = was.scene;
+  ImGui::Separator();
+  LiveParameterTable(ui, BindParameters(e.budget), BindParameters(engine.budget), BindParameters(scene_copy.budget),
+                     "solver.", [&](const ParameterBinding& p) {
+    ApplySolver(sim, commands, [&](SolverSettings& c) { CopyValue(p, *FindBinding(BindParameters(c.budget), p.key)); });
+  });
+  const SolverStopCounts& stops = ui->solver_stops;
+  ImGui::TextDisabled("%lld of %lld steps at the time budget, %lld short of the tolerance",
+                      static_cast<long long>(stops.budget_hits), static_cast<long long>(stops.steps),
+                      static_cast<long long>(stops.short_of_tolerance));
+  if (uses_contact_solver && GetSolverTypeInfo(sim.solver_type()).augmented_lagrangian) {
+    const SolverResult& r = sim.solver_result();
+    ImGui::TextDisabled("last step: %d AL iterations, %d inner steps,\nresidual %.2e, AL penalty %.3g kg",
+                        r.outer_iterations, r.iterations, r.constraint_residual, r.penalty);
+  }
+}
+
+}  // namespace
+
 void DrawSolverParameters(const Simulation& sim, UiState* ui, AppCommands* commands) {
   SolverEdits& e = ui->solver_edits;
-  const SolverEdits& scene = ui->scene_values.solver;
-  SolverSettings engine = sim.solver_settings();
-  SolverSettings scene_copy = scene;
-  auto apply = [&](auto set) {
-    SolverSettings candidate = sim.solver_settings();
-    set(candidate);
-    commands->SetSolver(candidate);
-  };
+  SolverSettingsPair was{sim.solver_settings(), ui->scene_values.solver};
   const SteppingSchemeInfo& scheme = GetSteppingSchemeInfo(sim.stepping_scheme());
   if (!scheme.uses_contact_solver) {
     ImGui::PushTextWrapPos(0.0f);
@@ -441,68 +561,15 @@ void DrawSolverParameters(const Simulation& sim, UiState* ui, AppCommands* comma
     ImGui::PopTextWrapPos();
   }
   LiveRegistryCombo<SolverTypeInfo>(ui, "solver.type", "solver", SolverTypes(), SolverTypeName(e.type),
-                                    engine.type != scene.type, [&](const SolverTypeInfo& t) {
-    apply([&](SolverSettings& c) { c.type = t.type; });
+                                    was.engine.type != was.scene.type,
+                                    [&](const SolverTypeInfo& t) {
+    ApplySolver(sim, commands, [&](SolverSettings& c) { c.type = t.type; });
     e.type = t.type;
   });
   ImGui::TextDisabled("SAP (convex, regularized) fields; the chosen solver's own fields below");
-  SapSolverParameters& sap = e.sap;
-  {
-    LiveField field(ui, "solver.sap.relative_tolerance");
-    char preview[32];
-    std::snprintf(preview, sizeof preview, "%.0e", sap.relative_tolerance);
-    ImGui::SetNextItemWidth(Scaled(90));
-    bool picked = false;
-    if (ImGui::BeginCombo("eps_r presets##eps_r_choice", preview)) {
-      for (double choice : kRelativeToleranceChoices) {
-        char label[32];
-        std::snprintf(label, sizeof label, "%.0e", choice);
-        if (ImGui::Selectable(label, choice == sap.relative_tolerance)) {
-          sap.relative_tolerance = choice;
-          picked = true;
-        }
-      }
-      ImGui::EndCombo();
-    }
-    field.End(picked, [&] { apply([&](SolverSettings& c) { c.sap.relative_tolerance = sap.relative_tolerance; }); });
-  }
-  LiveParameterTable(ui, BindParameters(sap), BindParameters(engine.sap), BindParameters(scene_copy.sap), "solver.sap.",
-                     [&](const ParameterBinding& p) {
-    apply([&](SolverSettings& c) { CopyValue(p, *FindBinding(BindParameters(c.sap), p.key)); });
-  });
-  LiveRegistryCombo<LineSearchInfo>(ui, "solver.sap.line_search", "line search", LineSearches(),
-                                    GetLineSearchInfo(sap.line_search).name,
-                                    engine.sap.line_search != scene.sap.line_search, [&](const LineSearchInfo& s) {
-    apply([&](SolverSettings& c) { c.sap.line_search = s.kind; });
-    sap.line_search = s.kind;
-  });
-  const SolverTypeInfo& chosen = GetSolverTypeInfo(e.type);
-  if (chosen.own_map) {
-    ImGui::Separator();
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(chosen.description.data(), chosen.description.data() + chosen.description.size());
-    ImGui::PopTextWrapPos();
-    const std::string prefix = "solver." + std::string(chosen.name) + ".";
-    LiveParameterTable(ui, chosen.bind(e), chosen.bind(engine), chosen.bind(scene_copy), prefix,
-                       [&](const ParameterBinding& p) {
-      apply([&](SolverSettings& c) { CopyValue(p, *FindBinding(chosen.bind(c), p.key)); });
-    });
-  }
-  // The time budget of whichever solver runs, and what it cost so far.
-  ImGui::Separator();
-  LiveParameterTable(ui, BindParameters(e.budget), BindParameters(engine.budget), BindParameters(scene_copy.budget),
-                     "solver.", [&](const ParameterBinding& p) {
-    apply([&](SolverSettings& c) { CopyValue(p, *FindBinding(BindParameters(c.budget), p.key)); });
-  });
-  const SolverStopCounts& stops = ui->solver_stops;
-  ImGui::TextDisabled("%lld of %lld steps at the time budget, %lld short of the tolerance",
-                      static_cast<long long>(stops.budget_hits), static_cast<long long>(stops.steps),
-                      static_cast<long long>(stops.short_of_tolerance));
-  if (scheme.uses_contact_solver && GetSolverTypeInfo(sim.solver_type()).augmented_lagrangian) {
-    const SolverResult& r = sim.solver_result();
-    ImGui::TextDisabled("last step: %d AL iterations, %d inner steps,\nresidual %.2e, AL penalty %.3g kg",
-                        r.outer_iterations, r.iterations, r.constraint_residual, r.penalty);
-  }
+  DrawSapFields(sim, ui, commands, was);
+  DrawOwnSolverFields(sim, ui, commands, was);
+  DrawSolverBudget(sim, ui, commands, was, scheme.uses_contact_solver);
   RevertButton(ui, "Revert##solver", SolverEdited(sim, ui->scene_values), "solver.", [&] {
     ui->solver_edits = ui->scene_values.solver;
     ApplySolverEdits(ui, commands);
