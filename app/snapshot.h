@@ -97,13 +97,19 @@ inline std::string SnapshotBodyName(const Simulation& sim, int body) {
   return body > 0 && body < sim.model().num_bodies() ? sim.model().body(body).name : "?";
 }
 
+/// The bodies of a contact or contact surface, as indices and names.
+template <typename Out>
+void SetSnapshotBodies(const Simulation& sim, int body_a, int body_b, Out* out) {
+  out->body_a = body_a;
+  out->body_b = body_b;
+  out->name_a = SnapshotBodyName(sim, body_a);
+  out->name_b = SnapshotBodyName(sim, body_b);
+}
+
 /// One contact of the last step, copied from Simulation::contacts().
 inline ContactSnapshot MakeContactSnapshot(const Simulation& sim, const ContactReport& r, double dt) {
   ContactSnapshot c;
-  c.body_a = r.body_a;
-  c.body_b = r.body_b;
-  c.name_a = SnapshotBodyName(sim, r.body_a);
-  c.name_b = SnapshotBodyName(sim, r.body_b);
+  SetSnapshotBodies(sim, r.body_a, r.body_b, &c);
   c.p_W = r.p_W;
   c.R_WC = r.R_WC;
   c.phi = r.phi;
@@ -131,10 +137,7 @@ inline void AddContactSurfaces(const Simulation& sim, Snapshot* s) {
   for (size_t i = 0; i < surfaces.size(); ++i) {
     const ContactSurface& in = surfaces[i];
     ContactSurfaceSnapshot& out = s->contact_surfaces[i];
-    out.body_a = in.body_a;
-    out.body_b = in.body_b;
-    out.name_a = SnapshotBodyName(sim, in.body_a);
-    out.name_b = SnapshotBodyName(sim, in.body_b);
+    SetSnapshotBodies(sim, in.body_a, in.body_b, &out);
     out.vertices_W = in.vertices_W;
     out.pressures = in.pressures;
     out.polygons = in.polygons;

@@ -1,5 +1,6 @@
 #include "app/render/shader_program.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -27,6 +28,17 @@ std::string OneLine(std::string log) {
   return log.empty() ? "(no log)" : log;
 }
 
+// The driver's log of shader or program `id` (get_iv: glGetShaderiv or
+// glGetProgramiv; get_log: the matching glGet*InfoLog), on one line.
+template <typename GetIv, typename GetLog>
+std::string InfoLog(GLuint id, GetIv get_iv, GetLog get_log) {
+  GLint len = 0;
+  get_iv(id, GL_INFO_LOG_LENGTH, &len);
+  std::vector<char> log(static_cast<size_t>(std::max(len, 1)), '\0');
+  get_log(id, len, nullptr, log.data());
+  return OneLine(log.data());
+}
+
 GLuint Compile(GLenum type, const std::string& path, const std::string& defines) {
   std::string source = ReadFile(path);
   if (!defines.empty()) {
@@ -42,12 +54,9 @@ GLuint Compile(GLenum type, const std::string& path, const std::string& defines)
   GLint ok = GL_FALSE;
   glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
   if (ok != GL_TRUE) {
-    GLint len = 0;
-    glGetShaderiv(shader, GL_INFO_LOG_LENGTH, &len);
-    std::vector<char> log(static_cast<size_t>(std::max(len, 1)), '\0');
-    glGetShaderInfoLog(shader, len, nullptr, log.data());
+    const std::string log = InfoLog(shader, glGetShaderiv, glGetShaderInfoLog);
     glDeleteShader(shader);
-    throw ShaderError("shader '" + path + "': compile failed: " + OneLine(log.data()));
+    throw ShaderError("shader '" + path + "': compile failed: " + log);
   }
   return shader;
 }
@@ -80,14 +89,10 @@ ShaderProgram::ShaderProgram(const std::string& dir, const std::string& vert_fil
   GLint ok = GL_FALSE;
   glGetProgramiv(id_, GL_LINK_STATUS, &ok);
   if (ok != GL_TRUE) {
-    GLint len = 0;
-    glGetProgramiv(id_, GL_INFO_LOG_LENGTH, &len);
-    std::vector<char> log(static_cast<size_t>(std::max(len, 1)), '\0');
-    glGetProgramInfoLog(id_, len, nullptr, log.data());
+    const std::string log = InfoLog(id_, glGetProgramiv, glGetProgramInfoLog);
     glDeleteProgram(id_);
     id_ = 0;
-    throw ShaderError("shader program '" + vpath + "' + '" + fpath + "': link failed: " +
-                      OneLine(log.data()));
+    throw ShaderError("shader program '" + vpath + "' + '" + fpath + "': link failed: " + log);
   }
 }
 
