@@ -42,12 +42,7 @@ UiState InitialUiState(const AppOptions& o, const ViewerSettings& remembered) {
 }
 
 WindowOptions WindowOptionsFor(const AppOptions& o) {
-  WindowOptions wo;
-  wo.width = o.width;
-  wo.height = o.height;
-  wo.visible = o.visible;
-  wo.vsync = o.vsync;
-  return wo;
+  return WindowOptions{.width = o.width, .height = o.height, .visible = o.visible, .vsync = o.vsync};
 }
 
 // Prints the importer's notes of every robot of the scene to stderr (one
@@ -193,7 +188,7 @@ void App::PollInput() {
 }
 
 void App::StepPhysics(double frame_start, double wall_dt) {
-  physics_.StepFrame(wall_dt, timer_.frame_ms() - timer_.physics_ms());
+  physics_.StepFrame(wall_dt, timer_.times().frame_ms - timer_.times().physics_ms);
   timer_.set_physics_ms((Now() - frame_start) * 1e3);
   gripper_.SyncAutosave(Now());
 }
@@ -513,10 +508,11 @@ AppView App::MakeView() const {
   v.unlimited = clock.unlimited();
   v.achieved_rtf = clock.achieved_real_time_factor();
   v.physics_budget_s = clock.budget();
-  v.fps = timer_.fps();
-  v.frame_ms = timer_.frame_ms();
-  v.physics_ms = timer_.physics_ms();
-  v.render_ms = timer_.render_ms();
+  const FrameTimes& times = timer_.times();
+  v.fps = times.fps;
+  v.frame_ms = times.frame_ms;
+  v.physics_ms = times.physics_ms;
+  v.render_ms = times.render_ms;
   v.steps_last_frame = physics_.steps_last_frame();
   v.selected_body = perturber_.selected_body();
   if (v.selected_body > 0) v.selected_name = scene_.sim->model().body(v.selected_body).name;

@@ -139,7 +139,8 @@ class App final : public AppCommands, public GripperCommands {
   const FrameCapture& capture() const { return capture_; }
   const PanelLayout& layout() const { return layout_; }
   ImGuiLayer& imgui() { return *imgui_; }
-  const FrameTimer& timer() const { return timer_; }
+  /// Where the last frame's wall time went.
+  const FrameTimes& frame_times() const { return timer_.times(); }
 
   // ---- State. ----
   Simulation& simulation() { return *scene_.sim; }

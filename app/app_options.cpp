@@ -68,26 +68,25 @@ struct ArgReader {
   }
 };
 
-// An option without a value: sets it; false if `a` is none.
+// An option without a value: sets its field; false if `a` is none.
 bool ParseFlag(const std::string& a, AppOptions* o) {
-  if (a == "--screenshot-window") {
-    o->screenshot_window = true;
-  } else if (a == "--no-panels") {
-    o->panels = false;
-  } else if (a == "--no-settings") {
-    o->no_settings = true;
-  } else if (a == "--paused") {
-    o->paused = true;
-  } else if (a == "--unlimited") {
-    o->unlimited = true;
-  } else if (a == "--headless") {
-    o->headless = true;
-  } else if (a == "--no-vsync") {
-    o->vsync = false;
-  } else {
-    return false;
+  struct Flag {
+    const char* name;
+    bool AppOptions::*field;
+    bool value;
+  };
+  static constexpr Flag kFlags[] = {
+      {"--screenshot-window", &AppOptions::screenshot_window, true}, {"--no-panels", &AppOptions::panels, false},
+      {"--no-settings", &AppOptions::no_settings, true},             {"--paused", &AppOptions::paused, true},
+      {"--unlimited", &AppOptions::unlimited, true},                 {"--headless", &AppOptions::headless, true},
+      {"--no-vsync", &AppOptions::vsync, false},
+  };
+  for (const Flag& f : kFlags) {
+    if (a != f.name) continue;
+    o->*f.field = f.value;
+    return true;
   }
-  return true;
+  return false;
 }
 
 // An option whose value is a text (a path, a caption): false if `a` is
@@ -218,6 +217,13 @@ std::string ParseArgument(ArgReader* r, ParsedOptions* out) {
 }
 
 }  // namespace
+
+AppOptions HiddenWindowOptions(AppOptions options) {
+  options.visible = false;
+  options.vsync = false;
+  options.panels = false;
+  return options;
+}
 
 ParsedOptions ParseAppOptions(const std::vector<std::string>& args) {
   ParsedOptions out;

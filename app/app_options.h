@@ -57,6 +57,9 @@ struct ParsedOptions {
 };
 
 ParsedOptions ParseAppOptions(const std::vector<std::string>& args);
+/// `options` for a run that shows nothing (the benchmark, headless
+/// recording): a hidden window without vsync, no panels.
+AppOptions HiddenWindowOptions(AppOptions options);
 /// "time,scene,caption,plot=grip_force" or "none" into *out; false with
 /// *error naming the bad item.
 bool ParseOverlayList(const std::string& list, VideoOverlayOptions* out, std::string* error);

@@ -62,15 +62,15 @@ bool MeasureRealTime(App& app, RealTimeRun run, double seconds, const std::strin
   if (run == RealTimeRun::kRecord && !app.StartRecording(video_file)) return false;
   const double t0 = glfwGetTime();
   const double sim0 = app.simulation().time();
-  const std::int64_t f0 = app.timer().frames();
+  const std::int64_t f0 = app.frame_times().frames;
   while (glfwGetTime() - t0 < seconds) {
     app.Frame();
-    f->render_ms += app.timer().render_ms();
-    f->physics_ms += app.timer().physics_ms();
-    f->capture_ms += app.timer().capture_ms();
+    f->render_ms += app.frame_times().render_ms;
+    f->physics_ms += app.frame_times().physics_ms;
+    f->capture_ms += app.frame_times().capture_ms;
   }
   f->wall = glfwGetTime() - t0;
-  f->frames = static_cast<double>(app.timer().frames() - f0);
+  f->frames = static_cast<double>(app.frame_times().frames - f0);
   f->sim_seconds = app.simulation().time() - sim0;
   return true;
 }
@@ -129,7 +129,7 @@ double MeanRenderMs(App& app, int warm_up, int frames) {
   double render_ms = 0;
   for (int i = 0; i < frames; ++i) {
     app.Frame();
-    render_ms += app.timer().render_ms();
+    render_ms += app.frame_times().render_ms;
   }
   return render_ms / frames;
 }
@@ -195,12 +195,10 @@ void BenchmarkBodyCount(const AppOptions& base) {
 }  // namespace
 
 int RunBenchmark(const AppOptions& options) {
-  AppOptions base = options;
-  base.visible = false;
-  base.vsync = false;
+  // The scene fills the window: the figures are for width x height pixels of scene.
+  AppOptions base = HiddenWindowOptions(options);
   base.sync_timing = true;
   base.headless_frames = 0;
-  base.panels = false;  // The scene fills the window: the figures are for width x height pixels of scene.
   const double seconds = options.benchmark_seconds > 0 ? options.benchmark_seconds : 5.0;
   if (!BenchmarkRealTime(base, seconds)) return 1;
   BenchmarkRenderFeatures(base);

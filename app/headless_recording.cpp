@@ -80,11 +80,8 @@ std::optional<int> RecordFrames(App& app, const AppOptions& o, double t0, std::i
 }  // namespace
 
 int RunHeadlessRecording(const AppOptions& options) {
-  AppOptions o = options;
-  o.visible = false;
-  o.vsync = false;
+  AppOptions o = HiddenWindowOptions(options);  // No UI: the camera frames the scene for the video's aspect.
   o.paused = false;
-  o.panels = false;  // No UI: the camera frames the scene for the video's aspect.
   App app(o);
   // A clean picture for papers and talks: none of the viewer's debug
   // overlays (its default shows contact points).

@@ -308,13 +308,10 @@ Renderer::~Renderer() {
   DeleteTargets();
   glDeleteFramebuffers(1, &shadow_fbo_);
   glDeleteTextures(1, &shadow_tex_);
-  glDeleteVertexArrays(1, &line_vao_);
-  glDeleteBuffers(1, &line_vbo_);
-  glDeleteVertexArrays(1, &patch_vao_);
-  glDeleteBuffers(1, &patch_vbo_);
-  glDeleteVertexArrays(1, &empty_vao_);
-  glDeleteBuffers(1, &instance_vbo_);
-  glDeleteBuffers(1, &shadow_instance_vbo_);
+  const GLuint arrays[] = {line_vao_, patch_vao_, empty_vao_};
+  glDeleteVertexArrays(3, arrays);
+  const GLuint buffers[] = {line_vbo_, patch_vbo_, instance_vbo_, shadow_instance_vbo_};
+  glDeleteBuffers(4, buffers);
 }
 
 void Renderer::LoadScene(const RenderScene& scene) {
@@ -338,15 +335,12 @@ void Renderer::LoadScene(const RenderScene& scene) {
 }
 
 void Renderer::DeleteTargets() {
-  glDeleteFramebuffers(1, &ms_fbo_);
-  glDeleteRenderbuffers(1, &ms_color_);
-  glDeleteRenderbuffers(1, &ms_depth_);
-  glDeleteFramebuffers(1, &scene_fbo_);
+  // Zero names (targets the antialiasing mode does not use) are ignored.
+  const GLuint framebuffers[] = {ms_fbo_, scene_fbo_, resolve_fbo_};
+  glDeleteFramebuffers(3, framebuffers);
+  const GLuint renderbuffers[] = {ms_color_, ms_depth_, scene_depth_, resolve_color_, resolve_depth_};
+  glDeleteRenderbuffers(5, renderbuffers);
   glDeleteTextures(1, &scene_color_);
-  glDeleteRenderbuffers(1, &scene_depth_);
-  glDeleteFramebuffers(1, &resolve_fbo_);
-  glDeleteRenderbuffers(1, &resolve_color_);
-  glDeleteRenderbuffers(1, &resolve_depth_);
   ms_fbo_ = ms_color_ = ms_depth_ = 0;
   scene_fbo_ = scene_color_ = scene_depth_ = 0;
   resolve_fbo_ = resolve_color_ = resolve_depth_ = 0;

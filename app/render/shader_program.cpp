@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -28,10 +29,15 @@ std::string OneLine(std::string log) {
   return log.empty() ? "(no log)" : log;
 }
 
-// The driver's log of shader or program `id` (get_iv: glGetShaderiv or
-// glGetProgramiv; get_log: the matching glGet*InfoLog), on one line.
+// The driver's log of shader or program `id`, on one line, when its
+// `status` (GL_COMPILE_STATUS, GL_LINK_STATUS) is not GL_TRUE; nothing when
+// it is. get_iv: glGetShaderiv or glGetProgramiv; get_log: the matching
+// glGet*InfoLog.
 template <typename GetIv, typename GetLog>
-std::string InfoLog(GLuint id, GetIv get_iv, GetLog get_log) {
+std::optional<std::string> FailureLog(GLuint id, GLenum status, GetIv get_iv, GetLog get_log) {
+  GLint ok = GL_FALSE;
+  get_iv(id, status, &ok);
+  if (ok == GL_TRUE) return std::nullopt;
   GLint len = 0;
   get_iv(id, GL_INFO_LOG_LENGTH, &len);
   std::vector<char> log(static_cast<size_t>(std::max(len, 1)), '\0');
@@ -51,12 +57,10 @@ GLuint Compile(GLenum type, const std::string& path, const std::string& defines)
   const char* text = source.c_str();
   glShaderSource(shader, 1, &text, nullptr);
   glCompileShader(shader);
-  GLint ok = GL_FALSE;
-  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-  if (ok != GL_TRUE) {
-    const std::string log = InfoLog(shader, glGetShaderiv, glGetShaderInfoLog);
+  if (const std::optional<std::string> log =
+          FailureLog(shader, GL_COMPILE_STATUS, glGetShaderiv, glGetShaderInfoLog)) {
     glDeleteShader(shader);
-    throw ShaderError("shader '" + path + "': compile failed: " + log);
+    throw ShaderError("shader '" + path + "': compile failed: " + *log);
   }
   return shader;
 }
@@ -86,13 +90,10 @@ ShaderProgram::ShaderProgram(const std::string& dir, const std::string& vert_fil
   glLinkProgram(id_);
   glDeleteShader(vs);
   glDeleteShader(fs);
-  GLint ok = GL_FALSE;
-  glGetProgramiv(id_, GL_LINK_STATUS, &ok);
-  if (ok != GL_TRUE) {
-    const std::string log = InfoLog(id_, glGetProgramiv, glGetProgramInfoLog);
+  if (const std::optional<std::string> log = FailureLog(id_, GL_LINK_STATUS, glGetProgramiv, glGetProgramInfoLog)) {
     glDeleteProgram(id_);
     id_ = 0;
-    throw ShaderError("shader program '" + vpath + "' + '" + fpath + "': link failed: " + log);
+    throw ShaderError("shader program '" + vpath + "' + '" + fpath + "': link failed: " + *log);
   }
 }
 
