@@ -46,57 +46,82 @@ std::string MeshKey(const ShapeDescription& s) {
   return buf;
 }
 
+namespace {
+
+// The drawable of geometry g of model body `body`, without its mesh's
+// radius; scene_body: index into scene.bodies (palette colour), -1 for the world.
+Drawable MakeDrawable(int body, int scene_body, const GeometryDescription& g) {
+  Drawable d;
+  d.body = body;
+  d.name = g.name;
+  d.X_BG = g.X_BG;
+  d.shape = g.shape;
+  d.color = g.color;
+  if (scene_body >= 0 && g.color == kDefaultGeometryColor) {
+    const float* c = kBodyPalette[scene_body % std::size(kBodyPalette)];
+    d.color = Vector4(c[0], c[1], c[2], 1.0);
+    d.color_given = false;
+    d.specular = 0.35f;
+    d.shininess = 64.0f;
+  }
+  if (g.shape.type == ShapeType::kHalfSpace) {
+    d.specular = 0.04f;  // A matte floor: no sheen across the whole view.
+    d.shininess = 16.0f;
+  }
+  d.visual = g.visual;
+  d.collision = g.collision;
+  d.mesh_key = MeshKey(g.shape);
+  d.bounding_radius = PrimitiveBoundingRadius(g.shape);
+  return d;
+}
+
+// The scene's meshes, each loaded (or generated) once into out->meshes,
+// with its largest vertex distance from the origin [m]; a mesh that does
+// not load is a warning and radius 0.
+class MeshSet {
+ public:
+  explicit MeshSet(RenderScene* out) : out_(out) {}
+  void Add(const std::string& key, const ShapeDescription& shape) {
+    if (have_.contains(key)) return;
+    have_.insert(key);
+    try {
+      RenderMesh mesh = shape.type == ShapeType::kMesh ? LoadRenderMesh(shape) : MakePrimitiveMesh(shape);
+      double r = 0;
+      for (const auto& p : mesh.positions_G) r = std::max(r, static_cast<double>(p.norm()));
+      radius_.emplace_back(key, r);
+      out_->meshes.emplace_back(key, std::move(mesh));
+    } catch (const InputError& e) {
+      out_->warnings.push_back(e.what());
+      radius_.emplace_back(key, 0.0);
+    }
+  }
+  /// The radius of the mesh under `key`; `otherwise` if it has none.
+  double Radius(const std::string& key, double otherwise) const {
+    for (const auto& [k, r] : radius_) {
+      if (k == key) otherwise = r;
+    }
+    return otherwise;
+  }
+
+ private:
+  RenderScene* out_;
+  std::set<std::string> have_;
+  std::vector<std::pair<std::string, double>> radius_;
+};
+
+}  // namespace
+
 RenderScene BuildRenderScene(const Simulation& sim) {
   RenderScene out;
   const SceneDescription& scene = sim.scene();
   const MultibodyModel& model = sim.model();
-  std::set<std::string> have_mesh;
-  std::vector<std::pair<std::string, double>> mesh_radius;
-
-  // scene_body: index into scene.bodies (palette colour), -1 for the world.
+  MeshSet meshes(&out);
   auto add = [&](int body, int scene_body, const GeometryDescription& g) {
-    Drawable d;
-    d.body = body;
-    d.name = g.name;
-    d.X_BG = g.X_BG;
-    d.shape = g.shape;
-    d.color = g.color;
-    if (scene_body >= 0 && g.color == kDefaultGeometryColor) {
-      const float* c = kBodyPalette[scene_body % std::size(kBodyPalette)];
-      d.color = Vector4(c[0], c[1], c[2], 1.0);
-      d.color_given = false;
-      d.specular = 0.35f;
-      d.shininess = 64.0f;
-    }
-    if (g.shape.type == ShapeType::kHalfSpace) {
-      d.specular = 0.04f;  // A matte floor: no sheen across the whole view.
-      d.shininess = 16.0f;
-    }
-    d.visual = g.visual;
-    d.collision = g.collision;
-    d.mesh_key = MeshKey(g.shape);
-    d.bounding_radius = PrimitiveBoundingRadius(g.shape);
-    if (!have_mesh.contains(d.mesh_key)) {
-      have_mesh.insert(d.mesh_key);
-      try {
-        RenderMesh mesh = g.shape.type == ShapeType::kMesh ? LoadRenderMesh(g.shape) : MakePrimitiveMesh(g.shape);
-        double r = 0;
-        for (const auto& p : mesh.positions_G) r = std::max(r, static_cast<double>(p.norm()));
-        mesh_radius.emplace_back(d.mesh_key, r);
-        out.meshes.emplace_back(d.mesh_key, std::move(mesh));
-      } catch (const InputError& e) {
-        out.warnings.push_back(e.what());
-        mesh_radius.emplace_back(d.mesh_key, 0.0);
-      }
-    }
-    if (g.shape.type == ShapeType::kMesh) {
-      for (const auto& [key, r] : mesh_radius) {
-        if (key == d.mesh_key) d.bounding_radius = r;
-      }
-    }
+    Drawable d = MakeDrawable(body, scene_body, g);
+    meshes.Add(d.mesh_key, g.shape);
+    if (g.shape.type == ShapeType::kMesh) d.bounding_radius = meshes.Radius(d.mesh_key, d.bounding_radius);
     out.drawables.push_back(std::move(d));
   };
-
   for (const GeometryDescription& g : scene.world_geometries) add(0, -1, g);
   out.model_body_of_scene_body.resize(scene.bodies.size(), -1);
   out.body_size.assign(model.num_bodies(), 0.0);

@@ -259,7 +259,10 @@ void DrawPressurePatchSettings(const AppView& view, UiState* ui) {
   if (!view.has_compliant_geometry) ImGui::TextDisabled("(no compliant geometry in this scene)");
 }
 
-void DrawVisualizationSection(const AppView& view, UiState* ui) {
+// What is drawn and how: shadows, grid, wireframe, see-through bodies,
+// collision-only geometry, frames, centres of mass, the perturbation's force,
+// antialiasing.
+void DrawRenderOptions(const AppView& view, UiState* ui) {
   RenderOptions& r = ui->viz.render;
   ImGui::Checkbox("shadows", &r.shadows);
   ImGui::SameLine();
@@ -284,7 +287,10 @@ void DrawVisualizationSection(const AppView& view, UiState* ui) {
     ImGui::SameLine();
     ImGui::TextDisabled("(%s here)", view.auto_antialiasing.c_str());
   }
-  ImGui::Separator();
+}
+
+// The contact glyphs: points, cones, forces and their scales.
+void DrawContactGlyphOptions(UiState* ui) {
   ImGui::TextDisabled("contacts");
   ImGui::Checkbox("points", &ui->viz.contact_points);
   ImGui::SameLine();
@@ -300,8 +306,10 @@ void DrawVisualizationSection(const AppView& view, UiState* ui) {
   ImGui::SliderScalar("cone size [m]", ImGuiDataType_Double, &ui->viz.cone_size, &min_cone, &max_cone, "%.3g",
                       ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   ImGui::TextDisabled("cones: stick green, slip orange, separating grey");
-  DrawPressurePatchSettings(view, ui);
-  ImGui::Separator();
+}
+
+// The body the camera tracks, and the UI scale.
+void DrawCameraAndScale(const AppView& view, UiState* ui) {
   ImGui::TextDisabled("camera");
   ImGui::SetNextItemWidth(Scaled(150));
   const char* tracked = ui->track_body.empty() ? "free (no tracking)" : ui->track_body.c_str();
@@ -323,6 +331,15 @@ void DrawVisualizationSection(const AppView& view, UiState* ui) {
     ui->settings.ui_scale = scale < kMinUiScale ? 0.0f : scale;
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Font and widget size; far left = the monitor's scale (high-DPI screens)");
+}
+
+void DrawVisualizationSection(const AppView& view, UiState* ui) {
+  DrawRenderOptions(view, ui);
+  ImGui::Separator();
+  DrawContactGlyphOptions(ui);
+  DrawPressurePatchSettings(view, ui);
+  ImGui::Separator();
+  DrawCameraAndScale(view, ui);
 }
 
 // ---------------------------------------------------------------- Plots
@@ -359,10 +376,8 @@ void DrawPlotsSection(UiState* ui) {
 
 // ---------------------------------------------------------------- Contacts
 
-void DrawContactInspector(const AppView& view, UiState* ui) {
-  const std::vector<ContactSnapshot>& contacts = view.snapshot->contacts;
-  ImGui::Text("%zu contacts in the last step", contacts.size());
-  ImGui::TextDisabled("Alt+click a contact point to pick it");
+// The last step's contacts, one row each (clicking a row selects it).
+void DrawContactTable(const std::vector<ContactSnapshot>& contacts, UiState* ui) {
   const float rows = static_cast<float>(std::min<size_t>(contacts.size(), 8) + 1);
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_SizingStretchProp;
@@ -399,31 +414,42 @@ void DrawContactInspector(const AppView& view, UiState* ui) {
     }
     ImGui::EndTable();
   }
-  const int sel = ui->selected_contact;
-  if (sel >= 0 && sel < static_cast<int>(contacts.size())) {
-    const ContactSnapshot& c = contacts[sel];
-    ImGui::Separator();
-    ImGui::PushTextWrapPos(0.0f);
-    if (c.surface >= 0 && c.surface < static_cast<int>(view.snapshot->contact_surfaces.size())) {
-      for (const std::string& line : DescribePatch(view.snapshot->contact_surfaces[c.surface], c.surface, c.polygon)) {
-        ImGui::TextUnformatted(line.c_str());
-      }
-      ImGui::Separator();
-      ImGui::TextDisabled("its polygon, as a point contact:");
+}
+
+// The selected contact `sel` in detail (for a pressure-field polygon, its
+// patch first).
+void DrawSelectedContact(const AppView& view, int sel, UiState* ui) {
+  const ContactSnapshot& c = view.snapshot->contacts[sel];
+  ImGui::Separator();
+  ImGui::PushTextWrapPos(0.0f);
+  if (c.surface >= 0 && c.surface < static_cast<int>(view.snapshot->contact_surfaces.size())) {
+    for (const std::string& line : DescribePatch(view.snapshot->contact_surfaces[c.surface], c.surface, c.polygon)) {
+      ImGui::TextUnformatted(line.c_str());
     }
-    ImGui::Text("contact %d: %s (A) - %s (B)", sel, c.name_a.c_str(), c.name_b.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::Text("point     (%.4f, %.4f, %.4f) m", c.p_W.x(), c.p_W.y(), c.p_W.z());
-    ImGui::Text("normal    (%.3f, %.3f, %.3f)", c.R_WC(0, 2), c.R_WC(1, 2), c.R_WC(2, 2));
-    ImGui::Text("phi       %.6g m", c.phi);
-    ImGui::Text("gamma_n   %.6g N s (f_n %.6g N)", c.gamma_C.z(), c.normal_force());
-    ImGui::Text("|gamma_t| %.6g N s (|f_t| %.6g N)", c.gamma_C.head<2>().norm(), c.friction_force_W().norm());
-    ImGui::Text("mu        %.3g", c.mu);
-    ImGui::Text("|gamma_t|/(mu gamma_n)  %.4f", c.utilisation);
-    ImGui::Text("slip      %.6g m/s", c.slip_speed);
-    ImGui::Text("state     %s", ContactStateName(c));
-    if (ImGui::SmallButton("deselect")) ui->selected_contact = -1;
+    ImGui::Separator();
+    ImGui::TextDisabled("its polygon, as a point contact:");
   }
+  ImGui::Text("contact %d: %s (A) - %s (B)", sel, c.name_a.c_str(), c.name_b.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::Text("point     (%.4f, %.4f, %.4f) m", c.p_W.x(), c.p_W.y(), c.p_W.z());
+  ImGui::Text("normal    (%.3f, %.3f, %.3f)", c.R_WC(0, 2), c.R_WC(1, 2), c.R_WC(2, 2));
+  ImGui::Text("phi       %.6g m", c.phi);
+  ImGui::Text("gamma_n   %.6g N s (f_n %.6g N)", c.gamma_C.z(), c.normal_force());
+  ImGui::Text("|gamma_t| %.6g N s (|f_t| %.6g N)", c.gamma_C.head<2>().norm(), c.friction_force_W().norm());
+  ImGui::Text("mu        %.3g", c.mu);
+  ImGui::Text("|gamma_t|/(mu gamma_n)  %.4f", c.utilisation);
+  ImGui::Text("slip      %.6g m/s", c.slip_speed);
+  ImGui::Text("state     %s", ContactStateName(c));
+  if (ImGui::SmallButton("deselect")) ui->selected_contact = -1;
+}
+
+void DrawContactInspector(const AppView& view, UiState* ui) {
+  const std::vector<ContactSnapshot>& contacts = view.snapshot->contacts;
+  ImGui::Text("%zu contacts in the last step", contacts.size());
+  ImGui::TextDisabled("Alt+click a contact point to pick it");
+  DrawContactTable(contacts, ui);
+  const int sel = ui->selected_contact;
+  if (sel >= 0 && sel < static_cast<int>(contacts.size())) DrawSelectedContact(view, sel, ui);
 }
 
 // ---------------------------------------------------------------- in the 3D view

@@ -228,6 +228,26 @@ const ContactMaterial* SceneMaterial(const SceneValues& scene, const std::string
 
 // ---------------------------------------------------------------- Simulation
 
+namespace {
+
+// The NMDP schemes' parameters (docs/nmdp.md), one field per key of their
+// table, under the chosen scheme's description.
+void DrawNmdpFields(const Simulation& sim, const SteppingSchemeInfo& scheme, UiState* ui, AppCommands* commands) {
+  ImGui::Separator();
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(scheme.description.data(), scheme.description.data() + scheme.description.size());
+  ImGui::PopTextWrapPos();
+  NmdpParameters engine = sim.nmdp_parameters(), scene_copy = ui->scene_values.sim.nmdp;
+  LiveParameterTable(ui, BindParameters(ui->sim_edits.nmdp), BindParameters(engine), BindParameters(scene_copy),
+                     "sim.nmdp.", [&](const ParameterBinding& p) {
+    NmdpParameters candidate = sim.nmdp_parameters();
+    CopyValue(p, *FindBinding(BindParameters(candidate), p.key));
+    commands->SetNmdpParameters(candidate);
+  });
+}
+
+}  // namespace
+
 void DrawSimulationParameters(const Simulation& sim, UiState* ui, AppCommands* commands) {
   SimulationEdits& e = ui->sim_edits;
   const SimulationEdits& scene = ui->scene_values.sim;
@@ -275,21 +295,7 @@ void DrawSimulationParameters(const Simulation& sim, UiState* ui, AppCommands* c
             live.theta_vq != scene.integrator.theta_vq, [&] { apply_theta(true); }, 0.05);
   ImGui::TextDisabled("dt in [%.0e, %.1f] s; theta: velocity update, theta_vq: position update", kMinTimeStep,
                       kMaxTimeStep);
-  // The NMDP schemes' parameters (docs/nmdp.md), one field per key of their
-  // table, while an NMDP scheme is chosen.
-  if (!scheme.uses_contact_solver) {
-    ImGui::Separator();
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(scheme.description.data(), scheme.description.data() + scheme.description.size());
-    ImGui::PopTextWrapPos();
-    NmdpParameters engine = sim.nmdp_parameters(), scene_copy = scene.nmdp;
-    LiveParameterTable(ui, BindParameters(e.nmdp), BindParameters(engine), BindParameters(scene_copy), "sim.nmdp.",
-                       [&](const ParameterBinding& p) {
-      NmdpParameters candidate = sim.nmdp_parameters();
-      CopyValue(p, *FindBinding(BindParameters(candidate), p.key));
-      commands->SetNmdpParameters(candidate);
-    });
-  }
+  if (!scheme.uses_contact_solver) DrawNmdpFields(sim, scheme, ui, commands);
   RevertButton(ui, "Revert##simulation", SimulationEdited(sim, ui->scene_values), "sim.", [&] {
     ui->sim_edits = ui->scene_values.sim;
     ApplySimulationEdits(ui, commands);

@@ -58,6 +58,54 @@ std::string DefaultViewerSettingsPath() {
   return "";
 }
 
+namespace {
+
+// Sets `key` of the settings file to `value`; returns why it cannot ("" when
+// it was set).
+std::string ApplySetting(const std::string& key, const std::string& value, ViewerSettings* s) {
+  double v = 0;
+  bool b = false;
+  if (key == "window_width" || key == "window_height") {
+    if (!ParseNumber(value, 100, kMaxWindowPixels, &v)) {
+      return "expected a width in [100, " + std::to_string(kMaxWindowPixels) + "] pixels, got '" + value + "'";
+    }
+    (key == "window_width" ? s->window_width : s->window_height) = static_cast<int>(v);
+  } else if (key == "ui_scale") {
+    if (!ParseNumber(value, 0, kMaxUiScale, &v) || (v != 0 && v < kMinUiScale)) {
+      char text[96];
+      std::snprintf(text, sizeof text, "expected 0 (automatic) or a scale in [%.2f, %.1f], got '", kMinUiScale,
+                    kMaxUiScale);
+      return text + value + "'";
+    }
+    s->ui_scale = static_cast<float>(v);
+  } else if (key == "left_width" || key == "right_width") {
+    if (!ParseNumber(value, kMinColumnWidth, kMaxColumnPixels, &v)) {
+      return "expected a width in [" + std::to_string(static_cast<int>(kMinColumnWidth)) + ", " +
+             std::to_string(static_cast<int>(kMaxColumnPixels)) + "] pixels, got '" + value + "'";
+    }
+    (key == "left_width" ? s->layout.left_width : s->layout.right_width) = static_cast<float>(v);
+  } else if (key == "show_left" || key == "show_right") {
+    if (!ParseBool(value, &b)) return "expected 0 or 1, got '" + value + "'";
+    (key == "show_left" ? s->layout.show_left : s->layout.show_right) = b;
+  } else if (key.rfind(kSectionPrefix, 0) == 0 && key.size() > std::strlen(kSectionPrefix)) {
+    if (!ParseBool(value, &b)) return "expected 0 or 1, got '" + value + "'";
+    s->sections[key.substr(std::strlen(kSectionPrefix))] = b;
+  } else {
+    return "unknown key";
+  }
+  return "";
+}
+
+// The first problem, how many more, and that the rest was used ("" if none).
+std::string SummarizeProblems(const std::vector<std::string>& problems) {
+  if (problems.empty()) return "";
+  std::string warning = problems.front();
+  if (problems.size() > 1) warning += " (and " + std::to_string(problems.size() - 1) + " more)";
+  return warning + "; the rest of the viewer settings were used";
+}
+
+}  // namespace
+
 ViewerSettings LoadViewerSettings(const std::string& path, std::string* warning) {
   ViewerSettings s;
   warning->clear();
@@ -72,59 +120,13 @@ ViewerSettings LoadViewerSettings(const std::string& path, std::string* warning)
     if (line.empty() || line[0] == '#') continue;
     const auto eq = line.find('=');
     const std::string key = Trim(line.substr(0, eq));
-    const std::string value = eq == std::string::npos ? "" : Trim(line.substr(eq + 1));
-    auto bad = [&](const std::string& reason) {
+    const std::string reason = eq == std::string::npos ? "expected KEY = VALUE"
+                                                       : ApplySetting(key, Trim(line.substr(eq + 1)), &s);
+    if (!reason.empty()) {
       problems.push_back(path + ":" + std::to_string(number) + ": " + (key.empty() ? line : key) + ": " + reason);
-    };
-    if (eq == std::string::npos) {
-      bad("expected KEY = VALUE");
-      continue;
-    }
-    double v = 0;
-    bool b = false;
-    if (key == "window_width" || key == "window_height") {
-      if (!ParseNumber(value, 100, kMaxWindowPixels, &v)) {
-        bad("expected a width in [100, " + std::to_string(kMaxWindowPixels) + "] pixels, got '" + value + "'");
-        continue;
-      }
-      (key == "window_width" ? s.window_width : s.window_height) = static_cast<int>(v);
-    } else if (key == "ui_scale") {
-      if (!ParseNumber(value, 0, kMaxUiScale, &v) || (v != 0 && v < kMinUiScale)) {
-        char text[96];
-        std::snprintf(text, sizeof text, "expected 0 (automatic) or a scale in [%.2f, %.1f], got '", kMinUiScale,
-                      kMaxUiScale);
-        bad(text + value + "'");
-        continue;
-      }
-      s.ui_scale = static_cast<float>(v);
-    } else if (key == "left_width" || key == "right_width") {
-      if (!ParseNumber(value, kMinColumnWidth, kMaxColumnPixels, &v)) {
-        bad("expected a width in [" + std::to_string(static_cast<int>(kMinColumnWidth)) + ", " +
-            std::to_string(static_cast<int>(kMaxColumnPixels)) + "] pixels, got '" + value + "'");
-        continue;
-      }
-      (key == "left_width" ? s.layout.left_width : s.layout.right_width) = static_cast<float>(v);
-    } else if (key == "show_left" || key == "show_right") {
-      if (!ParseBool(value, &b)) {
-        bad("expected 0 or 1, got '" + value + "'");
-        continue;
-      }
-      (key == "show_left" ? s.layout.show_left : s.layout.show_right) = b;
-    } else if (key.rfind(kSectionPrefix, 0) == 0 && key.size() > std::strlen(kSectionPrefix)) {
-      if (!ParseBool(value, &b)) {
-        bad("expected 0 or 1, got '" + value + "'");
-        continue;
-      }
-      s.sections[key.substr(std::strlen(kSectionPrefix))] = b;
-    } else {
-      bad("unknown key");
     }
   }
-  if (!problems.empty()) {
-    *warning = problems.front();
-    if (problems.size() > 1) *warning += " (and " + std::to_string(problems.size() - 1) + " more)";
-    *warning += "; the rest of the viewer settings were used";
-  }
+  *warning = SummarizeProblems(problems);
   return s;
 }
 
