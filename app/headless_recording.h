@@ -5,8 +5,9 @@
 // progress bar on stderr when it is a terminal, then exit.
 //
 // Hook for `--replay commands.yaml` (teleop): every step here is taken by
-// App::DoStep, like the viewer's, so a command player that the App owns and
-// applies in DoStep drives headless recordings too; the option is parsed in
+// PhysicsLoop::Step, like the viewer's, so a command player that the App's
+// GripperSession owns and applies before each step drives headless
+// recordings too; the option is parsed in
 // app_options.cpp like the others. Without one the scene runs with its own
 // scripted or idle commands.
 #include "app/app_options.h"

@@ -1,8 +1,8 @@
 // The viewer end to end, with a real (hidden) window and OpenGL context.
 // Needs a display: ctest runs this executable under
 //   xvfb-run -a -s "-screen 0 1280x720x24"
-// (Mesa llvmpipe). Input is driven through App::Handle*, the functions the
-// GLFW callbacks call.
+// (Mesa llvmpipe). Input is driven through InputController::Handle*
+// (app.input()), the functions the GLFW callbacks call.
 #include "app/app.h"
 
 #include <gtest/gtest.h>

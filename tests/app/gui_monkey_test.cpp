@@ -1,7 +1,8 @@
 // The viewer under random input (docs/reliability.md "The GUI under random
 // input"): a real, visible window under Xvfb driven for 60 s of wall time
 // through the X server (XTEST), so every event takes the path a person's
-// does — GLFW's callbacks, ImGui's backend, the panels and App::Handle*.
+// does — GLFW's callbacks, ImGui's backend, the panels and
+// InputController::Handle*.
 // Random clicks, drags, double-clicks and scrolls with random modifiers, every
 // key binding (the teleop keys too), random other keys, text typed into the
 // panels' live fields, panel toggles, scene opens and reloads, window
