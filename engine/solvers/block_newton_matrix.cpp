@@ -1,23 +1,55 @@
 #include "engine/solvers/block_newton_matrix.h"
 
 #include <algorithm>
+#include <chrono>
+
+#include "engine/common/stopwatch.h"
 
 namespace stiction {
 
 void BlockNewtonMatrix::Analyze(const ContactProblem& problem, const SolverLayout& layout,
                                 LinearSolverKind kind, int dense_max_size) {
   n_ = layout.n;
+  ChooseFactorization(kind, layout.n, dense_max_size);
+  pattern_analyzed_ = false;
+  BuildPairBlocks(problem, layout);
+  if (use_dense_) return;
+  if (use_block_) {
+    AnalyzeBlockPattern(problem, layout);
+  } else {
+    AnalyzeSparsePattern(layout);
+  }
+}
+
+void BlockNewtonMatrix::ChooseFactorization(LinearSolverKind kind, int n, int dense_max_size) {
   use_block_ = false;
   switch (kind) {
     case LinearSolverKind::kDense: use_dense_ = true; break;
     case LinearSolverKind::kSparse: use_dense_ = false; break;
     case LinearSolverKind::kBlock: use_dense_ = false, use_block_ = true; break;
     case LinearSolverKind::kAuto:
-      use_dense_ = layout.n <= dense_max_size;
+      use_dense_ = n <= dense_max_size;
       use_block_ = !use_dense_;
       break;
   }
-  pattern_analyzed_ = false;
+}
+
+int BlockNewtonMatrix::PairBlockOf(const ContactProblem& problem, int row_tree, int col_tree) {
+  for (const auto& [col, block] : pairs_of_row_tree_[row_tree]) {
+    if (col == col_tree) return block;
+  }
+  const int block = num_pair_blocks_++;
+  if (static_cast<int>(pair_blocks_.size()) < num_pair_blocks_) pair_blocks_.emplace_back();
+  PairBlock& pb = pair_blocks_[block];
+  pb.row_tree = row_tree;
+  pb.col_tree = col_tree;
+  pb.H.setZero(problem.tree_nv[row_tree], problem.tree_nv[col_tree]);
+  pb.value_index.clear();
+  pairs_of_row_tree_[row_tree].emplace_back(col_tree, block);
+  return block;
+}
+
+void BlockNewtonMatrix::BuildPairBlocks(const ContactProblem& problem, const SolverLayout& layout) {
   // Dense blocks of H: one per participating tree (diagonal) and one per
   // pair of trees coupled by a constraint, stored with the later tree (in
   // the local order) as the row tree so that the block is in the lower part.
@@ -28,21 +60,7 @@ void BlockNewtonMatrix::Analyze(const ContactProblem& problem, const SolverLayou
   diagonal_block_.assign(problem.num_trees(), -1);
   pairs_of_row_tree_.resize(problem.num_trees());
   for (int t : layout.trees) pairs_of_row_tree_[t].clear();
-  auto block_of = [&](int row_tree, int col_tree) {
-    for (const auto& [col, block] : pairs_of_row_tree_[row_tree]) {
-      if (col == col_tree) return block;
-    }
-    const int block = num_pair_blocks_++;
-    if (static_cast<int>(pair_blocks_.size()) < num_pair_blocks_) pair_blocks_.emplace_back();
-    PairBlock& pb = pair_blocks_[block];
-    pb.row_tree = row_tree;
-    pb.col_tree = col_tree;
-    pb.H.setZero(problem.tree_nv[row_tree], problem.tree_nv[col_tree]);
-    pb.value_index.clear();
-    pairs_of_row_tree_[row_tree].emplace_back(col_tree, block);
-    return block;
-  };
-  for (int t : layout.trees) diagonal_block_[t] = block_of(t, t);
+  for (int t : layout.trees) diagonal_block_[t] = PairBlockOf(problem, t, t);
   constraint_pairs_.resize(problem.constraints.size());
   for (size_t i = 0; i < problem.constraints.size(); ++i) {
     std::vector<int>& pairs = constraint_pairs_[i];
@@ -52,36 +70,38 @@ void BlockNewtonMatrix::Analyze(const ContactProblem& problem, const SolverLayou
         // Term J_jᵀ G J_i lands in rows of tree j, columns of tree i; keep
         // only the one in the lower part (row tree later than column tree).
         const bool lower = layout.local_start[bj.tree] >= layout.local_start[bi.tree];
-        pairs.push_back(lower ? block_of(bj.tree, bi.tree) : block_of(bi.tree, bj.tree));
+        pairs.push_back(lower ? PairBlockOf(problem, bj.tree, bi.tree) : PairBlockOf(problem, bi.tree, bj.tree));
       }
     }
   }
-  if (use_dense_) return;
-  if (use_block_) {
-    // Blocks are the participating trees in layout order; pair blocks with
-    // two different trees are the off-diagonal ones.
-    tree_block_.assign(problem.num_trees(), -1);
-    std::vector<int>& sizes = block_sizes_;
-    sizes.clear();
-    for (int t : layout.trees) {
-      tree_block_[t] = static_cast<int>(sizes.size());
-      sizes.push_back(problem.tree_nv[t]);
-    }
-    std::vector<std::pair<int, int>>& off = block_pairs_;
-    off.clear();
-    block_diagonal_.assign(sizes.size(), nullptr);
-    block_off_.clear();
-    for (const PairBlock& pb : ActiveBlocks()) {
-      if (pb.row_tree == pb.col_tree) {
-        block_diagonal_[tree_block_[pb.row_tree]] = &pb.H;
-      } else {
-        off.emplace_back(tree_block_[pb.row_tree], tree_block_[pb.col_tree]);
-        block_off_.push_back(&pb.H);
-      }
-    }
-    block_llt_.Analyze(sizes, off);
-    return;
+}
+
+void BlockNewtonMatrix::AnalyzeBlockPattern(const ContactProblem& problem, const SolverLayout& layout) {
+  // Blocks are the participating trees in layout order; pair blocks with
+  // two different trees are the off-diagonal ones.
+  tree_block_.assign(problem.num_trees(), -1);
+  std::vector<int>& sizes = block_sizes_;
+  sizes.clear();
+  for (int t : layout.trees) {
+    tree_block_[t] = static_cast<int>(sizes.size());
+    sizes.push_back(problem.tree_nv[t]);
   }
+  std::vector<std::pair<int, int>>& off = block_pairs_;
+  off.clear();
+  block_diagonal_.assign(sizes.size(), nullptr);
+  block_off_.clear();
+  for (const PairBlock& pb : ActiveBlocks()) {
+    if (pb.row_tree == pb.col_tree) {
+      block_diagonal_[tree_block_[pb.row_tree]] = &pb.H;
+    } else {
+      off.emplace_back(tree_block_[pb.row_tree], tree_block_[pb.col_tree]);
+      block_off_.push_back(&pb.H);
+    }
+  }
+  block_llt_.Analyze(sizes, off);
+}
+
+void BlockNewtonMatrix::AnalyzeSparsePattern(const SolverLayout& layout) {
   // The sparse pattern (lower triangle of the blocks) is fixed for the whole
   // solve: build it once and remember where each block entry lives in the
   // value array, so that Assemble writes values in place (no triplets, no
@@ -230,6 +250,20 @@ bool BlockNewtonMatrix::Factor() {
   }
   llt_.factorize(H_);
   return llt_.info() == Eigen::Success;
+}
+
+bool BlockNewtonMatrix::CalcNewtonDirection(const ContactProblem& problem, const SolverLayout& layout,
+                                            const std::function<const MatrixX*(int)>& G, const VectorX& gradient,
+                                            VectorX* dv, SolverResult* r) {
+  auto t0 = std::chrono::steady_clock::now();
+  Assemble(problem, layout, G);
+  r->assembly_time_s += SecondsSince(t0);
+  t0 = std::chrono::steady_clock::now();
+  if (!Factor()) return false;
+  Solve(gradient, dv);
+  *dv = -*dv;
+  r->factorization_time_s += SecondsSince(t0);
+  return true;
 }
 
 void BlockNewtonMatrix::Solve(const VectorX& b, VectorX* x) const {

@@ -18,6 +18,7 @@
 #include "engine/common/eigen_types.h"
 #include "engine/contact/contact_problem.h"
 #include "engine/solvers/block_cholesky.h"
+#include "engine/solvers/contact_solver.h"
 #include "engine/solvers/solver_layout.h"
 #include "engine/parameters/sap_parameters.h"
 
@@ -37,6 +38,13 @@ class BlockNewtonMatrix {
   bool Factor();
   /// x = H⁻¹ b (after a successful Factor()).
   void Solve(const VectorX& b, VectorX* x) const;
+  /// The Newton direction dv = −H⁻¹ g ([SAP] Alg. 2 line 3, [CANAL] Eq. 25)
+  /// at `gradient` g: Assemble with `G`, Factor and Solve, the seconds spent
+  /// added to r->assembly_time_s and r->factorization_time_s. False (dv
+  /// unset) when H is not positive definite.
+  bool CalcNewtonDirection(const ContactProblem& problem, const SolverLayout& layout,
+                           const std::function<const MatrixX*(int)>& G, const VectorX& gradient, VectorX* dv,
+                           SolverResult* r);
   bool dense() const { return use_dense_; }
 
  private:
@@ -47,6 +55,15 @@ class BlockNewtonMatrix {
     // over H), −1 for entries above the diagonal (not stored).
     std::vector<int> value_index;
   };
+  // The steps of Analyze: the factorization, the dense blocks of H and the
+  // pattern of the block or sparse factorization.
+  void ChooseFactorization(LinearSolverKind kind, int n, int dense_max_size);
+  void BuildPairBlocks(const ContactProblem& problem, const SolverLayout& layout);
+  /// The block holding rows of `row_tree` and columns of `col_tree`, added
+  /// (zero) when the pattern has none yet.
+  int PairBlockOf(const ContactProblem& problem, int row_tree, int col_tree);
+  void AnalyzeBlockPattern(const ContactProblem& problem, const SolverLayout& layout);
+  void AnalyzeSparsePattern(const SolverLayout& layout);
   void AddProducts(const Constraint& c, const MatrixX& G, const std::vector<int>& pairs);
   // The blocks of the current pattern are the first num_pair_blocks_ of
   // pair_blocks_ (the rest keep their storage for later calls).

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
-#include <sstream>
 
 #include "engine/common/stopwatch.h"
 #include "engine/solvers/constraint_warm_start.h"
@@ -122,9 +121,8 @@ double CanalSolver::EvaluateAt(const ContactProblem& problem) {
   for (size_t k = 0; k < problem.constraints.size(); ++k) {
     cost += EvaluateConstraint(problem, static_cast<int>(k), vc_, &lambda_, &G_[k]);
   }
-  VectorX Adv;
-  layout_.MultiplyA(problem, v_ - v_star_, &Adv);
-  return cost + 0.5 * (v_ - v_star_).dot(Adv);
+  layout_.MultiplyA(problem, v_ - v_star_, &adv_);
+  return cost + 0.5 * (v_ - v_star_).dot(adv_);
 }
 
 LineSample CanalSolver::SampleLine(const ContactProblem& problem, double alpha) {
@@ -148,70 +146,99 @@ LineSample CanalSolver::SampleLine(const ContactProblem& problem, double alpha) 
 
 SolverStatus CanalSolver::SolveInner(const ContactProblem& problem, SolverResult* result) {
   SolverResult& r = *result;
-  const SolverLayout& L = layout_;
-  VectorX scale(L.n), Adv, jc, p;
-  for (int t : L.trees) {
-    scale.segment(L.local_start[t], problem.tree_nv[t]) =
-        problem.A[t].diagonal().cwiseSqrt().cwiseInverse();
-  }
+  layout_.CalcScaling(problem, &scale_);
   double h_prev = std::numeric_limits<double>::infinity();
   for (int it = 0;; ++it) {
     const double h = EvaluateAt(problem);
-    // r(v) = A v − b − Σ J_iᵀ λ_i (Eq. 21), the gradient of h (Prop. 3).
-    L.MultiplyA(problem, v_ - v_star_, &Adv);
-    L.MultiplyJTranspose(problem, lambda_, &jc);
-    grad_ = Adv - jc;
-    L.MultiplyA(problem, v_, &p);
-    const double g_norm = grad_.cwiseProduct(scale).norm();
-    const double ref = std::max(p.cwiseProduct(scale).norm(), jc.cwiseProduct(scale).norm());
-    r.momentum_error = ref > 0 ? g_norm / ref : g_norm;
-    if (!std::isfinite(h) || !std::isfinite(g_norm)) {
-      r.message = "CANAL: non-finite inner cost or gradient";
-      return SolverStatus::kNonFinite;
+    const MomentumResidual residual = CalcInnerResidual(problem, &r);
+    if (const std::optional<SolverStatus> stop = CheckInnerStoppingCriteria(it, h, h_prev, residual, &r)) {
+      return *stop;
     }
-    // Alg. 1 line 8 (θ_th^N relative to the momentum scale, as SAP's Eq. 26).
-    if (g_norm <= 1e-14 + params_.newton_tolerance * ref) return SolverStatus::kConverged;
-    // Round-off stall: h stopped decreasing.
-    if (it > 0 && h_prev - h < 1e-30 + 1e-15 * std::abs(h_prev)) return SolverStatus::kConverged;
-    if (it >= params_.max_newton_iterations) return SolverStatus::kConverged;
     h_prev = h;
-
-    // Newton step d = −(∂r/∂v)⁻¹ r with ∂r/∂v = A + Σ β J_iᵀ ∂λ_i/∂λ̃*_i J_i (Eqs. 24–25).
-    auto t0 = std::chrono::steady_clock::now();
-    H_.Assemble(problem, L, [&](int k) -> const MatrixX* {
-      return (G_[k].array() == 0).all() ? nullptr : &G_[k];
-    });
-    r.assembly_time_s += SecondsSince(t0);
-    t0 = std::chrono::steady_clock::now();
-    if (!H_.Factor()) {
-      r.message = "CANAL: the inner Hessian A + sum beta J^T dPi J is not positive definite";
-      return SolverStatus::kNotPositiveDefinite;
-    }
-    H_.Solve(grad_, &dv_);
-    dv_ = -dv_;
-    r.factorization_time_s += SecondsSince(t0);
+    if (!CalcSearchDirectionData(problem, &r)) return SolverStatus::kNotPositiveDefinite;
     const double d0 = grad_.dot(dv_);
     if (!(d0 < 0)) return SolverStatus::kConverged;  // No descent left at round-off level.
-    // Exact line search (Sec. V-C), the 1-D convex h(v + αd).
-    t0 = std::chrono::steady_clock::now();
-    L.MultiplyJ(problem, dv_, &dvc_);
-    L.MultiplyA(problem, dv_, &dp_);
-    line_dp_dot_dv_star_ = dp_.dot(v_ - v_star_);
-    line_dv_dot_dp_ = dv_.dot(dp_);
-    line_a_cost_ = 0.5 * (v_ - v_star_).dot(Adv);
-    int ls_iters = 0;
-    const double alpha = ExactLineSearch([&](double a) { return SampleLine(problem, a); }, d0,
-                                         kAlphaMax, kLineSearchTolerance, kMaxLineSearchIterations,
-                                         &ls_iters);
-    r.line_search_iterations += ls_iters;
-    r.line_search_time_s += SecondsSince(t0);
+    const double alpha = PerformLineSearch(problem, d0, &r);
     v_ += alpha * dv_;
     ++r.iterations;
   }
 }
 
+MomentumResidual CanalSolver::CalcInnerResidual(const ContactProblem& problem, SolverResult* r) {
+  const SolverLayout& L = layout_;
+  // r(v) = A v − b − Σ J_iᵀ λ_i (Eq. 21), the gradient of h (Prop. 3);
+  // A(v − v*) from EvaluateAt.
+  L.MultiplyJTranspose(problem, lambda_, &jc_);
+  grad_ = adv_ - jc_;
+  L.MultiplyA(problem, v_, &p_);
+  const MomentumResidual residual = SolverLayout::CalcMomentumResidual(grad_, p_, jc_, scale_);
+  r->momentum_error = residual.relative();
+  return residual;
+}
+
+std::optional<SolverStatus> CanalSolver::CheckInnerStoppingCriteria(int it, double h, double h_prev,
+                                                                    const MomentumResidual& residual,
+                                                                    SolverResult* r) const {
+  if (!std::isfinite(h) || !std::isfinite(residual.gradient_norm)) {
+    r->message = "CANAL: non-finite inner cost or gradient";
+    return SolverStatus::kNonFinite;
+  }
+  // Alg. 1 line 8 (θ_th^N relative to the momentum scale, as SAP's Eq. 26).
+  if (residual.gradient_norm <= 1e-14 + params_.newton_tolerance * residual.scale) return SolverStatus::kConverged;
+  // Round-off stall: h stopped decreasing.
+  if (it > 0 && h_prev - h < 1e-30 + 1e-15 * std::abs(h_prev)) return SolverStatus::kConverged;
+  if (it >= params_.max_newton_iterations) return SolverStatus::kConverged;
+  return std::nullopt;
+}
+
+bool CanalSolver::CalcSearchDirectionData(const ContactProblem& problem, SolverResult* r) {
+  // Newton step d = −(∂r/∂v)⁻¹ r with ∂r/∂v = A + Σ β J_iᵀ ∂λ_i/∂λ̃*_i J_i (Eqs. 24–25).
+  const auto G = [&](int k) -> const MatrixX* { return (G_[k].array() == 0).all() ? nullptr : &G_[k]; };
+  if (H_.CalcNewtonDirection(problem, layout_, G, grad_, &dv_, r)) return true;
+  r->message = "CANAL: the inner Hessian A + sum beta J^T dPi J is not positive definite";
+  return false;
+}
+
+double CanalSolver::PerformLineSearch(const ContactProblem& problem, double d0, SolverResult* r) {
+  // Exact line search (Sec. V-C), the 1-D convex h(v + αd).
+  const auto t0 = std::chrono::steady_clock::now();
+  layout_.MultiplyJ(problem, dv_, &dvc_);
+  layout_.MultiplyA(problem, dv_, &dp_);
+  line_dp_dot_dv_star_ = dp_.dot(v_ - v_star_);
+  line_dv_dot_dp_ = dv_.dot(dp_);
+  line_a_cost_ = 0.5 * (v_ - v_star_).dot(adv_);
+  int ls_iters = 0;
+  const double alpha = ExactLineSearch([&](double a) { return SampleLine(problem, a); }, d0, kAlphaMax,
+                                       kLineSearchTolerance, kMaxLineSearchIterations, &ls_iters);
+  r->line_search_iterations += ls_iters;
+  r->line_search_time_s += SecondsSince(t0);
+  return alpha;
+}
+
 SolverStatus CanalSolver::SolveStarted(const ContactProblem& problem, SolverResult* result) {
   SolverResult& r = *result;
+  StartAugmentedLagrangian(problem);
+  SolverStatus status = SolverStatus::kMaxIterations;
+  for (int l = 0; l < params_.max_iterations; ++l) {
+    // Alg. 1 lines 5–14: v̂^{l+1} from the inner Newton solve.
+    if (const SolverStatus inner = CalcAugmentedLagrangianStep(problem, &r); inner != SolverStatus::kConverged) {
+      return inner;
+    }
+    UpdateSlackAndMultipliers(problem);  // Line 15, the projection.
+    KeepBestIterate();
+    Accelerate(problem);
+    r.outer_iterations = l + 1;
+    RecordHistory(progress_.residual, &r.residual_history);
+    if (const std::optional<SolverStatus> stop = CheckStoppingCriteria(&r)) {
+      status = *stop;
+      break;
+    }
+    UpdatePenalty();  // Lines 19–20.
+  }
+  return PackCanalSolverResults(problem, status, &r);
+}
+
+void CanalSolver::StartAugmentedLagrangian(const ContactProblem& problem) {
   const SolverLayout& L = layout_;
   SetErrors(problem);
   // Slack z = J v and multiplier u = −λ: from the previous step where the
@@ -225,95 +252,102 @@ SolverStatus CanalSolver::SolveStarted(const ContactProblem& problem, SolverResu
   ComputeEffectiveMasses(problem);
   accelerator_.set_memory(params_.acceleration_memory);
   H_.Analyze(problem, L, params_.linear_solver, params_.dense_max_size);
+  const double infinity = std::numeric_limits<double>::infinity();
+  progress_ = {.residual = infinity, .residual_prev = infinity, .change = 0, .merit = infinity,
+               .best_merit = infinity, .best_residual = infinity};
+  vc_prev_ = z_;
+}
 
-  SolverStatus status = SolverStatus::kMaxIterations;
-  double residual = std::numeric_limits<double>::infinity();
-  double residual_prev = residual;
-  double merit = residual, best_merit = residual, best_residual = residual;
-  VectorX vc_prev = z_;
-  for (int l = 0; l < params_.max_iterations; ++l) {
-    PackState(problem, &state_);          // x_l, where G is evaluated.
-    FreezeErrors(problem);                // Alg. 1 line 5.
-    // Lines 6–14; leaves vc_, λ at v̂^{l+1}.
-    if (const SolverStatus inner = SolveInner(problem, &r); inner != SolverStatus::kConverged) return inner;
-    // Line 15: z and u (Eqs. 12–13): β z = β J v̂ + u + λ, u ← u + β (J v̂ − z) = −λ.
-    double sum = 0, change = 0;
-    for (size_t k = 0; k < problem.constraints.size(); ++k) {
-      if (types_[k] == NcpConstraintType::kSoft) continue;
-      const int row = L.row_start[k], m = problem.constraints[k].num_rows;
-      const VectorX d = (u_.segment(row, m) + lambda_.segment(row, m)) / Beta(static_cast<int>(k));  // z − J v̂.
-      z_.segment(row, m) = vc_.segment(row, m) + d;
-      u_.segment(row, m) = -lambda_.segment(row, m);
-      sum += d.squaredNorm();
-      change += (vc_.segment(row, m) - vc_prev.segment(row, m)).squaredNorm();
-    }
-    vc_prev = vc_;
-    residual = std::sqrt(sum);
-    change = std::sqrt(change);
-    // The best iterate so far by the stopping test's own figures (both in
-    // m/s, so comparable across penalties): what a solve that ends short of
-    // its tolerance returns, since neither the AL iterates nor the
-    // accelerated ones improve monotonically.
-    merit = std::max(residual, change);
-    if (merit < best_merit) {
-      best_merit = merit;
-      best_residual = residual;
-      best_lambda_ = lambda_;
-      best_z_ = z_;
-      best_v_ = v_;
-    }
-    // (u, z) = G(x_l); the next iterate mixes it with the previous ones
-    // (the stopping test below uses this plain update's residuals).
-    if (params_.acceleration_memory > 0) {
-      PackState(problem, &state_next_);
-      UnpackState(problem, accelerator_.Next(state_, state_next_));
-    }
-    r.outer_iterations = l + 1;
-    if (params_.record_history) r.residual_history.push_back(residual);
-    // Line 16, and ADMM's dual residual: ‖J v − z‖ = ‖λ^{l+1} − λ^l‖/β alone
-    // stops early when β is much larger than the masses (λ still moves the
-    // velocities by β/m times that), so the constraint velocities J v must
-    // also have stopped changing, to the same tolerance.
-    if (residual < params_.tolerance && change < params_.tolerance) {
-      status = SolverStatus::kConverged;
-      break;
-    }
-    // Out of time: the deadline is checked between AL iterations only, so
-    // that the answer is a finished inner solve, the soft-contact answer of
-    // Sec. V (a Newton solve cut short, with λ from a far-off v, threw the
-    // dish pile's plates apart). One inner solve may overrun the budget.
-    if (PastDeadline()) {
-      r.budget_hit = true;
-      break;
-    }
-    // Lines 19–20, Eq. (27).
-    if (residual > params_.residual_ratio * residual_prev && rho_ < params_.max_penalty_ratio) {
-      rho_ = std::min(params_.penalty_growth * rho_, params_.max_penalty_ratio);
-      accelerator_.Restart();  // G changes with ρ; the history no longer applies.
-    }
-    residual_prev = residual;
+SolverStatus CanalSolver::CalcAugmentedLagrangianStep(const ContactProblem& problem, SolverResult* r) {
+  PackState(problem, &state_);  // x_l, where G is evaluated.
+  FreezeErrors(problem);        // Alg. 1 line 5.
+  // Lines 6–14; leaves vc_, λ at v̂^{l+1}.
+  return SolveInner(problem, r);
+}
+
+void CanalSolver::UpdateSlackAndMultipliers(const ContactProblem& problem) {
+  // Line 15: z and u (Eqs. 12–13): β z = β J v̂ + u + λ, u ← u + β (J v̂ − z) = −λ.
+  double sum = 0, change = 0;
+  for (size_t k = 0; k < problem.constraints.size(); ++k) {
+    if (types_[k] == NcpConstraintType::kSoft) continue;
+    const int row = layout_.row_start[k], m = problem.constraints[k].num_rows;
+    const VectorX d = (u_.segment(row, m) + lambda_.segment(row, m)) / Beta(static_cast<int>(k));  // z − J v̂.
+    z_.segment(row, m) = vc_.segment(row, m) + d;
+    u_.segment(row, m) = -lambda_.segment(row, m);
+    sum += d.squaredNorm();
+    change += (vc_.segment(row, m) - vc_prev_.segment(row, m)).squaredNorm();
   }
-  if (status != SolverStatus::kConverged && best_merit < merit) {
-    residual = best_residual;
+  vc_prev_ = vc_;
+  progress_.residual = std::sqrt(sum);
+  progress_.change = std::sqrt(change);
+}
+
+void CanalSolver::KeepBestIterate() {
+  // The best iterate so far by the stopping test's own figures (both in
+  // m/s, so comparable across penalties): what a solve that ends short of
+  // its tolerance returns, since neither the AL iterates nor the
+  // accelerated ones improve monotonically.
+  progress_.merit = std::max(progress_.residual, progress_.change);
+  if (progress_.merit < progress_.best_merit) {
+    progress_.best_merit = progress_.merit;
+    progress_.best_residual = progress_.residual;
+    best_lambda_ = lambda_;
+    best_z_ = z_;
+    best_v_ = v_;
+  }
+}
+
+void CanalSolver::Accelerate(const ContactProblem& problem) {
+  // (u, z) = G(x_l); the next iterate mixes it with the previous ones
+  // (the stopping test uses this plain update's residuals).
+  if (params_.acceleration_memory <= 0) return;
+  PackState(problem, &state_next_);
+  UnpackState(problem, accelerator_.Next(state_, state_next_));
+}
+
+std::optional<SolverStatus> CanalSolver::CheckStoppingCriteria(SolverResult* r) const {
+  // Line 16, and ADMM's dual residual: ‖J v − z‖ = ‖λ^{l+1} − λ^l‖/β alone
+  // stops early when β is much larger than the masses (λ still moves the
+  // velocities by β/m times that), so the constraint velocities J v must
+  // also have stopped changing, to the same tolerance.
+  if (progress_.residual < params_.tolerance && progress_.change < params_.tolerance) {
+    return SolverStatus::kConverged;
+  }
+  // Out of time: the deadline is checked between AL iterations only, so
+  // that the answer is a finished inner solve, the soft-contact answer of
+  // Sec. V (a Newton solve cut short, with λ from a far-off v, threw the
+  // dish pile's plates apart). One inner solve may overrun the budget.
+  if (StopAtDeadline(r)) return SolverStatus::kMaxIterations;
+  return std::nullopt;
+}
+
+void CanalSolver::UpdatePenalty() {
+  // Eq. (27): raise ρ when ‖J v − z‖ stalls.
+  if (progress_.residual > params_.residual_ratio * progress_.residual_prev && rho_ < params_.max_penalty_ratio) {
+    rho_ = std::min(params_.penalty_growth * rho_, params_.max_penalty_ratio);
+    accelerator_.Restart();  // G changes with ρ; the history no longer applies.
+  }
+  progress_.residual_prev = progress_.residual;
+}
+
+SolverStatus CanalSolver::PackCanalSolverResults(const ContactProblem& problem, SolverStatus status,
+                                                 SolverResult* r) {
+  if (status != SolverStatus::kConverged && progress_.best_merit < progress_.merit) {
+    progress_.residual = progress_.best_residual;
     lambda_ = best_lambda_;
     z_ = best_z_;
     v_ = best_v_;
   }
-  r.constraint_residual = residual;
-  r.penalty = rho_;
-  r.gamma = lambda_;
-  r.slack = z_;
-  L.Scatter(problem, v_, &r.v);
-  // At the cap the last iterate is a usable soft-contact answer (Sec. V).
-  r.usable = true;
-  if (status == SolverStatus::kMaxIterations) {
-    std::ostringstream os;
-    os << "CANAL did not reach ||J v - z|| < " << params_.tolerance << " m/s in " << r.outer_iterations
-       << (r.budget_hit ? " AL iterations, the time budget" : " AL iterations, the cap") << " (residual " << residual
-       << " m/s)";
-    r.message = os.str();
-  }
-  return status;
+  r->constraint_residual = progress_.residual;
+  r->penalty = rho_;
+  r->slack = z_;
+  PackIterate(problem, lambda_, r);
+  return FinishUsable(status == SolverStatus::kConverged, r, [&] {
+    return ShortOfTolerance{.target = StreamText("||J v - z|| < ", params_.tolerance, " m/s"),
+                            .count = r->outer_iterations,
+                            .steps = "AL iterations",
+                            .residual = StreamText("residual ", progress_.residual, " m/s")};
+  });
 }
 
 double CanalSolver::EvaluateInner(const ContactProblem& problem, const VectorX& v, double rho,
@@ -329,10 +363,8 @@ double CanalSolver::EvaluateInner(const ContactProblem& problem, const VectorX& 
   u_ = u;
   e_tilde_ = e_tilde;
   const double h = EvaluateAt(problem);
-  VectorX Adv, jc;
-  L.MultiplyA(problem, v_ - v_star_, &Adv);
-  L.MultiplyJTranspose(problem, lambda_, &jc);
-  *gradient = Adv - jc;
+  L.MultiplyJTranspose(problem, lambda_, &jc_);
+  *gradient = adv_ - jc_;
   hessian->setZero(L.n, L.n);
   for (int t : L.trees) {
     hessian->block(L.local_start[t], L.local_start[t], problem.tree_nv[t], problem.tree_nv[t]) =

@@ -13,6 +13,7 @@
 // (one absolute β is 1e4-1e5 times a light body's mass and stalls the
 // inner Newton), and the AL update (u, z) ← G(u, z) is Anderson-accelerated
 // (the frozen De Saxcé term otherwise converges linearly).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,7 +44,29 @@ class CanalSolver final : public SolverBase<CanalSolverParameters, SolverType::k
                        MatrixX* hessian);
 
  private:
+  /// Alg. 1 as a list of steps: per AL iteration the inner Newton solve,
+  /// the projection that updates z and u, the best iterate kept, the
+  /// Anderson step, the stopping test and the penalty rule; then the
+  /// results.
   SolverStatus SolveStarted(const ContactProblem& problem, SolverResult* result) override;
+  /// Alg. 1 lines 1–2: errors, warm start of z and u, ρ, the effective
+  /// masses, the pattern of the inner Hessian, the progress figures.
+  void StartAugmentedLagrangian(const ContactProblem& problem);
+  /// Lines 5–14: x_l packed, ẽ frozen, h minimized (SolveInner).
+  SolverStatus CalcAugmentedLagrangianStep(const ContactProblem& problem, SolverResult* r);
+  /// Line 15 (Eqs. 12–13), with ‖J v̂ − z‖ and the change of J v̂ into
+  /// progress_.
+  void UpdateSlackAndMultipliers(const ContactProblem& problem);
+  void KeepBestIterate();
+  /// (u, z) ← the Anderson mix of G(x_l) with the previous iterates.
+  void Accelerate(const ContactProblem& problem);
+  /// Line 16 and the deadline: the final status when the loop should stop.
+  std::optional<SolverStatus> CheckStoppingCriteria(SolverResult* r) const;
+  /// Lines 19–20, Eq. (27).
+  void UpdatePenalty();
+  /// The best iterate when the last falls short; z, λ, v, ρ, the residual
+  /// and the usable-result rule into *r.
+  SolverStatus PackCanalSolverResults(const ContactProblem& problem, SolverStatus status, SolverResult* r);
   void SetErrors(const ContactProblem& problem);
   /// m_i = rows / tr(J_i A⁻¹ J_iᵀ) per constraint (1 where J_i is zero).
   void ComputeEffectiveMasses(const ContactProblem& problem);
@@ -59,12 +82,33 @@ class CanalSolver final : public SolverBase<CanalSolverParameters, SolverType::k
   /// SAP γ) into *lambda, the weight G of Eq. (24) into *G; returns its cost.
   double EvaluateConstraint(const ContactProblem& problem, int k, const VectorX& vc,
                             VectorX* lambda, MatrixX* G);
-  /// h at v_ (½‖v − v*‖²_A + Σ costs); fills vc_, lambda_, G_.
+  /// h at v_ (½‖v − v*‖²_A + Σ costs); fills vc_, lambda_, G_ and adv_.
   double EvaluateAt(const ContactProblem& problem);
   LineSample SampleLine(const ContactProblem& problem, double alpha);
-  /// Minimizes h from v_ (Alg. 1 lines 6–14); kConverged also when it stops
-  /// at its iteration cap or at round-off, a failure status otherwise.
+  /// Minimizes h from v_ (Alg. 1 lines 6–14), in SAP's shape: the
+  /// stopping test, the Newton direction, the exact line search. kConverged
+  /// also when it stops at its iteration cap or at round-off, a failure
+  /// status otherwise.
   SolverStatus SolveInner(const ContactProblem& problem, SolverResult* r);
+  /// ∇h = A(v − v*) − Jᵀλ at v_ after EvaluateAt (fills jc_, p_ and
+  /// grad_), with r->momentum_error.
+  MomentumResidual CalcInnerResidual(const ContactProblem& problem, SolverResult* r);
+  /// Alg. 1 line 8, a round-off stall of h below `h_prev`, the Newton cap.
+  std::optional<SolverStatus> CheckInnerStoppingCriteria(int it, double h, double h_prev,
+                                                         const MomentumResidual& residual, SolverResult* r) const;
+  /// dv_ = −(∂r/∂v)⁻¹ r (Eqs. 24–25); false, with the message set, when
+  /// the inner Hessian is not positive definite.
+  bool CalcSearchDirectionData(const ContactProblem& problem, SolverResult* r);
+  /// The exact line search along dv_ (Sec. V-C) from dh/dα(0) = d0.
+  double PerformLineSearch(const ContactProblem& problem, double d0, SolverResult* r);
+
+  /// The outer loop's figures [m/s]: ‖J v̂ − z‖ of the last update and of
+  /// the one before, the change of J v̂, their max (the merit), and the best
+  /// merit with its residual.
+  struct Progress {
+    double residual = 0, residual_prev = 0, change = 0;
+    double merit = 0, best_merit = 0, best_residual = 0;
+  };
 
   BlockNewtonMatrix H_;
   std::vector<NcpConstraintType> types_;
@@ -73,8 +117,11 @@ class CanalSolver final : public SolverBase<CanalSolverParameters, SolverType::k
   std::vector<Eigen::LLT<MatrixX>> a_llt_;
   AndersonAccelerator accelerator_;
   VectorX state_, state_next_;
-  VectorX best_lambda_, best_z_, best_v_;  // The best iterate (SolveStarted).
+  Progress progress_;
+  VectorX best_lambda_, best_z_, best_v_;  // The best iterate (KeepBestIterate).
+  VectorX vc_prev_;                        // J v̂ of the previous AL iteration.
   VectorX dv_, grad_;
+  VectorX scale_, adv_, jc_, p_;  // D, A(v − v*), Jᵀλ and A v of the inner iterate.
   VectorX vc_, dvc_, dp_;
   VectorX e_, e_tilde_;  // Errors e and ẽ per row (0 on tangential and soft rows).
   VectorX u_, z_;        // AL multiplier and slack per row.

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <sstream>
 
 #include "engine/common/stopwatch.h"
 #include "engine/solvers/constraint_warm_start.h"
@@ -158,9 +157,26 @@ VectorX PgsSolver::LocalConvex(int k, const Constraint& c, const VectorX& u, con
 
 SolverStatus PgsSolver::SolveStarted(const ContactProblem& problem, SolverResult* result) {
   SolverResult& r = *result;
-  const SolverLayout& L = layout_;
   const auto t0 = std::chrono::steady_clock::now();
   Prepare(problem);
+  StartImpulses(problem);
+  r.assembly_time_s = SecondsSince(t0);
+
+  const auto t1 = std::chrono::steady_clock::now();
+  double change = 0;
+  int sweep = 0;
+  while (sweep < params_.max_iterations) {
+    ++sweep;
+    change = Sweep(problem);
+    RecordHistory(change, &r.residual_history);
+    if (CheckStoppingCriteria(change, &r)) break;
+  }
+  r.factorization_time_s = SecondsSince(t1);
+  return PackPgsSolverResults(problem, sweep, change, &r);
+}
+
+void PgsSolver::StartImpulses(const ContactProblem& problem) {
+  const SolverLayout& L = layout_;
   gamma_.setZero(L.rows);
   if (params_.warm_start) {
     VectorX unused = VectorX::Zero(L.rows);
@@ -173,69 +189,63 @@ SolverStatus PgsSolver::SolveStarted(const ContactProblem& problem, SolverResult
     const int o = L.local_start[t], nv = problem.tree_nv[t];
     v_.segment(o, nv) = v_star_.segment(o, nv) + llt_[t].solve(jt.segment(o, nv));
   }
-  r.assembly_time_s = SecondsSince(t0);
+}
 
-  const auto t1 = std::chrono::steady_clock::now();
-  const double omega = params_.relaxation;
+double PgsSolver::Sweep(const ContactProblem& problem) {
   double change = 0;
-  int sweep = 0;
-  while (sweep < params_.max_iterations) {
-    ++sweep;
-    change = 0;
-    for (size_t k = 0; k < problem.constraints.size(); ++k) {
-      const Constraint& c = problem.constraints[k];
-      const int row = L.row_start[k], m = c.num_rows;
-      const VectorX old = gamma_.segment(row, m);
-      VectorX u = ConstraintVelocity(problem, static_cast<int>(k));
-      VectorX next;
-      // The local solution, then the SOR step towards it, projected back
-      // onto the constraint's impulse set when ω > 1 overshoots.
-      if (!params_.regularized && types_[k] == NcpConstraintType::kContact) {
-        u[2] += e_[row + 2];
-        next = old + omega * (LocalExactContact(static_cast<int>(k), c, u, old) - old);
-        next.head<3>() = ProjectStrict(next.head<3>(), c.mu);
-      } else if (!params_.regularized && types_[k] == NcpConstraintType::kHard) {
-        const double w = w_[k](0, 0);
-        next = old;
-        if (Positive(w)) next[0] = std::max(0.0, old[0] - omega * (u[0] + e_[row]) / w);
-      } else {
-        next = old + omega * (LocalConvex(static_cast<int>(k), c, u, old) - old);
-        if (omega > 1) ProjectOntoImpulseSet(c, &next);
-      }
-      const VectorX delta = next - old;
-      if (delta.isZero(0)) continue;
-      ApplyImpulse(problem, static_cast<int>(k), delta);
-      gamma_.segment(row, m) = next;
-      change = std::max(change, (w_[k] * delta).norm());
-    }
-    if (params_.record_history) r.residual_history.push_back(change);
-    if (!std::isfinite(change) || change < params_.tolerance) break;
-    if (PastDeadline()) {
-      r.budget_hit = true;
-      break;
-    }
+  for (size_t k = 0; k < problem.constraints.size(); ++k) {
+    const int row = layout_.row_start[k], m = problem.constraints[k].num_rows;
+    const VectorX old = gamma_.segment(row, m);
+    const VectorX next = CalcRelaxedImpulse(problem, static_cast<int>(k), old);
+    const VectorX delta = next - old;
+    if (delta.isZero(0)) continue;
+    ApplyImpulse(problem, static_cast<int>(k), delta);
+    gamma_.segment(row, m) = next;
+    change = std::max(change, (w_[k] * delta).norm());
   }
-  r.factorization_time_s = SecondsSince(t1);
+  return change;
+}
 
-  r.iterations = sweep;
-  r.constraint_residual = change;
-  r.gamma = gamma_;
-  L.Scatter(problem, v_, &r.v);
-  r.momentum_error = L.CalcMomentumError(problem, v_, v_star_, gamma_);
-  if (!v_.allFinite() || !gamma_.allFinite()) {
-    r.message = "PGS: non-finite iterate";
-    return SolverStatus::kNonFinite;
+VectorX PgsSolver::CalcRelaxedImpulse(const ContactProblem& problem, int k, const VectorX& old) {
+  const Constraint& c = problem.constraints[k];
+  const int row = layout_.row_start[k];
+  const double omega = params_.relaxation;
+  VectorX u = ConstraintVelocity(problem, k);
+  VectorX next;
+  // The local solution, then the SOR step towards it, projected back
+  // onto the constraint's impulse set when ω > 1 overshoots.
+  if (!params_.regularized && types_[k] == NcpConstraintType::kContact) {
+    u[2] += e_[row + 2];
+    next = old + omega * (LocalExactContact(k, c, u, old) - old);
+    next.head<3>() = ProjectStrict(next.head<3>(), c.mu);
+  } else if (!params_.regularized && types_[k] == NcpConstraintType::kHard) {
+    const double w = w_[k](0, 0);
+    next = old;
+    if (Positive(w)) next[0] = std::max(0.0, old[0] - omega * (u[0] + e_[row]) / w);
+  } else {
+    next = old + omega * (LocalConvex(k, c, u, old) - old);
+    if (omega > 1) ProjectOntoImpulseSet(c, &next);
   }
+  return next;
+}
+
+bool PgsSolver::CheckStoppingCriteria(double change, SolverResult* r) const {
+  if (!std::isfinite(change) || change < params_.tolerance) return true;
+  return StopAtDeadline(r);
+}
+
+SolverStatus PgsSolver::PackPgsSolverResults(const ContactProblem& problem, int sweeps, double change,
+                                             SolverResult* r) const {
+  r->iterations = sweeps;
+  r->constraint_residual = change;
+  if (const std::optional<SolverStatus> bad = PackFinalIterate(problem, gamma_, r)) return *bad;
   // Every PGS engine steps with its last sweep's answer at the cap.
-  r.usable = true;
-  if (!(change < params_.tolerance)) {
-    std::ostringstream os;
-    os << "PGS did not reach a velocity change below " << params_.tolerance << " m/s in " << sweep
-       << (r.budget_hit ? " sweeps, the time budget" : " sweeps, the cap") << " (" << change << " m/s)";
-    r.message = os.str();
-    return SolverStatus::kMaxIterations;
-  }
-  return SolverStatus::kConverged;
+  return FinishUsable(change < params_.tolerance, r, [&] {
+    return ShortOfTolerance{.target = StreamText("a velocity change below ", params_.tolerance, " m/s"),
+                            .count = sweeps,
+                            .steps = "sweeps",
+                            .residual = StreamText(change, " m/s")};
+  });
 }
 
 }  // namespace stiction

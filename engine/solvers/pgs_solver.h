@@ -32,9 +32,23 @@ class PgsSolver final : public SolverBase<PgsSolverParameters, SolverType::kPgs,
   using SolverBase::SolverBase;
 
  private:
+  /// Per sweep the relaxed local updates and the stopping test; then the
+  /// results.
   SolverStatus SolveStarted(const ContactProblem& problem, SolverResult* result) override;
   /// A⁻¹ J_iᵀ per block and W_ii per constraint.
   void Prepare(const ContactProblem& problem);
+  /// γ (warm-started when asked) and v = v* + A⁻¹ Jᵀ γ.
+  void StartImpulses(const ContactProblem& problem);
+  /// One Gauss–Seidel sweep over the constraints; returns the largest
+  /// change of a constraint velocity, ‖W_kk Δγ_k‖ [m/s].
+  double Sweep(const ContactProblem& problem);
+  /// Constraint k's next impulse from `old`: its local solution by the
+  /// rules above, the SOR step towards it, the projection onto its set.
+  VectorX CalcRelaxedImpulse(const ContactProblem& problem, int k, const VectorX& old);
+  /// A non-finite or small enough change, or the deadline.
+  bool CheckStoppingCriteria(double change, SolverResult* r) const;
+  /// v, γ, e_m, the last change and the usable-result rule into *r.
+  SolverStatus PackPgsSolverResults(const ContactProblem& problem, int sweeps, double change, SolverResult* r) const;
   /// J_k v over the constraint's blocks.
   VectorX ConstraintVelocity(const ContactProblem& problem, int k) const;
   /// v += A⁻¹ J_kᵀ Δγ.

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
-#include <sstream>
 
 #include "engine/common/stopwatch.h"
 
@@ -74,6 +73,11 @@ void SapSolver::PrepareLine(const ContactProblem& problem) {
   line_.a_cost = 0.5 * v_minus_star_.dot(adv_);
 }
 
+double SapSolver::SearchLine(const ContactProblem& problem, double ell0, double d_ell0, int* iters) {
+  return params_.line_search == LineSearchKind::kExact ? ExactLineSearch(problem, ell0, d_ell0, iters)
+                                                       : BacktrackingLineSearch(problem, ell0, d_ell0, iters);
+}
+
 double SapSolver::ExactLineSearch(const ContactProblem& problem, double /*ell0*/,
                                   double d_ell0, int* iters) {
   return stiction::ExactLineSearch([&](double alpha) { return SampleLine(problem, alpha); }, d_ell0,
@@ -96,112 +100,133 @@ double SapSolver::BacktrackingLineSearch(const ContactProblem& problem, double e
 
 SolverStatus SapSolver::StallStatus(double momentum_error, SolverResult* r) const {
   if (momentum_error <= params_.stall_momentum_error) return SolverStatus::kConverged;
-  std::ostringstream os;
-  os << "SAP stalled at round-off: no descent direction is left at momentum error e_m = " << momentum_error
-     << " (> " << params_.stall_momentum_error
-     << "); the Newton matrix is too ill-conditioned (contact stiffness too high for this time step?)";
-  r->message = os.str();
+  r->message = StreamText(
+      "SAP stalled at round-off: no descent direction is left at momentum error e_m = ", momentum_error, " (> ",
+      params_.stall_momentum_error,
+      "); the Newton matrix is too ill-conditioned (contact stiffness too high for this time step?)");
   return SolverStatus::kStalled;
 }
 
 SolverStatus SapSolver::SolveStarted(const ContactProblem& problem, SolverResult* result) {
   SolverResult& r = *result;
-  const SolverLayout& L = layout_;
-  scale_.resize(L.n);
-  for (int t : L.trees) {
-    scale_.segment(L.local_start[t], problem.tree_nv[t]) = problem.A[t].diagonal().cwiseSqrt().cwiseInverse();
-  }
-
-  VectorX& grad = grad_;  // Members: no allocation per solve once sized.
-  VectorX& jc = jc_;
-  H_.Analyze(problem, L, params_.linear_solver, params_.dense_max_size);
-  L.MultiplyA(problem, v_star_, &a_v_star_);
+  Prepare(problem);
   double ell_prev = std::numeric_limits<double>::infinity();
   SolverStatus status = SolverStatus::kMaxIterations;
   for (int it = 0;; ++it) {
-    // v_c = J v and A(v − v*) from v itself at every iteration (not updated
-    // along the step), so that the convergence test sees the residual of v
-    // free of accumulated round-off.
-    L.MultiplyJ(problem, v_, &vc_);
-    v_minus_star_ = v_ - v_star_;
-    L.MultiplyA(problem, v_minus_star_, &adv_);
-    const double ell_R = EvaluateConstraints(problem, vc_);
-    const double ell = 0.5 * v_minus_star_.dot(adv_) + ell_R;
-    L.MultiplyJTranspose(problem, gamma_, &jc);
-    grad = adv_ - jc;  // ∇ℓ_p = A(v − v*) − Jᵀγ (Sec. IV-A).
-    // Eq. (26) with the scaling D = diag(A)^-½ of Eq. (25); p = A v.
-    a_times_ = adv_ + a_v_star_;  // p = A v.
-    const double g_norm = grad.cwiseProduct(scale_).norm();
-    const double ref = std::max(a_times_.cwiseProduct(scale_).norm(), jc.cwiseProduct(scale_).norm());
-    r.cost = ell;
-    r.momentum_error = ref > 0 ? g_norm / ref : g_norm;  // Eq. (32).
-    if (params_.record_history) r.momentum_error_history.push_back(r.momentum_error);
-    if (!std::isfinite(ell) || !std::isfinite(g_norm)) {
-      r.message = "SAP: non-finite cost or gradient";
-      return SolverStatus::kNonFinite;
-    }
-    if (g_norm < params_.absolute_tolerance + params_.relative_tolerance * ref) {
-      status = SolverStatus::kConverged;
+    const MomentumResidual residual = CalcStoppingCriteriaResidual(problem, &r);
+    if (const std::optional<SolverStatus> stop = CheckStoppingCriteria(it, residual, ell_prev, &r)) {
+      status = *stop;
       break;
     }
-    // Round-off stall: the cost stopped decreasing. Accepted as converged
-    // when e_m is already small; otherwise Newton goes on, since the exact
-    // line search works on dℓ/dα (exact) rather than on differences of ℓ,
-    // and can still make progress that ℓ's round-off hides. The iteration
-    // cap, or a direction that is no longer a descent one, ends it then.
-    if (it > 0 && ell_prev - ell < params_.cost_abs_tolerance + params_.cost_rel_tolerance * std::abs(ell_prev) &&
-        r.momentum_error <= params_.stall_momentum_error) {
-      status = SolverStatus::kConverged;
-      break;
-    }
-    if (it >= params_.max_iterations) break;
-    if (it > 0 && PastDeadline()) {
-      r.budget_hit = true;
-      break;
-    }
-    ell_prev = ell;
-
-    // Newton direction Δv = −H⁻¹ ∇ℓ (Alg. 2, line 3).
-    auto t0 = std::chrono::steady_clock::now();
-    // H = A + Jᵀ G J (Sec. IV-A), block-sparse by trees (Sec. IV-D).
-    H_.Assemble(problem, L, [&](int k) { return &evals_[k].G; });
-    r.assembly_time_s += SecondsSince(t0);
-    t0 = std::chrono::steady_clock::now();
-    if (!H_.Factor()) {
-      r.message = "SAP: the Newton matrix H = A + J^T G J is not positive definite (a constraint with R <= 0 or a "
-                  "singular A?)";
-      return SolverStatus::kNotPositiveDefinite;
-    }
-    H_.Solve(grad, &dv_);
-    dv_ = -dv_;
-    r.factorization_time_s += SecondsSince(t0);
-    PrepareLine(problem);
-    const double d_ell0 = grad.dot(dv_);
+    ell_prev = r.cost;
+    if (!CalcSearchDirectionData(problem, &r)) return SolverStatus::kNotPositiveDefinite;
+    const double d_ell0 = grad_.dot(dv_);
     if (!(d_ell0 < 0)) {
       // No descent left at round-off level.
       status = StallStatus(r.momentum_error, &r);
       break;
     }
-    // Line search (Alg. 2, line 4).
-    t0 = std::chrono::steady_clock::now();
-    int ls_iters = 0;
-    const double alpha = params_.line_search == LineSearchKind::kExact
-                             ? ExactLineSearch(problem, ell, d_ell0, &ls_iters)
-                             : BacktrackingLineSearch(problem, ell, d_ell0, &ls_iters);
-    r.line_search_iterations += ls_iters;
-    r.line_search_time_s += SecondsSince(t0);
+    const double alpha = PerformLineSearch(problem, r.cost, d_ell0, &r);
     v_ += alpha * dv_;
     r.iterations = it + 1;
   }
+  if (status == SolverStatus::kNonFinite) return status;  // Nothing to pack: *result keeps v = v*, γ = 0.
+  PackSapSolverResults(problem, status, &r);
+  return status;
+}
 
-  // Results: γ at the final v (analytical inverse dynamics, Alg. 2 line 6).
-  // Every exit above comes after EvaluateConstraints at the final v_, so
-  // gamma_ already holds it.
-  r.gamma = gamma_;
-  for (int t : L.trees) {
-    r.v.segment(problem.tree_v_start[t], problem.tree_nv[t]) =
-        v_.segment(L.local_start[t], problem.tree_nv[t]);
+void SapSolver::Prepare(const ContactProblem& problem) {
+  layout_.CalcScaling(problem, &scale_);
+  H_.Analyze(problem, layout_, params_.linear_solver, params_.dense_max_size);
+  layout_.MultiplyA(problem, v_star_, &a_v_star_);
+}
+
+MomentumResidual SapSolver::CalcStoppingCriteriaResidual(const ContactProblem& problem, SolverResult* r) {
+  const SolverLayout& L = layout_;
+  // v_c = J v and A(v − v*) from v itself at every iteration (not updated
+  // along the step), so that the convergence test sees the residual of v
+  // free of accumulated round-off.
+  L.MultiplyJ(problem, v_, &vc_);
+  v_minus_star_ = v_ - v_star_;
+  L.MultiplyA(problem, v_minus_star_, &adv_);
+  const double ell_R = EvaluateConstraints(problem, vc_);
+  const double ell = 0.5 * v_minus_star_.dot(adv_) + ell_R;
+  L.MultiplyJTranspose(problem, gamma_, &jc_);
+  grad_ = adv_ - jc_;  // ∇ℓ_p = A(v − v*) − Jᵀγ (Sec. IV-A).
+  // Eq. (26) with the scaling D = diag(A)^-½ of Eq. (25); p = A v.
+  a_times_ = adv_ + a_v_star_;  // p = A v.
+  const MomentumResidual residual = SolverLayout::CalcMomentumResidual(grad_, a_times_, jc_, scale_);
+  r->cost = ell;
+  r->momentum_error = residual.relative();  // Eq. (32).
+  RecordHistory(r->momentum_error, &r->momentum_error_history);
+  return residual;
+}
+
+std::optional<SolverStatus> SapSolver::CheckStoppingCriteria(int it, const MomentumResidual& residual,
+                                                             double ell_prev, SolverResult* r) const {
+  const double ell = r->cost;
+  if (!std::isfinite(ell) || !std::isfinite(residual.gradient_norm)) {
+    r->message = "SAP: non-finite cost or gradient";
+    return SolverStatus::kNonFinite;
   }
+  if (residual.gradient_norm < params_.absolute_tolerance + params_.relative_tolerance * residual.scale) {
+    return SolverStatus::kConverged;
+  }
+  // Round-off stall: the cost stopped decreasing. Accepted as converged
+  // when e_m is already small; otherwise Newton goes on, since the exact
+  // line search works on dℓ/dα (exact) rather than on differences of ℓ,
+  // and can still make progress that ℓ's round-off hides. The iteration
+  // cap, or a direction that is no longer a descent one, ends it then.
+  if (it > 0 && ell_prev - ell < params_.cost_abs_tolerance + params_.cost_rel_tolerance * std::abs(ell_prev) &&
+      r->momentum_error <= params_.stall_momentum_error) {
+    return SolverStatus::kConverged;
+  }
+  if (it >= params_.max_iterations) return SolverStatus::kMaxIterations;
+  if (it > 0 && StopAtDeadline(r)) return SolverStatus::kMaxIterations;
+  return std::nullopt;
+}
+
+bool SapSolver::CalcSearchDirectionData(const ContactProblem& problem, SolverResult* r) {
+  // H = A + Jᵀ G J (Sec. IV-A), block-sparse by trees (Sec. IV-D).
+  if (H_.CalcNewtonDirection(problem, layout_, [&](int k) { return &evals_[k].G; }, grad_, &dv_, r)) return true;
+  r->message = "SAP: the Newton matrix H = A + J^T G J is not positive definite (a constraint with R <= 0 or a "
+               "singular A?)";
+  return false;
+}
+
+double SapSolver::PerformLineSearch(const ContactProblem& problem, double ell0, double d_ell0, SolverResult* r) {
+  PrepareLine(problem);
+  const auto t0 = std::chrono::steady_clock::now();
+  int ls_iters = 0;
+  const double alpha = SearchLine(problem, ell0, d_ell0, &ls_iters);
+  r->line_search_iterations += ls_iters;
+  r->line_search_time_s += SecondsSince(t0);
+  return alpha;
+}
+
+void SapSolver::PackSapSolverResults(const ContactProblem& problem, SolverStatus status, SolverResult* r) const {
+  // γ at the final v (analytical inverse dynamics, Alg. 2 line 6). Every
+  // exit of the loop comes after CalcStoppingCriteriaResidual at the final
+  // v_, so gamma_ already holds it.
+  PackIterate(problem, gamma_, r);
+  r->complementarity_error = CalcComplementarityError(problem, r->cost);
+  r->usable = status == SolverStatus::kConverged;
+  if (r->budget_hit) {
+    // Out of time: the last Newton iterate v and its impulses γ(J v). Each
+    // line search decreased ℓ_p, so ½‖v − v*‖²_A ≤ ℓ_p(v_guess): a bounded
+    // answer whose momentum error e_m is reported. (Projecting instead,
+    // v = v* + A⁻¹Jᵀγ, balances momentum but, with near-rigid R⁻¹ times an
+    // unconverged J v in γ, threw the dish pile apart.)
+    r->usable = true;
+    r->message = StreamText("SAP stopped at its time budget after ", r->iterations, " iterations (momentum error e_m = ",
+                            r->momentum_error, ")");
+  } else if (status == SolverStatus::kMaxIterations) {
+    r->message = StreamText("SAP did not converge in ", params_.max_iterations, " iterations (momentum error e_m = ",
+                            r->momentum_error, ")");
+  }
+}
+
+double SapSolver::CalcComplementarityError(const ContactProblem& problem, double cost) const {
   // e_μ of Eq. (33) over friction cones: g_i = v_c − v̂_c + Rγ should be
   // orthogonal to γ_i (complementarity slackness); SAP satisfies it exactly.
   double slack = 0;
@@ -209,41 +234,20 @@ SolverStatus SapSolver::SolveStarted(const ContactProblem& problem, SolverResult
   for (size_t i = 0; i < problem.constraints.size(); ++i) {
     const Constraint& c = problem.constraints[i];
     if (c.kind != ConstraintKind::kFrictionCone) continue;
-    const Vector3 vc = vc_.segment<3>(L.row_start[i]);
-    const Vector3 g = gamma_.segment<3>(L.row_start[i]);
+    const Vector3 vc = vc_.segment<3>(layout_.row_start[i]);
+    const Vector3 g = gamma_.segment<3>(layout_.row_start[i]);
     const Vector3 Rg(c.cone.Rt * g.x(), c.cone.Rt * g.y(), c.cone.Rn * g.z());
     slack += std::abs((vc - Vector3(0, 0, c.cone.vn_hat) + Rg).dot(g));
     ++cones;
   }
-  r.complementarity_error = cones > 0 && r.cost > 0 ? slack / cones / r.cost : 0;
-  r.usable = status == SolverStatus::kConverged;
-  if (r.budget_hit) {
-    // Out of time: the last Newton iterate v and its impulses γ(J v). Each
-    // line search decreased ℓ_p, so ½‖v − v*‖²_A ≤ ℓ_p(v_guess): a bounded
-    // answer whose momentum error e_m is reported. (Projecting instead,
-    // v = v* + A⁻¹Jᵀγ, balances momentum but, with near-rigid R⁻¹ times an
-    // unconverged J v in γ, threw the dish pile apart.)
-    r.usable = true;
-    std::ostringstream os;
-    os << "SAP stopped at its time budget after " << r.iterations << " iterations (momentum error e_m = "
-       << r.momentum_error << ")";
-    r.message = os.str();
-  } else if (status == SolverStatus::kMaxIterations) {
-    std::ostringstream os;
-    os << "SAP did not converge in " << params_.max_iterations
-       << " iterations (momentum error e_m = " << r.momentum_error << ")";
-    r.message = os.str();
-  }
-  return status;
+  return cones > 0 && cost > 0 ? slack / cones / cost : 0;
 }
 
 double SapSolver::LineSearchAlong(const ContactProblem& problem, const VectorX& v,
                                   const VectorX& dv) {
   const LineSample s0 = SampleAlong(problem, v, dv, 0.0);
   int iters = 0;
-  return params_.line_search == LineSearchKind::kExact
-             ? ExactLineSearch(problem, s0.cost, s0.d_cost, &iters)
-             : BacktrackingLineSearch(problem, s0.cost, s0.d_cost, &iters);
+  return SearchLine(problem, s0.cost, s0.d_cost, &iters);
 }
 
 SapSolver::LineSample SapSolver::SampleAlong(const ContactProblem& problem, const VectorX& v,

@@ -116,20 +116,29 @@ void SolverLayout::MultiplyJTranspose(const ContactProblem& problem, const Vecto
       });
 }
 
+void SolverLayout::CalcScaling(const ContactProblem& problem, VectorX* D) const {
+  D->resize(n);
+  for (int t : trees) {
+    D->segment(local_start[t], problem.tree_nv[t]) = problem.A[t].diagonal().cwiseSqrt().cwiseInverse();
+  }
+}
+
+MomentumResidual SolverLayout::CalcMomentumResidual(const VectorX& gradient, const VectorX& p, const VectorX& jc,
+                                                    const VectorX& D) {
+  MomentumResidual residual;
+  residual.gradient_norm = gradient.cwiseProduct(D).norm();
+  residual.scale = std::max(p.cwiseProduct(D).norm(), jc.cwiseProduct(D).norm());
+  return residual;
+}
+
 double SolverLayout::CalcMomentumError(const ContactProblem& problem, const VectorX& v,
                                        const VectorX& v_star, const VectorX& gamma) const {
-  VectorX Adv, Av, jt;
+  VectorX Adv, Av, jt, scale;
   MultiplyA(problem, v - v_star, &Adv);
   MultiplyA(problem, v, &Av);
   MultiplyJTranspose(problem, gamma, &jt);
-  VectorX scale(n);
-  for (int t : trees) {
-    scale.segment(local_start[t], problem.tree_nv[t]) =
-        problem.A[t].diagonal().cwiseSqrt().cwiseInverse();
-  }
-  const double g = (Adv - jt).cwiseProduct(scale).norm();
-  const double ref = std::max(Av.cwiseProduct(scale).norm(), jt.cwiseProduct(scale).norm());
-  return ref > 0 ? g / ref : g;
+  CalcScaling(problem, &scale);
+  return CalcMomentumResidual(Adv - jt, Av, jt, scale).relative();
 }
 
 }  // namespace stiction

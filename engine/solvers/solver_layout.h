@@ -1,8 +1,9 @@
 #pragma once
 // The contact problem restricted to the trees that take part in some
 // constraint (the others keep v = v*), and the products every solver needs
-// on it: A x, J v and Jᵀ γ, tree block by tree block ([SAP] Sec. IV-D).
-// Shared by SAP, CANAL and SubADMM.
+// on it: A x, J v and Jᵀ γ, tree block by tree block ([SAP] Sec. IV-D),
+// and the momentum residual their stopping tests and results report.
+// Shared by SAP, CANAL, SubADMM and PGS.
 #include <optional>
 #include <vector>
 
@@ -11,6 +12,15 @@
 #include "engine/solvers/contact_solver.h"
 
 namespace stiction {
+
+/// The stopping statistics of a Newton iteration: ‖D ∇ℓ‖ against the
+/// momentum scale max(‖D A v‖, ‖D Jᵀγ‖), D = diag(A)^-½ ([SAP] Eqs. 25–26).
+struct MomentumResidual {
+  double gradient_norm = 0;  ///< ‖D ∇ℓ‖ [√kg m/s].
+  double scale = 0;          ///< max(‖D A v‖, ‖D Jᵀγ‖) [√kg m/s].
+  /// e_m of [SAP] Eq. (32): their ratio (the norm itself at zero scale).
+  double relative() const { return scale > 0 ? gradient_norm / scale : gradient_norm; }
+};
 
 struct SolverLayout {
   std::vector<int> local_start;  ///< Per tree: offset in the local vector, −1 if absent.
@@ -38,6 +48,12 @@ struct SolverLayout {
   void MultiplyJ(const ContactProblem& problem, const VectorX& v, VectorX* vc) const;
   /// y = Jᵀ γ.
   void MultiplyJTranspose(const ContactProblem& problem, const VectorX& gamma, VectorX* y) const;
+  /// D = diag(A)^-½ of [SAP] Eq. (25) over the local velocities.
+  void CalcScaling(const ContactProblem& problem, VectorX* D) const;
+  /// The stopping statistics of ∇ℓ = `gradient` at a v with p = A v = `p`
+  /// and Jᵀγ = `jc`, scaled by D (CalcScaling).
+  static MomentumResidual CalcMomentumResidual(const VectorX& gradient, const VectorX& p, const VectorX& jc,
+                                               const VectorX& D);
   /// e_m of [SAP] Eq. (32) with the scaling D = diag(A)^-½ of Eq. (25):
   /// ‖D (A (v − v*) − Jᵀγ)‖ / max(‖D A v‖, ‖D Jᵀγ‖), local vectors. The
   /// common accuracy figure of every solver (benchmarks).

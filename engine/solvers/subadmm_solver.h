@@ -27,16 +27,38 @@ class SubAdmmSolver final
   using SolverBase::SolverBase;
 
  private:
+  /// Alg. 2 as a list of steps: per iteration the v-update of every tree
+  /// (in parallel when asked), then FinishIteration; then the results.
   SolverStatus SolveStarted(const ContactProblem& problem, SolverResult* result) override;
   struct Incidence {
     int constraint;  // Index in the problem.
     int block;       // Index in the constraint's blocks.
   };
+  /// Eqs. (30–31): per tree, the (constraint, block) pairs on it; the
+  /// error terms; z_ij = J_ij v_j of the guess.
+  void SplitConstraints(const ContactProblem& problem);
+  /// λ (warm-started when asked), the initial β, the iteration count.
+  void StartMultipliers(const ContactProblem& problem);
+  /// The serial loop's iterations on `threads` workers sharing the trees.
+  void IterateInParallel(const ContactProblem& problem, int threads, SolverResult* r);
   /// Factors A_j + β Σ_i J_ijᵀ J_ij (Eq. 34's matrix) and solves for v_j.
   void UpdateTree(const ContactProblem& problem, int tree, bool refactor);
-  /// λ and z updates (Eqs. 35–39), residuals (Eq. 42) and the penalty rule
-  /// (Eq. 43). Returns true when the iteration should stop.
-  bool UpdateConstraints(const ContactProblem& problem, SolverResult* r);
+  /// The rest of an iteration after the v-updates: the projection, the
+  /// residuals, the stopping test and the penalty rule. Returns true when
+  /// the iteration should stop.
+  bool FinishIteration(const ContactProblem& problem, SolverResult* r);
+  /// λ and z updates (Eqs. 35–39); returns θ_p of Eq. (42).
+  double UpdateMultipliers(const ContactProblem& problem);
+  /// λ_i of Eqs. (36–38) from Σ_j y_ij over the constraint's nz trees.
+  VectorX ProjectMultiplier(const Constraint& c, int k, const VectorX& sum_y, double nz) const;
+  /// θ_d of Eq. (42).
+  double CalcDualResidual(const ContactProblem& problem) const;
+  /// Non-finite residuals, the tolerance, the cap or the deadline.
+  bool CheckStoppingCriteria(SolverResult* r) const;
+  /// Eq. (43).
+  void UpdatePenalty();
+  /// v, λ, e_m, β, the residual and the usable-result rule into *r.
+  SolverStatus PackSubAdmmSolverResults(const ContactProblem& problem, SolverResult* r) const;
   double InitialPenalty(const ContactProblem& problem) const;
 
   std::vector<NcpConstraintType> types_;
