@@ -115,11 +115,19 @@ void BlockCholesky::Analyze(const std::vector<int>& sizes,
   offsets_.assign(n + 1, 0);
   for (int b = 0; b < n; ++b) offsets_[b + 1] = offsets_[b] + sizes[b];
   all_six_ = std::all_of(sizes.begin(), sizes.end(), [](int s) { return s == 6; });
+  // Scratch and factor storage are members reused across calls (one call
+  // per solve and island).
+  BuildBlockGraph(n, off_diagonal);
+  EliminateMinimumDegree(n);
+  AllocateColumns(sizes);
+  ScheduleUpdates();
+  PlaceBlocks(off_diagonal);
+  column_start_.assign(n + 1, 0);
+  for (int k = 0; k < n; ++k) column_start_[k + 1] = column_start_[k] + sizes[order_[k]];
+  work_.resize(offsets_[n]);
+}
 
-  // Minimum-degree elimination on the block graph: eliminating a block makes
-  // its remaining neighbours a clique (the fill). Ties go to the lowest
-  // index, so the order is deterministic. Scratch and factor storage are
-  // members reused across calls (one call per solve and island).
+void BlockCholesky::BuildBlockGraph(int n, const std::vector<std::pair<int, int>>& off_diagonal) {
   std::vector<std::vector<int>>& adjacent = adjacent_;
   adjacent.resize(n);
   for (auto& a : adjacent) a.clear();
@@ -132,6 +140,12 @@ void BlockCholesky::Analyze(const std::vector<int>& sizes,
     std::sort(a.begin(), a.end());
     a.erase(std::unique(a.begin(), a.end()), a.end());
   }
+}
+
+void BlockCholesky::EliminateMinimumDegree(int n) {
+  // Eliminating a block makes its remaining neighbours a clique (the fill).
+  // Ties go to the lowest index, so the order is deterministic.
+  std::vector<std::vector<int>>& adjacent = adjacent_;
   eliminated_.assign(n, 0);
   order_.clear();
   std::vector<std::vector<int>>& column_rows = column_rows_;  // By original block: its L row blocks.
@@ -156,22 +170,27 @@ void BlockCholesky::Analyze(const std::vector<int>& sizes,
   }
   position_.assign(n, -1);
   for (int k = 0; k < n; ++k) position_[order_[k]] = k;
+}
 
+void BlockCholesky::AllocateColumns(const std::vector<int>& sizes) {
+  const int n = static_cast<int>(sizes.size());
   columns_.resize(n);
   for (int k = 0; k < n; ++k) {
     Column& col = columns_[k];
     col.block = order_[k];
     col.D.setZero(sizes[col.block], sizes[col.block]);
-    const std::vector<int>& rows_of = column_rows[col.block];
+    const std::vector<int>& rows_of = column_rows_[col.block];
     col.slots.resize(rows_of.size());
     for (std::size_t r = 0; r < rows_of.size(); ++r) col.slots[r].row = position_[rows_of[r]];
     std::sort(col.slots.begin(), col.slots.end(), [](const Slot& a, const Slot& b) { return a.row < b.row; });
     for (Slot& slot : col.slots) slot.L.setZero(sizes[order_[slot.row]], sizes[col.block]);
   }
+}
+
+void BlockCholesky::ScheduleUpdates() {
   // Right-looking updates: for rows i ≤ j of column k, L(j, i) −= L(j, k) L(i, k)ᵀ.
   // The fill guarantees L(j, i) exists.
-  for (int k = 0; k < n; ++k) {
-    Column& col = columns_[k];
+  for (Column& col : columns_) {
     col.updates.clear();
     for (int a = 0; a < static_cast<int>(col.slots.size()); ++a) {
       for (int b = a; b < static_cast<int>(col.slots.size()); ++b) {
@@ -180,6 +199,9 @@ void BlockCholesky::Analyze(const std::vector<int>& sizes,
       }
     }
   }
+}
+
+void BlockCholesky::PlaceBlocks(const std::vector<std::pair<int, int>>& off_diagonal) {
   placement_.clear();
   for (const auto& [r, c] : off_diagonal) {
     const int pr = position_[r], pc = position_[c];
@@ -190,9 +212,6 @@ void BlockCholesky::Analyze(const std::vector<int>& sizes,
     for (Slot& slot : col.slots) slot.fill = true;
   }
   for (const Placement& at : placement_) columns_[at.column].slots[at.slot].fill = false;
-  column_start_.assign(n + 1, 0);
-  for (int k = 0; k < n; ++k) column_start_[k + 1] = column_start_[k] + sizes[order_[k]];
-  work_.resize(offsets_[n]);
 }
 
 int BlockCholesky::SlotOf(int column, int row) const {

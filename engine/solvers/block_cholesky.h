@@ -61,6 +61,15 @@ class BlockCholesky {
     int column, slot;
     bool transpose;   // Stored as H_rcᵀ (c is eliminated after r).
   };
+  // The steps of Analyze: the adjacency of the block graph, the
+  // minimum-degree order with its fill (order_, position_, column_rows_),
+  // the factor's storage, the right-looking updates and where each H
+  // block lands in L.
+  void BuildBlockGraph(int n, const std::vector<std::pair<int, int>>& off_diagonal);
+  void EliminateMinimumDegree(int n);
+  void AllocateColumns(const std::vector<int>& sizes);
+  void ScheduleUpdates();
+  void PlaceBlocks(const std::vector<std::pair<int, int>>& off_diagonal);
   int SlotOf(int column, int row) const;
   // The forward and backward sweeps of Solve() for blocks of any size, on
   // y ordered by elimination position.

@@ -43,10 +43,9 @@ void ProjectStart(const Constraints& c, bool equality, VectorX* w) {
   }
 }
 
-}  // namespace
-
-SimplexQpResult SolveSimplexQp(const SimplexQpProblem& problem, const VectorX* start,
-                               const SimplexQpWorkingSet* working_set, int max_iterations) {
+// Throws InputError when the sizes disagree, a group is empty or the data
+// are not finite; returns the constraints of a valid problem.
+Constraints CheckProblem(const SimplexQpProblem& problem, const VectorX* start) {
   const int n = static_cast<int>(problem.h.size());
   if (problem.H.rows() != n || problem.H.cols() != n) {
     throw InputError("simplex QP: H is " + std::to_string(problem.H.rows()) + "x" +
@@ -69,138 +68,212 @@ SimplexQpResult SolveSimplexQp(const SimplexQpProblem& problem, const VectorX* s
   if (start != nullptr && (start->size() != n || !start->allFinite())) {
     throw InputError("simplex QP: the start has the wrong size or is not finite");
   }
+  return c;
+}
 
-  SimplexQpResult r;
-  r.w = start != nullptr ? *start : VectorX::Zero(n);
-  ProjectStart(c, problem.equality, &r.w);
-  const int m_all = c.count();
-  // Relative to the data: a QP whose forces are tiny (contact points far
-  // from their plane) has tiny H and h, and must still be solved.
-  const double scale = std::max(problem.H.cwiseAbs().maxCoeff() + problem.h.cwiseAbs().maxCoeff(), 1e-300);
-  const double active_tol = 1e-14;         // A constraint value this small counts as active.
-  const double step_tol = 1e-13;           // ‖p‖∞ below this: the working-set optimum.
-  const double multiplier_tol = 1e-12 * scale;
+// Nocedal & Wright's Alg. 16.3 on one problem: the working set and the
+// scratch of its iterations.
+class ActiveSetMethod {
+ public:
+  enum class Outcome { kContinue, kConverged, kSingular };
 
-  // The working set: at the start, the constraints the warm start names
-  // (or, without one, every constraint) that are active at the start.
-  std::vector<char> in_set(static_cast<std::size_t>(m_all), 0);
-  for (int i = 0; i < m_all; ++i) {
-    bool wanted = true;
-    if (working_set != nullptr) {
-      const auto& flags = i < n ? working_set->at_zero : working_set->at_cap;
-      const int k = i < n ? i : i - n;
-      wanted = k < static_cast<int>(flags.size()) && flags[static_cast<std::size_t>(k)] != 0;
+  ActiveSetMethod(const SimplexQpProblem& problem, const Constraints& c)
+      : problem_(problem), c_(c), n_(c.n), num_groups_(static_cast<int>(c.group_start.size())) {
+    // Relative to the data: a QP whose forces are tiny (contact points far
+    // from their plane) has tiny H and h, and must still be solved.
+    const double scale = std::max(problem.H.cwiseAbs().maxCoeff() + problem.h.cwiseAbs().maxCoeff(), 1e-300);
+    multiplier_tol_ = 1e-12 * scale;
+    group_of_.resize(static_cast<std::size_t>(n_));
+    for (int g = 0; g < num_groups_; ++g) {
+      for (int j = 0; j < c.group_size[g]; ++j) group_of_[static_cast<std::size_t>(c.group_start[g] + j)] = g;
     }
-    in_set[static_cast<std::size_t>(i)] = wanted && std::abs(c.Value(i, r.w)) <= active_tol;
-    if (problem.equality && i >= n) in_set[static_cast<std::size_t>(i)] = 1;  // Σ w = 1 always holds.
+    cap_row_.resize(static_cast<std::size_t>(num_groups_));
+    // The cap rows enter the KKT matrix scaled to H's size, so that a pivot
+    // test relative to its largest entry sees both blocks (the multipliers
+    // are scaled back below).
+    cap_scale_ = problem.H.diagonal().cwiseAbs().maxCoeff() > 0 ? problem.H.diagonal().cwiseAbs().maxCoeff() : 1.0;
+    p_.resize(n_);
   }
 
-  // After a step that no constraint blocked, w is the working set's
-  // optimum by construction: the next solve only supplies multipliers (its
-  // p is round-off, which on an ill-conditioned H can exceed step_tol and
-  // would otherwise be stepped along forever).
-  bool at_working_set_optimum = false;
-  const int num_groups = static_cast<int>(c.group_start.size());
-  std::vector<int> group_of(static_cast<std::size_t>(n));
-  for (int g = 0; g < num_groups; ++g) {
-    for (int j = 0; j < c.group_size[g]; ++j) group_of[static_cast<std::size_t>(c.group_start[g] + j)] = g;
-  }
-  std::vector<int> free_vars, caps, cap_row(static_cast<std::size_t>(num_groups));
-  // The cap rows enter the KKT matrix scaled to H's size, so that a pivot
-  // test relative to its largest entry sees both blocks (the multipliers
-  // are scaled back below).
-  const double cap_scale = problem.H.diagonal().cwiseAbs().maxCoeff() > 0
-                               ? problem.H.diagonal().cwiseAbs().maxCoeff()
-                               : 1.0;
-  MatrixX kkt;
-  VectorX rhs, p(n);
-  for (r.iterations = 1; r.iterations <= max_iterations; ++r.iterations) {
-    // The weights at zero in the working set stay at zero: the equality QP
-    // lives on the free weights F and the working caps C,
-    //   [H_FF  B_Fᵀ; B_F  0] [p_F; μ] = [−g_F; 0],   g = H w + h,
-    // B_F holding −s on the free weights of each working cap's group (s the
-    // scale above); the multipliers of c ≥ 0 are λ = −s μ for the caps and,
-    // for a weight i at zero, λ_i = g_i + λ_cap of its group (when that cap
-    // is working).
-    free_vars.clear();
-    caps.clear();
-    for (int i = 0; i < n; ++i) {
-      if (!in_set[static_cast<std::size_t>(i)]) free_vars.push_back(i);
-    }
-    for (int g = 0; g < num_groups; ++g) {
-      cap_row[static_cast<std::size_t>(g)] = -1;
-      if (in_set[static_cast<std::size_t>(n + g)]) {
-        cap_row[static_cast<std::size_t>(g)] = static_cast<int>(caps.size());
-        caps.push_back(g);
+  // The working set at the start w: the constraints the warm start names
+  // (or, without one, every constraint) that are active at w.
+  void Seed(const SimplexQpWorkingSet* working_set, const VectorX& w) {
+    const int m_all = c_.count();
+    in_set_.assign(static_cast<std::size_t>(m_all), 0);
+    for (int i = 0; i < m_all; ++i) {
+      bool wanted = true;
+      if (working_set != nullptr) {
+        const auto& flags = i < n_ ? working_set->at_zero : working_set->at_cap;
+        const int k = i < n_ ? i : i - n_;
+        wanted = k < static_cast<int>(flags.size()) && flags[static_cast<std::size_t>(k)] != 0;
       }
+      in_set_[static_cast<std::size_t>(i)] = wanted && std::abs(c_.Value(i, w)) <= kActiveTolerance;
+      if (problem_.equality && i >= n_) in_set_[static_cast<std::size_t>(i)] = 1;  // Σ w = 1 always holds.
     }
-    const int nf = static_cast<int>(free_vars.size()), m = static_cast<int>(caps.size());
-    const VectorX grad = problem.H * r.w + problem.h;
-    kkt.setZero(nf + m, nf + m);
-    rhs.setZero(nf + m);
-    for (int a = 0; a < nf; ++a) {
-      const int i = free_vars[static_cast<std::size_t>(a)];
-      for (int b = 0; b < nf; ++b) kkt(a, b) = problem.H(i, free_vars[static_cast<std::size_t>(b)]);
-      const int row = cap_row[static_cast<std::size_t>(group_of[static_cast<std::size_t>(i)])];
-      if (row >= 0) kkt(a, nf + row) = kkt(nf + row, a) = -cap_scale;
-      rhs[a] = -grad[i];
-    }
-    const Eigen::FullPivLU<MatrixX> lu(kkt);
-    if (nf + m > 0 && !lu.isInvertible()) {
-      r.message = "simplex QP: the KKT system of the working set is singular (H not positive definite?)";
-      break;
-    }
-    const VectorX x = nf + m > 0 ? VectorX(lu.solve(rhs)) : VectorX();
-    p.setZero();
-    for (int a = 0; a < nf; ++a) p[free_vars[static_cast<std::size_t>(a)]] = x[a];
-    if (at_working_set_optimum || p.cwiseAbs().maxCoeff() <= step_tol * (1 + r.w.cwiseAbs().maxCoeff())) {
-      at_working_set_optimum = false;
+  }
+
+  // One iteration from w: the working set's equality QP, then either a
+  // constraint dropped at its optimum or a step along p.
+  Outcome Iterate(VectorX* w) {
+    const VectorX grad = problem_.H * *w + problem_.h;
+    BuildKkt(grad);
+    const Eigen::FullPivLU<MatrixX> lu(kkt_);
+    if (nf_ + m_ > 0 && !lu.isInvertible()) return Outcome::kSingular;
+    const VectorX x = nf_ + m_ > 0 ? VectorX(lu.solve(rhs_)) : VectorX();
+    p_.setZero();
+    for (int a = 0; a < nf_; ++a) p_[free_vars_[static_cast<std::size_t>(a)]] = x[a];
+    if (at_working_set_optimum_ || p_.cwiseAbs().maxCoeff() <= kStepTolerance * (1 + w->cwiseAbs().maxCoeff())) {
+      at_working_set_optimum_ = false;
       // The working set's optimum: done when every multiplier is ≥ 0,
       // otherwise drop the most negative one.
-      int drop = -1;
-      double most_negative = -multiplier_tol;
-      for (int k = 0; k < m && !problem.equality; ++k) {  // Equality caps have free multipliers.
-        const double lambda = -cap_scale * x[nf + k];
-        if (lambda < most_negative) {
-          most_negative = lambda;
-          drop = n + caps[static_cast<std::size_t>(k)];
-        }
-      }
-      for (int i = 0; i < n; ++i) {
-        if (!in_set[static_cast<std::size_t>(i)]) continue;
-        const int row = cap_row[static_cast<std::size_t>(group_of[static_cast<std::size_t>(i)])];
-        const double lambda = grad[i] + (row >= 0 ? -cap_scale * x[nf + row] : 0.0);
-        if (lambda < most_negative) {
-          most_negative = lambda;
-          drop = i;
-        }
-      }
-      if (drop < 0) {
-        r.converged = true;
-        break;
-      }
-      in_set[static_cast<std::size_t>(drop)] = 0;
-      continue;
+      const int drop = MostNegativeMultiplier(x, grad);
+      if (drop < 0) return Outcome::kConverged;
+      in_set_[static_cast<std::size_t>(drop)] = 0;
+      return Outcome::kContinue;
     }
-    // Step along p to the nearest constraint outside the set that blocks it.
+    StepToBlockingConstraint(w);
+    return Outcome::kContinue;
+  }
+
+  // The working set as SimplexQpResult reports it.
+  SimplexQpWorkingSet Export() const {
+    SimplexQpWorkingSet set;
+    set.at_zero.assign(static_cast<std::size_t>(n_), 0);
+    set.at_cap.assign(c_.group_start.size(), 0);
+    for (int i = 0; i < c_.count(); ++i) {
+      if (!in_set_[static_cast<std::size_t>(i)]) continue;
+      if (i < n_) {
+        set.at_zero[static_cast<std::size_t>(i)] = 1;
+      } else {
+        set.at_cap[static_cast<std::size_t>(i - n_)] = 1;
+      }
+    }
+    return set;
+  }
+
+ private:
+  static constexpr double kActiveTolerance = 1e-14;  // A constraint value this small counts as active.
+  static constexpr double kStepTolerance = 1e-13;    // ‖p‖∞ below this: the working-set optimum.
+
+  // The weights at zero in the working set stay at zero: the equality QP
+  // lives on the free weights F and the working caps C,
+  //   [H_FF  B_Fᵀ; B_F  0] [p_F; μ] = [−g_F; 0],   g = H w + h,
+  // B_F holding −s on the free weights of each working cap's group (s the
+  // scale above); the multipliers of c ≥ 0 are λ = −s μ for the caps and,
+  // for a weight i at zero, λ_i = g_i + λ_cap of its group (when that cap
+  // is working).
+  void BuildKkt(const VectorX& grad) {
+    free_vars_.clear();
+    caps_.clear();
+    for (int i = 0; i < n_; ++i) {
+      if (!in_set_[static_cast<std::size_t>(i)]) free_vars_.push_back(i);
+    }
+    for (int g = 0; g < num_groups_; ++g) {
+      cap_row_[static_cast<std::size_t>(g)] = -1;
+      if (in_set_[static_cast<std::size_t>(n_ + g)]) {
+        cap_row_[static_cast<std::size_t>(g)] = static_cast<int>(caps_.size());
+        caps_.push_back(g);
+      }
+    }
+    nf_ = static_cast<int>(free_vars_.size());
+    m_ = static_cast<int>(caps_.size());
+    kkt_.setZero(nf_ + m_, nf_ + m_);
+    rhs_.setZero(nf_ + m_);
+    for (int a = 0; a < nf_; ++a) {
+      const int i = free_vars_[static_cast<std::size_t>(a)];
+      for (int b = 0; b < nf_; ++b) kkt_(a, b) = problem_.H(i, free_vars_[static_cast<std::size_t>(b)]);
+      const int row = CapRowOf(i);
+      if (row >= 0) kkt_(a, nf_ + row) = kkt_(nf_ + row, a) = -cap_scale_;
+      rhs_[a] = -grad[i];
+    }
+  }
+
+  int CapRowOf(int weight) const {
+    return cap_row_[static_cast<std::size_t>(group_of_[static_cast<std::size_t>(weight)])];
+  }
+
+  // The constraint of the working set with the most negative multiplier
+  // (below −multiplier_tol_), −1 when there is none.
+  int MostNegativeMultiplier(const VectorX& x, const VectorX& grad) const {
+    int drop = -1;
+    double most_negative = -multiplier_tol_;
+    for (int k = 0; k < m_ && !problem_.equality; ++k) {  // Equality caps have free multipliers.
+      const double lambda = -cap_scale_ * x[nf_ + k];
+      if (lambda < most_negative) {
+        most_negative = lambda;
+        drop = n_ + caps_[static_cast<std::size_t>(k)];
+      }
+    }
+    for (int i = 0; i < n_; ++i) {
+      if (!in_set_[static_cast<std::size_t>(i)]) continue;
+      const int row = CapRowOf(i);
+      const double lambda = grad[i] + (row >= 0 ? -cap_scale_ * x[nf_ + row] : 0.0);
+      if (lambda < most_negative) {
+        most_negative = lambda;
+        drop = i;
+      }
+    }
+    return drop;
+  }
+
+  // Steps along p_ to the nearest constraint outside the set that blocks
+  // it, which joins the set. After a step that no constraint blocked, w is
+  // the working set's optimum by construction: the next solve only supplies
+  // multipliers (its p is round-off, which on an ill-conditioned H can
+  // exceed the step tolerance and would otherwise be stepped along forever).
+  void StepToBlockingConstraint(VectorX* w) {
     double alpha = 1;
     int blocking = -1;
-    for (int i = 0; i < m_all; ++i) {
-      if (in_set[static_cast<std::size_t>(i)]) continue;
-      const double along = c.Along(i, p);
+    for (int i = 0; i < c_.count(); ++i) {
+      if (in_set_[static_cast<std::size_t>(i)]) continue;
+      const double along = c_.Along(i, p_);
       if (along >= 0) continue;
-      const double ratio = std::max(c.Value(i, r.w), 0.0) / -along;
+      const double ratio = std::max(c_.Value(i, *w), 0.0) / -along;
       if (ratio < alpha) {
         alpha = ratio;
         blocking = i;
       }
     }
-    r.w += alpha * p;
-    ProjectStart(c, problem.equality, &r.w);  // Round-off only: the step stays feasible.
+    *w += alpha * p_;
+    ProjectStart(c_, problem_.equality, w);  // Round-off only: the step stays feasible.
     if (blocking >= 0) {
-      in_set[static_cast<std::size_t>(blocking)] = 1;
+      in_set_[static_cast<std::size_t>(blocking)] = 1;
     } else {
-      at_working_set_optimum = true;
+      at_working_set_optimum_ = true;
+    }
+  }
+
+  const SimplexQpProblem& problem_;
+  const Constraints& c_;
+  const int n_, num_groups_;
+  double multiplier_tol_ = 0, cap_scale_ = 1;
+  std::vector<char> in_set_;
+  bool at_working_set_optimum_ = false;
+  std::vector<int> group_of_, free_vars_, caps_, cap_row_;
+  int nf_ = 0, m_ = 0;  // Free weights and working caps of the current KKT system.
+  MatrixX kkt_;
+  VectorX rhs_, p_;
+};
+
+}  // namespace
+
+SimplexQpResult SolveSimplexQp(const SimplexQpProblem& problem, const VectorX* start,
+                               const SimplexQpWorkingSet* working_set, int max_iterations) {
+  const Constraints c = CheckProblem(problem, start);
+  SimplexQpResult r;
+  r.w = start != nullptr ? *start : VectorX::Zero(c.n);
+  ProjectStart(c, problem.equality, &r.w);
+  ActiveSetMethod method(problem, c);
+  method.Seed(working_set, r.w);
+  for (r.iterations = 1; r.iterations <= max_iterations; ++r.iterations) {
+    const ActiveSetMethod::Outcome outcome = method.Iterate(&r.w);
+    if (outcome == ActiveSetMethod::Outcome::kSingular) {
+      r.message = "simplex QP: the KKT system of the working set is singular (H not positive definite?)";
+      break;
+    }
+    if (outcome == ActiveSetMethod::Outcome::kConverged) {
+      r.converged = true;
+      break;
     }
   }
   if (!r.converged && r.message.empty()) {
@@ -208,16 +281,7 @@ SimplexQpResult SolveSimplexQp(const SimplexQpProblem& problem, const VectorX* s
   }
   r.iterations = std::min(r.iterations, max_iterations);
   r.objective = 0.5 * r.w.dot(problem.H * r.w) + problem.h.dot(r.w);
-  r.working_set.at_zero.assign(static_cast<std::size_t>(n), 0);
-  r.working_set.at_cap.assign(c.group_start.size(), 0);
-  for (int i = 0; i < m_all; ++i) {
-    if (!in_set[static_cast<std::size_t>(i)]) continue;
-    if (i < n) {
-      r.working_set.at_zero[static_cast<std::size_t>(i)] = 1;
-    } else {
-      r.working_set.at_cap[static_cast<std::size_t>(i - n)] = 1;
-    }
-  }
+  r.working_set = method.Export();
   return r;
 }
 
