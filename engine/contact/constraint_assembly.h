@@ -81,10 +81,15 @@ class ConstraintAssembly {
   /// The frame Jacobian (6 × nv_tree, [ω; v of the point]) of `body`'s tree
   /// at the world point p_W; valid until the next call.
   const Matrix6X& TreeJacobian(int body, const Vector3& p_W);
-  /// Scratch for the second body's block of a constraint within one tree
-  /// (self-contact, a weld across one tree), reused so that it allocates
-  /// only while it grows.
-  MatrixX& SameTreeScratch() { return same_tree_; }
+  /// Appends a constraint on the velocity of body B relative to body A:
+  /// one Jacobian block per moving tree, B's first, or a single block
+  /// J_B − J_A when both bodies lie on one tree (self-contact, a weld across
+  /// one tree). `jacobian(body, sign, J)` writes `sign` times the body's
+  /// rows into *J (sign +1 for B, −1 for A); the constraint's other fields
+  /// have their defaults. Returns null, appending nothing, when neither
+  /// body moves.
+  template <typename Jacobian>
+  Constraint* AppendRelative(int body_a, int body_b, Jacobian&& jacobian);
 
  private:
   const MultibodyModel& model_;
@@ -100,7 +105,32 @@ class ConstraintAssembly {
   std::vector<Constraint> pool_;  // Recycled constraints.
   Matrix6X jacobian_;             // Scratch: a tree frame Jacobian.
   MatrixX JA_;                    // Scratch: J A⁻¹ for trees that are not 6-DOF.
-  MatrixX same_tree_;             // See SameTreeScratch().
+  MatrixX same_tree_;             // Scratch: A's block within B's tree (AppendRelative).
 };
+
+template <typename Jacobian>
+Constraint* ConstraintAssembly::AppendRelative(int body_a, int body_b, Jacobian&& jacobian) {
+  const int tree_a = MovingTree(body_a);
+  const int tree_b = MovingTree(body_b);
+  if (tree_a < 0 && tree_b < 0) return nullptr;  // Two welded bodies: nothing to solve.
+  const bool same_tree = tree_a >= 0 && tree_a == tree_b;
+  Constraint& c = Append(same_tree ? 1 : static_cast<int>(tree_a >= 0) + static_cast<int>(tree_b >= 0));
+  int block = 0;
+  if (tree_b >= 0) {
+    c.blocks[block].tree = tree_b;
+    jacobian(body_b, 1.0, &c.blocks[block].J);
+    ++block;
+  }
+  if (tree_a >= 0) {
+    if (same_tree) {  // Reused, so that it allocates only while it grows.
+      jacobian(body_a, -1.0, &same_tree_);
+      c.blocks[0].J += same_tree_;
+    } else {
+      c.blocks[block].tree = tree_a;
+      jacobian(body_a, -1.0, &c.blocks[block].J);
+    }
+  }
+  return &c;
+}
 
 }  // namespace stiction

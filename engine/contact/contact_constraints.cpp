@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "engine/contact/friction_cone_constraint.h"
@@ -46,6 +47,99 @@ void CalcContactJacobian(int body, const Vector3& p_W, const Matrix3& R_WC, doub
   }
 }
 
+// ‖W_ii‖_rms of the Delassus diagonal block estimate W_ii ≈ Σ_t J_it A_t⁻¹
+// J_itᵀ of a contact constraint ([SAP] Sec. V-B).
+double CalcDelassusEstimate(const Constraint& c, ConstraintAssembly* assembly) {
+  Matrix3 W = Matrix3::Zero();
+  for (const ConstraintJacobianBlock& b : c.blocks) assembly->AddDelassusBlock(b, &W);
+  return W.norm() / 3.0;
+}
+
+// The Hunt & Crossley parameters of a contact with Delassus estimate w, from
+// its normal velocity at the step start, for the lagged impulse ([ICF]
+// Eq. 29).
+void SetHuntCrossley(ContactModel model, const ContactMaterial& m, double phi, double w,
+                     const ContactModelParameters& params, const ConstraintAssembly& assembly, Constraint* c) {
+  c->kind = ConstraintKind::kHuntCrossley;
+  double vn0 = 0;
+  for (const ConstraintJacobianBlock& b : c->blocks) {
+    const ContactProblem& problem = assembly.problem();
+    vn0 += b.J.row(2).dot(assembly.v0().segment(problem.tree_v_start[b.tree], problem.tree_nv[b.tree]));
+  }
+  c->hc = MakeHuntCrossleyParameters(model, m, phi, vn0, w, assembly.dt(), params.stiction_tolerance);
+}
+
+ContactReport MakeContactReport(const ContactPoint& cp, const Matrix3& R_WC, double mu, ContactModel model) {
+  ContactReport report;
+  report.body_a = cp.body_a;
+  report.body_b = cp.body_b;
+  report.p_W = cp.p_W;
+  report.R_WC = R_WC;
+  report.phi = cp.phi;
+  report.mu = mu;
+  report.model = model;
+  report.surface = cp.surface;
+  report.polygon = cp.polygon;
+  return report;
+}
+
+// The SAP-model points of the current manifold, whose cones are made once
+// the manifold is complete: the carried-load estimate (near_rigid.h,
+// Eq. L1) gives every point of a manifold the mean λ of its points. Per
+// point, λ would make each point's stiffness follow its own share of the
+// load and leave the split of a face's load among its points undetermined
+// (every point settles to the same violation whatever it carries), which
+// lets a stack of off-centre boxes rock itself over; one λ per manifold
+// scales the face's stiffness to the load and keeps Eq. (29)'s split.
+class ManifoldLoad {
+ public:
+  // Points of one manifold arrive consecutively: numbers `cp` within its
+  // pair's manifold, finishing the previous manifold when a new one starts.
+  int Begin(const ContactPoint& cp, const ContactModelParameters& params, ConstraintAssembly* assembly) {
+    const bool same_manifold = cp.geometry_a == previous_ga_ && cp.geometry_b == previous_gb_;
+    if (!same_manifold) Finish(params, assembly);
+    point_index_ = same_manifold ? point_index_ + 1 : 0;
+    previous_ga_ = cp.geometry_a;
+    previous_gb_ = cp.geometry_b;
+    return point_index_;
+  }
+
+  // Adds the SAP point just appended (constraint `c`, Delassus estimate w):
+  // its previous normal impulse against the weight of its effective mass
+  // 1/w votes for λ (points new to the manifold do not vote).
+  void Add(const Constraint& c, double w, const ContactMaterial& m, const ConstraintAssembly& assembly) {
+    points_.push_back({assembly.num_constraints() - 1, w, m});
+    if (const std::span<const double> previous = assembly.PreviousImpulse(c.key, 3); !previous.empty()) {
+      lambda_sum_ += assembly.RawLoadFactor(w, previous[2], 1.0);
+      ++lambda_count_;
+    }
+  }
+
+  // Makes the cones of the manifold's points with its λ.
+  void Finish(const ContactModelParameters& params, ConstraintAssembly* assembly) {
+    const double lambda = lambda_count_ > 0 ? ClampLoadFactor(lambda_sum_ / lambda_count_, params) : 1.0;
+    for (const PendingCone& p : points_) {
+      Constraint& c = assembly->constraint(p.constraint);
+      c.cone = MakeFrictionConeParameters(p.w / lambda, p.material.stiffness, p.material.dissipation,
+                                          p.material.friction, c.phi0, assembly->dt(), params);
+    }
+    points_.clear();
+    lambda_sum_ = 0;
+    lambda_count_ = 0;
+  }
+
+ private:
+  struct PendingCone {
+    int constraint;
+    double w;
+    ContactMaterial material;
+  };
+  std::vector<PendingCone> points_;
+  double lambda_sum_ = 0;
+  int lambda_count_ = 0;
+  int previous_ga_ = -1, previous_gb_ = -1, point_index_ = 0;
+};
+
 }  // namespace
 
 ContactMaterial CombineMaterials(const ContactMaterial& a, const ContactMaterial& b) {
@@ -77,72 +171,17 @@ ContactMaterial CombineMaterials(const ContactMaterial& a, const ContactMaterial
 void AddContactConstraints(const std::vector<ContactPoint>& contacts, const GeometryMaterials& materials,
                            const ContactModelParameters& params, ConstraintAssembly* assembly,
                            std::vector<ContactReport>* reports) {
-  const double dt = assembly->dt();
-  // SAP-model points of the current manifold, whose cones are made once the
-  // manifold is complete: the carried-load estimate (near_rigid.h, Eq. L1)
-  // gives every point of a manifold the mean λ of its points. Per point, λ
-  // would make each point's stiffness follow its own share of the load and
-  // leave the split of a face's load among its points undetermined (every
-  // point settles to the same violation whatever it carries), which lets a
-  // stack of off-centre boxes rock itself over; one λ per manifold scales
-  // the face's stiffness to the load and keeps Eq. (29)'s split.
-  struct PendingCone {
-    int constraint;
-    double w;
-    ContactMaterial material;
-  };
-  std::vector<PendingCone> manifold;
-  double lambda_sum = 0;
-  int lambda_count = 0;
-  auto finish_manifold = [&] {
-    const double lambda = lambda_count > 0 ? ClampLoadFactor(lambda_sum / lambda_count, params) : 1.0;
-    for (const PendingCone& p : manifold) {
-      Constraint& c = assembly->constraint(p.constraint);
-      c.cone = MakeFrictionConeParameters(p.w / lambda, p.material.stiffness, p.material.dissipation,
-                                          p.material.friction, c.phi0, dt, params);
-    }
-    manifold.clear();
-    lambda_sum = 0;
-    lambda_count = 0;
-  };
-  int previous_ga = -1, previous_gb = -1, point_index = 0;
+  ManifoldLoad manifold;
   for (const ContactPoint& cp : contacts) {
-    // Points of one manifold arrive consecutively: number them per pair.
-    const bool same_manifold = cp.geometry_a == previous_ga && cp.geometry_b == previous_gb;
-    if (!same_manifold) finish_manifold();
-    point_index = same_manifold ? point_index + 1 : 0;
-    previous_ga = cp.geometry_a;
-    previous_gb = cp.geometry_b;
-    const int tree_a = assembly->MovingTree(cp.body_a);
-    const int tree_b = assembly->MovingTree(cp.body_b);
-    if (tree_a < 0 && tree_b < 0) continue;  // Two welded bodies: nothing to solve.
-
+    const int point_index = manifold.Begin(cp, params, assembly);
     const Matrix3 R_WC = ContactFrame(cp.nhat_AB_W);
-    const bool self_contact = tree_a >= 0 && tree_a == tree_b;
-    const int num_blocks = self_contact ? 1 : static_cast<int>(tree_a >= 0) + static_cast<int>(tree_b >= 0);
-    Constraint& c = assembly->Append(num_blocks);
-    c.kind = ConstraintKind::kFrictionCone;
-    c.num_rows = 3;
-    int block = 0;
-    if (tree_b >= 0) {
-      c.blocks[block].tree = tree_b;
-      CalcContactJacobian(cp.body_b, cp.p_W, R_WC, 1.0, assembly, &c.blocks[block].J);
-      ++block;
-    }
-    if (tree_a >= 0) {
-      if (self_contact) {  // Self-contact within one tree (rare): one block J_B − J_A.
-        MatrixX& J_a = assembly->SameTreeScratch();
-        CalcContactJacobian(cp.body_a, cp.p_W, R_WC, -1.0, assembly, &J_a);
-        c.blocks[0].J += J_a;
-      } else {
-        c.blocks[block].tree = tree_a;
-        CalcContactJacobian(cp.body_a, cp.p_W, R_WC, -1.0, assembly, &c.blocks[block].J);
-      }
-    }
-    // Delassus diagonal block estimate W_ii ≈ Σ_t J_it A_t⁻¹ J_itᵀ ([SAP] Sec. V-B).
-    Matrix3 W = Matrix3::Zero();
-    for (const ConstraintJacobianBlock& b : c.blocks) assembly->AddDelassusBlock(b, &W);
-    const double w = W.norm() / 3.0;  // ‖W_ii‖_rms.
+    Constraint* c = assembly->AppendRelative(cp.body_a, cp.body_b, [&](int body, double sign, MatrixX* J) {
+      CalcContactJacobian(body, cp.p_W, R_WC, sign, assembly, J);
+    });
+    if (c == nullptr) continue;
+    c->kind = ConstraintKind::kFrictionCone;
+    c->num_rows = 3;
+    const double w = CalcDelassusEstimate(*c, assembly);
     if (!(w > 0)) {
       // J = 0 (A is positive definite): no degree of freedom moves this point
       // (e.g. it lies on the axis of the only joint that could), so an
@@ -152,49 +191,24 @@ void AddContactConstraints(const std::vector<ContactPoint>& contacts, const Geom
       assembly->DropLast();
       continue;
     }
-
-    c.origin = ConstraintOrigin::kContact;
-    c.phi0 = cp.phi;
-    c.key = MakeConstraintKey(ConstraintOrigin::kContact, static_cast<std::uint64_t>(cp.geometry_a),
-                              static_cast<std::uint64_t>(cp.geometry_b), static_cast<std::uint64_t>(point_index));
+    c->origin = ConstraintOrigin::kContact;
+    c->phi0 = cp.phi;
+    c->key = MakeConstraintKey(ConstraintOrigin::kContact, static_cast<std::uint64_t>(cp.geometry_a),
+                               static_cast<std::uint64_t>(cp.geometry_b), static_cast<std::uint64_t>(point_index));
     ContactMaterial m = CombineMaterials(materials.of(cp.geometry_a), materials.of(cp.geometry_b));
     // A pressure-field polygon: its own stiffness k = A g replaces the
     // pair's (contact_surface.h); dissipation and friction are the pair's.
     if (cp.stiffness > 0) m.stiffness = cp.stiffness;
-    c.mu = m.friction;
+    c->mu = m.friction;
     const ContactModel model = m.model.value_or(params.model);
     if (model == ContactModel::kSap) {
-      // The point's λ: its previous normal impulse against the weight of
-      // its effective mass 1/w (points new to the manifold do not vote).
-      manifold.push_back({assembly->num_constraints() - 1, w, m});
-      if (const std::span<const double> previous = assembly->PreviousImpulse(c.key, 3); !previous.empty()) {
-        lambda_sum += assembly->RawLoadFactor(w, previous[2], 1.0);
-        ++lambda_count;
-      }
+      manifold.Add(*c, w, m, *assembly);
     } else {
-      c.kind = ConstraintKind::kHuntCrossley;
-      // Normal velocity at the step start, for the lagged impulse ([ICF] Eq. 29).
-      double vn0 = 0;
-      for (const ConstraintJacobianBlock& b : c.blocks) {
-        const ContactProblem& problem = assembly->problem();
-        vn0 += b.J.row(2).dot(assembly->v0().segment(problem.tree_v_start[b.tree], problem.tree_nv[b.tree]));
-      }
-      c.hc = MakeHuntCrossleyParameters(model, m, cp.phi, vn0, w, dt, params.stiction_tolerance);
+      SetHuntCrossley(model, m, cp.phi, w, params, *assembly, c);
     }
-
-    ContactReport report;
-    report.body_a = cp.body_a;
-    report.body_b = cp.body_b;
-    report.p_W = cp.p_W;
-    report.R_WC = R_WC;
-    report.phi = cp.phi;
-    report.mu = m.friction;
-    report.model = model;
-    report.surface = cp.surface;
-    report.polygon = cp.polygon;
-    reports->push_back(report);
+    reports->push_back(MakeContactReport(cp, R_WC, m.friction, model));
   }
-  finish_manifold();
+  manifold.Finish(params, assembly);
 }
 
 }  // namespace stiction
