@@ -216,6 +216,92 @@ void ComputePlaneSoftSurface(const Plane& A, const SoftGeometry& B, ContactSurfa
   });
 }
 
+namespace {
+
+// The overlap of A's and B's root boxes in A's frame (B's as the A-aligned
+// box that bounds it): the region both volumes can share. False when empty.
+bool OverlapOfRoots(const SoftGeometry& A, const SoftGeometry& B, const RigidTransform& X_AB, TetBvh::Box* overlap) {
+  const TetBvh::Box& ra = A.bvh->root();
+  const TetBvh::Box& rb = B.bvh->root();
+  const Vector3 centre = X_AB * Vector3(0.5 * (rb.min + rb.max));
+  const Vector3 half = X_AB.R.cwiseAbs() * Vector3(0.5 * (rb.max - rb.min));
+  overlap->min = ra.min.cwiseMax(centre - half);
+  overlap->max = ra.max.cwiseMin(centre + half);
+  return !(overlap->min.array() > overlap->max.array()).any();
+}
+
+// B's tetrahedra come cell by cell (volume_mesh.cpp adds them so): *met
+// receives the A cells met by any tetrahedron of the B cell whose first
+// tetrahedron is `first` (vb: B's vertices in A's frame); those cells hold
+// stamp cb + 1 in *stamp. Returns the first tetrahedron of the next cell.
+size_t CollectMetCells(const SoftGeometry& A, const VolumeMesh& mb, const std::vector<Vector3>& vb,
+                       const TetBvh::Box& overlap, size_t first, std::vector<int>* stamp, std::vector<int>* met) {
+  const VolumeMesh& ma = *A.mesh;
+  const int cb = mb.tet_cell[first];
+  size_t last = first;
+  met->clear();
+  for (; last < mb.tets.size() && mb.tet_cell[last] == cb; ++last) {
+    const std::array<int, 4>& tet_b = mb.tets[last];
+    TetBvh::Box box;
+    box.min = box.max = vb[tet_b[0]];
+    for (int k = 1; k < 4; ++k) {
+      box.min = box.min.cwiseMin(vb[tet_b[k]]);
+      box.max = box.max.cwiseMax(vb[tet_b[k]]);
+    }
+    if (!box.Overlaps(overlap)) continue;
+    A.bvh->Query(box, [&](int ta) {
+      const int ca = ma.tet_cell[ta];
+      if ((*stamp)[ca] == cb + 1) return;
+      (*stamp)[ca] = cb + 1;
+      met->push_back(ca);
+    });
+  }
+  return last;
+}
+
+// A cell of B in A's frame: its data, and its field pB(x) = E_B (e_b0 +
+// ∇e_b · (x − x_b0)).
+struct MovedCell {
+  const VolumeMesh::TetData* data;
+  Vector3 grad_e;  // ∇e_b.
+  Vector3 x0;      // x_b0, its first vertex.
+  double e0;       // e_b0.
+};
+
+// The polygon of A's cell ca where the two pressures are equal, clipped to
+// B's cell, emitted when both pressures rise across it.
+void EmitCellPair(const SoftGeometry& A, const SoftGeometry& B, const RigidTransform& X_AB, const MovedCell& b,
+                  int ca, ContactSurface* out) {
+  const VolumeMesh& ma = *A.mesh;
+  const VolumeMesh::TetData& da = ma.cell_data[ca];
+  // pA − pB = m · x − c = 0 on the surface.
+  const Vector3 m = A.modulus * da.grad_e - B.modulus * b.grad_e;
+  const double m_norm = m.norm();
+  if (!(m_norm > 0)) return;
+  const Vector3& xa0 = ma.vertices[ma.cells[ca][0]];
+  const double c = A.modulus * (da.grad_e.dot(xa0) - ma.e[ma.cells[ca][0]]) - B.modulus * (b.grad_e.dot(b.x0) - b.e0);
+  const Vector3 n = -m / m_norm;  // Out of A into B: A's pressure falls along it, B's rises.
+  const double g_a = -A.modulus * da.grad_e.dot(n), g_b = B.modulus * b.grad_e.dot(n);
+  if (!(g_a > kMinGradientCosine * A.modulus * da.grad_e.norm()) ||
+      !(g_b > kMinGradientCosine * B.modulus * b.grad_e.norm())) {
+    return;
+  }
+  Polygon poly;
+  if (!PlaneSection(ma.cells[ca], ma.vertices, m / m_norm, c / m_norm, &poly)) return;
+  for (int f = 0; f < 4; ++f) {
+    const Vector3 normal = X_AB.R * b.data->normal[f];
+    const double offset = b.data->offset[f] + normal.dot(X_AB.p);
+    Polygon clipped;
+    Clip(poly, normal, offset, &clipped);
+    poly = clipped;
+    if (poly.n < 3) return;
+  }
+  Emit(poly, A.X_WG, n, g_a * g_b / (g_a + g_b), [&](const Vector3& x) { return A.modulus * ma.StrainAt(ca, x); },
+       out);
+}
+
+}  // namespace
+
 void ComputeSoftSoftSurface(const SoftGeometry& A, const SoftGeometry& B, ContactSurface* out) {
   // Everything in A's frame: B's vertices, gradients and face planes moved.
   const VolumeMesh& ma = *A.mesh;
@@ -223,78 +309,17 @@ void ComputeSoftSoftSurface(const SoftGeometry& A, const SoftGeometry& B, Contac
   const RigidTransform X_AB = A.X_WG.inverse() * B.X_WG;
   std::vector<Vector3> vb(mb.vertices.size());
   for (size_t i = 0; i < mb.vertices.size(); ++i) vb[i] = X_AB * mb.vertices[i];
-  // The region both volumes can share: the overlap of their boxes.
   TetBvh::Box overlap;
-  {
-    const TetBvh::Box& ra = A.bvh->root();
-    const TetBvh::Box& rb = B.bvh->root();
-    const Vector3 centre = X_AB * Vector3(0.5 * (rb.min + rb.max));
-    const Vector3 half = X_AB.R.cwiseAbs() * Vector3(0.5 * (rb.max - rb.min));
-    overlap.min = ra.min.cwiseMax(centre - half);
-    overlap.max = ra.max.cwiseMin(centre + half);
-    if ((overlap.min.array() > overlap.max.array()).any()) return;
-  }
-  // B's tetrahedra come cell by cell (volume_mesh.cpp adds them so): the A
-  // cells met by any tetrahedron of B cell cb hold stamp cb + 1.
+  if (!OverlapOfRoots(A, B, X_AB, &overlap)) return;
   std::vector<int> stamp(ma.cells.size(), 0);
   std::vector<int> met;
-  const size_t num_tets = mb.tets.size();
-  for (size_t first = 0; first < num_tets;) {
+  for (size_t first = 0; first < mb.tets.size();) {
     const int cb = mb.tet_cell[first];
-    size_t last = first;
-    met.clear();
-    for (; last < num_tets && mb.tet_cell[last] == cb; ++last) {
-      const std::array<int, 4>& tet_b = mb.tets[last];
-      TetBvh::Box box;
-      box.min = box.max = vb[tet_b[0]];
-      for (int k = 1; k < 4; ++k) {
-        box.min = box.min.cwiseMin(vb[tet_b[k]]);
-        box.max = box.max.cwiseMax(vb[tet_b[k]]);
-      }
-      if (!box.Overlaps(overlap)) continue;
-      A.bvh->Query(box, [&](int ta) {
-        const int ca = ma.tet_cell[ta];
-        if (stamp[ca] == cb + 1) return;
-        stamp[ca] = cb + 1;
-        met.push_back(ca);
-      });
-    }
-    first = last;
+    first = CollectMetCells(A, mb, vb, overlap, first, &stamp, &met);
     if (met.empty()) continue;
     const VolumeMesh::TetData& db = mb.cell_data[cb];
-    const Vector3 grad_b = X_AB.R * db.grad_e;
-    // pB(x) = E_B (e_b0 + ∇e_b · (x − x_b0)), in A's frame.
-    const Vector3& xb0 = vb[mb.cells[cb][0]];
-    const double eb0 = mb.e[mb.cells[cb][0]];
-    for (int ca : met) {
-      const VolumeMesh::TetData& da = ma.cell_data[ca];
-      // pA − pB = m · x − c = 0 on the surface.
-      const Vector3 m = A.modulus * da.grad_e - B.modulus * grad_b;
-      const double m_norm = m.norm();
-      if (!(m_norm > 0)) continue;
-      const Vector3& xa0 = ma.vertices[ma.cells[ca][0]];
-      const double c = A.modulus * (da.grad_e.dot(xa0) - ma.e[ma.cells[ca][0]]) - B.modulus * (grad_b.dot(xb0) - eb0);
-      const Vector3 n = -m / m_norm;  // Out of A into B: A's pressure falls along it, B's rises.
-      const double g_a = -A.modulus * da.grad_e.dot(n), g_b = B.modulus * grad_b.dot(n);
-      if (!(g_a > kMinGradientCosine * A.modulus * da.grad_e.norm()) ||
-          !(g_b > kMinGradientCosine * B.modulus * grad_b.norm())) {
-        continue;
-      }
-      Polygon poly;
-      if (!PlaneSection(ma.cells[ca], ma.vertices, m / m_norm, c / m_norm, &poly)) continue;
-      bool empty = false;
-      for (int f = 0; f < 4 && !empty; ++f) {
-        const Vector3 normal = X_AB.R * db.normal[f];
-        const double offset = db.offset[f] + normal.dot(X_AB.p);
-        Polygon clipped;
-        Clip(poly, normal, offset, &clipped);
-        poly = clipped;
-        empty = poly.n < 3;
-      }
-      if (empty) continue;
-      Emit(poly, A.X_WG, n, g_a * g_b / (g_a + g_b),
-           [&](const Vector3& x) { return A.modulus * ma.StrainAt(ca, x); }, out);
-    }
+    const MovedCell b{&db, X_AB.R * db.grad_e, vb[mb.cells[cb][0]], mb.e[mb.cells[cb][0]]};
+    for (int ca : met) EmitCellPair(A, B, X_AB, b, ca, out);
   }
 }
 

@@ -117,127 +117,145 @@ double BoundingRadius(const std::vector<Vector3>& vertices) {
 
 }  // namespace
 
-ConvexHull ComputeConvexHull(const std::vector<Vector3>& points_G, const std::string& what) {
-  if (points_G.size() < 4) {
-    Fail(what, "needs at least 4 non-coplanar points for a convex hull, got " +
-                   std::to_string(points_G.size()));
-  }
+namespace {
+
+// One triangle of a hull: input point ids and the facet's outward plane
+// n·x = offset.
+struct HullTriangle {
+  std::array<int, 3> ids;
+  Vector3 normal;
+  double offset;
+};
+
+// Why qhull failed, from its messages: flat input (reported as "initial
+// simplex is flat", QH6154) or anything else, with qhull's first line.
+std::string QhullFailure(const std::string& text) {
+  const bool flat = text.find("flat") != std::string::npos || text.find("6154") != std::string::npos ||
+                    text.find("coplanar") != std::string::npos;
+  size_t first = text.find_first_not_of(" \n");
+  std::string line = first == std::string::npos ? "" : text.substr(first);
+  line = line.substr(0, line.find('\n'));
+  return flat ? "is flat (all points coplanar), no convex hull" + (line.empty() ? "" : " (" + line + ")")
+              : "convex hull failed" + (line.empty() ? "" : " (" + line + ")");
+}
+
+// The triangles of the hull of `points_G` by qhull, or throws.
+std::vector<HullTriangle> RunQhull(const std::vector<Vector3>& points_G, const std::string& what) {
   std::vector<double> coordinates;
   coordinates.reserve(3 * points_G.size());
   for (const Vector3& p : points_G) coordinates.insert(coordinates.end(), {p.x(), p.y(), p.z()});
-
-  // One triangle of the hull: input point ids and the facet's outward plane.
-  struct HullTriangle {
-    std::array<int, 3> ids;
-    Vector3 normal;
-    double offset;
-  };
   std::vector<HullTriangle> facets;
   std::string error;
-  {
-    // qhull writes its messages to a FILE*; capture them for the error text.
-    char* message_buffer = nullptr;
-    size_t message_size = 0;
-    FILE* messages = open_memstream(&message_buffer, &message_size);
-    qhT qh_storage;
-    qhT* qh = &qh_storage;
-    qh_zero(qh, messages);
-    // "Qt": triangulated output, so every facet is a triangle (FCL wants
-    // triangles); coplanar triangles are merged back into polygons below.
-    char command[] = "qhull Qt";
-    const int status = qh_new_qhull(qh, 3, static_cast<int>(points_G.size()),
-                                    coordinates.data(), False, command, nullptr, messages);
-    if (status == 0) {
-      facetT* facet;
-      FORALLfacets {
-        HullTriangle tri{};
-        int k = 0;
-        vertexT* vertex;
-        vertexT** vertexp;
-        FOREACHvertex_(facet->vertices) {
-          if (k < 3) tri.ids[k] = qh_pointid(qh, vertex->point);
-          ++k;
-        }
-        if (k != 3) {
-          error = "convex hull produced a non-triangular facet";
-          break;
-        }
-        tri.normal = Vector3(facet->normal[0], facet->normal[1], facet->normal[2]);
-        tri.offset = -facet->offset;  // qhull: n·x + offset = 0.
-        facets.push_back(tri);
+  // qhull writes its messages to a FILE*; capture them for the error text.
+  char* message_buffer = nullptr;
+  size_t message_size = 0;
+  FILE* messages = open_memstream(&message_buffer, &message_size);
+  qhT qh_storage;
+  qhT* qh = &qh_storage;
+  qh_zero(qh, messages);
+  // "Qt": triangulated output, so every facet is a triangle (FCL wants
+  // triangles); coplanar triangles are merged back into polygons later.
+  char command[] = "qhull Qt";
+  const int status =
+      qh_new_qhull(qh, 3, static_cast<int>(points_G.size()), coordinates.data(), False, command, nullptr, messages);
+  if (status == 0) {
+    facetT* facet;
+    FORALLfacets {
+      HullTriangle tri{};
+      int k = 0;
+      vertexT* vertex;
+      vertexT** vertexp;
+      FOREACHvertex_(facet->vertices) {
+        if (k < 3) tri.ids[k] = qh_pointid(qh, vertex->point);
+        ++k;
       }
-    }
-    qh_freeqhull(qh, !qh_ALL);
-    int curlong = 0, totlong = 0;
-    qh_memfreeshort(qh, &curlong, &totlong);
-    if (messages != nullptr) std::fclose(messages);
-    const std::string text = message_buffer != nullptr ? message_buffer : "";
-    std::free(message_buffer);
-    if (status != 0) {
-      // qhull reports flat input as "initial simplex is flat" (QH6154).
-      const bool flat = text.find("flat") != std::string::npos ||
-                        text.find("6154") != std::string::npos ||
-                        text.find("coplanar") != std::string::npos;
-      size_t first = text.find_first_not_of(" \n");
-      std::string line = first == std::string::npos ? "" : text.substr(first);
-      line = line.substr(0, line.find('\n'));
-      Fail(what, flat ? "is flat (all points coplanar), no convex hull" +
-                            (line.empty() ? "" : " (" + line + ")")
-                      : "convex hull failed" + (line.empty() ? "" : " (" + line + ")"));
+      if (k != 3) {
+        error = "convex hull produced a non-triangular facet";
+        break;
+      }
+      tri.normal = Vector3(facet->normal[0], facet->normal[1], facet->normal[2]);
+      tri.offset = -facet->offset;  // qhull: n·x + offset = 0.
+      facets.push_back(tri);
     }
   }
+  qh_freeqhull(qh, !qh_ALL);
+  int curlong = 0, totlong = 0;
+  qh_memfreeshort(qh, &curlong, &totlong);
+  if (messages != nullptr) std::fclose(messages);
+  const std::string text = message_buffer != nullptr ? message_buffer : "";
+  std::free(message_buffer);
+  if (status != 0) Fail(what, QhullFailure(text));
   if (!error.empty()) Fail(what, error);
+  return facets;
+}
 
-  // Keep only hull vertices, re-indexed in increasing input order so the
-  // result is deterministic.
+// The hull's vertices: the input points that some facet uses, in increasing
+// input order so the result is deterministic; returns input id → hull id.
+std::unordered_map<int, int> KeepHullVertices(const std::vector<Vector3>& points_G,
+                                              const std::vector<HullTriangle>& facets, ConvexHull* hull) {
   std::vector<int> input_ids;
   for (const HullTriangle& f : facets) input_ids.insert(input_ids.end(), f.ids.begin(), f.ids.end());
   std::sort(input_ids.begin(), input_ids.end());
   input_ids.erase(std::unique(input_ids.begin(), input_ids.end()), input_ids.end());
   std::unordered_map<int, int> hull_index;
-  ConvexHull hull;
   for (int id : input_ids) {
-    hull_index[id] = static_cast<int>(hull.vertices_G.size());
-    hull.vertices_G.push_back(points_G[id]);
+    hull_index[id] = static_cast<int>(hull->vertices_G.size());
+    hull->vertices_G.push_back(points_G[id]);
   }
-  hull.bounding_radius = BoundingRadius(hull.vertices_G);
+  hull->bounding_radius = BoundingRadius(hull->vertices_G);
+  return hull_index;
+}
 
-  // Triangles, oriented by the facet's outward hyperplane normal; grouped by
-  // plane into polygon faces.
-  const double plane_tolerance = 1e-6 * (1.0 + hull.bounding_radius);
+// The face of `hull` in the plane (normal, offset), added when there is
+// none yet (with an empty entry in *face_ids).
+size_t FaceOfPlane(const Vector3& normal, double offset, ConvexHull* hull, std::vector<std::vector<int>>* face_ids) {
+  const double plane_tolerance = 1e-6 * (1.0 + hull->bounding_radius);
+  for (size_t f = 0; f < hull->faces.size(); ++f) {
+    if (hull->faces[f].normal_G.dot(normal) > 1.0 - 1e-9 && std::abs(hull->faces[f].offset - offset) < plane_tolerance) {
+      return f;
+    }
+  }
+  ConvexHull::Face face;
+  face.normal_G = normal.normalized();
+  face.offset = offset;
+  hull->faces.push_back(face);
+  face_ids->emplace_back();
+  return hull->faces.size() - 1;
+}
+
+// Triangles, oriented by the facet's outward hyperplane normal, and grouped
+// by plane into polygon faces whose vertex loops are ordered.
+void AddTrianglesAndFaces(const std::vector<HullTriangle>& facets, const std::unordered_map<int, int>& hull_index,
+                          ConvexHull* hull) {
   std::vector<std::vector<int>> face_ids;  // Vertex ids (unordered) per face.
   for (const HullTriangle& facet : facets) {
-    std::array<int, 3> tri{hull_index.at(facet.ids[0]), hull_index.at(facet.ids[1]),
-                           hull_index.at(facet.ids[2])};
-    const Vector3& normal = facet.normal;
-    const double offset = facet.offset;
-    const Vector3& a = hull.vertices_G[tri[0]];
-    const Vector3 cross = (hull.vertices_G[tri[1]] - a).cross(hull.vertices_G[tri[2]] - a);
-    if (cross.dot(normal) < 0) std::swap(tri[1], tri[2]);
-    hull.triangles.push_back(tri);
-
-    size_t f = 0;
-    for (; f < hull.faces.size(); ++f) {
-      if (hull.faces[f].normal_G.dot(normal) > 1.0 - 1e-9 &&
-          std::abs(hull.faces[f].offset - offset) < plane_tolerance) {
-        break;
-      }
-    }
-    if (f == hull.faces.size()) {
-      ConvexHull::Face face;
-      face.normal_G = normal.normalized();
-      face.offset = offset;
-      hull.faces.push_back(face);
-      face_ids.emplace_back();
-    }
+    std::array<int, 3> tri{hull_index.at(facet.ids[0]), hull_index.at(facet.ids[1]), hull_index.at(facet.ids[2])};
+    const Vector3& a = hull->vertices_G[tri[0]];
+    const Vector3 cross = (hull->vertices_G[tri[1]] - a).cross(hull->vertices_G[tri[2]] - a);
+    if (cross.dot(facet.normal) < 0) std::swap(tri[1], tri[2]);
+    hull->triangles.push_back(tri);
+    const size_t f = FaceOfPlane(facet.normal, facet.offset, hull, &face_ids);
     face_ids[f].insert(face_ids[f].end(), tri.begin(), tri.end());
   }
-  for (size_t f = 0; f < hull.faces.size(); ++f) {
+  for (size_t f = 0; f < hull->faces.size(); ++f) {
     std::vector<int>& ids = face_ids[f];
     std::sort(ids.begin(), ids.end());
     ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    hull.faces[f].vertices = OrderFaceLoop(hull.vertices_G, ids, hull.faces[f].normal_G);
+    hull->faces[f].vertices = OrderFaceLoop(hull->vertices_G, ids, hull->faces[f].normal_G);
   }
+}
+
+}  // namespace
+
+ConvexHull ComputeConvexHull(const std::vector<Vector3>& points_G, const std::string& what) {
+  if (points_G.size() < 4) {
+    Fail(what, "needs at least 4 non-coplanar points for a convex hull, got " +
+                   std::to_string(points_G.size()));
+  }
+  const std::vector<HullTriangle> facets = RunQhull(points_G, what);
+  ConvexHull hull;
+  const std::unordered_map<int, int> hull_index = KeepHullVertices(points_G, facets, &hull);
+  AddTrianglesAndFaces(facets, hull_index, &hull);
   return hull;
 }
 

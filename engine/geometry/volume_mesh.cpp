@@ -388,17 +388,12 @@ double LongestEdge(const SurfaceMesh& s) {
   return longest;
 }
 
-}  // namespace
-
-VolumeMesh MakeCompliantVolumeMesh(const ShapeDescription& shape, double resolution, const ConvexHull* hull,
-                                   const std::string& what) {
-  const SurfaceMesh surface = MakeShapeSurface(shape, resolution, hull, what);
-  const Vector3 centre = Centre(shape, hull);
-  // Layers: scaled copies of the surface at s_0 = 1 > s_1 > ... about the
-  // centre, the first as thick as a surface edge (relative to the inner
-  // size), each next one twice as thick, down to s ≈ 1/4; then cones to the
-  // centre. Small tetrahedra near the surface keep the hierarchy's boxes
-  // tight where contact happens; the field stays the gauge's (see header).
+// The scales s_0 = 1 > s_1 > ... of the layers about the centre: the first
+// as thick as a surface edge (relative to the inner size), each next one
+// twice as thick, down to s ≈ 1/4. Throws when the shape has no volume or
+// the layers would exceed the tetrahedron budget.
+std::vector<double> ShellScales(const SurfaceMesh& surface, const Vector3& centre, double resolution,
+                                const std::string& what) {
   const double inner = InnerSize(surface, centre);
   if (!(inner > 0)) throw InputError(what + ": compliant: the shape has no volume to mesh");
   const double delta = std::clamp(LongestEdge(surface) / inner, 0.02, 0.25);
@@ -410,8 +405,88 @@ VolumeMesh MakeCompliantVolumeMesh(const ShapeDescription& shape, double resolut
                      std::to_string(num_tets) + " tetrahedra, more than " + std::to_string(kMaxCompliantTets) +
                      "; use a coarser resolution");
   }
-  VolumeMesh m;
+  return shells;
+}
+
+// Orients t positively; false for a degenerate sliver (a flat hull
+// triangle through the centre).
+bool OrientTet(const VolumeMesh& m, std::array<int, 4>* t) {
+  const Vector3 &p0 = m.vertices[(*t)[0]], &p1 = m.vertices[(*t)[1]], &p2 = m.vertices[(*t)[2]],
+                &p3 = m.vertices[(*t)[3]];
+  const double six_volume = (p1 - p0).cross(p2 - p0).dot(p3 - p0);
+  if (!(std::abs(six_volume) > 1e-30)) return false;
+  if (six_volume < 0) std::swap((*t)[1], (*t)[2]);
+  return true;
+}
+
+// Adds t to the last cell of m, oriented, unless it is a sliver.
+void AddTet(std::array<int, 4> t, VolumeMesh* m) {
+  if (!OrientTet(*m, &t)) return;
+  m->tets.push_back(t);
+  m->tet_cell.push_back(static_cast<int>(m->cells.size()) - 1);
+}
+
+// Per surface triangle one cell (the cone from the centre) cut into
+// tetrahedra: three per prism between two shells, one cone at the inside.
+// Vertices: shell k's copy of surface vertex v at k nv + v, the centre at
+// `centre_index`.
+void AddCells(const SurfaceMesh& surface, size_t num_shells, int centre_index, VolumeMesh* m) {
   const int nv = static_cast<int>(surface.vertices.size());
+  for (std::array<int, 3> tri : surface.triangles) {
+    std::array<int, 4> cell = {centre_index, tri[0], tri[1], tri[2]};  // OrientTet keeps [0], the centre.
+    if (!OrientTet(*m, &cell)) continue;
+    m->cells.push_back(cell);
+    // Each prism between two shells in three tetrahedra, split by the
+    // surface vertices' order so that neighbouring prisms cut their shared
+    // quadrilateral along the same diagonal.
+    std::sort(tri.begin(), tri.end());
+    const auto [a, b, c] = tri;
+    for (size_t k = 0; k + 1 < num_shells; ++k) {
+      const int o = static_cast<int>(k) * nv, i = o + nv;  // Outer and inner shell offsets.
+      AddTet({o + a, o + b, o + c, i + a}, m);
+      AddTet({o + b, o + c, i + a, i + b}, m);
+      AddTet({o + c, i + a, i + b, i + c}, m);
+    }
+    const int i = static_cast<int>(num_shells - 1) * nv;
+    AddTet({i + a, i + b, i + c, centre_index}, m);
+  }
+}
+
+// The gradient of e and the inward face planes of a tetrahedron of m.
+VolumeMesh::TetData CalcTetData(const VolumeMesh& m, const std::array<int, 4>& tet) {
+  VolumeMesh::TetData d;
+  Matrix3 edges;
+  Vector3 de;
+  for (int k = 0; k < 3; ++k) {
+    edges.row(k) = (m.vertices[tet[k + 1]] - m.vertices[tet[0]]).transpose();
+    de[k] = m.e[tet[k + 1]] - m.e[tet[0]];
+  }
+  d.grad_e = edges.partialPivLu().solve(de);
+  for (int f = 0; f < 4; ++f) {
+    const Vector3& opposite = m.vertices[tet[f]];
+    const Vector3& p = m.vertices[tet[(f + 1) % 4]];
+    const Vector3& q = m.vertices[tet[(f + 2) % 4]];
+    const Vector3& r = m.vertices[tet[(f + 3) % 4]];
+    Vector3 n = (q - p).cross(r - p).normalized();
+    if (n.dot(opposite - p) < 0) n = -n;
+    d.normal[f] = n;
+    d.offset[f] = n.dot(p);
+  }
+  return d;
+}
+
+}  // namespace
+
+VolumeMesh MakeCompliantVolumeMesh(const ShapeDescription& shape, double resolution, const ConvexHull* hull,
+                                   const std::string& what) {
+  const SurfaceMesh surface = MakeShapeSurface(shape, resolution, hull, what);
+  const Vector3 centre = Centre(shape, hull);
+  // Layers: scaled copies of the surface about the centre (ShellScales),
+  // then cones to the centre. Small tetrahedra near the surface keep the
+  // hierarchy's boxes tight where contact happens; the field stays the
+  // gauge's (see header).
+  const std::vector<double> shells = ShellScales(surface, centre, resolution, what);
+  VolumeMesh m;
   for (double s : shells) {
     for (const Vector3& v : surface.vertices) {
       m.vertices.push_back(centre + s * (v - centre));
@@ -421,65 +496,12 @@ VolumeMesh MakeCompliantVolumeMesh(const ShapeDescription& shape, double resolut
   const int centre_index = static_cast<int>(m.vertices.size());
   m.vertices.push_back(centre);
   m.e.push_back(1.0);
-  // Orients t positively; false for a degenerate sliver (a flat hull
-  // triangle through c).
-  auto orient = [&](std::array<int, 4>* t) {
-    const Vector3 &p0 = m.vertices[(*t)[0]], &p1 = m.vertices[(*t)[1]], &p2 = m.vertices[(*t)[2]],
-                  &p3 = m.vertices[(*t)[3]];
-    const double six_volume = (p1 - p0).cross(p2 - p0).dot(p3 - p0);
-    if (!(std::abs(six_volume) > 1e-30)) return false;
-    if (six_volume < 0) std::swap((*t)[1], (*t)[2]);
-    return true;
-  };
-  auto add = [&](std::array<int, 4> t) {
-    if (!orient(&t)) return;
-    m.tets.push_back(t);
-    m.tet_cell.push_back(static_cast<int>(m.cells.size()) - 1);
-  };
-  for (std::array<int, 3> tri : surface.triangles) {
-    std::array<int, 4> cell = {centre_index, tri[0], tri[1], tri[2]};  // orient keeps [0], the centre.
-    if (!orient(&cell)) continue;
-    m.cells.push_back(cell);
-    // Each prism between two shells in three tetrahedra, split by the
-    // surface vertices' order so that neighbouring prisms cut their shared
-    // quadrilateral along the same diagonal.
-    std::sort(tri.begin(), tri.end());
-    const auto [a, b, c] = tri;
-    for (size_t k = 0; k + 1 < shells.size(); ++k) {
-      const int o = static_cast<int>(k) * nv, i = o + nv;  // Outer and inner shell offsets.
-      add({o + a, o + b, o + c, i + a});
-      add({o + b, o + c, i + a, i + b});
-      add({o + c, i + a, i + b, i + c});
-    }
-    const int i = static_cast<int>(shells.size() - 1) * nv;
-    add({i + a, i + b, i + c, centre_index});
-  }
+  AddCells(surface, shells.size(), centre_index, &m);
   if (m.tets.empty()) throw InputError(what + ": compliant: the shape has no volume to mesh");
-  auto data_of = [&](const std::array<int, 4>& tet) {
-    VolumeMesh::TetData d;
-    Matrix3 edges;
-    Vector3 de;
-    for (int k = 0; k < 3; ++k) {
-      edges.row(k) = (m.vertices[tet[k + 1]] - m.vertices[tet[0]]).transpose();
-      de[k] = m.e[tet[k + 1]] - m.e[tet[0]];
-    }
-    d.grad_e = edges.partialPivLu().solve(de);
-    for (int f = 0; f < 4; ++f) {
-      const Vector3& opposite = m.vertices[tet[f]];
-      const Vector3& p = m.vertices[tet[(f + 1) % 4]];
-      const Vector3& q = m.vertices[tet[(f + 2) % 4]];
-      const Vector3& r = m.vertices[tet[(f + 3) % 4]];
-      Vector3 n = (q - p).cross(r - p).normalized();
-      if (n.dot(opposite - p) < 0) n = -n;
-      d.normal[f] = n;
-      d.offset[f] = n.dot(p);
-    }
-    return d;
-  };
   m.tet_data.reserve(m.tets.size());
-  for (const std::array<int, 4>& tet : m.tets) m.tet_data.push_back(data_of(tet));
+  for (const std::array<int, 4>& tet : m.tets) m.tet_data.push_back(CalcTetData(m, tet));
   m.cell_data.reserve(m.cells.size());
-  for (const std::array<int, 4>& cell : m.cells) m.cell_data.push_back(data_of(cell));
+  for (const std::array<int, 4>& cell : m.cells) m.cell_data.push_back(CalcTetData(m, cell));
   return m;
 }
 
