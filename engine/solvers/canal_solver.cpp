@@ -21,18 +21,8 @@ constexpr int kMaxLineSearchIterations = 100;
 }  // namespace
 
 void CanalSolver::SetErrors(const ContactProblem& problem) {
-  const SolverLayout& L = layout_;
-  types_.resize(problem.constraints.size());
-  e_.setZero(L.rows);
+  CalcNcpErrors(problem, layout_.row_start, layout_.rows, params_.penetration_recovery, &types_, &e_);
   G_.resize(problem.constraints.size());
-  for (size_t i = 0; i < problem.constraints.size(); ++i) {
-    const Constraint& c = problem.constraints[i];
-    types_[i] = NcpTypeOf(c);
-    const int r = L.row_start[i];
-    const double e = NcpErrorTerm(c, problem.dt, params_.penetration_recovery);
-    if (types_[i] == NcpConstraintType::kContact) e_[r + 2] = e;  // e = [0, 0, e_n].
-    if (types_[i] == NcpConstraintType::kHard) e_[r] = e;
-  }
 }
 
 void CanalSolver::ComputeEffectiveMasses(const ContactProblem& problem) {

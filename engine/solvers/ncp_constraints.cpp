@@ -15,6 +15,19 @@ double NcpErrorTerm(const Constraint& c, double dt, double recovery) {
   return c.phi0 >= 0 ? c.phi0 / dt : recovery * c.phi0 / dt;
 }
 
+void CalcNcpErrors(const ContactProblem& problem, const std::vector<int>& row_start, int rows, double recovery,
+                   std::vector<NcpConstraintType>* types, VectorX* e) {
+  types->resize(problem.constraints.size());
+  e->setZero(rows);
+  for (size_t k = 0; k < problem.constraints.size(); ++k) {
+    const Constraint& c = problem.constraints[k];
+    const NcpConstraintType type = (*types)[k] = NcpTypeOf(c);
+    const double e_k = NcpErrorTerm(c, problem.dt, recovery);
+    if (type == NcpConstraintType::kContact) (*e)[row_start[k] + 2] = e_k;
+    if (type == NcpConstraintType::kHard) (*e)[row_start[k]] = e_k;
+  }
+}
+
 Vector3 ProjectStrict(const Vector3& lambda_star, double mu) {
   // Eq. (16): the normal impulse first, Eq. (17): the tangential one onto
   // the disk it defines. Prop. 2: the result satisfies Signorini–Coulomb.

@@ -1,6 +1,6 @@
 #pragma once
-// The exact-NCP view of the contact problem's constraints, shared by CANAL
-// and SubADMM ([CANAL] Sec. III-B and IV; docs/references.md):
+// The exact-NCP view of the contact problem's constraints, shared by CANAL,
+// SubADMM and exact PGS ([CANAL] Sec. III-B and IV; docs/references.md):
 //   * contacts (origin kContact, any kind): the Signorini–Coulomb conditions
 //     of Eq. (5) on rows [t1, t2, n], with the error term e = [0, 0, e_n];
 //   * joint limits (origin kJointLimit): hard unilateral rows (Eq. 3/14);
@@ -10,6 +10,8 @@
 // that a speculative contact may close its gap exactly within the step, and
 // r φ0/δt when overlapping (Baumgarte-like, 0 < r ≤ 1), so that penetration
 // is recovered over ~1/r steps rather than in one violent step.
+#include <vector>
+
 #include "engine/common/eigen_types.h"
 #include "engine/contact/contact_problem.h"
 #include "engine/contact/constraint_evaluation.h"
@@ -27,6 +29,13 @@ NcpConstraintType NcpTypeOf(const Constraint& c);
 /// The velocity error e of a contact's normal row or a joint limit's row
 /// [m/s or rad/s]: φ0/δt if φ0 ≥ 0, recovery · φ0/δt otherwise.
 double NcpErrorTerm(const Constraint& c, double dt, double recovery);
+
+/// Per constraint its type, and per stacked row (constraint k's first at
+/// row_start[k], `rows` in all) the error term: e = NcpErrorTerm on a
+/// contact's normal row (e = [0, 0, e_n]) and on a hard row, 0 on tangential
+/// and soft rows.
+void CalcNcpErrors(const ContactProblem& problem, const std::vector<int>& row_start, int rows, double recovery,
+                   std::vector<NcpConstraintType>* types, VectorX* e);
 
 /// The strict operator of Eqs. (16)–(17): λ_n = max(λ*_n, 0), then λ_t the
 /// projection of λ*_t onto the disk of radius μ λ_n. Rows [t1, t2, n].

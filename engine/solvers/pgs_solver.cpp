@@ -48,18 +48,13 @@ void PgsSolver::Prepare(const ContactProblem& problem) {
   llt_.resize(problem.num_trees());
   for (int t : L.trees) llt_[t].compute(problem.A[t]);
   const size_t nc = problem.constraints.size();
-  types_.resize(nc);
+  CalcNcpErrors(problem, L.row_start, L.rows, params_.penetration_recovery, &types_, &e_);
   a_inv_jt_.resize(nc);
   w_.resize(nc);
   w_reg_.resize(nc);
   w_reg_inv_.resize(nc);
-  e_.setZero(L.rows);
   for (size_t k = 0; k < nc; ++k) {
     const Constraint& c = problem.constraints[k];
-    types_[k] = NcpTypeOf(c);
-    const double e = NcpErrorTerm(c, problem.dt, params_.penetration_recovery);
-    if (types_[k] == NcpConstraintType::kContact) e_[L.row_start[k] + 2] = e;
-    if (types_[k] == NcpConstraintType::kHard) e_[L.row_start[k]] = e;
     a_inv_jt_[k].resize(c.blocks.size());
     w_[k].setZero(c.num_rows, c.num_rows);
     for (size_t b = 0; b < c.blocks.size(); ++b) {

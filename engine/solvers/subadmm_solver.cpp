@@ -169,15 +169,10 @@ void SubAdmmSolver::SplitConstraints(const ContactProblem& problem) {
   // Splitting (Eqs. 30–31): per tree, the (constraint, block) pairs on it.
   incidences_.assign(problem.num_trees(), {});
   llt_.resize(problem.num_trees());
-  types_.resize(problem.constraints.size());
+  CalcNcpErrors(problem, L.row_start, L.rows, params_.penetration_recovery, &types_, &e_);
   z_.resize(problem.constraints.size());
-  e_.setZero(L.rows);
   for (size_t k = 0; k < problem.constraints.size(); ++k) {
     const Constraint& c = problem.constraints[k];
-    types_[k] = NcpTypeOf(c);
-    const double e = NcpErrorTerm(c, problem.dt, params_.penetration_recovery);
-    if (types_[k] == NcpConstraintType::kContact) e_[L.row_start[k] + 2] = e;
-    if (types_[k] == NcpConstraintType::kHard) e_[L.row_start[k]] = e;
     z_[k].resize(c.blocks.size());
     for (size_t b = 0; b < c.blocks.size(); ++b) {
       const ConstraintJacobianBlock& blk = c.blocks[b];
