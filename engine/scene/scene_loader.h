@@ -1,6 +1,8 @@
 #pragma once
 // Loads YAML scene files into a SceneDescription, validating every value.
-// Errors throw InputError with "FILE:LINE: KEY: reason" messages.
+// Errors throw InputError with "FILE:LINE: KEY: reason" messages. A robot
+// file (URDF, MJCF) opens as a scene around it (robot_file_scene.h). Saving
+// a scene back is scene_writer.h's.
 #include <string>
 #include <vector>
 
@@ -23,18 +25,5 @@ SceneDescription LoadSceneString(const std::string& yaml_text,
                                  const std::string& file_label,
                                  const std::string& base_dir = ".",
                                  const std::vector<std::string>& overrides = {});
-
-/// The scene file at `path` (a YAML scene, or a robot file opened as a
-/// scene) as one YAML document that, saved in `dest_dir`, loads to the same
-/// scene: its includes merged as the loader merges them (no `include` is
-/// left), `overrides` applied, and every relative path (mesh files, robot
-/// files, `package_path`, `commands`) rewritten to name the same file from
-/// `dest_dir` — relative when the operating system agrees, else absolute.
-/// Keys come in the order of docs/scene-format.md; comments are not kept.
-/// Reads the files but does not validate the scene (LoadSceneFile does).
-/// Throws InputError "FILE:LINE: reason" for a file that cannot be read or
-/// parsed.
-std::string FlattenSceneFile(const std::string& path, const std::string& dest_dir,
-                             const std::vector<std::string>& overrides = {});
 
 }  // namespace stiction

@@ -1,6 +1,7 @@
 #include "engine/scene/scene_writer.h"
 
-// The merged scene (scene_loader.h, FlattenSceneFile) with the parameter
+// The merged scene (FlattenSceneFile: the loader's passes 1 and 2,
+// merged_scene.h, with every relative path rebased) with the parameter
 // keys replaced. Every number is written as the shortest decimal that reads
 // back to the same double (FormatParameterValue), so the saved scene runs
 // bit-identically to the live one.
@@ -18,19 +19,87 @@
 #include "engine/common/error.h"
 #include "engine/common/named_choice.h"
 #include "engine/common/text.h"
+#include "engine/scene/merged_scene.h"
 #include "engine/scene/scene_loader.h"
+#include "engine/scene/scene_source.h"
+#include "engine/scene/yaml_reader.h"
 
 namespace stiction {
 namespace {
 
 namespace fs = std::filesystem;
 
-/// Top-level keys in the order they are written (docs/scene-format.md's).
-constexpr std::array<std::string_view, 22> kKeyOrder = {
-    "description", "gravity",   "time_step",      "duration", "stepping", "integrator", "contact_model",
-    "solver",      "nmdp",      "default_material", "materials", "world_geometry", "bodies", "joints",
-    "robots",      "package_path", "actuators",   "oscillators", "constraints", "gripper", "commands",
-    "camera"};
+/// A path as written at `ctx` (relative to ctx.dir), rewritten to name
+/// the same file from `dest_dir` (absolute, normal).
+void RebasePath(const Ctx& ctx, YAML::Node node, const fs::path& dest_dir) {
+  // Anything but a non-empty relative path is left for the loader to judge.
+  if (!node.IsScalar() || node.Scalar().empty() || fs::path(node.Scalar()).is_absolute()) return;
+  std::error_code ec;
+  // As the loader resolves it: lexically, from the directory of the file
+  // (or, for an override, the top-level file) that wrote it.
+  const fs::path target = fs::absolute(fs::path(ctx.dir) / node.Scalar(), ec).lexically_normal();
+  fs::path relative = target.lexically_relative(dest_dir);
+  // Relative only when the operating system agrees it is the same file: a
+  // ".." out of a symbolic link would lead elsewhere (package_path
+  // directories are not normalized before use).
+  const fs::path canonical_target = fs::weakly_canonical(target, ec);
+  const bool same = !relative.empty() && !ec &&
+                    fs::weakly_canonical(dest_dir / relative, ec) == canonical_target && !ec;
+  node = same ? relative.generic_string() : target.string();
+}
+
+/// The mesh file of a geometry entry, when it has one.
+void RebaseGeometry(const YamlReader& reader, const Ctx& ctx, const YAML::Node& geometry, const fs::path& dest_dir) {
+  if (!geometry.IsMap()) return;
+  const YAML::Node shape = geometry["shape"];
+  if (!shape.IsDefined() || !shape.IsMap()) return;
+  const YAML::Node file = shape["file"];
+  if (!file.IsDefined()) return;
+  const Ctx shape_ctx = reader.Enter(ctx, shape, KeyPath(ctx.path, "shape"));
+  RebasePath(reader.Enter(shape_ctx, file, KeyPath(shape_ctx.path, "file")), file, dest_dir);
+}
+
+/// Every key that names a file or directory (docs/scene-format.md): mesh
+/// shapes, robot files, package_path, the command file. Includes are
+/// merged, so no `include` is left.
+void RebasePaths(const MergedScene& merged, const fs::path& dest) {
+  const YamlReader& reader = merged.reader();
+  const MapView& top = merged.top();
+  if (top.Has("commands")) RebasePath(merged.KeyCtx("commands"), top.Get("commands"), dest);
+  if (top.Has("package_path") && top.Get("package_path").IsSequence()) {
+    for (const auto& [element, element_ctx] : reader.Elements(merged.KeyCtx("package_path"), top.Get("package_path"))) {
+      RebasePath(element_ctx, element, dest);
+    }
+  }
+  for (const auto& [node, ctx] : merged.ListElements("world_geometry")) RebaseGeometry(reader, ctx, node, dest);
+  for (const auto& [node, ctx] : merged.ListElements("bodies")) {
+    if (!node.IsMap()) continue;
+    const YAML::Node geometry = node["geometry"];
+    if (!geometry.IsDefined() || !geometry.IsSequence()) continue;
+    for (const auto& [g, g_ctx] : reader.Elements(reader.Enter(ctx, geometry, KeyPath(ctx.path, "geometry")), geometry)) {
+      RebaseGeometry(reader, g_ctx, g, dest);
+    }
+  }
+  for (const auto& [node, ctx] : merged.ListElements("robots")) {
+    if (!node.IsMap() || !node["file"].IsDefined()) continue;
+    const YAML::Node file = node["file"];
+    RebasePath(reader.Enter(ctx, file, KeyPath(ctx.path, "file")), file, dest);
+  }
+}
+
+/// The merged scene's keys in kSceneKeys' order.
+std::string EmitMergedScene(const MergedScene& merged) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  for (const std::string_view key : kSceneKeys) {
+    if (!merged.top().Has(key)) continue;
+    out << YAML::Key << std::string(key) << YAML::Value << merged.top().Get(key);
+  }
+  out << YAML::EndMap;
+  if (!out.good()) throw InputError(OneLine(merged.label() + ": cannot write the merged scene: " + out.GetLastError()));
+  return std::string(out.c_str()) + "\n";
+}
+
 
 /// The shortest decimal that reads back to `value` (as the loader reads it).
 std::string Exact(double value) {
@@ -173,6 +242,18 @@ void WriteFileOptions(YAML::Node& root, const std::string& source_path, const st
 
 }  // namespace
 
+std::string FlattenSceneFile(const std::string& path, const std::string& dest_dir,
+                             const std::vector<std::string>& overrides) {
+  // The same guard as loading: only InputError leaves.
+  return GuardInputErrors(path, [&] {
+    const MergedScene merged(ReadSceneSource(path), overrides);
+    std::error_code ec;
+    const fs::path dest = fs::absolute(dest_dir.empty() ? fs::path(".") : fs::path(dest_dir), ec).lexically_normal();
+    RebasePaths(merged, dest);
+    return EmitMergedScene(merged);
+  });
+}
+
 std::string FormatSceneWithParameters(const std::string& source_path, const SceneParameters& p,
                                       const std::string& dest_path, const std::vector<std::string>& overrides) {
   CheckWritable(p);
@@ -198,7 +279,7 @@ std::string FormatSceneWithParameters(const std::string& source_path, const Scen
                        " with its parameters as they were (docs/scene-format.md, \"Save scene as\").")
       << YAML::Newline;
   out << YAML::BeginMap;
-  for (const std::string_view key : kKeyOrder) {
+  for (const std::string_view key : kSceneKeys) {
     const YAML::Node value = root[std::string(key)];
     if (value.IsDefined()) out << YAML::Key << std::string(key) << YAML::Value << value;
   }

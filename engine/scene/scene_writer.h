@@ -1,7 +1,9 @@
 #pragma once
 // "Save scene as": a scene file that loads to the scene as loaded, with the
 // parameters the viewer edits live (δt, stepping scheme, integrator, contact
-// model, materials, solver, NMDP parameters) set to their current values.
+// model, materials, solver, NMDP parameters) set to their current values;
+// and the flattening it starts from (the includes merged, the paths
+// rebased).
 // docs/scene-format.md ("Save scene as") documents what is written and what
 // is not.
 #include <string>
@@ -30,6 +32,19 @@ struct SceneParameters {
   /// The parameters of the NMDP schemes (`nmdp:`), whatever `scheme` is.
   NmdpParameters nmdp;
 };
+
+/// The scene file at `path` (a YAML scene, or a robot file opened as a
+/// scene) as one YAML document that, saved in `dest_dir`, loads to the same
+/// scene: its includes merged as the loader merges them (no `include` is
+/// left), `overrides` applied, and every relative path (mesh files, robot
+/// files, `package_path`, `commands`) rewritten to name the same file from
+/// `dest_dir` — relative when the operating system agrees, else absolute.
+/// Keys come in the order of docs/scene-format.md; comments are not kept.
+/// Reads the files but does not validate the scene (LoadSceneFile does).
+/// Throws InputError "FILE:LINE: reason" for a file that cannot be read or
+/// parsed.
+std::string FlattenSceneFile(const std::string& path, const std::string& dest_dir,
+                             const std::vector<std::string>& overrides = {});
 
 /// The text of a scene file that, saved at `dest_path`, loads to the scene
 /// at `source_path` (a YAML scene or a robot file; with `overrides` applied

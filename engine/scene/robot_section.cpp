@@ -1,0 +1,170 @@
+// Robots (docs/scene-format.md, "Robots"; docs/robots.md): `package_path:`
+// and each `robots:` entry, a URDF or MJCF file imported
+// (urdf_importer.h, mjcf_importer.h) and placed into the scene
+// (robot_placement.h) with its name prefix, pose, mount, initial joint
+// values, PD controllers and collision groups.
+#include <array>
+#include <cmath>
+#include <filesystem>
+#include <string_view>
+#include <vector>
+
+#include "engine/scene/mjcf_importer.h"
+#include "engine/scene/package_path.h"
+#include "engine/scene/robot_file_scene.h"
+#include "engine/scene/robot_placement.h"
+#include "engine/scene/scene_parser.h"
+#include "engine/scene/urdf_importer.h"
+
+namespace stiction {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::array<std::string_view, 12> kRobotKeys = {
+    "file", "name", "pose", "parent", "fixed_base", "initial", "joint_pd", "groups", "self_collision",
+    "material", "use_file_options", "rest_on_ground"};
+constexpr std::array<std::string_view, 3> kJointPdKeys = {"kp", "kd", "joints"};
+
+JointPdGains ReadPdGains(const YamlReader& reader, const MapView& map) {
+  JointPdGains gains;
+  if (map.Has("kp")) gains.kp = reader.ReadNonNegative(map.CtxOf("kp"), map.Get("kp"));
+  if (map.Has("kd")) gains.kd = reader.ReadNonNegative(map.CtxOf("kd"), map.Get("kd"));
+  if (!(gains.kp + gains.kd > 0)) {
+    Fail(map.ctx(), map.node(),
+         "a PD controller needs kp > 0 or kd > 0 (kp [N m/rad or N/m], kd [N m s/rad or N s/m])");
+  }
+  return gains;
+}
+
+/// `joint_pd`: gains for every joint, and per joint.
+void ParseJointPd(const YamlReader& reader, const MapView& map, RobotPlacement* placement) {
+  const MapView pd(reader, map.CtxOf("joint_pd"), map.Get("joint_pd"));
+  pd.AllowOnly(kJointPdKeys, "for joint_pd");
+  if (pd.Has("kp") || pd.Has("kd")) placement->joint_pd = ReadPdGains(reader, pd);
+  if (!pd.Has("joints")) return;
+  const MapView joints(reader, pd.CtxOf("joints"), pd.Get("joints"));
+  for (const std::string& key : joints.keys()) {
+    const MapView gains(reader, joints.CtxOf(key), joints.Get(key));
+    gains.AllowOnly(std::array<std::string_view, 2>{"kp", "kd"}, "for a joint's PD gains");
+    placement->joint_pd_overrides[key] = ReadPdGains(reader, gains);
+  }
+}
+
+/// Everything of a `robots:` entry but the file and how it is imported.
+RobotPlacement ReadPlacement(const YamlReader& reader, const MapView& map) {
+  RobotPlacement placement;
+  placement.where = WhereOf(map.ctx(), map.node());
+  if (map.Has("name")) placement.name = reader.ReadName(map.CtxOf("name"), map.Get("name"));
+  if (map.Has("parent")) placement.parent = reader.ReadName(map.CtxOf("parent"), map.Get("parent"));
+  if (map.Has("pose")) placement.X_PR = reader.ReadPose(map.CtxOf("pose"), map.Get("pose")).X;
+  return placement;
+}
+
+/// The entry's collision, material, initial-state and PD keys.
+void ReadPlacementOptions(const YamlReader& reader, const MapView& map, RobotPlacement* placement) {
+  if (map.Has("self_collision")) {
+    placement->self_collision = reader.ReadBool(map.CtxOf("self_collision"), map.Get("self_collision"));
+  }
+  if (map.Has("material")) placement->material = reader.ReadName(map.CtxOf("material"), map.Get("material"));
+  if (map.Has("groups")) {
+    placement->groups = reader.ReadNameList(map.CtxOf("groups"), map.Get("groups"), "group names");
+  }
+  if (map.Has("initial")) {
+    const MapView initial(reader, map.CtxOf("initial"), map.Get("initial"));
+    for (const std::string& key : initial.keys()) {
+      placement->initial[key] = reader.ReadNumber(initial.CtxOf(key), initial.Get(key));
+    }
+  }
+  if (map.Has("joint_pd")) ParseJointPd(reader, map, placement);
+}
+
+/// The robot file through its importer. `fixed_base` is URDF's; an MJCF
+/// file says itself whether a body floats.
+RobotDescription ImportRobot(const MapView& map, const std::string& path, bool urdf, bool fixed_base,
+                             const std::vector<std::string>& package_path) {
+  if (urdf) {
+    UrdfImportOptions options;
+    options.fixed_base = fixed_base;
+    options.package_path = package_path;
+    return ImportUrdf(path, options);
+  }
+  if (map.Has("fixed_base")) {
+    Fail(map.CtxOf("fixed_base"), map.Get("fixed_base"),
+         "an MJCF model says itself whether a body floats (a <freejoint>); fixed_base is for URDF");
+  }
+  return ImportMjcf(path);
+}
+
+/// `use_file_options` (MJCF only): the file's <option gravity timestep>
+/// become the scene's.
+void UseFileOptions(const YamlReader& reader, const MapView& map, bool urdf, const RobotDescription& robot,
+                    SceneDescription* scene) {
+  if (!map.Has("use_file_options") || !reader.ReadBool(map.CtxOf("use_file_options"), map.Get("use_file_options"))) {
+    return;
+  }
+  if (urdf) {
+    Fail(map.CtxOf("use_file_options"), map.Get("use_file_options"), "a URDF file has no simulation options");
+  }
+  scene->gravity = robot.gravity;
+  if (robot.time_step > 0) scene->time_step = robot.time_step;
+}
+
+/// `rest_on_ground`: raised (or lowered) so that its lowest collision
+/// geometry touches z = 0.
+void RestOnGround(const YamlReader& reader, const MapView& map, const RobotDescription& robot,
+                  RobotPlacement* placement) {
+  if (!map.Has("rest_on_ground") || !reader.ReadBool(map.CtxOf("rest_on_ground"), map.Get("rest_on_ground"))) {
+    return;
+  }
+  if (placement->parent != "world") {
+    Fail(map.CtxOf("rest_on_ground"), map.Get("rest_on_ground"), "a robot mounted on a body cannot rest on the ground");
+  }
+  const double lowest = CalcLowestCollisionPoint(robot, placement->X_PR);
+  if (std::isfinite(lowest)) placement->X_PR.p.z() -= lowest;
+}
+
+}  // namespace
+
+std::vector<std::string> SceneParser::ReadPackagePath() const {
+  std::vector<std::string> package_path;
+  if (Has("package_path")) {
+    const Ctx ctx = KeyCtx("package_path");
+    for (const std::string& dir : reader_.ReadNameList(ctx, Get("package_path"), "directories")) {
+      package_path.push_back(fs::path(dir).is_absolute() ? dir : (fs::path(ctx.dir) / dir).string());
+    }
+  }
+  for (const std::string& dir : PackagePathFromEnvironment()) package_path.push_back(dir);
+  return package_path;
+}
+
+void SceneParser::ParseRobot(const Ctx& ctx, const YAML::Node& node, const std::vector<std::string>& package_path) {
+  const MapView map(reader_, ctx, node);
+  map.AllowOnly(kRobotKeys, "for a robot");
+  map.Require("file", "for a robot");
+  const std::string path = reader_.ReadExistingFile(map.CtxOf("file"), map.Get("file"), "robot file");
+  RobotPlacement placement = ReadPlacement(reader_, map);
+  bool fixed_base = true;
+  if (map.Has("fixed_base")) fixed_base = reader_.ReadBool(map.CtxOf("fixed_base"), map.Get("fixed_base"));
+  ReadPlacementOptions(reader_, map, &placement);
+  const bool urdf = LooksLikeUrdf(path);
+  const RobotDescription robot = ImportRobot(map, path, urdf, fixed_base, package_path);
+  UseFileOptions(reader_, map, urdf, robot, &scene_);
+  RestOnGround(reader_, map, robot, &placement);
+  PlaceRobot(robot, placement, &scene_);
+  scene_.robots.push_back(
+      RobotSummary{placement.name.empty() ? robot.name : placement.name, path, robot.format, robot.notes});
+}
+
+void SceneParser::ParseRobots() {
+  // After the scene's own bodies, so that a robot can be mounted on one;
+  // before actuators, constraints and the gripper, so that those can name
+  // the robot's joints and bodies.
+  const std::vector<std::string> package_path = ReadPackagePath();
+  for (const auto& [node, ctx] : merged_.ListElements("robots")) ParseRobot(ctx, node, package_path);
+  for (const BodyDescription& b : scene_.bodies) {
+    if (!body_names_.Has(b.name)) AddNames(&body_names_, b.name, b.where);
+  }
+}
+
+}  // namespace stiction
