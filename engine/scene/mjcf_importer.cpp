@@ -77,9 +77,14 @@ class MjcfConverter {
   [[noreturn]] void Fail(const std::string& what) const { throw InputError(label_ + ": " + what); }
 
   void AddBody(int b) {
-    const std::string& name = body_names_[b];
+    out_.bodies.push_back(BodyOf(b));
+    out_.joints.push_back(JointOf(b));
+  }
+
+  /// Body b's mass properties; a massless body is welded to its parent.
+  BodyDescription BodyOf(int b) const {
     BodyDescription body;
-    body.name = name;
+    body.name = body_names_[b];
     body.where = SourceLocation{label_, 0};
     body.mass = m_.body_mass[b];
     const RigidTransform X_BI = PoseOf(m_.body_ipos + 3 * b, m_.body_iquat + 4 * b);
@@ -90,14 +95,19 @@ class MjcfConverter {
       body.mass = 0;
       body.I_Bcm_B.setZero();
     }
-    out_.bodies.push_back(body);
+    return body;
+  }
 
+  /// Body b's joint to its parent: its one MuJoCo joint, or a weld when it
+  /// has none.
+  JointDescription JointOf(int b) {
+    const std::string& name = body_names_[b];
     const int parent = m_.body_parentid[b];
     const RigidTransform X_PB = PoseOf(m_.body_pos + 3 * b, m_.body_quat + 4 * b);
     JointDescription joint;
     joint.parent = body_names_[parent];
     joint.child = name;
-    joint.where = body.where;
+    joint.where = SourceLocation{label_, 0};
     const int njnt = m_.body_jntnum[b];
     if (njnt > 1) {
       Fail("body '" + name + "' has " + std::to_string(njnt) +
@@ -107,25 +117,14 @@ class MjcfConverter {
       joint.name = name + "_weld";
       joint.type = JointType::kFixed;
       joint.X_PF = X_PB;
-      out_.joints.push_back(joint);
-      return;
+      return joint;
     }
     const int j = m_.body_jntadr[b];
     joint.name = Name(mjOBJ_JOINT, j, "joint");
-    const int qadr = m_.jnt_qposadr[j];
-    const int dadr = m_.jnt_dofadr[j];
-    const mjtNum* jpos = m_.jnt_pos + 3 * j;
     switch (m_.jnt_type[j]) {
-      case mjJNT_FREE: {
-        // MuJoCo: qpos = [p_WB; q_WB], qvel = [v_WB (world); ω (body)].
-        joint.type = JointType::kFree;
-        const mjtNum* q0 = m_.qpos0 + qadr;
-        joint.initial_q = {q0[3], q0[4], q0[5], q0[6], q0[0], q0[1], q0[2]};
-        if (m_.dof_armature[dadr] != 0) Note("joint '" + joint.name + "': armature on a free joint skipped");
-        if (m_.dof_damping[dadr] != 0) Note("joint '" + joint.name + "': damping on a free joint skipped");
-        out_.joints.push_back(joint);
-        return;
-      }
+      case mjJNT_FREE:
+        SetFreeJoint(j, &joint);
+        return joint;
       case mjJNT_BALL:
         joint.type = JointType::kBall;
         break;
@@ -141,32 +140,54 @@ class MjcfConverter {
     // The joint frame sits at jnt_pos with the body's orientation; at zero
     // coordinates it coincides in parent and child (MuJoCo rotates about the
     // body-frame axis through jnt_pos).
+    const mjtNum* jpos = m_.jnt_pos + 3 * j;
     joint.X_PF = X_PB * Translation(jpos);
     joint.X_CM = Translation(jpos);
     joint.axis = Vector3(m_.jnt_axis[3 * j], m_.jnt_axis[3 * j + 1], m_.jnt_axis[3 * j + 2]);
     if (joint.type == JointType::kBall) {
-      const mjtNum* q0 = m_.qpos0 + qadr;
-      joint.initial_q = {q0[0], q0[1], q0[2], q0[3]};
-      joint.rotor_inertia = m_.dof_armature[dadr];  // Same on its three dofs.
-      joint.damping = m_.dof_damping[dadr];
-      if (m_.jnt_limited[j]) Note("joint '" + joint.name + "': ball-joint cone limit skipped");
-      if (m_.jnt_stiffness[j] != 0) Note("joint '" + joint.name + "': ball-joint spring skipped");
-      out_.joints.push_back(joint);
-      return;
+      SetBallJoint(j, &joint);
+    } else {
+      SetAxialJoint(j, &joint);
     }
-    // Hinge and slide coordinates are measured from qpos0 (MuJoCo's `ref`).
+    return joint;
+  }
+
+  void SetFreeJoint(int j, JointDescription* joint) {
+    // MuJoCo: qpos = [p_WB; q_WB], qvel = [v_WB (world); ω (body)].
+    const int dadr = m_.jnt_dofadr[j];
+    joint->type = JointType::kFree;
+    const mjtNum* q0 = m_.qpos0 + m_.jnt_qposadr[j];
+    joint->initial_q = {q0[3], q0[4], q0[5], q0[6], q0[0], q0[1], q0[2]};
+    if (m_.dof_armature[dadr] != 0) Note("joint '" + joint->name + "': armature on a free joint skipped");
+    if (m_.dof_damping[dadr] != 0) Note("joint '" + joint->name + "': damping on a free joint skipped");
+  }
+
+  void SetBallJoint(int j, JointDescription* joint) {
+    const int dadr = m_.jnt_dofadr[j];
+    const mjtNum* q0 = m_.qpos0 + m_.jnt_qposadr[j];
+    joint->initial_q = {q0[0], q0[1], q0[2], q0[3]};
+    joint->rotor_inertia = m_.dof_armature[dadr];  // Same on its three dofs.
+    joint->damping = m_.dof_damping[dadr];
+    if (m_.jnt_limited[j]) Note("joint '" + joint->name + "': ball-joint cone limit skipped");
+    if (m_.jnt_stiffness[j] != 0) Note("joint '" + joint->name + "': ball-joint spring skipped");
+  }
+
+  /// Hinge and slide: limits, spring and coordinates measured from qpos0
+  /// (MuJoCo's `ref`).
+  void SetAxialJoint(int j, JointDescription* joint) {
+    const int qadr = m_.jnt_qposadr[j];
+    const int dadr = m_.jnt_dofadr[j];
     const double ref = m_.qpos0[qadr];
     if (m_.jnt_limited[j]) {
-      joint.lower_limit = m_.jnt_range[2 * j] - ref;
-      joint.upper_limit = m_.jnt_range[2 * j + 1] - ref;
+      joint->lower_limit = m_.jnt_range[2 * j] - ref;
+      joint->upper_limit = m_.jnt_range[2 * j + 1] - ref;
     }
-    joint.spring_stiffness = m_.jnt_stiffness[j];
-    joint.spring_reference = m_.qpos_spring[qadr] - ref;
-    joint.damping = m_.dof_damping[dadr];
-    joint.rotor_inertia = m_.dof_armature[dadr];
-    if (m_.dof_frictionloss[dadr] != 0) Note("joint '" + joint.name + "': frictionloss skipped");
-    out_.joint_limits[joint.name] = RobotJointLimits{};
-    out_.joints.push_back(joint);
+    joint->spring_stiffness = m_.jnt_stiffness[j];
+    joint->spring_reference = m_.qpos_spring[qadr] - ref;
+    joint->damping = m_.dof_damping[dadr];
+    joint->rotor_inertia = m_.dof_armature[dadr];
+    if (m_.dof_frictionloss[dadr] != 0) Note("joint '" + joint->name + "': frictionloss skipped");
+    out_.joint_limits[joint->name] = RobotJointLimits{};
   }
 
   void AddGeom(int g) {

@@ -17,6 +17,231 @@ bool HasName(const std::vector<T>& items, const std::string& name) {
   return std::any_of(items.begin(), items.end(), [&](const T& t) { return t.name == name; });
 }
 
+bool IsAxial(JointType type) { return type == JointType::kRevolute || type == JointType::kPrismatic; }
+
+/// Places one robot into one scene, part by part (PlaceRobot).
+class RobotPlacer {
+ public:
+  RobotPlacer(const RobotDescription& robot, const RobotPlacement& placement, SceneDescription* scene)
+      : robot_(robot),
+        placement_(placement),
+        scene_(*scene),
+        at_(placement.where.ToString() + ": robot '" + (placement.name.empty() ? robot.name : placement.name) +
+            "' (" + robot.file + "): ") {}
+
+  void Place() {
+    CheckMount();
+    PlaceBodies();
+    CheckJointOptions();
+    for (const JointDescription& j : robot_.joints) PlaceJoint(j);
+    PlaceFileActuators();
+    PlaceConstraints();
+  }
+
+ private:
+  [[noreturn]] void Fail(const std::string& what) const { throw InputError(at_ + what); }
+
+  std::string Prefixed(const std::string& name) const {
+    return name == "world" ? name : RobotElementName(placement_, name);
+  }
+
+  /// The parent body and the material must exist; remembers the scene's
+  /// geometry names and its default material.
+  void CheckMount() {
+    if (placement_.parent != "world" && !HasName(scene_.bodies, placement_.parent)) {
+      Fail("unknown parent body '" + placement_.parent + "'");
+    }
+    for (const GeometryDescription& g : scene_.world_geometries) geometry_names_.insert(g.name);
+    for (const BodyDescription& b : scene_.bodies) {
+      for (const GeometryDescription& g : b.geometries) geometry_names_.insert(g.name);
+    }
+    // By value: adding materials (MaterialOf) reallocates scene_.materials.
+    for (const MaterialDescription& m : scene_.materials) {
+      if (m.name == scene_.default_material) base_material_ = m;
+    }
+    if (!placement_.material.empty() && !HasName(scene_.materials, placement_.material)) {
+      Fail("unknown material '" + placement_.material + "'");
+    }
+  }
+
+  /// The placement's material, else the file's friction on top of the
+  /// default material (one material per friction value, made once), else
+  /// "" (the default material).
+  std::string MaterialOf(const std::string& geometry_name) {
+    if (!placement_.material.empty()) return placement_.material;
+    const auto it = robot_.geometry_friction.find(geometry_name);
+    if (it == robot_.geometry_friction.end() || !base_material_) return "";
+    if (base_material_->material.friction == it->second) return "";
+    auto [entry, inserted] = friction_material_.emplace(it->second, "");
+    if (inserted) {
+      MaterialDescription m = *base_material_;
+      m.name = RobotElementName(placement_, "friction_" + FormatNumber(it->second));
+      m.material.friction = it->second;
+      m.where = placement_.where;
+      if (HasName(scene_.materials, m.name)) Fail("material name '" + m.name + "' already exists");
+      scene_.materials.push_back(m);
+      entry->second = m.name;
+    }
+    return entry->second;
+  }
+
+  /// A geometry's prefixed name (unique in the scene), material and groups.
+  GeometryDescription PlaceGeometry(GeometryDescription g) {
+    const std::string file_name = g.name;
+    g.name = Prefixed(g.name);
+    if (!geometry_names_.insert(g.name).second) Fail("geometry name '" + g.name + "' already exists in the scene");
+    g.material = MaterialOf(file_name);
+    if (g.material.empty()) g.material = scene_.default_material;
+    g.groups.insert(g.groups.end(), placement_.groups.begin(), placement_.groups.end());
+    if (!placement_.self_collision) g.groups.push_back("robot:" + (placement_.name.empty() ? robot_.name : placement_.name));
+    return g;
+  }
+
+  /// The bodies with their geometry, and the geometry fixed in R, posed in
+  /// the world.
+  void PlaceBodies() {
+    for (const BodyDescription& b : robot_.bodies) {
+      if (HasName(scene_.bodies, Prefixed(b.name))) Fail("body name '" + Prefixed(b.name) + "' already exists in the scene");
+    }
+    for (const BodyDescription& b : robot_.bodies) {
+      BodyDescription body = b;
+      body.name = Prefixed(b.name);
+      body.geometries.clear();
+      for (const GeometryDescription& g : b.geometries) body.geometries.push_back(PlaceGeometry(g));
+      scene_.bodies.push_back(std::move(body));
+    }
+    // The robot's frame R in the world, for world geometry.
+    const RigidTransform X_WR = placement_.X_PR;
+    for (const GeometryDescription& g : robot_.world_geometries) {
+      GeometryDescription placed = PlaceGeometry(g);
+      placed.X_BG = X_WR * placed.X_BG;
+      scene_.world_geometries.push_back(std::move(placed));
+    }
+  }
+
+  /// `initial` names revolute or prismatic joints of the robot with finite
+  /// values within their limits; `joint_pd.joints` names joints of the robot.
+  void CheckJointOptions() const {
+    std::map<std::string, const JointDescription*> joints_by_name;
+    for (const JointDescription& j : robot_.joints) joints_by_name[j.name] = &j;
+    for (const auto& [name, value] : placement_.initial) {
+      const auto it = joints_by_name.find(name);
+      if (it == joints_by_name.end() || !IsAxial(it->second->type)) {
+        Fail("initial: '" + name + "' is not a revolute or prismatic joint of the robot");
+      }
+      if (!std::isfinite(value)) Fail("initial: '" + name + "' must be finite");
+      const JointDescription& j = *it->second;
+      if (value < j.lower_limit || value > j.upper_limit) {
+        Fail("initial: '" + name + "' = " + FormatNumber(value) + " is outside its limits [" +
+             FormatNumber(j.lower_limit) + ", " + FormatNumber(j.upper_limit) + "]");
+      }
+    }
+    for (const auto& entry : placement_.joint_pd_overrides) {
+      if (!joints_by_name.count(entry.first)) Fail("joint_pd.joints: '" + entry.first + "' is not a joint of the robot");
+    }
+  }
+
+  /// A joint from R is re-parented to the mount: a floating base keeps its
+  /// coordinates in the world, so its initial pose is posed there; any
+  /// other joint's frame F moves with R.
+  void MountJoint(const JointDescription& j, JointDescription* joint) const {
+    joint->parent = placement_.parent;
+    if (joint->type != JointType::kFree || placement_.parent != "world") {
+      joint->X_PF = placement_.X_PR * j.X_PF;
+      return;
+    }
+    const RigidTransform X_WR = placement_.X_PR;
+    RigidTransform X_RB;
+    Quaternion q_RB = Quaternion::Identity();
+    if (j.initial_q.size() == 7) {
+      q_RB = Quaternion(j.initial_q[0], j.initial_q[1], j.initial_q[2], j.initial_q[3]).normalized();
+      X_RB.R = q_RB.toRotationMatrix();
+      X_RB.p = Vector3(j.initial_q[4], j.initial_q[5], j.initial_q[6]);
+    }
+    const RigidTransform X_WB = X_WR * X_RB;
+    const Quaternion q_WB = Quaternion(X_WR.R) * q_RB;
+    joint->initial_q = {q_WB.w(), q_WB.x(), q_WB.y(), q_WB.z(), X_WB.p.x(), X_WB.p.y(), X_WB.p.z()};
+  }
+
+  /// The joint, prefixed and mounted, with its initial value, and its PD
+  /// controller.
+  void PlaceJoint(const JointDescription& j) {
+    JointDescription joint = j;
+    joint.name = Prefixed(j.name);
+    if (HasName(scene_.joints, joint.name)) Fail("joint name '" + joint.name + "' already exists in the scene");
+    joint.child = Prefixed(j.child);
+    if (j.parent == "world") {
+      MountJoint(j, &joint);
+    } else {
+      joint.parent = Prefixed(j.parent);
+    }
+    if (const auto it = placement_.initial.find(j.name); it != placement_.initial.end()) {
+      joint.initial_q = {it->second};
+    }
+    scene_.joints.push_back(joint);
+    AddJointPd(j, joint);
+  }
+
+  /// A PD actuator named like the joint holding its initial value, with the
+  /// placement's gains (or the joint's own) capped by the file's effort
+  /// limit: revolute and prismatic joints, when `joint_pd` asks.
+  void AddJointPd(const JointDescription& j, const JointDescription& joint) {
+    const auto override_it = placement_.joint_pd_overrides.find(j.name);
+    if (!IsAxial(j.type) || (!placement_.joint_pd && override_it == placement_.joint_pd_overrides.end())) return;
+    const JointPdGains gains =
+        override_it != placement_.joint_pd_overrides.end() ? override_it->second : *placement_.joint_pd;
+    ActuatorDescription a;
+    a.name = joint.name;
+    a.joint = joint.name;
+    a.kp = gains.kp;
+    a.kd = gains.kd;
+    if (const auto limits = robot_.joint_limits.find(j.name);
+        limits != robot_.joint_limits.end() && std::isfinite(limits->second.effort)) {
+      a.effort_limit = limits->second.effort;
+    }
+    a.target_position = joint.initial_q.empty() ? 0.0 : joint.initial_q[0];
+    a.where = placement_.where;
+    if (HasName(scene_.actuators, a.name)) Fail("actuator name '" + a.name + "' already exists in the scene");
+    scene_.actuators.push_back(a);
+  }
+
+  /// The file's own actuators (MJCF servos), targeting the initial values.
+  void PlaceFileActuators() {
+    for (const ActuatorDescription& file_actuator : robot_.actuators) {
+      ActuatorDescription a = file_actuator;
+      a.name = Prefixed(a.name);
+      a.joint = Prefixed(a.joint);
+      if (const auto it = placement_.initial.find(file_actuator.joint); it != placement_.initial.end()) {
+        a.target_position = it->second;
+      }
+      if (HasName(scene_.actuators, a.name)) Fail("actuator name '" + a.name + "' already exists in the scene");
+      scene_.actuators.push_back(a);
+    }
+  }
+
+  /// The file's welds and balls; those on the world hold to the mount.
+  void PlaceConstraints() {
+    for (const ConstraintDescription& file_constraint : robot_.constraints) {
+      ConstraintDescription c = file_constraint;
+      c.name = Prefixed(c.name);
+      c.body_a = c.body_a == "world" ? placement_.parent : Prefixed(c.body_a);
+      c.body_b = c.body_b == "world" ? placement_.parent : Prefixed(c.body_b);
+      if (file_constraint.body_a == "world") c.X_AFa = placement_.X_PR * c.X_AFa;
+      if (file_constraint.body_b == "world") c.X_BFb = placement_.X_PR * c.X_BFb;
+      if (HasName(scene_.constraints, c.name)) Fail("constraint name '" + c.name + "' already exists in the scene");
+      scene_.constraints.push_back(c);
+    }
+  }
+
+  const RobotDescription& robot_;
+  const RobotPlacement& placement_;
+  SceneDescription& scene_;
+  const std::string at_;  ///< "FILE:LINE: robot 'NAME' (ROBOT FILE): ", before every message.
+  std::set<std::string> geometry_names_;                   ///< The scene's, and the robot's placed so far.
+  std::optional<MaterialDescription> base_material_;       ///< The scene's default material.
+  std::map<double, std::string> friction_material_;       ///< Friction -> the material made for it.
+};
+
 }  // namespace
 
 std::string RobotElementName(const RobotPlacement& placement, const std::string& name) {
@@ -24,168 +249,7 @@ std::string RobotElementName(const RobotPlacement& placement, const std::string&
 }
 
 void PlaceRobot(const RobotDescription& robot, const RobotPlacement& placement, SceneDescription* scene) {
-  const std::string at = placement.where.ToString() + ": robot '" +
-                         (placement.name.empty() ? robot.name : placement.name) + "' (" + robot.file + "): ";
-  auto fail = [&](const std::string& what) { throw InputError(at + what); };
-  auto prefixed = [&](const std::string& name) {
-    return name == "world" ? name : RobotElementName(placement, name);
-  };
-  if (placement.parent != "world" && !HasName(scene->bodies, placement.parent)) {
-    fail("unknown parent body '" + placement.parent + "'");
-  }
-  std::set<std::string> geometry_names;
-  for (const GeometryDescription& g : scene->world_geometries) geometry_names.insert(g.name);
-  for (const BodyDescription& b : scene->bodies) {
-    for (const GeometryDescription& g : b.geometries) geometry_names.insert(g.name);
-  }
-
-  // Materials: the file's friction values on top of the default material.
-  std::map<double, std::string> friction_material;
-  // By value: adding materials below reallocates scene->materials.
-  std::optional<MaterialDescription> base;
-  for (const MaterialDescription& m : scene->materials) {
-    if (m.name == scene->default_material) base = m;
-  }
-  if (!placement.material.empty() && !HasName(scene->materials, placement.material)) {
-    fail("unknown material '" + placement.material + "'");
-  }
-  auto material_of = [&](const std::string& geometry_name) -> std::string {
-    if (!placement.material.empty()) return placement.material;
-    const auto it = robot.geometry_friction.find(geometry_name);
-    if (it == robot.geometry_friction.end() || !base) return "";
-    if (base->material.friction == it->second) return "";
-    auto [entry, inserted] = friction_material.emplace(it->second, "");
-    if (inserted) {
-      MaterialDescription m = *base;
-      m.name = RobotElementName(placement, "friction_" + FormatNumber(it->second));
-      m.material.friction = it->second;
-      m.where = placement.where;
-      if (HasName(scene->materials, m.name)) fail("material name '" + m.name + "' already exists");
-      scene->materials.push_back(m);
-      entry->second = m.name;
-    }
-    return entry->second;
-  };
-  const std::string self_group = "robot:" + (placement.name.empty() ? robot.name : placement.name);
-  auto place_geometry = [&](GeometryDescription g) {
-    const std::string file_name = g.name;
-    g.name = prefixed(g.name);
-    if (!geometry_names.insert(g.name).second) fail("geometry name '" + g.name + "' already exists in the scene");
-    g.material = material_of(file_name);
-    if (g.material.empty()) g.material = scene->default_material;
-    g.groups.insert(g.groups.end(), placement.groups.begin(), placement.groups.end());
-    if (!placement.self_collision) g.groups.push_back(self_group);
-    return g;
-  };
-
-  // The robot's frame R in the world, for free bodies and world geometry.
-  RigidTransform X_WR = placement.X_PR;
-  for (const BodyDescription& b : robot.bodies) {
-    if (HasName(scene->bodies, prefixed(b.name))) fail("body name '" + prefixed(b.name) + "' already exists in the scene");
-  }
-  for (const BodyDescription& b : robot.bodies) {
-    BodyDescription body = b;
-    body.name = prefixed(b.name);
-    body.geometries.clear();
-    for (const GeometryDescription& g : b.geometries) body.geometries.push_back(place_geometry(g));
-    scene->bodies.push_back(std::move(body));
-  }
-  for (const GeometryDescription& g : robot.world_geometries) {
-    GeometryDescription placed = place_geometry(g);
-    placed.X_BG = X_WR * placed.X_BG;
-    scene->world_geometries.push_back(std::move(placed));
-  }
-
-  std::map<std::string, const JointDescription*> joints_by_name;
-  for (const JointDescription& j : robot.joints) joints_by_name[j.name] = &j;
-  for (const auto& [name, value] : placement.initial) {
-    const auto it = joints_by_name.find(name);
-    if (it == joints_by_name.end() ||
-        (it->second->type != JointType::kRevolute && it->second->type != JointType::kPrismatic)) {
-      fail("initial: '" + name + "' is not a revolute or prismatic joint of the robot");
-    }
-    if (!std::isfinite(value)) fail("initial: '" + name + "' must be finite");
-    const JointDescription& j = *it->second;
-    if (value < j.lower_limit || value > j.upper_limit) {
-      fail("initial: '" + name + "' = " + FormatNumber(value) + " is outside its limits [" + FormatNumber(j.lower_limit) + ", " +
-           FormatNumber(j.upper_limit) + "]");
-    }
-  }
-  for (const auto& entry : placement.joint_pd_overrides) {
-    if (!joints_by_name.count(entry.first)) fail("joint_pd.joints: '" + entry.first + "' is not a joint of the robot");
-  }
-
-  for (const JointDescription& j : robot.joints) {
-    JointDescription joint = j;
-    joint.name = prefixed(j.name);
-    if (HasName(scene->joints, joint.name)) fail("joint name '" + joint.name + "' already exists in the scene");
-    joint.child = prefixed(j.child);
-    if (j.parent == "world") {
-      joint.parent = placement.parent;
-      if (joint.type == JointType::kFree && placement.parent == "world") {
-        // A floating base keeps its coordinates in the world: pose it there.
-        RigidTransform X_RB;
-        Quaternion q_RB = Quaternion::Identity();
-        if (j.initial_q.size() == 7) {
-          q_RB = Quaternion(j.initial_q[0], j.initial_q[1], j.initial_q[2], j.initial_q[3]).normalized();
-          X_RB.R = q_RB.toRotationMatrix();
-          X_RB.p = Vector3(j.initial_q[4], j.initial_q[5], j.initial_q[6]);
-        }
-        const RigidTransform X_WB = X_WR * X_RB;
-        const Quaternion q_WB = Quaternion(X_WR.R) * q_RB;
-        joint.initial_q = {q_WB.w(), q_WB.x(), q_WB.y(), q_WB.z(), X_WB.p.x(), X_WB.p.y(), X_WB.p.z()};
-      } else {
-        joint.X_PF = placement.X_PR * j.X_PF;
-      }
-    } else {
-      joint.parent = prefixed(j.parent);
-    }
-    if (const auto it = placement.initial.find(j.name); it != placement.initial.end()) {
-      joint.initial_q = {it->second};
-    }
-    scene->joints.push_back(joint);
-
-    // PD controllers holding the initial pose.
-    const bool actuated = j.type == JointType::kRevolute || j.type == JointType::kPrismatic;
-    const auto override_it = placement.joint_pd_overrides.find(j.name);
-    if (!actuated || (!placement.joint_pd && override_it == placement.joint_pd_overrides.end())) continue;
-    const JointPdGains gains = override_it != placement.joint_pd_overrides.end() ? override_it->second
-                                                                                : *placement.joint_pd;
-    ActuatorDescription a;
-    a.name = joint.name;
-    a.joint = joint.name;
-    a.kp = gains.kp;
-    a.kd = gains.kd;
-    if (const auto limits = robot.joint_limits.find(j.name); limits != robot.joint_limits.end() &&
-                                                             std::isfinite(limits->second.effort)) {
-      a.effort_limit = limits->second.effort;
-    }
-    a.target_position = joint.initial_q.empty() ? 0.0 : joint.initial_q[0];
-    a.where = placement.where;
-    if (HasName(scene->actuators, a.name)) fail("actuator name '" + a.name + "' already exists in the scene");
-    scene->actuators.push_back(a);
-  }
-
-  for (const ActuatorDescription& file_actuator : robot.actuators) {
-    ActuatorDescription a = file_actuator;
-    a.name = prefixed(a.name);
-    a.joint = prefixed(a.joint);
-    if (const auto it = placement.initial.find(file_actuator.joint); it != placement.initial.end()) {
-      a.target_position = it->second;
-    }
-    if (HasName(scene->actuators, a.name)) fail("actuator name '" + a.name + "' already exists in the scene");
-    scene->actuators.push_back(a);
-  }
-  for (const ConstraintDescription& file_constraint : robot.constraints) {
-    ConstraintDescription c = file_constraint;
-    c.name = prefixed(c.name);
-    c.body_a = c.body_a == "world" ? placement.parent : prefixed(c.body_a);
-    c.body_b = c.body_b == "world" ? placement.parent : prefixed(c.body_b);
-    if (file_constraint.body_a == "world") c.X_AFa = placement.X_PR * c.X_AFa;
-    if (file_constraint.body_b == "world") c.X_BFb = placement.X_PR * c.X_BFb;
-    if (HasName(scene->constraints, c.name)) fail("constraint name '" + c.name + "' already exists in the scene");
-    scene->constraints.push_back(c);
-  }
+  RobotPlacer(robot, placement, scene).Place();
 }
 
 }  // namespace stiction
