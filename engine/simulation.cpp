@@ -12,131 +12,62 @@
 #include "engine/geometry/collision_world.h"
 #include "engine/multibody/dynamics.h"
 #include "engine/multibody/kinematics.h"
-#include "engine/multibody/model_builder.h"
 #include "engine/scene/scene_loader.h"
+#include "engine/scene_compiler.h"
 
 namespace stiction {
 
 Simulation::Simulation(const SceneDescription& scene) : scene_(scene) {
-  BuiltModel built = BuildModel(scene_);
-  model_ = std::move(built.model);
-  q0_ = std::move(built.q0);
-  v0_ = std::move(built.v0);
+  CompiledScene compiled = CompileScene(scene_);
+  TakeCompiledScene(&compiled);
+  InstallOscillators();
+  SetActuatorsFromScene();
+  SetParametersFromScene();
+  Reset();
+  AddGripperImpedance(compiled.gripper_impedance);
+}
 
-  // Collision geometry of every body (by model index) and of the world.
-  std::vector<CollisionGeometrySpec> specs;
-  for (const GeometryDescription& g : scene_.world_geometries) specs.push_back({0, g});
-  for (const BodyDescription& b : scene_.bodies) {
-    const int index = model_->FindBody(b.name);
-    for (const GeometryDescription& g : b.geometries) specs.push_back({index, g});
-  }
-  // Bodies joined by a joint do not collide, except with the world, so that
-  // a body on a rail or hinge to the world still rests on the ground. Bodies
-  // welded together by fixed joints (a robot's links and tool frames, a
-  // gripper on a flange) count as one body here: none of them collides with
-  // another, nor with the bodies jointed to any of them.
-  CollisionFilter filter;
-  const int num_bodies = model_->num_bodies();
-  std::vector<int> rigid(num_bodies, 0);  // The welded group's topmost body.
-  for (int b = 1; b < num_bodies; ++b) {
-    const Joint& j = model_->joint(model_->body(b).joint);
-    rigid[b] = j.type == JointType::kFixed && j.parent != 0 ? rigid[j.parent] : b;
-  }
-  std::vector<int> parent_group(num_bodies, 0);  // The group a group hangs from (0: the world).
-  for (int b = 1; b < num_bodies; ++b) parent_group[b] = rigid[model_->body(rigid[b]).parent];
-  for (int a = 1; a < num_bodies; ++a) {
-    for (int b = a + 1; b < num_bodies; ++b) {
-      const bool jointed = (parent_group[a] != 0 && parent_group[a] == rigid[b]) ||
-                           (parent_group[b] != 0 && parent_group[b] == rigid[a]);
-      if (rigid[a] == rigid[b] || jointed) filter.ExcludeBodyPair(a, b);
-    }
-  }
-  // Likewise bodies joined by a weld or ball constraint.
-  auto body_index = [&](const std::string& name) {
-    return name == "world" ? 0 : model_->FindBody(name);
-  };
-  std::vector<BodyConstraint> body_constraints;
-  for (const ConstraintDescription& c : scene_.constraints) {
-    BodyConstraint bc;
-    bc.kind = c.type == BodyConstraintType::kWeld ? BodyConstraintKind::kWeld : BodyConstraintKind::kBall;
-    bc.body_a = body_index(c.body_a);
-    bc.body_b = body_index(c.body_b);
-    if (bc.body_a < 0 || bc.body_b < 0 || bc.body_a == bc.body_b) {
-      throw InputError(c.where.ToString() + ": constraints: constraint '" + c.name +
-                       "' needs two different known bodies");
-    }
-    bc.X_AFa = c.X_AFa;
-    bc.X_BFb = c.X_BFb;
-    if (bc.body_a != 0 && bc.body_b != 0) filter.ExcludeBodyPair(bc.body_a, bc.body_b);
-    body_constraints.push_back(bc);
-  }
-  GeometryMaterials materials;
-  for (const MaterialDescription& m : scene_.materials) materials.materials.push_back(m.material);
-  for (const CollisionGeometrySpec& spec : specs) {
-    materials.of_geometry.push_back(static_cast<int>(FindMaterial(spec.description.material)));
-  }
-  collision_ = std::make_unique<CollisionWorld>(std::move(specs), std::move(filter));
-  for (int g = 0; g < collision_->num_geometries(); ++g) {
-    if (collision_->is_compliant(g)) {
-      collision_->SetHydroelasticModulus(g, materials.materials[materials.of_geometry[g]].hydroelastic_modulus);
-    }
-  }
-  stepper_ = std::make_unique<TimeStepper>(*model_, collision_.get(), std::move(materials));
-  stepper_->body_constraints() = std::move(body_constraints);
-  for (const ActuatorDescription& a : scene_.actuators) {
-    JointActuator actuator;
-    actuator.joint = model_->FindJoint(a.joint);
-    if (actuator.joint < 0 || (model_->joint(actuator.joint).type != JointType::kRevolute &&
-                               model_->joint(actuator.joint).type != JointType::kPrismatic)) {
-      throw InputError(a.where.ToString() + ": actuators: actuator '" + a.name +
-                       "' needs a revolute or prismatic joint, got '" + a.joint + "'");
-    }
-    stepper_->actuators().push_back(actuator);
-  }
+void Simulation::TakeCompiledScene(CompiledScene* compiled) {
+  model_ = std::move(compiled->model);
+  q0_ = std::move(compiled->q0);
+  v0_ = std::move(compiled->v0);
+  collision_ = std::move(compiled->collision);
+  stepper_ = std::make_unique<TimeStepper>(*model_, collision_.get(), std::move(compiled->materials));
+  stepper_->body_constraints() = std::move(compiled->body_constraints);
+  stepper_->actuators() = std::move(compiled->actuators);
+}
+
+void Simulation::InstallOscillators() {
   for (const OscillatorDescription& o : scene_.oscillators) {
     oscillators_.push_back(Oscillator{o, FindActuator(o.actuator), 0, 0});
   }
+}
+
+void Simulation::SetActuatorsFromScene() {
+  // Through the setters, with their checks; an oscillating actuator's
+  // target is the centre it oscillates about.
   for (const ActuatorDescription& a : scene_.actuators) {
     SetActuatorGains(a.name, a.kp, a.kd, a.effort_limit);
     SetActuatorTarget(a.name, a.target_position, a.target_velocity);
   }
+}
 
+void Simulation::SetParametersFromScene() {
   SetTimeStep(scene_.time_step);
   SetSteppingScheme(scene_.scheme);
   SetIntegrator(scene_.integrator);
   SetContactModelParameters(scene_.contact);
   SetSolver(scene_.solver);
   SetNmdpParameters(scene_.nmdp);
-  Reset();
+}
 
-  // An arm gripper: controller 0 holds the end-effector frame where it
-  // starts, with a posture term on the arm's joints (docs/teleop.md).
-  const GripperDescription& g = scene_.gripper;
-  if (g.present && !g.end_effector_body.empty()) {
-    CartesianImpedance c;
-    c.X_BE = g.X_BE;
-    c.X_WT = CalcFramePose(g.end_effector_body, g.X_BE);
-    c.translational_stiffness = g.translational_stiffness;
-    c.translational_damping = g.translational_damping;
-    c.rotational_stiffness = g.rotational_stiffness;
-    c.rotational_damping = g.rotational_damping;
-    c.max_force = g.max_force;
-    c.max_torque = g.max_torque;
-    c.posture_stiffness = g.posture_stiffness;
-    c.posture_damping = g.posture_damping;
-    if (g.posture_stiffness + g.posture_damping > 0) {
-      for (int b = model_->FindBody(g.end_effector_body); b > 0; b = model_->body(b).parent) {
-        const Joint& j = model_->joint(model_->body(b).joint);
-        if (j.type == JointType::kRevolute || j.type == JointType::kPrismatic) {
-          c.posture.push_back(CartesianPostureTerm{model_->body(b).joint, q0_[j.q_start]});
-        }
-      }
-    }
-    try {
-      AddCartesianImpedance(g.end_effector_body, c);
-    } catch (const InputError& e) {
-      throw InputError(g.where.ToString() + ": gripper: " + e.what());
-    }
+void Simulation::AddGripperImpedance(const std::optional<CartesianImpedance>& impedance) {
+  // Controller 0 (docs/teleop.md).
+  if (!impedance) return;
+  try {
+    AddCartesianImpedance(scene_.gripper.end_effector_body, *impedance);
+  } catch (const InputError& e) {
+    throw InputError(scene_.gripper.where.ToString() + ": gripper: " + e.what());
   }
 }
 
@@ -172,12 +103,7 @@ void Simulation::SetNmdpParameters(const NmdpParameters& p) {
   params_.nmdp = p;
 }
 
-size_t Simulation::FindMaterial(const std::string& name) const {
-  for (size_t i = 0; i < scene_.materials.size(); ++i) {
-    if (scene_.materials[i].name == name) return i;
-  }
-  throw InputError("unknown material '" + name + "'");
-}
+size_t Simulation::FindMaterial(const std::string& name) const { return FindMaterialIndex(scene_, name); }
 
 SceneParameters Simulation::CalcSceneParameters() const {
   SceneParameters p;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,11 +47,13 @@ struct ExternalWrench {
 };
 
 class CollisionWorld;
+struct CompiledScene;
 
 class Simulation {
  public:
-  /// Builds a simulation from a validated scene. Throws InputError when the
-  /// scene cannot be turned into a model (e.g. an unknown parent body).
+  /// Builds a simulation from a loaded scene (compiled by CompileScene,
+  /// engine/scene_compiler.h). Throws InputError when the scene cannot be
+  /// turned into a model (e.g. a body's inertia, a geometry's size).
   explicit Simulation(const SceneDescription& scene);
   ~Simulation();
   Simulation(Simulation&&) noexcept;
@@ -213,6 +216,19 @@ class Simulation {
   double CalcPotentialEnergy() const;  ///< Gravity + joint springs [J].
 
  private:
+  // The constructor's steps, in order.
+  /// The model, initial state, collision world and the stepper with the
+  /// compiled materials, welds and actuators.
+  void TakeCompiledScene(CompiledScene* compiled);
+  void InstallOscillators();
+  /// The scene's actuator gains and targets, through their setters.
+  void SetActuatorsFromScene();
+  /// δt, stepping scheme, integrator, contact, solver and NMDP settings,
+  /// through their setters.
+  void SetParametersFromScene();
+  /// The arm gripper's controller, as controller 0.
+  void AddGripperImpedance(const std::optional<CartesianImpedance>& impedance);
+
   size_t FindActuator(const std::string& name) const;
   // Validates `c` (throws InputError) and stores it as controller `index`.
   void ReplaceCartesianImpedance(int index, const CartesianImpedance& c);

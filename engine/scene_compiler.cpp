@@ -1,0 +1,163 @@
+#include "engine/scene_compiler.h"
+
+#include <cassert>
+
+#include "engine/common/error.h"
+#include "engine/multibody/kinematics.h"
+#include "engine/multibody/model_builder.h"
+
+namespace stiction {
+namespace {
+
+bool IsAxial(JointType type) { return type == JointType::kRevolute || type == JointType::kPrismatic; }
+
+/// Every geometry with the model index of its body: the world's first.
+std::vector<CollisionGeometrySpec> CollectGeometries(const SceneDescription& scene, const MultibodyModel& model) {
+  std::vector<CollisionGeometrySpec> specs;
+  for (const GeometryDescription& g : scene.world_geometries) specs.push_back({0, g});
+  for (const BodyDescription& b : scene.bodies) {
+    const int index = model.FindBody(b.name);
+    for (const GeometryDescription& g : b.geometries) specs.push_back({index, g});
+  }
+  return specs;
+}
+
+/// Bodies joined by a joint do not collide, except with the world, so that
+/// a body on a rail or hinge to the world still rests on the ground. Bodies
+/// welded together by fixed joints (a robot's links and tool frames, a
+/// gripper on a flange) count as one body here: none of them collides with
+/// another, nor with the bodies jointed to any of them.
+CollisionFilter CalcJointFilter(const MultibodyModel& model) {
+  CollisionFilter filter;
+  const int num_bodies = model.num_bodies();
+  std::vector<int> rigid(num_bodies, 0);  // The welded group's topmost body.
+  for (int b = 1; b < num_bodies; ++b) {
+    const Joint& j = model.joint(model.body(b).joint);
+    rigid[b] = j.type == JointType::kFixed && j.parent != 0 ? rigid[j.parent] : b;
+  }
+  std::vector<int> parent_group(num_bodies, 0);  // The group a group hangs from (0: the world).
+  for (int b = 1; b < num_bodies; ++b) parent_group[b] = rigid[model.body(rigid[b]).parent];
+  for (int a = 1; a < num_bodies; ++a) {
+    for (int b = a + 1; b < num_bodies; ++b) {
+      const bool jointed = (parent_group[a] != 0 && parent_group[a] == rigid[b]) ||
+                           (parent_group[b] != 0 && parent_group[b] == rigid[a]);
+      if (rigid[a] == rigid[b] || jointed) filter.ExcludeBodyPair(a, b);
+    }
+  }
+  return filter;
+}
+
+/// The scene's welds and balls on model bodies; the bodies they join do not
+/// collide either. Two known, different bodies: the loader's check
+/// (constraint_section.cpp), asserted.
+std::vector<BodyConstraint> CompileBodyConstraints(const SceneDescription& scene, const MultibodyModel& model,
+                                                   CollisionFilter* filter) {
+  auto body_index = [&](const std::string& name) { return name == "world" ? 0 : model.FindBody(name); };
+  std::vector<BodyConstraint> out;
+  for (const ConstraintDescription& c : scene.constraints) {
+    BodyConstraint bc;
+    bc.kind = c.type == BodyConstraintType::kWeld ? BodyConstraintKind::kWeld : BodyConstraintKind::kBall;
+    bc.body_a = body_index(c.body_a);
+    bc.body_b = body_index(c.body_b);
+    assert(bc.body_a >= 0 && bc.body_b >= 0 && bc.body_a != bc.body_b);
+    bc.X_AFa = c.X_AFa;
+    bc.X_BFb = c.X_BFb;
+    if (bc.body_a != 0 && bc.body_b != 0) filter->ExcludeBodyPair(bc.body_a, bc.body_b);
+    out.push_back(bc);
+  }
+  return out;
+}
+
+GeometryMaterials CompileMaterials(const SceneDescription& scene, const std::vector<CollisionGeometrySpec>& specs) {
+  GeometryMaterials materials;
+  for (const MaterialDescription& m : scene.materials) materials.materials.push_back(m.material);
+  for (const CollisionGeometrySpec& spec : specs) {
+    materials.of_geometry.push_back(static_cast<int>(FindMaterialIndex(scene, spec.description.material)));
+  }
+  return materials;
+}
+
+/// The collision world; compliant geometry takes its material's
+/// hydroelastic modulus.
+std::unique_ptr<CollisionWorld> MakeCollisionWorld(std::vector<CollisionGeometrySpec> specs, CollisionFilter filter,
+                                                   const GeometryMaterials& materials) {
+  auto collision = std::make_unique<CollisionWorld>(std::move(specs), std::move(filter));
+  for (int g = 0; g < collision->num_geometries(); ++g) {
+    if (collision->is_compliant(g)) {
+      collision->SetHydroelasticModulus(g, materials.materials[materials.of_geometry[g]].hydroelastic_modulus);
+    }
+  }
+  return collision;
+}
+
+/// Each actuator on its model joint, revolute or prismatic: the loader's
+/// check (actuator_section.cpp; robots' actuators are axial by
+/// construction), asserted.
+std::vector<JointActuator> CompileActuators(const SceneDescription& scene, const MultibodyModel& model) {
+  std::vector<JointActuator> out;
+  for (const ActuatorDescription& a : scene.actuators) {
+    JointActuator actuator;
+    actuator.joint = model.FindJoint(a.joint);
+    assert(actuator.joint >= 0 && IsAxial(model.joint(actuator.joint).type));
+    out.push_back(actuator);
+  }
+  return out;
+}
+
+/// An arm gripper's impedance at the start pose: E = X_BE on the
+/// end-effector body (a known body: the loader's check, gripper_section.cpp).
+std::optional<CartesianImpedance> CompileGripperImpedance(const GripperDescription& g, const MultibodyModel& model,
+                                                          const VectorX& q0, const VectorX& v0) {
+  if (!g.present || g.end_effector_body.empty()) return std::nullopt;
+  const int body = model.FindBody(g.end_effector_body);
+  assert(body > 0);
+  KinematicsCache cache(model);
+  CalcKinematics(model, q0, v0, BodyRange::All(model), &cache);
+  CartesianImpedance c;
+  c.body = body;
+  c.X_BE = g.X_BE;
+  c.X_WT = cache.X_WB[static_cast<size_t>(body)] * g.X_BE;
+  c.translational_stiffness = g.translational_stiffness;
+  c.translational_damping = g.translational_damping;
+  c.rotational_stiffness = g.rotational_stiffness;
+  c.rotational_damping = g.rotational_damping;
+  c.max_force = g.max_force;
+  c.max_torque = g.max_torque;
+  c.posture_stiffness = g.posture_stiffness;
+  c.posture_damping = g.posture_damping;
+  if (g.posture_stiffness + g.posture_damping > 0) {
+    for (int b = body; b > 0; b = model.body(b).parent) {
+      const Joint& j = model.joint(model.body(b).joint);
+      if (IsAxial(j.type)) c.posture.push_back(CartesianPostureTerm{model.body(b).joint, q0[j.q_start]});
+    }
+  }
+  return c;
+}
+
+}  // namespace
+
+CompiledScene CompileScene(const SceneDescription& scene) {
+  CompiledScene out;
+  BuiltModel built = BuildModel(scene);
+  out.model = std::move(built.model);
+  out.q0 = std::move(built.q0);
+  out.v0 = std::move(built.v0);
+  const MultibodyModel& model = *out.model;
+  std::vector<CollisionGeometrySpec> specs = CollectGeometries(scene, model);
+  CollisionFilter filter = CalcJointFilter(model);
+  out.body_constraints = CompileBodyConstraints(scene, model, &filter);
+  out.materials = CompileMaterials(scene, specs);
+  out.collision = MakeCollisionWorld(std::move(specs), std::move(filter), out.materials);
+  out.actuators = CompileActuators(scene, model);
+  out.gripper_impedance = CompileGripperImpedance(scene.gripper, model, out.q0, out.v0);
+  return out;
+}
+
+std::size_t FindMaterialIndex(const SceneDescription& scene, const std::string& name) {
+  for (std::size_t i = 0; i < scene.materials.size(); ++i) {
+    if (scene.materials[i].name == name) return i;
+  }
+  throw InputError("unknown material '" + name + "'");
+}
+
+}  // namespace stiction

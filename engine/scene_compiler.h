@@ -1,0 +1,68 @@
+#pragma once
+// Compiling a scene: the one step that turns a loaded SceneDescription into
+// what a Simulation runs, as MuJoCo's compiler turns its mjCModel into an
+// mjModel (src/user/user_model.cc). The model and its initial state
+// (multibody/model_builder.h), the collision world with its filter and each
+// geometry's material, the welds and balls, the PD actuators on their
+// joints, and the arm gripper's Cartesian impedance at its start pose.
+//
+// Where the checks live. A scene file's mistakes are refused by the loader
+// (engine/scene/scene_loader.h), which alone knows the file's lines: unknown
+// or duplicate names, joint loops, actuators on joints that are not
+// revolute or prismatic, constraints on unknown or equal bodies, an unknown
+// end-effector body. Robots arrive through their importers and
+// PlaceRobot, which hold the same invariants. This step asserts them
+// (debug builds) and checks only what the assembled scene shows: a robot
+// file's own body names (BuildModel), what the model refuses (inertia,
+// axes), initial states, geometry the collision world refuses, materials
+// by name, and the controllers' gains (Simulation's setters, at
+// construction as later).
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/common/eigen_types.h"
+#include "engine/contact/cartesian_impedance_constraints.h"
+#include "engine/contact/contact_constraints.h"
+#include "engine/contact/pd_actuator_constraints.h"
+#include "engine/contact/weld_constraints.h"
+#include "engine/geometry/collision_world.h"
+#include "engine/multibody/multibody_model.h"
+#include "engine/scene/scene_description.h"
+
+namespace stiction {
+
+struct CompiledScene {
+  std::unique_ptr<MultibodyModel> model;
+  VectorX q0;  ///< Initial positions (quaternions normalized).
+  VectorX v0;  ///< Initial velocities.
+  /// The world's geometry (body 0), then every body's, in scene order.
+  /// Bodies joined by a joint or a constraint do not collide.
+  std::unique_ptr<CollisionWorld> collision;
+  /// The scene's materials in scene order, and each geometry's.
+  GeometryMaterials materials;
+  /// The scene's weld and ball constraints, in scene order.
+  std::vector<BodyConstraint> body_constraints;
+  /// One per scene actuator, in scene order, on its model joint. Gains and
+  /// targets are left to Simulation::SetActuatorGains/SetActuatorTarget,
+  /// which check them (and an oscillator's centre is its target).
+  std::vector<JointActuator> actuators;
+  /// An arm gripper's controller (docs/teleop.md): the end-effector frame
+  /// held where it starts (q0), with a posture term on the revolute and
+  /// prismatic joints between it and the world at their initial values.
+  /// nullopt for a gantry gripper or none.
+  std::optional<CartesianImpedance> gripper_impedance;
+};
+
+/// Compiles `scene` (as LoadSceneFile returns it). Throws InputError
+/// "FILE:LINE: KEY: reason" for what only the assembled scene shows (see
+/// above).
+CompiledScene CompileScene(const SceneDescription& scene);
+
+/// The index of the material `name` in scene.materials. Throws InputError
+/// "unknown material 'NAME'".
+std::size_t FindMaterialIndex(const SceneDescription& scene, const std::string& name);
+
+}  // namespace stiction
