@@ -4,7 +4,6 @@
 
 #include "engine/common/error.h"
 #include "engine/multibody/kinematics.h"
-#include "engine/multibody/model_builder.h"
 
 namespace stiction {
 namespace {
@@ -138,18 +137,15 @@ std::optional<CartesianImpedance> CompileGripperImpedance(const GripperDescripti
 
 CompiledScene CompileScene(const SceneDescription& scene) {
   CompiledScene out;
-  BuiltModel built = BuildModel(scene);
-  out.model = std::move(built.model);
-  out.q0 = std::move(built.q0);
-  out.v0 = std::move(built.v0);
-  const MultibodyModel& model = *out.model;
+  out.multibody = BuildModel(scene);
+  const MultibodyModel& model = *out.multibody.model;
   std::vector<CollisionGeometrySpec> specs = CollectGeometries(scene, model);
   CollisionFilter filter = CalcJointFilter(model);
   out.body_constraints = CompileBodyConstraints(scene, model, &filter);
   out.materials = CompileMaterials(scene, specs);
   out.collision = MakeCollisionWorld(std::move(specs), std::move(filter), out.materials);
   out.actuators = CompileActuators(scene, model);
-  out.gripper_impedance = CompileGripperImpedance(scene.gripper, model, out.q0, out.v0);
+  out.gripper_impedance = CompileGripperImpedance(scene.gripper, model, out.multibody.q0, out.multibody.v0);
   return out;
 }
 

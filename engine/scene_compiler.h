@@ -23,21 +23,19 @@
 #include <string>
 #include <vector>
 
-#include "engine/common/eigen_types.h"
 #include "engine/contact/cartesian_impedance_constraints.h"
 #include "engine/contact/contact_constraints.h"
 #include "engine/contact/pd_actuator_constraints.h"
 #include "engine/contact/weld_constraints.h"
 #include "engine/geometry/collision_world.h"
-#include "engine/multibody/multibody_model.h"
+#include "engine/multibody/model_builder.h"
 #include "engine/scene/scene_description.h"
 
 namespace stiction {
 
 struct CompiledScene {
-  std::unique_ptr<MultibodyModel> model;
-  VectorX q0;  ///< Initial positions (quaternions normalized).
-  VectorX v0;  ///< Initial velocities.
+  /// The model and its initial state.
+  BuiltModel multibody;
   /// The world's geometry (body 0), then every body's, in scene order.
   /// Bodies joined by a joint or a constraint do not collide.
   std::unique_ptr<CollisionWorld> collision;

@@ -28,9 +28,9 @@ Simulation::Simulation(const SceneDescription& scene) : scene_(scene) {
 }
 
 void Simulation::TakeCompiledScene(CompiledScene* compiled) {
-  model_ = std::move(compiled->model);
-  q0_ = std::move(compiled->q0);
-  v0_ = std::move(compiled->v0);
+  model_ = std::move(compiled->multibody.model);
+  q0_ = std::move(compiled->multibody.q0);
+  v0_ = std::move(compiled->multibody.v0);
   collision_ = std::move(compiled->collision);
   stepper_ = std::make_unique<TimeStepper>(*model_, collision_.get(), std::move(compiled->materials));
   stepper_->body_constraints() = std::move(compiled->body_constraints);

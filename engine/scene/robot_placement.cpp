@@ -41,6 +41,14 @@ class RobotPlacer {
  private:
   [[noreturn]] void Fail(const std::string& what) const { throw InputError(at_ + what); }
 
+  /// Appends `item` to `items` unless its name is taken ("KIND name 'NAME'
+  /// already exists in the scene").
+  template <typename Description>
+  void AddUnique(const Description& item, const std::string& kind, std::vector<Description>* items) const {
+    if (HasName(*items, item.name)) Fail(kind + " name '" + item.name + "' already exists in the scene");
+    items->push_back(item);
+  }
+
   std::string Prefixed(const std::string& name) const {
     return name == "world" ? name : RobotElementName(placement_, name);
   }
@@ -168,7 +176,6 @@ class RobotPlacer {
   void PlaceJoint(const JointDescription& j) {
     JointDescription joint = j;
     joint.name = Prefixed(j.name);
-    if (HasName(scene_.joints, joint.name)) Fail("joint name '" + joint.name + "' already exists in the scene");
     joint.child = Prefixed(j.child);
     if (j.parent == "world") {
       MountJoint(j, &joint);
@@ -178,7 +185,7 @@ class RobotPlacer {
     if (const auto it = placement_.initial.find(j.name); it != placement_.initial.end()) {
       joint.initial_q = {it->second};
     }
-    scene_.joints.push_back(joint);
+    AddUnique(joint, "joint", &scene_.joints);
     AddJointPd(j, joint);
   }
 
@@ -201,8 +208,7 @@ class RobotPlacer {
     }
     a.target_position = joint.initial_q.empty() ? 0.0 : joint.initial_q[0];
     a.where = placement_.where;
-    if (HasName(scene_.actuators, a.name)) Fail("actuator name '" + a.name + "' already exists in the scene");
-    scene_.actuators.push_back(a);
+    AddUnique(a, "actuator", &scene_.actuators);
   }
 
   /// The file's own actuators (MJCF servos), targeting the initial values.
@@ -214,8 +220,7 @@ class RobotPlacer {
       if (const auto it = placement_.initial.find(file_actuator.joint); it != placement_.initial.end()) {
         a.target_position = it->second;
       }
-      if (HasName(scene_.actuators, a.name)) Fail("actuator name '" + a.name + "' already exists in the scene");
-      scene_.actuators.push_back(a);
+      AddUnique(a, "actuator", &scene_.actuators);
     }
   }
 
@@ -228,8 +233,7 @@ class RobotPlacer {
       c.body_b = c.body_b == "world" ? placement_.parent : Prefixed(c.body_b);
       if (file_constraint.body_a == "world") c.X_AFa = placement_.X_PR * c.X_AFa;
       if (file_constraint.body_b == "world") c.X_BFb = placement_.X_PR * c.X_BFb;
-      if (HasName(scene_.constraints, c.name)) Fail("constraint name '" + c.name + "' already exists in the scene");
-      scene_.constraints.push_back(c);
+      AddUnique(c, "constraint", &scene_.constraints);
     }
   }
 
