@@ -6,7 +6,9 @@
 #include <string>
 
 #include "engine/common/error.h"
+#include "engine/geometry/collision_world.h"
 #include "engine/scene/scene_loader.h"
+#include "engine/scene_compiler.h"
 
 namespace stiction {
 namespace {
@@ -147,6 +149,55 @@ TEST(SimulationTest, ExternalWrenchAcceleratesTheBody) {
   bad.body = 7;
   EXPECT_THROW(sim.SetExternalWrenches({bad}), InputError);
   sim.SetExternalWrenches({});
+}
+
+TEST(SimulationTest, CompileSceneBuildsTheModelCollisionWorldWeldsAndActuators) {
+  // A hinged arm on a base welded to a free block, and an arm gripper whose
+  // end effector is the arm.
+  const SceneDescription scene = LoadSceneString(R"(
+materials: [{name: rubber, friction: 0.9}]
+bodies:
+  - {name: base, mass: 1, geometry: [{shape: {type: box, size: [0.2, 0.2, 0.2]}}], pose: {position: [0, 0, 1]}}
+  - {name: arm, mass: 1, geometry: [{shape: {type: box, size: [0.4, 0.1, 0.1]}, material: rubber}]}
+  - {name: block, mass: 1, geometry: [{shape: {type: sphere, radius: 0.1}}], pose: {position: [1, 0, 1]}}
+joints:
+  - {name: hinge, type: revolute, parent: base, child: arm, axis: [0, 0, 1], initial: {position: 0.5}}
+actuators:
+  - {name: motor, joint: hinge, kp: 10}
+constraints:
+  - {name: glue, type: weld, body_a: base, body_b: block}
+gripper:
+  end_effector: {body: arm, pose: {position: [0.2, 0, 0]}}
+  fingers: [{name: f, actuators: [motor], open: [0], closed: [1]}]
+)",
+                                                 "compiled.yaml");
+  const CompiledScene compiled = CompileScene(scene);
+  const MultibodyModel& model = *compiled.multibody.model;
+  ASSERT_EQ(model.num_bodies(), 4);
+  const int base = model.FindBody("base"), arm = model.FindBody("arm"), block = model.FindBody("block");
+  // Jointed and welded bodies do not collide; others do.
+  EXPECT_TRUE(compiled.collision->filter().Excludes(base, arm));
+  EXPECT_TRUE(compiled.collision->filter().Excludes(base, block));
+  EXPECT_FALSE(compiled.collision->filter().Excludes(arm, block));
+  ASSERT_EQ(compiled.body_constraints.size(), 1u);
+  EXPECT_EQ(compiled.body_constraints[0].body_a, base);
+  EXPECT_EQ(compiled.body_constraints[0].body_b, block);
+  // Each geometry's material by index: the arm's rubber, the others' default.
+  ASSERT_EQ(compiled.materials.of_geometry.size(), 3u);
+  EXPECT_EQ(compiled.materials.materials[compiled.materials.of_geometry[1]].friction, 0.9);
+  ASSERT_EQ(compiled.actuators.size(), 1u);
+  EXPECT_EQ(compiled.actuators[0].joint, model.FindJoint("hinge"));
+  // The gripper's impedance holds E where it starts, with the hinge as posture.
+  ASSERT_TRUE(compiled.gripper_impedance.has_value());
+  const CartesianImpedance& c = *compiled.gripper_impedance;
+  EXPECT_EQ(c.body, arm);
+  EXPECT_NEAR(c.X_WT.p.x(), 0.2 * std::cos(0.5), 1e-12);
+  EXPECT_NEAR(c.X_WT.p.y(), 0.2 * std::sin(0.5), 1e-12);
+  ASSERT_EQ(c.posture.size(), 1u);
+  EXPECT_EQ(c.posture[0].q_nominal, 0.5);
+  // The Simulation runs exactly that: its controller 0 is the gripper's.
+  const Simulation sim(scene);
+  EXPECT_EQ(sim.cartesian_impedance(0).X_WT.p, c.X_WT.p);
 }
 
 }  // namespace

@@ -72,5 +72,32 @@ bodies:
   }
 }
 
+TEST(ModelBuilderTest, RefusesDuplicateOrReservedBodyNamesAnImporterMade) {
+  // The loader refuses these in a scene file; a robot file's own names (a
+  // URDF link called 'world', an MJCF name equal to a generated one) reach
+  // the model builder, which is their only check.
+  SceneDescription scene = Load(R"(
+bodies:
+  - {name: a, mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}
+)");
+  scene.bodies.push_back(scene.bodies[0]);
+  JointDescription joint = scene.joints[0];
+  joint.name = "a_free_2";
+  scene.joints.push_back(joint);
+  EXPECT_THROW(
+      {
+        try {
+          BuildModel(scene);
+        } catch (const InputError& e) {
+          EXPECT_STREQ(e.what(), "test.yaml:3: bodies: duplicate or reserved body name 'a'");
+          throw;
+        }
+      },
+      InputError);
+  scene.bodies[1].name = "world";
+  scene.joints[1].child = "world";
+  EXPECT_THROW(BuildModel(scene), InputError);
+}
+
 }  // namespace
 }  // namespace stiction
