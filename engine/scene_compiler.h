@@ -11,9 +11,11 @@
 // or duplicate names, joint loops, actuators on joints that are not
 // revolute or prismatic, constraints on unknown or equal bodies, an unknown
 // end-effector body. Robots arrive through their importers and
-// PlaceRobot, which hold the same invariants. This step asserts them
-// (debug builds) and checks only what the assembled scene shows: a robot
-// file's own body names (BuildModel), what the model refuses (inertia,
+// PlaceRobot, which hold the same invariants (trees, hinge and slide
+// actuators, equalities on two bodies, unique joint names). This step
+// asserts them (debug builds) and checks only what the assembled scene
+// shows: a robot file's own body names (BuildModel: a URDF link 'world', an
+// MJCF name equal to a generated one), what the model refuses (inertia,
 // axes), initial states, geometry the collision world refuses, materials
 // by name, and the controllers' gains (Simulation's setters, at
 // construction as later).
