@@ -4,9 +4,9 @@
 
 #include <cerrno>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "engine/common/error.h"
@@ -27,20 +27,9 @@ namespace {
 double ReadNumber(const std::string& label, const YAML::Node& node, const std::string& key) {
   if (!node.IsScalar()) Fail(label, node, key, "expected a number");
   const std::string text = node.Scalar();
-  char* end = nullptr;
-  errno = 0;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(value)) {
-    Fail(label, node, key, "expected a finite number, got '" + OneLine(text) + "'");
-  }
-  return value;
-}
-
-/// Round-trip precision: a saved command file replays bit-identically.
-std::string FormatExact(double x) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.17g", x);
-  return text;
+  const std::optional<double> value = ParseDouble(text);
+  if (!value || !std::isfinite(*value)) Fail(label, node, key, "expected a finite number, got '" + OneLine(text) + "'");
+  return *value;
 }
 
 CommandEntry ParseEntry(const std::string& label, const YAML::Node& node, const std::string& key) {
@@ -131,8 +120,9 @@ CameraKeyframe ParseCameraKeyframe(const std::string& label, const YAML::Node& n
   if (k.time_s < 0) Fail(label, time, key + ".time", "must be >= 0 s");
   if (previous != nullptr && !(k.time_s > previous->time_s)) {
     Fail(label, time, key + ".time",
-         "keyframe times must increase strictly, got " + FormatExact(k.time_s) + " s after " +
-             FormatExact(previous->time_s) + " s (line " + std::to_string(previous->line) + ")");
+         "keyframe times must increase strictly, got " + FormatNumber(k.time_s, kRoundTripDigits) +
+             " s after " + FormatNumber(previous->time_s, kRoundTripDigits) + " s (line " +
+             std::to_string(previous->line) + ")");
   }
   const YAML::Node lookat = node["lookat"];
   if (!lookat.IsSequence() || lookat.size() != 3) Fail(label, lookat, key + ".lookat", "expected [x, y, z] in m");
@@ -233,35 +223,39 @@ std::string FormatCommandLog(const CommandLog& log) {
     scene << log.scene;
     out << "scene: " << scene.c_str() << '\n';
   }
-  if (log.time_step) out << "time_step: " << FormatExact(*log.time_step) << '\n';
+  if (log.time_step) out << "time_step: " << FormatNumber(*log.time_step, kRoundTripDigits) << '\n';
   out << "commands:\n";
   for (const CommandEntry& e : log.entries) {
     out << "  - {";
     if (e.step) {
       out << "step: " << *e.step;
     } else {
-      out << "time: " << FormatExact(e.time_s.value_or(0));
+      out << "time: " << FormatNumber(e.time_s.value_or(0), kRoundTripDigits);
     }
     if (e.target) {
-      out << ", target: [" << FormatExact(e.target->x) << ", " << FormatExact(e.target->y) << ", "
-          << FormatExact(e.target->z) << ", " << FormatExact(e.target->yaw);
+      out << ", target: [" << FormatNumber(e.target->x, kRoundTripDigits) << ", "
+          << FormatNumber(e.target->y, kRoundTripDigits) << ", " << FormatNumber(e.target->z, kRoundTripDigits) << ", "
+          << FormatNumber(e.target->yaw, kRoundTripDigits);
       // Tilt only when used, so gantry files keep their four numbers.
-      if (e.target->tilt != 0) out << ", " << FormatExact(e.target->tilt);
+      if (e.target->tilt != 0) out << ", " << FormatNumber(e.target->tilt, kRoundTripDigits);
       out << "]";
-      if (e.ramp_s > 0) out << ", ramp: " << FormatExact(e.ramp_s);
+      if (e.ramp_s > 0) out << ", ramp: " << FormatNumber(e.ramp_s, kRoundTripDigits);
     }
     if (e.grip) out << ", grip: " << (*e.grip == GripState::kClosed ? "close" : "open");
-    if (e.grip_force) out << ", grip_force: " << FormatExact(*e.grip_force);
+    if (e.grip_force) out << ", grip_force: " << FormatNumber(*e.grip_force, kRoundTripDigits);
     out << "}\n";
   }
   if (!log.camera.empty()) {
     out << "camera:\n";
     for (const CameraKeyframe& k : log.camera) {
       const CameraPose& p = k.pose;
-      out << "  - {time: " << FormatExact(k.time_s) << ", lookat: [" << FormatExact(p.lookat.x()) << ", "
-          << FormatExact(p.lookat.y()) << ", " << FormatExact(p.lookat.z()) << "], distance: " << FormatExact(p.distance)
-          << ", azimuth: " << FormatExact(p.azimuth_deg) << ", elevation: " << FormatExact(p.elevation_deg)
-          << ", fovy: " << FormatExact(p.fovy_deg) << "}\n";
+      out << "  - {time: " << FormatNumber(k.time_s, kRoundTripDigits)
+          << ", lookat: [" << FormatNumber(p.lookat.x(), kRoundTripDigits) << ", "
+          << FormatNumber(p.lookat.y(), kRoundTripDigits) << ", " << FormatNumber(p.lookat.z(), kRoundTripDigits)
+          << "], distance: " << FormatNumber(p.distance, kRoundTripDigits)
+          << ", azimuth: " << FormatNumber(p.azimuth_deg, kRoundTripDigits)
+          << ", elevation: " << FormatNumber(p.elevation_deg, kRoundTripDigits)
+          << ", fovy: " << FormatNumber(p.fovy_deg, kRoundTripDigits) << "}\n";
     }
   }
   return out.str();

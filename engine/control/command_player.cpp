@@ -1,21 +1,15 @@
 #include "engine/control/command_player.h"
 
 #include <cmath>
-#include <cstdio>
 
 #include "engine/common/error.h"
+#include "engine/common/text.h"
 
 namespace stiction {
 namespace {
 
 std::string Where(const CommandLog& log, int line) {
   return line > 0 ? log.file + ":" + std::to_string(line) : log.file;
-}
-
-std::string Format(double x) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.9g", x);
-  return text;
 }
 
 }  // namespace
@@ -27,7 +21,7 @@ CommandPlayer::CommandPlayer(const CommandLog& log, double dt) {
   // Step indices only mean the same instants at the δt they were recorded at.
   if (has_steps && log.time_step && *log.time_step != dt) {
     throw InputError(Where(log, log.time_step_line) + ": time_step: the commands were recorded at " +
-                     Format(*log.time_step) + " s but the simulation runs at " + Format(dt) +
+                     FormatNumber(*log.time_step, 9) + " s but the simulation runs at " + FormatNumber(dt, 9) +
                      " s (replay at the recorded time step)");
   }
   std::int64_t previous = 0;

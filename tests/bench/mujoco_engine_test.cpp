@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "bench/side_by_side/peer_engine.h"
+#include "engine/common/text.h"
 #include "engine/scene/scene_loader.h"
 
 namespace stiction::bench {
@@ -34,11 +35,7 @@ std::unique_ptr<PeerEngine> Make(const std::string& yaml, MujocoConfig config) {
   return Make(LoadSceneString(yaml, "scene.yaml"), config);
 }
 
-std::string Num(double x) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.17g", x);
-  return buffer;
-}
+std::string Num(double x) { return FormatNumber(x, kRoundTripDigits); }
 
 std::string ScenePath(const std::string& name) {
   return std::string(STICTION_SOURCE_DIR) + "/assets/scenes/" + name;

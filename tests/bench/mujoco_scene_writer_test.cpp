@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bench/side_by_side/mujoco_scene_writer.h"
+#include "engine/common/text.h"
 #include "engine/multibody/dynamics.h"
 #include "engine/multibody/kinematics.h"
 #include "engine/scene/scene_loader.h"
@@ -25,11 +26,7 @@
 namespace stiction::bench {
 namespace {
 
-std::string Num(double x) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.17g", x);
-  return buffer;
-}
+std::string Num(double x) { return FormatNumber(x, kRoundTripDigits); }
 
 bool Contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
