@@ -7,13 +7,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <memory>
 #include <optional>
 #include <system_error>
 
-#include "engine/control/command_log.h"
-#include "engine/control/command_player.h"
-#include "engine/control/gripper_controller.h"
+#include "engine/control/scene_gripper.h"
 #include "engine/simulation.h"
 #include "fuzz/fuzz_harness.h"
 
@@ -104,32 +101,24 @@ void LoadAndStep(const std::function<SceneDescription()>& load) {
 
 void BuildAndStep(const SceneDescription& scene) {
   std::optional<Simulation> sim;
-  std::unique_ptr<GripperController> controller;
-  std::optional<CommandPlayer> player;
+  SceneGripper gripper;
   try {
     sim.emplace(scene);
-    if (scene.gripper.present) {
-      controller = std::make_unique<GripperController>(*sim);
-      if (!scene.commands_file.empty()) {
-        player.emplace(LoadCommandFile(scene.commands_file), sim->time_step());
-      }
-    }
+    gripper = SceneGripper::ForScene(*sim);
   } catch (const InputError& e) {
     CheckCleanError(e);
     if (!sim) return;  // The scene cannot become a model: refused cleanly.
-    controller.reset();  // A refused gripper or command file: step without them.
-    player.reset();
+    gripper = SceneGripper();  // A refused gripper or command file: step without them.
   }
   for (int i = 0; i < kFuzzSteps; ++i) {
-    // PrepareGripperStep applies commands (Apply may refuse a command with an
+    // PrepareStep applies commands (Apply may refuse a command with an
     // InputError: clean, the viewer shows it) and writes actuator targets.
-    if (controller) {
+    if (gripper.present()) {
       try {
-        PrepareGripperStep(&*sim, controller.get(), player ? &*player : nullptr);
+        gripper.PrepareStep(&*sim);
       } catch (const InputError& e) {
         CheckCleanError(e);
-        controller.reset();
-        player.reset();
+        gripper = SceneGripper();
       }
     }
     const StepResult result = sim->Step();  // Never throws by contract; a failure is a status.

@@ -3,7 +3,8 @@
 // ramps and what Actuate writes into the simulation's actuators (read back
 // through Simulation::scene()), input checks, and StateCommand. The expected
 // values come from the scene files and the contract in docs/teleop.md, not
-// from running the controller.
+// from running the controller. Then SceneGripper
+// (engine/control/scene_gripper.h), the set-up every driver shares.
 #include "engine/control/gripper_controller.h"
 
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "engine/common/error.h"
+#include "engine/control/scene_gripper.h"
 #include "tests/scenarios/scenario_helpers.h"
 
 namespace stiction {
@@ -450,6 +452,77 @@ TEST(GripperControllerTest, StateCommandReproducesTheState) {
   EXPECT_EQ(initial.ramp_steps, 0);
   EXPECT_EQ(*initial.grip, GripState::kOpen);
   EXPECT_EQ(*initial.grip_force, kSceneGripForce);
+}
+
+TEST(SceneGripperTest, PlaysTheScenesOwnCommandsOrTheGivenFile) {
+  const Simulation sim = Simulation::FromFile(test::ScenePath("grasp_box.yaml"));
+  const SceneGripper own = SceneGripper::ForScene(sim);
+  ASSERT_TRUE(own.present());
+  ASSERT_NE(own.player(), nullptr);
+  EXPECT_EQ(own.commands_file(), sim.scene().commands_file);
+  EXPECT_FALSE(own.player()->commands().empty());
+
+  const std::string other = test::ScenePath("commands/grasp_soft_pads.yaml");
+  const SceneGripper given = SceneGripper::ForScene(sim, other);
+  ASSERT_NE(given.player(), nullptr);
+  EXPECT_EQ(given.commands_file(), other);
+
+  SceneGripper controller_only(sim);
+  ASSERT_TRUE(controller_only.present());
+  EXPECT_EQ(controller_only.player(), nullptr);
+  EXPECT_EQ(controller_only.controller()->target(), GripperController(sim).target());
+}
+
+TEST(SceneGripperTest, ASceneWithoutAGripperHasNothingToDrive) {
+  Simulation sim = Simulation::FromFile(test::ScenePath("grasp_hold.yaml"));
+  SceneGripper none = SceneGripper::ForScene(sim, test::ScenePath("commands/grasp_box.yaml"));
+  EXPECT_FALSE(none.present());
+  EXPECT_EQ(none.controller(), nullptr);
+  EXPECT_EQ(none.player(), nullptr);
+  none.PrepareStep(&sim);  // Nothing to do.
+  none.Restart(sim);
+  EXPECT_THROW(none.PlayFile(test::ScenePath("commands/grasp_box.yaml"), sim.time_step()), InputError);
+}
+
+TEST(SceneGripperTest, ARefusedFileLeavesWhatWasPlaying) {
+  const Simulation sim = Simulation::FromFile(test::ScenePath("grasp_box.yaml"));
+  SceneGripper gripper = SceneGripper::ForScene(sim);
+  const std::string playing = gripper.commands_file();
+  EXPECT_THROW(gripper.PlayFile("/nonexistent/commands.yaml", sim.time_step()), InputError);
+  EXPECT_EQ(gripper.commands_file(), playing);
+  ASSERT_NE(gripper.player(), nullptr);
+  gripper.StopPlaying();
+  EXPECT_EQ(gripper.player(), nullptr);
+  EXPECT_EQ(gripper.commands_file(), "");
+  EXPECT_TRUE(gripper.present());
+}
+
+TEST(SceneGripperTest, DrivesAsPrepareGripperStepAndRestartsWithTheSimulation) {
+  // The same script through SceneGripper and through the controller and
+  // player by hand: bit-identical states; after Reset and Restart the run
+  // repeats itself.
+  Simulation a = Simulation::FromFile(test::ScenePath("grasp_box.yaml"));
+  Simulation b = Simulation::FromFile(test::ScenePath("grasp_box.yaml"));
+  SceneGripper gripper = SceneGripper::ForScene(a);
+  GripperController controller(b);
+  CommandPlayer player(LoadCommandFile(b.scene().commands_file), b.time_step());
+  constexpr int kSteps = 60;
+  std::vector<VectorX> first_run;
+  for (int i = 0; i < kSteps; ++i) {
+    gripper.PrepareStep(&a);
+    PrepareGripperStep(&b, &controller, &player);
+    ASSERT_EQ(a.Step().status, StepStatus::kSuccess);
+    ASSERT_EQ(b.Step().status, StepStatus::kSuccess);
+    ASSERT_EQ(a.velocities(), b.velocities()) << "step " << i;
+    first_run.push_back(a.velocities());
+  }
+  a.Reset();
+  gripper.Restart(a);
+  for (int i = 0; i < kSteps; ++i) {
+    gripper.PrepareStep(&a);
+    ASSERT_EQ(a.Step().status, StepStatus::kSuccess);
+    ASSERT_EQ(a.velocities(), first_run[static_cast<std::size_t>(i)]) << "step " << i << " after the restart";
+  }
 }
 
 }  // namespace
