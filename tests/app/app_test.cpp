@@ -21,6 +21,7 @@
 #include "app/ui/demo_scenes.h"
 #include "engine/scene/scene_loader.h"
 #include "tests/app/run_command.h"
+#include "tests/support/scratch_dir.h"
 
 namespace stiction::app {
 namespace {
@@ -443,7 +444,7 @@ TEST(AppTest, AFailedStepPausesAndTheAppKeepsRunning) {
 }
 
 TEST(AppTest, ScreenshotAndResize) {
-  const fs::path dir = fs::temp_directory_path() / "stiction-app-test-shots";
+  const fs::path dir = test::TempPath("stiction-app-test-shots");
   fs::remove_all(dir);
   fs::create_directories(dir);
   AppOptions o = Options(kDemo);
@@ -798,7 +799,7 @@ TEST(AppContactTest, DefaultCameraFramesTheBodies) {
 // ------------------------------------------------------- the executable
 
 TEST(AppExecutableTest, HeadlessFramesWriteAScreenshot) {
-  const fs::path png = fs::temp_directory_path() / "stiction-app-test-headless.png";
+  const fs::path png = test::TempPath("stiction-app-test-headless.png");
   fs::remove(png);
   std::string out;
   const int code = RunCommand(std::string(STICTION_APP_EXE) + " " + kScenes +
@@ -815,7 +816,7 @@ TEST(AppExecutableTest, HeadlessFramesWriteAScreenshot) {
 }
 
 TEST(AppExecutableTest, BrokenOrMissingShadersGiveOneLineAndExitOne) {
-  const fs::path dir = fs::temp_directory_path() / "stiction-app-test-shaders";
+  const fs::path dir = test::TempPath("stiction-app-test-shaders");
   fs::remove_all(dir);
   fs::create_directories(dir);
   for (const auto& e : fs::directory_iterator(STICTION_SOURCE_DIR "/shaders")) {
@@ -847,7 +848,7 @@ AppOptions GripperOptions(const std::string& scene, int steps_per_frame = 10) {
   o.steps_per_frame = steps_per_frame;
   // Command recordings autosave there (docs/recording-faults.md), not in
   // the working directory.
-  o.screenshot_dir = fs::temp_directory_path().string();
+  o.screenshot_dir = test::TempDir().string();
   return o;
 }
 
@@ -1016,7 +1017,7 @@ TEST(AppGripperTest, ClosingGripsAndLiftsTheBox) {
 }
 
 TEST(AppGripperTest, RecordSaveReplayReproducesTheState) {
-  const fs::path file = fs::temp_directory_path() / "stiction_app_gripper_record.yaml";
+  const fs::path file = test::TempPath("stiction_app_gripper_record.yaml");
   App app(GripperOptions("grasp_box.yaml"));
   app.Frame();
   app.StartCommandRecording();
@@ -1036,7 +1037,7 @@ TEST(AppGripperTest, RecordSaveReplayReproducesTheState) {
   EXPECT_TRUE((app.simulation().positions().array() == q.array()).all());
   EXPECT_TRUE((app.simulation().velocities().array() == v.array()).all());
   // A malformed file is refused with FILE:LINE: KEY.
-  const fs::path bad = fs::temp_directory_path() / "stiction_app_gripper_bad.yaml";
+  const fs::path bad = test::TempPath("stiction_app_gripper_bad.yaml");
   std::ofstream(bad) << "commands:\n  - {step: 0, grip: shut}\n";
   EXPECT_FALSE(app.ReplayCommands(bad.string()));
   EXPECT_EQ(app.ui().message, bad.string() + ":2: commands[0].grip: expected open or close, got 'shut'");
@@ -1045,7 +1046,7 @@ TEST(AppGripperTest, RecordSaveReplayReproducesTheState) {
 
 TEST(AppGripperTest, ReplayOptionReproducesARecording) {
   // Record a take, then start a fresh viewer with --replay FILE.
-  const fs::path file = fs::temp_directory_path() / "stiction_app_gripper_option.yaml";
+  const fs::path file = test::TempPath("stiction_app_gripper_option.yaml");
   VectorX q;
   std::int64_t steps = 0;
   {
@@ -1215,7 +1216,7 @@ TEST(AppRobotTest, RobotScenesFrameTheRobotAndMatchTheirGoldenImages) {
 
 // Writes `text` to a fresh file under the temp directory.
 fs::path WriteTempFile(const std::string& name, const std::string& text) {
-  const fs::path dir = fs::temp_directory_path() / "stiction-app-test-robots";
+  const fs::path dir = test::TempPath("stiction-app-test-robots");
   fs::create_directories(dir);
   const fs::path file = dir / name;
   std::ofstream(file) << text;
@@ -1271,7 +1272,7 @@ TEST(AppRobotTest, ABadDroppedFileKeepsTheSceneRunning) {
                     "<parent link=\"a\"/><child link=\"missing\"/></joint></robot>\n"),
       WriteTempFile("bad.yaml", "bodies: [\n  - {name: x, mass: -1\n"),
       WriteTempFile("bad_mass.yaml", "bodies:\n  - name: box\n    mass: -1\n"),
-      fs::temp_directory_path() / "stiction-app-test-robots" / "no_such_robot.urdf",
+      test::TempPath("stiction-app-test-robots") / "no_such_robot.urdf",
       fs::path(kScenes),  // A directory.
   };
   for (const fs::path& file : bad) {
@@ -1392,7 +1393,7 @@ TEST(AppRobotTest, AnMjcfMeshGeomIsDrawn) {
 // The executable opens a robot file given on the command line, and exits 1
 // with one line for a bad one.
 TEST(AppExecutableTest, OpensARobotFileFromTheCommandLine) {
-  const fs::path png = fs::temp_directory_path() / "stiction-app-test-robot.png";
+  const fs::path png = test::TempPath("stiction-app-test-robot.png");
   fs::remove(png);
   std::string out;
   EXPECT_EQ(RunCommand(std::string(STICTION_APP_EXE) + " " + kRobots +

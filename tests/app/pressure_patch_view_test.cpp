@@ -20,7 +20,7 @@
 #include "app/app.h"
 #include "app/render/pressure_scale.h"
 #include "app/ui/patch_inspector.h"
-#include "tests/scene/scratch_dir_test.h"
+#include "tests/support/scratch_dir.h"
 
 namespace stiction::app {
 namespace {

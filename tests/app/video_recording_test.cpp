@@ -13,7 +13,7 @@
 #include "app/app.h"
 #include "tests/app/record/ffprobe.h"
 #include "tests/app/run_command.h"
-#include "tests/app/temp_path.h"
+#include "tests/support/scratch_dir.h"
 
 namespace stiction::app {
 namespace {

@@ -22,7 +22,7 @@
 #include "app/ui/ui_metrics.h"
 #include "app/ui/viewer_settings.h"
 #include "engine/simulation.h"
-#include "tests/scene/scratch_dir_test.h"
+#include "tests/support/scratch_dir.h"
 
 namespace stiction::app {
 namespace {
@@ -93,7 +93,7 @@ TEST(LayoutTest, LetterboxKeepsTheAspectInsideTheArea) {
 // ---------------------------------------------------------------- settings file
 
 TEST(ViewerSettingsTest, RoundTripAndDamagedLinesCostOnlyThemselves) {
-  const fs::path dir = fs::temp_directory_path() / "stiction-viewer-settings-test";
+  const fs::path dir = test::TempPath("stiction-viewer-settings-test");
   fs::remove_all(dir);
   const std::string path = (dir / "sub" / "viewer.ini").string();
   ViewerSettings s;
@@ -223,7 +223,7 @@ TEST(ViewerLayoutTest, TabAndShiftTabHideTheColumnsAndTheSceneTakesTheRoom) {
 }
 
 TEST(ViewerLayoutTest, WindowSizeColumnsAndSectionsPersistBetweenRuns) {
-  const fs::path dir = fs::temp_directory_path() / "stiction-viewer-persist-test";
+  const fs::path dir = test::TempPath("stiction-viewer-persist-test");
   fs::remove_all(dir);
   const std::string path = (dir / "viewer.ini").string();
   {

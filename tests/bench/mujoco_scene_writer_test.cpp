@@ -22,6 +22,7 @@
 #include "engine/multibody/kinematics.h"
 #include "engine/scene/scene_loader.h"
 #include "engine/simulation.h"
+#include "tests/support/scratch_dir.h"
 
 namespace stiction::bench {
 namespace {
@@ -497,7 +498,7 @@ void ExpectSameModelThroughMjcf(const std::string& scene_file) {
   SCOPED_TRACE(scene_file);
   const SceneDescription scene = LoadSceneFile(ScenePath(scene_file));
   const std::string mjcf = Write(scene);
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "stiction_mjcf_round_trip";
+  const std::filesystem::path dir = test::TempPath("stiction_mjcf_round_trip");
   std::filesystem::create_directories(dir);
   const std::string path = (dir / "model.xml").string();
   {

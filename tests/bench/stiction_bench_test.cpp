@@ -18,6 +18,7 @@
 #include "bench/side_by_side/bench_scenes.h"
 #include "engine/common/error.h"
 #include "engine/simulation.h"
+#include "tests/support/scratch_dir.h"
 
 namespace stiction::bench {
 namespace {
@@ -173,7 +174,7 @@ std::string Slurp(const std::string& path) {
 }
 
 TEST(StictionBenchExecutable, ShortModePrintsEveryEngineOnEveryScene) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "stiction_bench_test";
+  const std::filesystem::path dir = test::TempPath("stiction_bench_test");
   std::filesystem::create_directories(dir);
   const std::string out = (dir / "stdout.md").string(), md = (dir / "table.md").string();
   const std::string command =

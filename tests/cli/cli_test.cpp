@@ -22,6 +22,7 @@
 #include "engine/common/error.h"
 #include "engine/parameters/parameter_reference.h"
 #include "engine/scene/scene_loader.h"
+#include "tests/support/scratch_dir.h"
 
 namespace stiction::cli {
 namespace {
@@ -269,8 +270,8 @@ class CliExecutableTest : public ::testing::Test {
  protected:
   void SetUp() override {
     const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("stiction_cli_test_" + std::to_string(::getpid()) + "_" +
-                                        info->name());
+    dir_ = stiction::test::TempPath("stiction_cli_test_" + std::to_string(::getpid()) + "_" +
+                                    info->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }

@@ -33,6 +33,7 @@
 
 #include "engine/scene/scene_loader.h"
 #include "tests/app/run_command.h"
+#include "tests/support/scratch_dir.h"
 
 namespace stiction::test {
 namespace {
@@ -100,7 +101,7 @@ struct RunResult {
 // One stiction-sim process; the hash of its stripped report and CSV.
 RunResult RunSim(const std::string& scene, double duration, const std::vector<std::string>& extra,
               const std::string& tag) {
-  const fs::path work = fs::temp_directory_path() / ("stiction_determinism_" + std::to_string(::getpid()));
+  const fs::path work = test::TempPath("stiction_determinism_" + std::to_string(::getpid()));
   fs::create_directories(work);
   const fs::path report = work / (scene + "_" + tag + ".json");
   const fs::path csv = work / (scene + "_" + tag + ".csv");

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/cli/report_shape.h"
+#include "tests/support/scratch_dir.h"
 
 namespace stiction::cli {
 namespace {
@@ -271,9 +272,8 @@ TEST(ReportJsonTest, ZeroWallTimeGivesZeroRealtimeFactor) {
 
 TEST(ReportJsonTest, WriteJsonFileRoundTripsAndNamesUnwritablePaths) {
   const std::filesystem::path path =
-      std::filesystem::temp_directory_path() /
-      ("stiction_report_writer_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-       ".json");
+      stiction::test::TempPath("stiction_report_writer_test_" +
+                               std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + ".json");
   const nlohmann::json j = MakeReportJson(MakeRun(), RunStatistics());
   WriteJsonFile(path.string(), j);
   std::ifstream in(path);

@@ -28,6 +28,7 @@
 #include "engine/parameters/parameter_binding.h"
 #include "engine/simulation.h"
 #include "tests/app/run_command.h"
+#include "tests/support/scratch_dir.h"
 
 namespace stiction::cli {
 namespace {
@@ -279,7 +280,7 @@ TEST(SoakCommandLineTest, AMissingSceneIsOneLineAndExitTwo) {
 // runs crossed the 16 MiB limit by 0.29 MiB and the other did not (CI at
 // 180a2af), so its violation, like its figures, is not a property of the seed.
 TEST(SoakCommandLineTest, SameSeedAndDurationReproduceTheRun) {
-  const fs::path dir = fs::temp_directory_path() / ("stiction_soak_repro_" + std::to_string(::getpid()));
+  const fs::path dir = test::TempPath("stiction_soak_repro_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   auto run = [&](const std::string& tag) {
     const fs::path report = dir / (tag + ".json");
@@ -313,7 +314,7 @@ TEST(SoakCommandLineTest, SameSeedAndDurationReproduceTheRun) {
 // no violation (found running the CI soak under ASan, whose quarantine grows
 // RSS by design).
 TEST(SoakCommandLineTest, AnUnenforcedMemoryBreachIsCountedAndTheRunGoesOn) {
-  const fs::path report = fs::temp_directory_path() / ("stiction_soak_unenforced_" + std::to_string(::getpid()) + ".json");
+  const fs::path report = test::TempPath("stiction_soak_unenforced_" + std::to_string(::getpid()) + ".json");
   std::ostringstream out, err;
   const SoakParseResult parsed =
       ParseSoakCommandLine({Scene("falling_box"), "--wall-time", "4", "--quiet", "--invariants", "finite_state",
@@ -372,8 +373,8 @@ class CiSoakTest : public ::testing::TestWithParam<CiSoak> {};
 TEST_P(CiSoakTest, EveryKindOfEventAndNoViolation) {
   const CiSoak& c = GetParam();
   const bool every_event = c.config == "every_event";
-  const fs::path report = fs::temp_directory_path() / ("stiction_soak_" + c.scene + "_" + c.config + "_" +
-                                                       std::to_string(::getpid()) + ".json");
+  const fs::path report = test::TempPath("stiction_soak_" + c.scene + "_" + c.config + "_" +
+                                         std::to_string(::getpid()) + ".json");
   std::string output;
   const std::string command = std::string(STICTION_SOAK_EXE) + " " + Scene(c.scene) + " --duration " +
                               std::to_string(c.duration_s) +

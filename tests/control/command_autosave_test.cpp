@@ -16,17 +16,14 @@
 
 #include "engine/control/command_recorder.h"
 #include "tests/scenarios/gripper_helpers.h"
+#include "tests/support/scratch_dir.h"
 
 namespace stiction {
 namespace {
 
 namespace fs = std::filesystem;
 
-fs::path TempFile(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("stiction-autosave-test-" + std::to_string(getpid()) + "-" + name);
-  fs::remove(p);
-  return p;
-}
+fs::path TempFile(const std::string& name) { return test::FreshTempPath("stiction-autosave-test", name); }
 
 GripperCommand ForceCommand(std::int64_t step, double newtons) {
   GripperCommand c;

@@ -8,6 +8,7 @@
 #include "engine/control/command_log.h"
 #include "engine/control/command_recorder.h"
 #include "tests/scenarios/gripper_helpers.h"
+#include "tests/support/scratch_dir.h"
 
 namespace stiction {
 namespace {
@@ -72,7 +73,7 @@ TEST(ReplayDeterminismTest, RecordedTeleopReplaysBitIdentically) {
   // The box was lifted by the teleop run.
   ASSERT_GT(live.CalcBodyStates()[live.model().FindBody("box") - 1].position.z(), 0.1);
 
-  const fs::path file = fs::temp_directory_path() / "stiction_replay_determinism_test.yaml";
+  const fs::path file = test::TempPath("stiction_replay_determinism_test.yaml");
   SaveCommandFile(recorder.log(), file.string());
   Simulation replay = Simulation::FromFile(test::ScenePath("grasp_box.yaml"));
   GripperController replay_gripper(replay);

@@ -23,6 +23,7 @@
 #include "engine/multibody/kinematics.h"
 #include "engine/scene/scene_loader.h"
 #include "engine/simulation.h"
+#include "tests/support/scratch_dir.h"
 
 namespace stiction {
 namespace {
@@ -230,7 +231,7 @@ std::string Robot(const std::string& name) { return std::string(STICTION_SOURCE_
 /// An MJCF model exercising what URDF cannot: a free base, a ball joint,
 /// slide joints, armature, a non-zero joint reference, capsules.
 std::string WriteMjcfModel() {
-  const std::string path = (std::filesystem::temp_directory_path() / "stiction_xval_model.xml").string();
+  const std::string path = test::TempPath("stiction_xval_model.xml").string();
   std::ofstream out(path);
   out << R"(<mujoco model="xval">
   <option gravity="0 0 -9.81"/>

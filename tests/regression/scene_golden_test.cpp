@@ -40,6 +40,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/app/run_command.h"
+#include "tests/support/scratch_dir.h"
 
 namespace stiction::test {
 namespace {
@@ -258,7 +259,7 @@ class SceneGoldenTest : public ::testing::TestWithParam<GoldenRun> {};
 
 TEST_P(SceneGoldenTest, MatchesTheRecordedRunBitForBit) {
   const GoldenRun& run = GetParam();
-  const fs::path work = fs::temp_directory_path() / ("stiction_golden_" + std::to_string(::getpid()));
+  const fs::path work = test::TempPath("stiction_golden_" + std::to_string(::getpid()));
   fs::create_directories(work);
   const json now = Record(run, work);
   fs::remove_all(work);

@@ -12,6 +12,7 @@
 #include "engine/control/command_recorder.h"
 #include "tests/scenarios/gripper_helpers.h"
 #include "tests/scenarios/scenario_helpers.h"
+#include "tests/support/scratch_dir.h"
 
 namespace stiction {
 namespace {
@@ -69,7 +70,7 @@ TEST(ArmPickPlaceTest, RecordedArmTeleopReplaysBitIdentically) {
     ASSERT_EQ(live.Step().status, StepStatus::kSuccess);
   }
   recorder.Stop();
-  const fs::path file = fs::temp_directory_path() / "stiction_arm_teleop_replay.yaml";
+  const fs::path file = test::TempPath("stiction_arm_teleop_replay.yaml");
   SaveCommandFile(recorder.log(), file.string());
   Simulation replay = Simulation::FromFile(test::ScenePath("iiwa_pick_place.yaml"));
   GripperController replay_gripper(replay);

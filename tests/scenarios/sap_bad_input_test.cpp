@@ -15,6 +15,7 @@
 #include "engine/common/error.h"
 #include "engine/scene/scene_loader.h"
 #include "tests/scenarios/scenario_helpers.h"
+#include "tests/support/scratch_dir.h"
 
 namespace stiction {
 namespace {
@@ -144,8 +145,7 @@ TEST(SapBadInputTest, SolverFailureIsAStatusAndLeavesTheStateAlone) {
 }
 
 TEST(SapBadInputTest, TheCliReportsASolverFailureWithExitCode3) {
-  const fs::path dir = fs::temp_directory_path() /
-                       ("stiction_sap_bad_input_" + std::to_string(::getpid()));
+  const fs::path dir = test::TempPath("stiction_sap_bad_input_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   std::string command = std::string("'") + STICTION_SIM_EXE + "' '" +
                         test::ScenePath("stack10.yaml") + "' --quiet --duration 0.05";

@@ -16,7 +16,7 @@
 #include "engine/common/error.h"
 #include "engine/scene/scene_loader.h"
 #include "engine/simulation.h"
-#include "tests/scene/scratch_dir_test.h"
+#include "tests/support/scratch_dir.h"
 
 namespace stiction {
 namespace {

@@ -30,6 +30,7 @@
 #include "engine/scene/scene_loader.h"
 #include "engine/scene/urdf_importer.h"
 #include "engine/simulation.h"
+#include "tests/support/scratch_dir.h"
 
 namespace stiction {
 namespace {
@@ -403,7 +404,7 @@ class RobotFuzzTest : public ::testing::Test {
   static void SetUpTestSuite() {
     // The directory is named like the package, so that package://fuzzpkg/...
     // resolves beside the robot file (docs/robots.md).
-    dir_ = new fs::path(fs::temp_directory_path() / ("stiction_robot_fuzz_" + std::to_string(::getpid())) / "fuzzpkg");
+    dir_ = new fs::path(test::TempPath("stiction_robot_fuzz_" + std::to_string(::getpid())) / "fuzzpkg");
     fs::create_directories(*dir_);
     std::ofstream(*dir_ / "tet.obj") << kTetrahedronObj;
   }

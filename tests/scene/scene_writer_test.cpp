@@ -19,7 +19,7 @@
 #include "engine/parameters/parameter_binding.h"
 #include "engine/scene/scene_loader.h"
 #include "engine/simulation.h"
-#include "tests/scene/scratch_dir_test.h"
+#include "tests/support/scratch_dir.h"
 
 namespace stiction {
 namespace {

@@ -32,7 +32,7 @@
 #include "tests/app/record/ffprobe.h"
 #include "tests/app/record/mp4_boxes.h"
 #include "tests/app/run_command.h"
-#include "tests/app/temp_path.h"
+#include "tests/support/scratch_dir.h"
 
 extern char** environ;
 

@@ -22,7 +22,7 @@
 
 #include "tests/app/record/ffprobe.h"
 #include "tests/app/record/mp4_boxes.h"
-#include "tests/app/temp_path.h"
+#include "tests/support/scratch_dir.h"
 
 namespace stiction::app {
 namespace {
