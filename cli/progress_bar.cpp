@@ -5,8 +5,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <vector>
+
+#include "engine/common/text.h"
 
 namespace stiction::cli {
 namespace {
@@ -14,22 +17,16 @@ namespace {
 constexpr int kDefaultWidth = 80;
 constexpr int kMinBarWidth = 10;
 
-std::string Printf(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), format, value);
-  return buffer;
-}
-
 // 950 -> "950", 12345 -> "12.3k", 2.5e6 -> "2.50M".
 std::string FormatRate(double per_second) {
   if (!std::isfinite(per_second)) return "-";
-  if (per_second < 1e3) return Printf("%.0f", per_second);
-  if (per_second < 1e6) return Printf("%.1fk", per_second / 1e3);
-  return Printf("%.2fM", per_second / 1e6);
+  if (per_second < 1e3) return StringPrintf("%.0f", per_second);
+  if (per_second < 1e6) return StringPrintf("%.1fk", per_second / 1e3);
+  return StringPrintf("%.2fM", per_second / 1e6);
 }
 
 // Enough significant digits for the total to be readable at every scale.
-std::string FormatSimTime(double t) { return Printf(t < 10 ? "%.3f" : "%.2f", t); }
+std::string FormatSimTime(double t) { return StringPrintf(t < 10 ? "%.3f" : "%.2f", t); }
 
 }  // namespace
 
@@ -37,13 +34,12 @@ std::string FormatEta(double seconds) {
   if (!std::isfinite(seconds) || seconds < 0) return "--:--";
   const long long total = std::llround(seconds);
   const long long h = total / 3600, m = (total / 60) % 60, s = total % 60;
-  char buffer[48];
-  if (h > 0) {
-    std::snprintf(buffer, sizeof(buffer), "%lld:%02lld:%02lld", h, m, s);
-  } else {
-    std::snprintf(buffer, sizeof(buffer), "%lld:%02lld", m, s);
-  }
-  return buffer;
+  return h > 0 ? StringPrintf("%lld:%02lld:%02lld", h, m, s) : StringPrintf("%lld:%02lld", m, s);
+}
+
+bool StderrCanShowProgress() {
+  const char* term = std::getenv("TERM");
+  return isatty(STDERR_FILENO) == 1 && !(term && std::strcmp(term, "dumb") == 0);
 }
 
 std::string FormatProgressLine(const ProgressSample& p, int width) {
@@ -58,10 +54,10 @@ std::string FormatProgressLine(const ProgressSample& p, int width) {
 
   // Fields in order of importance; the tail is dropped on narrow terminals.
   const std::vector<std::string> fields = {
-      Printf("%5.1f%%", 100.0 * fraction),
+      StringPrintf("%5.1f%%", 100.0 * fraction),
       "t " + FormatSimTime(p.sim_time_s) + "/" + FormatSimTime(p.total_sim_time_s) + " s",
       FormatRate(steps_per_s) + " steps/s",
-      (std::isfinite(rtf) ? Printf(rtf < 10 ? "%.2fx" : "%.0fx", rtf) : std::string("-")) +
+      (std::isfinite(rtf) ? StringPrintf(rtf < 10 ? "%.2fx" : "%.0fx", rtf) : std::string("-")) +
           " real time",
       "ETA " + FormatEta(eta),
   };

@@ -27,6 +27,10 @@ std::string FormatProgressLine(const ProgressSample& sample, int width);
 /// Wall time as "M:SS" or "H:MM:SS" (rounded to whole seconds).
 std::string FormatEta(double seconds);
 
+/// Whether a bar may be drawn on stderr: it is a terminal and TERM is not
+/// "dumb" (stiction-sim, stiction-soak, the viewer's headless recording).
+bool StderrCanShowProgress();
+
 class ProgressBar {
  public:
   using Clock = std::chrono::steady_clock;

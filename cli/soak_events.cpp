@@ -2,23 +2,37 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iomanip>
-#include <sstream>
+#include <optional>
 
 #include "engine/common/error.h"
+#include "engine/common/text.h"
 #include "engine/multibody/kinematics.h"
 #include "engine/parameters/parameter_binding.h"
 
 namespace stiction::cli {
 namespace {
 
-std::string Format(double value) {
-  std::ostringstream text;
-  text << std::setprecision(6) << value;
-  return text.str();
+// " UNIT", "" without one. (Appended, not " " + std::string(unit): GCC 12
+// warns -Wrestrict on that operator+ once it is inlined into EditParameter.)
+std::string WithUnit(std::string_view unit) {
+  std::string text;
+  if (!unit.empty()) text.append(" ").append(unit);
+  return text;
 }
 
-std::string WithUnit(std::string_view unit) { return unit.empty() ? "" : " " + std::string(unit); }
+// A random one of `all` but `current`, among `allowed` unless it is empty
+// (one draw); nullopt when there is none.
+template <typename T>
+std::optional<T> PickOther(const std::vector<T>& all, const std::vector<T>& allowed, T current,
+                           std::mt19937_64* rng) {
+  std::vector<T> choices;
+  for (const T choice : all) {
+    const bool ok = allowed.empty() || std::find(allowed.begin(), allowed.end(), choice) != allowed.end();
+    if (ok && choice != current) choices.push_back(choice);
+  }
+  if (choices.empty()) return std::nullopt;
+  return choices[std::uniform_int_distribution<std::size_t>(0, choices.size() - 1)(*rng)];
+}
 
 }  // namespace
 
@@ -78,7 +92,8 @@ std::string SoakEventSource::StartPerturbation(const Simulation& sim, double tot
   const double hold = Uniform(options_.min_hold_s, options_.max_hold_s);
   p.until_s = total_time_s + hold;
   active_.push_back(p);
-  return "perturbation on '" + body.name + "': |f| " + Format(magnitude) + " N for " + Format(hold) + " s";
+  return "perturbation on '" + body.name + "': |f| " + FormatNumber(magnitude, 6) + " N for " + FormatNumber(hold, 6) +
+         " s";
 }
 
 std::vector<ExternalWrench> SoakEventSource::ActiveWrenches(const Simulation& sim, double total_time_s) {
@@ -116,69 +131,34 @@ bool SoakEventSource::DrawValue(double original, double lo, double hi, bool lo_o
   return true;
 }
 
+// The live settings of one group (the contact model, a material, the running
+// solver) and the scene's own, bound to two tables in the same order. The tables point into the struct: it stays where it
+// was bound.
+struct SoakEventSource::ParameterEdit {
+  ContactModelParameters contact, contact0;
+  std::size_t material_index = 0;
+  ContactMaterial material, material0;
+  SolverSettings solver, solver0;
+  ParameterTable live, scene;
+  std::string prefix;  // Of the keys, as a scene spells them.
+};
+
 std::string SoakEventSource::EditParameter(Simulation* sim) {
   // Which group: 0 contact model, 1 a material, 2 the running solver, 3 δt.
   const int group = std::uniform_int_distribution<int>(0, 3)(rng_);
-  if (group == 3) {
-    const double dt = dt0_ * LogUniform(options_.dt_factor_min, options_.dt_factor_max);
-    const double before = sim->time_step();
-    sim->SetTimeStep(dt);
-    ++counts_.edits;
-    return "time_step: " + Format(before) + " -> " + Format(dt) + " s";
-  }
-  // The live settings and the scene's own, bound to two tables in the same
-  // order; `apply` hands the edited live settings to the facade.
-  ContactModelParameters contact = sim->contact_model_parameters(), contact0 = contact0_;
-  ContactMaterial material, material0;
-  SolverSettings solver = sim->solver_settings(), solver0 = solver0_;
-  ParameterTable live, scene;
-  std::string prefix;
-  std::size_t material_index = 0;
-  if (group == 0) {
-    live = BindParameters(contact);
-    scene = BindParameters(contact0);
-    prefix = "solver.";
-  } else if (group == 1) {
-    if (material_names_.empty()) return "";
-    material_index = std::uniform_int_distribution<std::size_t>(0, material_names_.size() - 1)(rng_);
-    material = sim->GetMaterial(material_names_[material_index]);
-    material0 = materials0_[material_index];
-    live = BindParameters(material);
-    scene = BindParameters(material0);
-    prefix = "materials." + material_names_[material_index] + ".";
-  } else {
-    const SolverTypeInfo& info = GetSolverTypeInfo(solver.type);
-    live = info.bind(solver);
-    scene = info.bind(solver0);
-    prefix = info.own_map ? "solver." + std::string(info.name) + "." : "solver.";
-  }
-  if (live.empty()) return "";
-  const std::size_t i = std::uniform_int_distribution<std::size_t>(0, live.size() - 1)(rng_);
-  const ParameterBinding& p = live[i];
-  const ParameterBinding& p0 = scene[i];
+  if (group == 3) return EditTimeStep(sim);
+  ParameterEdit edit;
+  if (!BindGroup(*sim, group, &edit) || edit.live.empty()) return "";
+  const std::size_t i = std::uniform_int_distribution<std::size_t>(0, edit.live.size() - 1)(rng_);
+  const ParameterBinding& p = edit.live[i];
   const std::string before = FormatParameterValue(p);
-  const ParameterRange& r = p.range;
-  if (auto* b = std::get_if<bool*>(&p.value)) {
-    **b = !**b;
-  } else if (auto* n = std::get_if<int*>(&p.value)) {
-    double x;
-    if (!DrawValue(*std::get<int*>(p0.value), r.lo, r.hi, r.lo_open, r.hi_open, &x)) return "";
-    const double rounded = std::round(x);
-    if (!r.Contains(rounded)) return "";
-    **n = static_cast<int>(rounded);
-  } else {
-    double* d = std::get<double*>(p.value);
-    double x;
-    if (!DrawValue(*std::get<double*>(p0.value), r.lo, r.hi, r.lo_open, r.hi_open, &x)) return "";
-    if (!r.Contains(x)) return "";
-    *d = x;
-  }
-  const std::string text = prefix + std::string(p.key) + ": " + before + " -> " + FormatParameterValue(p) +
+  if (!DrawEdit(p, edit.scene[i])) return "";
+  const std::string text = edit.prefix + std::string(p.key) + ": " + before + " -> " + FormatParameterValue(p) +
                            WithUnit(p.unit);
   try {
-    if (group == 0) sim->SetContactModelParameters(contact);
-    if (group == 1) sim->SetMaterial(material_names_[material_index], material);
-    if (group == 2) sim->SetSolver(solver);
+    if (group == 0) sim->SetContactModelParameters(edit.contact);
+    if (group == 1) sim->SetMaterial(material_names_[edit.material_index], edit.material);
+    if (group == 2) sim->SetSolver(edit.solver);
   } catch (const InputError& e) {
     // A cross-parameter check (e.g. CANAL's max_penalty_ratio >= initial_penalty_ratio):
     // the engine refused and kept its settings, as it should.
@@ -189,18 +169,68 @@ std::string SoakEventSource::EditParameter(Simulation* sim) {
   return text;
 }
 
+std::string SoakEventSource::EditTimeStep(Simulation* sim) {
+  const double dt = dt0_ * LogUniform(options_.dt_factor_min, options_.dt_factor_max);
+  const double before = sim->time_step();
+  sim->SetTimeStep(dt);
+  ++counts_.edits;
+  return "time_step: " + FormatNumber(before, 6) + " -> " + FormatNumber(dt, 6) + " s";
+}
+
+bool SoakEventSource::BindGroup(const Simulation& sim, int group, ParameterEdit* edit) {
+  edit->contact = sim.contact_model_parameters();
+  edit->contact0 = contact0_;
+  edit->solver = sim.solver_settings();
+  edit->solver0 = solver0_;
+  if (group == 0) {
+    edit->live = BindParameters(edit->contact);
+    edit->scene = BindParameters(edit->contact0);
+    edit->prefix = "solver.";
+  } else if (group == 1) {
+    if (material_names_.empty()) return false;
+    edit->material_index = std::uniform_int_distribution<std::size_t>(0, material_names_.size() - 1)(rng_);
+    edit->material = sim.GetMaterial(material_names_[edit->material_index]);
+    edit->material0 = materials0_[edit->material_index];
+    edit->live = BindParameters(edit->material);
+    edit->scene = BindParameters(edit->material0);
+    edit->prefix = "materials." + material_names_[edit->material_index] + ".";
+  } else {
+    const SolverTypeInfo& info = GetSolverTypeInfo(edit->solver.type);
+    edit->live = info.bind(edit->solver);
+    edit->scene = info.bind(edit->solver0);
+    edit->prefix = info.own_map ? "solver." + std::string(info.name) + "." : "solver.";
+  }
+  return true;
+}
+
+bool SoakEventSource::DrawEdit(const ParameterBinding& p, const ParameterBinding& p0) {
+  const ParameterRange& r = p.range;
+  if (auto* b = std::get_if<bool*>(&p.value)) {
+    **b = !**b;
+  } else if (auto* n = std::get_if<int*>(&p.value)) {
+    double x;
+    if (!DrawValue(*std::get<int*>(p0.value), r.lo, r.hi, r.lo_open, r.hi_open, &x)) return false;
+    const double rounded = std::round(x);
+    if (!r.Contains(rounded)) return false;
+    **n = static_cast<int>(rounded);
+  } else {
+    double* d = std::get<double*>(p.value);
+    double x;
+    if (!DrawValue(*std::get<double*>(p0.value), r.lo, r.hi, r.lo_open, r.hi_open, &x)) return false;
+    if (!r.Contains(x)) return false;
+    *d = x;
+  }
+  return true;
+}
+
 std::string SoakEventSource::SwitchSolver(Simulation* sim) {
   SolverSettings settings = sim->solver_settings();
   const SolverType before = settings.type;
-  // Any allowed solver but the running one.
-  std::vector<SolverType> choices;
-  for (const SolverTypeInfo& info : SolverTypes()) {
-    const bool allowed = options_.solvers.empty() ||
-                         std::find(options_.solvers.begin(), options_.solvers.end(), info.type) != options_.solvers.end();
-    if (allowed && info.type != before) choices.push_back(info.type);
-  }
-  if (choices.empty()) return "";
-  settings.type = choices[std::uniform_int_distribution<std::size_t>(0, choices.size() - 1)(rng_)];
+  std::vector<SolverType> all;
+  for (const SolverTypeInfo& info : SolverTypes()) all.push_back(info.type);
+  const std::optional<SolverType> next = PickOther(all, options_.solvers, before, &rng_);
+  if (!next) return "";
+  settings.type = *next;
   sim->SetSolver(settings);
   ++counts_.solver_switches;
   return "solver: " + std::string(SolverTypeName(before)) + " -> " + std::string(SolverTypeName(settings.type));
@@ -209,15 +239,11 @@ std::string SoakEventSource::SwitchSolver(Simulation* sim) {
 std::string SoakEventSource::SwitchContactModel(Simulation* sim) {
   ContactModelParameters p = sim->contact_model_parameters();
   const ContactModel before = p.model;
-  std::vector<ContactModel> choices;
-  for (const ContactModelInfo& info : ContactModels()) {
-    const bool allowed = options_.contact_models.empty() ||
-                         std::find(options_.contact_models.begin(), options_.contact_models.end(), info.model) !=
-                             options_.contact_models.end();
-    if (allowed && info.model != before) choices.push_back(info.model);
-  }
-  if (choices.empty()) return "";
-  p.model = choices[std::uniform_int_distribution<std::size_t>(0, choices.size() - 1)(rng_)];
+  std::vector<ContactModel> all;
+  for (const ContactModelInfo& info : ContactModels()) all.push_back(info.model);
+  const std::optional<ContactModel> next = PickOther(all, options_.contact_models, before, &rng_);
+  if (!next) return "";
+  p.model = *next;
   sim->SetContactModelParameters(p);
   ++counts_.model_switches;
   return "contact_model: " + std::string(ContactModelName(before)) + " -> " + std::string(ContactModelName(p.model));

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/parameters/contact_parameters.h"
+#include "engine/parameters/parameter_binding.h"
 #include "engine/parameters/solver_settings.h"
 #include "engine/simulation.h"
 
@@ -99,6 +100,12 @@ class SoakEventSource {
   // A value for a parameter whose scene value is `original`; false when none
   // can be drawn (original 0 with an unbounded range).
   bool DrawValue(double original, double lo, double hi, bool lo_open, bool hi_open, double* value);
+  // EditParameter's steps: δt (group 3); binding a group's live and scene
+  // settings (draws the material); drawing the parameter's new value.
+  struct ParameterEdit;
+  std::string EditTimeStep(Simulation* sim);
+  bool BindGroup(const Simulation& sim, int group, ParameterEdit* edit);
+  bool DrawEdit(const ParameterBinding& p, const ParameterBinding& p0);
 
   SoakEventOptions options_;
   std::mt19937_64 rng_;

@@ -1,5 +1,6 @@
 // RunStatistics, the JSON report and the CSV trace on synthetic data.
 #include "cli/report_writer.h"
+#include "cli/csv_writer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/common/text.h"
 #include "tests/cli/report_shape.h"
 #include "tests/support/scratch_dir.h"
 
@@ -322,7 +324,7 @@ TEST(CsvWriterTest, HeaderAndRows) {
   EXPECT_EQ(lines[1].substr(0, 24), "0,0,0,0,0,0,0,0,0,0,0.5,");
   EXPECT_EQ(lines[2].substr(0, 17), "0.01,3,6,2,1e-09,");
   // Numbers round-trip exactly.
-  const std::string qw = FormatNumber(bodies[0].orientation.w());
+  const std::string qw = FormatRoundTrip(bodies[0].orientation.w());
   EXPECT_EQ(std::stod(qw), bodies[0].orientation.w());
 }
 
@@ -358,15 +360,6 @@ TEST(CsvWriterTest, RejectsRowsThatDoNotMatchTheHeader) {
   std::ostringstream out;
   CsvWriter csv(out, {"box"});
   EXPECT_THROW(csv.WriteRow(0.0, StepStats{}, 0, 0, {}), std::logic_error);
-}
-
-TEST(FormatNumberTest, ShortestRoundTrip) {
-  EXPECT_EQ(FormatNumber(0.1), "0.1");
-  EXPECT_EQ(FormatNumber(-2.5e-7), "-2.5e-07");
-  EXPECT_EQ(FormatNumber(kNaN), "nan");
-  EXPECT_EQ(FormatNumber(-kInf), "-inf");
-  const double third = 1.0 / 3.0;
-  EXPECT_EQ(std::stod(FormatNumber(third)), third);
 }
 
 }  // namespace
