@@ -15,10 +15,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
+#include <limits>
 #include <string>
 #include <vector>
 
+#include "engine/common/error.h"
+#include "engine/common/text.h"
 #include "engine/simulation.h"
 
 namespace {
@@ -78,25 +80,44 @@ double LogConditionNumber(const Simulation& sim) {
   return std::log10(eig.eigenvalues().maxCoeff() / eig.eigenvalues().minCoeff());
 }
 
+struct Options {
+  double dt = 2e-3, duration = 3.0;
+  int every = 10;
+};
+
+// Throws InputError for a bad value; false for an unknown option.
+bool ParseArguments(int argc, char** argv, Options* o) {
+  const auto positive = [](double x) { return x > 0; };
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string a = argv[i], value = argv[i + 1];
+    if (a == "--dt") {
+      o->dt = ParseNumberOrThrow(a, value, "must be > 0 [s]", positive);
+    } else if (a == "--duration") {
+      o->duration = ParseNumberOrThrow(a, value, "must be > 0 [s]", positive);
+    } else if (a == "--every") {
+      o->every = static_cast<int>(ParseIntegerOrThrow(a, value, 1, std::numeric_limits<int>::max()));
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  double dt = 2e-3, duration = 3.0;
-  int every = 10;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string a = argv[i];
-    if (a == "--dt") dt = std::atof(argv[i + 1]);
-    else if (a == "--duration") duration = std::atof(argv[i + 1]);
-    else if (a == "--every") every = std::atoi(argv[i + 1]);
-    else {
+  Options o;
+  try {
+    if (!ParseArguments(argc, argv, &o)) {
       std::fprintf(stderr, "usage: %s [--dt S] [--duration S] [--every N]\n", argv[0]);
       return 2;
     }
-  }
-  if (!(dt > 0) || !(duration > 0) || every < 1) {
-    std::fprintf(stderr, "stiction-contact-model-bench: --dt and --duration must be > 0, --every >= 1\n");
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "stiction-contact-model-bench: %s\n", e.what());
     return 2;
   }
+  const double dt = o.dt, duration = o.duration;
+  const int every = o.every;
   const std::string scene = std::string(STICTION_SOURCE_DIR) + "/assets/scenes/clutter.yaml";
   std::printf("clutter (40 objects), k = 1e7 N/m, d = 10 s/m, tau_d = 1e-3 s (SAP), v_s = 1e-4 m/s, "
               "sigma = 1e-3, dt = %g s, %g s, symplectic Euler\n", dt, duration);

@@ -4,10 +4,10 @@
 // Prints ms per step and the factorization share for each choice, so that
 // SapSolverParameters::dense_max_size can be chosen by measurement.
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 
 #include "engine/common/error.h"
+#include "engine/common/text.h"
 #include "engine/simulation.h"
 
 namespace {
@@ -44,8 +44,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s SCENE.yaml [SECONDS]\n", argv[0]);
     return 2;
   }
-  const double seconds = argc > 2 ? std::atof(argv[2]) : 2.0;
   try {
+    const double seconds = argc > 2 ? stiction::ParseNumberOrThrow("SECONDS", argv[2], "must be a positive number",
+                                                                   [](double x) { return x > 0; })
+                                    : 2.0;
     std::printf("%-8s %12s %18s %10s\n", "solver", "ms/step", "factorization ms", "iters");
     for (auto [name, kind] : {std::pair{"dense", stiction::LinearSolverKind::kDense},
                               std::pair{"sparse", stiction::LinearSolverKind::kSparse},

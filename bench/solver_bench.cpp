@@ -14,11 +14,11 @@
 // go to docs/benchmarks.md.
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "engine/common/error.h"
+#include "engine/common/text.h"
 #include "engine/simulation.h"
 
 namespace {
@@ -81,45 +81,43 @@ void Run(const std::string& path, const Options& o, const Variant& v) {
   std::printf(" %10.2e %8.1f\n", sim.CalcKineticEnergy(), contacts / n);
 }
 
+// False after --help (usage printed). Throws InputError for a bad argument.
+bool ParseArguments(int argc, char** argv, Options* o, std::vector<std::string>* scenes) {
+  bool seconds_given = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const auto value = [&]() {
+      if (i + 1 >= argc) throw stiction::InputError(arg + " needs a number");
+      return stiction::ParseNumberOrThrow(arg, argv[++i], "expected a number >= 0", [](double x) { return x >= 0; });
+    };
+    if (arg == "--budget-ms") {
+      o->budget_ms = value();
+    } else if (arg == "--rest-after") {
+      o->rest_after = value();
+    } else if (arg == "--help" || arg == "-h") {
+      std::printf("usage: stiction-solver-bench [--budget-ms MS] [--rest-after S] [SECONDS] [SCENE.yaml ...]\n");
+      return false;
+    } else if (!seconds_given && scenes->empty()) {
+      o->seconds =
+          stiction::ParseNumberOrThrow("SECONDS", arg, "expected a positive number", [](double x) { return x > 0; });
+      seconds_given = true;
+    } else {
+      scenes->push_back(arg);
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Options o;
   std::vector<std::string> scenes;
-  bool seconds_given = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const auto value = [&](const char* name) {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "stiction-solver-bench: %s needs a number\n", name);
-        std::exit(2);
-      }
-      char* end = nullptr;
-      const double x = std::strtod(argv[++i], &end);
-      if (end == argv[i] || *end != '\0' || !(x >= 0)) {
-        std::fprintf(stderr, "stiction-solver-bench: %s: not a number >= 0: %s\n", name, argv[i]);
-        std::exit(2);
-      }
-      return x;
-    };
-    if (arg == "--budget-ms") {
-      o.budget_ms = value("--budget-ms");
-    } else if (arg == "--rest-after") {
-      o.rest_after = value("--rest-after");
-    } else if (arg == "--help" || arg == "-h") {
-      std::printf("usage: stiction-solver-bench [--budget-ms MS] [--rest-after S] [SECONDS] [SCENE.yaml ...]\n");
-      return 0;
-    } else if (!seconds_given && scenes.empty()) {
-      char* end = nullptr;
-      o.seconds = std::strtod(arg.c_str(), &end);
-      if (end == arg.c_str() || *end != '\0' || !(o.seconds > 0)) {
-        std::fprintf(stderr, "stiction-solver-bench: SECONDS: not a positive number: %s\n", arg.c_str());
-        return 2;
-      }
-      seconds_given = true;
-    } else {
-      scenes.push_back(arg);
-    }
+  try {
+    if (!ParseArguments(argc, argv, &o, &scenes)) return 0;
+  } catch (const stiction::InputError& e) {
+    std::fprintf(stderr, "stiction-solver-bench: %s\n", e.what());
+    return 2;
   }
   if (scenes.empty()) {
     scenes = {std::string(STICTION_SOURCE_DIR) + "/assets/scenes/clutter.yaml",

@@ -1,11 +1,11 @@
 #include "bench/side_by_side/bench_scenes.h"
 
 #include <cmath>
-#include <cstdio>
 #include <random>
 #include <string>
 
 #include "engine/common/error.h"
+#include "engine/common/text.h"
 #include "engine/multibody/multibody_model.h"
 #include "engine/scene/scene_loader.h"
 
@@ -112,9 +112,9 @@ BenchScene MakeScaledClutter(int objects, double dt, double duration) {
 
 BenchScene MakeIncline(double tan_alpha, double dt, double duration) {
   const double a = std::atan(tan_alpha);
-  char rpy[64], position[96];
-  std::snprintf(rpy, sizeof rpy, "[0,%.17g,0]", a);
-  std::snprintf(position, sizeof position, "[%.17g,0,%.17g]", 0.05 * std::sin(a), 0.05 * std::cos(a));
+  const std::string rpy = "[0," + FormatNumber(a, kRoundTripDigits) + ",0]";
+  const std::string position = "[" + FormatNumber(0.05 * std::sin(a), kRoundTripDigits) + ",0," +
+                               FormatNumber(0.05 * std::cos(a), kRoundTripDigits) + "]";
   // The overrides documented in incline.yaml tilt the ramp and the box.
   BenchScene b = LoadBenchScene("incline", "incline.yaml", dt, duration, Metric::kCreep,
                                 {std::string("world_geometry.ramp.pose.rpy=") + rpy,

@@ -5,12 +5,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "bench/side_by_side/peer_engine.h"
+#include "engine/common/text.h"
 
 #ifdef STICTION_HAVE_BULLET
 #include <btBulletDynamicsCommon.h>
@@ -270,9 +270,7 @@ class BulletEngine final : public PeerEngine {
 
   std::string label() const override {
     const int version = btGetVersion();  // e.g. 324 for 3.24.
-    char text[32];
-    std::snprintf(text, sizeof(text), "Bullet %d.%02d SI", version / 100, version % 100);
-    return text;
+    return StringPrintf("Bullet %d.%02d SI", version / 100, version % 100);
   }
 
   bool Step(std::string* error) override {

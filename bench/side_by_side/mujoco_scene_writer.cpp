@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <set>
 #include <sstream>
 
+#include "engine/common/text.h"
 #include "engine/multibody/multibody_model.h"
 
 namespace stiction::bench {
@@ -28,11 +28,8 @@ constexpr int kContactsPerGeometry = 6;
 // the step loudly ("contact list full") rather than silently.
 constexpr int kMaxConstraintRows = 8192;
 
-std::string Num(double x) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.17g", x);
-  return buffer;
-}
+// Every number of the MJCF reads back as the scene's double.
+std::string Num(double x) { return FormatNumber(x, kRoundTripDigits); }
 
 std::string Vec(const Vector3& v) { return Num(v.x()) + " " + Num(v.y()) + " " + Num(v.z()); }
 

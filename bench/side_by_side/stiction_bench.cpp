@@ -4,7 +4,7 @@
 // and in Bullet (its default sequential-impulse solver), runs them one after
 // the other in this process and prints one markdown table, the scaling
 // exponent of time per step versus object count, and where Stiction stands
-// against the issue's targets.
+// against the issue's targets (bench_report.h).
 //
 //   stiction-bench [--short] [--scene NAME]... [--engine KEY]... [--reps N]
 //                  [--budget S] [--markdown FILE] [--write-mjcf DIR]
@@ -13,28 +13,30 @@
 // machine and what every column means.
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <functional>
 #include <iostream>
-#include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "bench/side_by_side/bench_metrics.h"
+#include "bench/side_by_side/bench_report.h"
 #include "bench/side_by_side/bench_scenes.h"
 #include "bench/side_by_side/mujoco_scene_writer.h"
 #include "bench/side_by_side/peer_engine.h"
 #include "bench/side_by_side/stiction_engine.h"
 #include "engine/common/error.h"
+#include "engine/common/text.h"
 
 namespace {
 
 using namespace stiction::bench;
 using stiction::SceneDescription;
+using stiction::StringPrintf;
 
 struct EngineSpec {
   std::string key;  ///< --engine key.
@@ -63,20 +65,101 @@ std::vector<EngineSpec> AllEngines() {
   return engines;
 }
 
-struct Row {
-  std::string scene;
-  double dt = 0, duration = 0;
-  int objects = 0;
-  bool scaling = false;
-  double creep_bound = 0, expected_acceleration = 0;  // The scene's references.
-  std::string engine_key, label;
-  bool available = true;
-  std::string why_not;
-  int runs = 0;
-  double median_wall_s = 0;
-  RunResult result;  ///< Of the first run (iterates are deterministic per engine).
-  double rtf() const { return result.ok && median_wall_s > 0 ? duration / median_wall_s : 0; }
+struct BenchOptions {
+  bool short_run = false;
+  std::vector<std::string> scene_filter, engine_filter;
+  int reps = 3;
+  double budget = 30;
+  std::string markdown;
+  std::string mjcf_dir;
 };
+
+// nullopt when the command line parsed; otherwise the exit code (--help
+// printed, or an error).
+std::optional<int> ParseOptions(int argc, char** argv, BenchOptions* o) {
+  CLI::App app{"stiction-bench: Stiction, MuJoCo and Bullet side by side on the same scenes (issue 8)"};
+  app.add_flag("--short", o->short_run, "every scene kind briefly, one run each (CI; under a minute)");
+  app.add_option("--scene", o->scene_filter, "run only scenes whose name starts with this (repeatable)");
+  app.add_option("--engine", o->engine_filter,
+                 "run only these engines (repeatable): sap sap_paper lagged similar reg_lagged canal subadmm1 subadmm2 "
+                 "pgs pgs_reg mujoco mujoco_elliptic mujoco_noslip bullet");
+  app.add_option("--reps", o->reps, "runs per row; the wall time is their median")->check(CLI::Range(1, 99));
+  app.add_option("--budget", o->budget, "stop repeating a row once its runs took this long [s]")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--markdown", o->markdown, "also write the table to this file");
+  app.add_option("--write-mjcf", o->mjcf_dir,
+                 "write the MJCF MuJoCo runs for each selected scene to DIR/<scene>.xml (default configuration) "
+                 "and exit");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  if (o->short_run && app.count("--reps") == 0) o->reps = 1;
+  return std::nullopt;
+}
+
+// The scenes whose names start with one of --scene (all without it).
+std::vector<BenchScene> SelectScenes(const BenchOptions& o) {
+  std::vector<BenchScene> scenes;
+  for (BenchScene& s : MakeBenchScenes(o.short_run)) {
+    bool keep = o.scene_filter.empty();
+    for (const std::string& f : o.scene_filter) keep = keep || s.name.rfind(f, 0) == 0;
+    if (keep) scenes.push_back(std::move(s));
+  }
+  return scenes;
+}
+
+// --write-mjcf: the exact model text the MuJoCo rows load (pyramidal Newton;
+// the other configurations differ in <option cone, noslip_iterations> and
+// <size>). The exit code.
+int WriteMjcfFiles(const std::vector<BenchScene>& scenes, const std::string& dir) {
+  for (const BenchScene& s : scenes) {
+    std::string why;
+    const std::string mjcf = WriteMjcf(s.scene, MujocoConfig::kPyramidalNewton, &why);
+    const std::string path = dir + "/" + s.name + ".xml";
+    if (mjcf.empty()) {
+      std::fprintf(stderr, "stiction-bench: %s: not mapped to MuJoCo: %s\n", s.name.c_str(), why.c_str());
+      continue;
+    }
+    std::ofstream file(path);
+    file << mjcf;
+    if (!file) {
+      std::fprintf(stderr, "stiction-bench: cannot write %s\n", path.c_str());
+      return 1;
+    }
+    std::printf("%s\n", path.c_str());
+  }
+  return 0;
+}
+
+// The first --engine that names no engine, if any.
+std::optional<std::string> UnknownEngine(const std::vector<EngineSpec>& all, const BenchOptions& o) {
+  for (const std::string& f : o.engine_filter) {
+    if (std::none_of(all.begin(), all.end(), [&](const EngineSpec& e) { return e.key == f; })) return f;
+  }
+  return std::nullopt;
+}
+
+bool Selected(const EngineSpec& e, const BenchScene& s, const BenchOptions& o) {
+  if (!o.engine_filter.empty()) {
+    return std::find(o.engine_filter.begin(), o.engine_filter.end(), e.key) != o.engine_filter.end();
+  }
+  // The large scaled clutters run SAP and the peers' defaults only; SAP
+  // with the paper's estimate runs where loads matter (and on the clutter).
+  if (e.key == "sap_paper") return s.compare_paper_estimate || (s.name == "clutter40_walls" && !s.scaling);
+  return !(s.scaling && s.objects > 40 && !o.short_run) || e.in_scaling;
+}
+
+// Which peers are built in at all (said once, above the table).
+std::vector<std::string> PeerNotes() {
+  std::vector<std::string> notes;
+  SceneDescription empty;
+  std::string why;
+  if (!MakeMujocoEngine(empty, MujocoConfig::kPyramidalNewton, &why)) notes.push_back("MuJoCo unavailable: " + why);
+  if (!MakeBulletEngine(empty, &why)) notes.push_back("Bullet unavailable: " + why);
+  return notes;
+}
 
 double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -92,280 +175,65 @@ void Progress(int done, int total, const std::string& what) {
   std::fflush(stderr);
 }
 
-std::string Fixed(const char* fmt, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, v);
-  return buf;
-}
-
-std::string Table(const std::vector<Row>& rows) {
-  // Scene and δt -> RTF of MuJoCo's default configuration.
-  auto key = [](const Row& r) { return r.scene + "@" + Fixed("%g", r.dt); };
-  std::map<std::string, double> mujoco_rtf;
-  for (const Row& r : rows) {
-    if (r.engine_key == "mujoco" && r.available && r.result.ok) mujoco_rtf[key(r)] = r.rtf();
-  }
-  std::ostringstream out;
-  out << "| scene | δt [ms] | T [s] | engine | runs | wall [s] (median) | real-time factor | × MuJoCo default"
-         " | iterations/step | steady iterations/step | steady penetration [mm] | metric |\n"
-         "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
-  for (const Row& r : rows) {
-    out << "| " << r.scene << " | " << Fixed("%g", 1e3 * r.dt) << " | " << Fixed("%g", r.duration) << " | "
-        << r.label << " | ";
-    if (!r.available) {
-      out << "– | – | – | – | – | – | – | n/a: " << r.why_not << " |\n";
-      continue;
-    }
-    const auto mj = mujoco_rtf.find(key(r));
-    out << r.runs << " | " << Fixed("%.3f", r.median_wall_s) << " | "
-        << (r.result.ok ? Fixed("%.2f", r.rtf()) : "–") << " | "
-        << (mj != mujoco_rtf.end() && r.result.ok && mj->second > 0 ? Fixed("%.2f", r.rtf() / mj->second) : "–")
-        << " | " << Fixed("%.2f", r.result.mean_iterations) << " | " << Fixed("%.2f", r.result.steady_iterations)
-        << " | " << Fixed("%.3f", 1e3 * r.result.steady_penetration_m) << " | " << r.result.metric_text
-        << (r.result.ok ? "" : ": " + r.result.error) << " |\n";
-  }
-  return out.str();
-}
-
-/// Least-squares slopes of log(time per step) against log(objects) per
-/// engine over the scaling series (engine key -> exponent, sizes).
-std::map<std::string, std::pair<double, int>> ScalingExponents(const std::vector<Row>& rows) {
-  std::map<std::string, std::vector<std::pair<double, double>>> points;
-  for (const Row& r : rows) {
-    if (!r.scaling || !r.available || !r.result.ok || r.result.steps == 0) continue;
-    points[r.engine_key].emplace_back(std::log(r.objects), std::log(r.median_wall_s / r.result.steps));
-  }
-  std::map<std::string, std::pair<double, int>> exponents;
-  for (const auto& [key, p] : points) {
-    if (p.size() < 2) continue;
-    double mx = 0, my = 0;
-    for (const auto& [x, y] : p) mx += x, my += y;
-    mx /= p.size(), my /= p.size();
-    double sxy = 0, sxx = 0;
-    for (const auto& [x, y] : p) sxy += (x - mx) * (y - my), sxx += (x - mx) * (x - mx);
-    exponents[key] = {sxy / sxx, static_cast<int>(p.size())};
-  }
-  return exponents;
-}
-
-std::string ScalingFit(const std::vector<Row>& rows) {
-  std::map<std::string, std::string> labels;
-  for (const Row& r : rows) labels[r.engine_key] = r.label;
-  std::ostringstream out;
-  for (const auto& [key, fit] : ScalingExponents(rows)) {
-    out << "- " << labels[key] << ": time per step ∝ objects^" << Fixed("%.2f", fit.first) << " over "
-        << fit.second << " sizes\n";
-  }
-  return out.str();
-}
-
-const Row* Find(const std::vector<Row>& rows, const std::string& scene_prefix, const std::string& key) {
-  for (const Row& r : rows) {
-    if (r.scene.rfind(scene_prefix, 0) == 0 && r.engine_key == key && r.available) return &r;
-  }
-  return nullptr;
-}
-
-/// Where Stiction stands against the targets of issue 8 (only those whose
-/// rows ran).
-std::string Targets(const std::vector<Row>& rows) {
-  std::ostringstream out;
-  auto line = [&](bool pass, const std::string& text) { out << "- [" << (pass ? "met" : "MISSED") << "] " << text << "\n"; };
-  const Row* sap = nullptr;
-  for (const Row& r : rows) {
-    if (r.scene == "clutter40_walls" && std::abs(r.dt - 0.01) < 1e-12 && r.engine_key == "sap") sap = &r;
-  }
-  if (sap && sap->result.ok) {
-    for (const char* peer : {"mujoco", "bullet"}) {
-      for (const Row& r : rows) {
-        if (r.scene == sap->scene && std::abs(r.dt - sap->dt) < 1e-12 && r.engine_key == peer && r.available &&
-            r.result.ok) {
-          line(sap->rtf() >= r.rtf(), "clutter40_walls, 10 ms: SAP real-time factor " + Fixed("%.2f", sap->rtf()) +
-                                          " vs " + r.label + " " + Fixed("%.2f", r.rtf()));
-        }
-      }
-    }
-    line(sap->result.steady_iterations <= 3, "clutter40_walls, 10 ms: SAP steady-state iterations/step " +
-                                                 Fixed("%.2f", sap->result.steady_iterations) + " (target ≤ 3)");
-  }
-  const auto exponents = ScalingExponents(rows);
-  if (const auto e = exponents.find("sap"); e != exponents.end() && e->second.second >= 3) {
-    line(e->second.first <= 1.2, "clutter without walls: SAP time per step ∝ objects^" +
-                                     Fixed("%.2f", e->second.first) + " (target ≤ 1.2)");
-  }
-  if (const Row* r = Find(rows, "incline_stick", "sap"); r && r->result.ok) {
-    line(std::abs(r->result.metric) <= r->creep_bound, "incline stick: SAP creep " +
-                                                           Fixed("%.4f", 1e3 * r->result.metric) + " mm/s (bound μσgδt " +
-                                                           Fixed("%.4f", 1e3 * r->creep_bound) + ")");
-  }
-  if (const Row* r = Find(rows, "incline_slide", "sap"); r && r->result.ok) {
-    const double error = std::abs(r->result.metric / r->expected_acceleration - 1);
-    line(error <= 0.01, "incline slide: SAP acceleration error " + Fixed("%.2f", 100 * error) + "% (target ≤ 1%)");
-  }
-  if (const Row* r = Find(rows, "grasp_hold", "sap"); r && r->result.ok) {
-    const double drift = std::abs(r->result.metric);
-    line(r->result.metric_pass && drift <= 2e-4,
-         "grasp hold: SAP drift " + Fixed("%.4f", 1e3 * drift) + " mm/s (target ≤ 0.2)");
-    if (const Row* m = Find(rows, "grasp_hold", "mujoco"); m && m->result.ok) {
-      const double ratio = drift > 0 ? std::abs(m->result.metric) / drift : INFINITY;
-      line(ratio >= 10, "grasp hold: MuJoCo default drift / SAP drift = " + Fixed("%.1f", ratio) + " (target ≥ 10)");
-    }
-  }
-  if (const Row* r = Find(rows, "grasp_hold", "canal"); r && r->result.ok) {
-    const double drift = std::abs(r->result.metric);
-    line(r->result.metric_pass && drift <= 1e-6,
-         "grasp hold: CANAL drift " + Fixed("%.2e", 1e3 * drift) + " mm/s (target ≤ 1e-3)");
-  }
-  if (const Row* r = Find(rows, "stack10", "sap"); r) {
-    line(r->result.ok && r->result.metric_pass, "stack10 at 10 ms with SAP: " + r->result.metric_text);
-  }
-  // Issue 15, item 8: the articulated rows.
-  if (const Row* r = Find(rows, "arm_hold", "sap"); r && r->result.ok) {
-    const double slip = std::abs(r->result.metric);
-    line(r->result.metric_pass && slip <= 2e-4,
-         "arm hold (issue 15): SAP slip " + Fixed("%.4f", 1e3 * slip) + " mm/s (target ≤ 0.2)");
-  }
-  if (const Row* r = Find(rows, "arm_hold", "canal"); r && r->result.ok) {
-    const double slip = std::abs(r->result.metric);
-    line(r->result.metric_pass && slip <= 1e-6,
-         "arm hold (issue 15): CANAL slip " + Fixed("%.2e", 1e3 * slip) + " mm/s (target ≤ 1e-3)");
-  }
-  if (const Row* r = Find(rows, "quadrupeds8", "sap"); r) {
-    line(r->result.ok && r->result.metric_pass, "quadrupeds8 (issue 15) with SAP: " + r->result.metric_text);
-  }
-  if (const Row* r = Find(rows, "mass_ratio", "sap"); r) {
-    line(r->result.ok && r->result.metric_pass,
-         "mass ratio 1000 (5 kg on 5 g) with SAP: " + r->result.metric_text + " (target ≤ 1 mm)");
-  }
-  return out.str();
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  CLI::App app{"stiction-bench: Stiction, MuJoCo and Bullet side by side on the same scenes (issue 8)"};
-  bool short_run = false;
-  std::vector<std::string> scene_filter, engine_filter;
-  int reps = 3;
-  double budget = 30;
-  std::string markdown;
-  app.add_flag("--short", short_run, "every scene kind briefly, one run each (CI; under a minute)");
-  app.add_option("--scene", scene_filter, "run only scenes whose name starts with this (repeatable)");
-  app.add_option("--engine", engine_filter,
-                 "run only these engines (repeatable): sap sap_paper lagged similar reg_lagged canal subadmm1 subadmm2 "
-                 "pgs pgs_reg mujoco mujoco_elliptic mujoco_noslip bullet");
-  app.add_option("--reps", reps, "runs per row; the wall time is their median")->check(CLI::Range(1, 99));
-  app.add_option("--budget", budget, "stop repeating a row once its runs took this long [s]")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--markdown", markdown, "also write the table to this file");
-  std::string mjcf_dir;
-  app.add_option("--write-mjcf", mjcf_dir,
-                 "write the MJCF MuJoCo runs for each selected scene to DIR/<scene>.xml (default configuration) "
-                 "and exit");
-  CLI11_PARSE(app, argc, argv);
-  if (short_run && app.count("--reps") == 0) reps = 1;
-
-  std::vector<BenchScene> scenes;
-  try {
-    for (BenchScene& s : MakeBenchScenes(short_run)) {
-      bool keep = scene_filter.empty();
-      for (const std::string& f : scene_filter) keep = keep || s.name.rfind(f, 0) == 0;
-      if (keep) scenes.push_back(std::move(s));
-    }
-  } catch (const stiction::InputError& e) {
-    std::fprintf(stderr, "stiction-bench: %s\n", e.what());
-    return 2;
-  }
-  if (!mjcf_dir.empty()) {
-    // The exact model text the MuJoCo rows load (pyramidal Newton; the other
-    // configurations differ in <option cone, noslip_iterations> and <size>).
-    for (const BenchScene& s : scenes) {
-      std::string why;
-      const std::string mjcf = WriteMjcf(s.scene, MujocoConfig::kPyramidalNewton, &why);
-      const std::string path = mjcf_dir + "/" + s.name + ".xml";
-      if (mjcf.empty()) {
-        std::fprintf(stderr, "stiction-bench: %s: not mapped to MuJoCo: %s\n", s.name.c_str(), why.c_str());
-        continue;
-      }
-      std::ofstream file(path);
-      file << mjcf;
-      if (!file) {
-        std::fprintf(stderr, "stiction-bench: cannot write %s\n", path.c_str());
-        return 1;
-      }
-      std::printf("%s\n", path.c_str());
-    }
-    return 0;
-  }
-  const std::vector<EngineSpec> all = AllEngines();
-  for (const std::string& f : engine_filter) {
-    if (std::none_of(all.begin(), all.end(), [&](const EngineSpec& e) { return e.key == f; })) {
-      std::fprintf(stderr, "stiction-bench: unknown engine '%s' (see --help)\n", f.c_str());
-      return 2;
-    }
-  }
-  auto selected = [&](const EngineSpec& e, const BenchScene& s) {
-    if (!engine_filter.empty()) return std::find(engine_filter.begin(), engine_filter.end(), e.key) != engine_filter.end();
-    // The large scaled clutters run SAP and the peers' defaults only; SAP
-    // with the paper's estimate runs where loads matter (and on the clutter).
-    if (e.key == "sap_paper") return s.compare_paper_estimate || (s.name == "clutter40_walls" && !s.scaling);
-    return !(s.scaling && s.objects > 40 && !short_run) || e.in_scaling;
-  };
-
-  // Which peers are built in at all (said once, above the table).
-  std::vector<std::string> notes;
-  {
-    SceneDescription empty;
+// Scene `s` on engine `e`: up to --reps runs (fewer once they took
+// --budget, or after a failed one), their median wall time and the first
+// run's figures.
+Row RunRow(const BenchScene& s, const EngineSpec& e, const BenchOptions& o) {
+  Row row;
+  row.scene = s.name;
+  row.dt = s.scene.time_step;
+  row.duration = s.duration;
+  row.objects = s.objects;
+  row.scaling = s.scaling;
+  row.creep_bound = s.creep_bound;
+  row.expected_acceleration = s.expected_acceleration;
+  row.engine_key = e.key;
+  std::vector<double> walls;
+  for (int rep = 0; rep < o.reps; ++rep) {
     std::string why;
-    if (!MakeMujocoEngine(empty, MujocoConfig::kPyramidalNewton, &why)) notes.push_back("MuJoCo unavailable: " + why);
-    if (!MakeBulletEngine(empty, &why)) notes.push_back("Bullet unavailable: " + why);
+    std::unique_ptr<PeerEngine> engine = e.make(s.scene, &why);
+    if (!engine) {
+      row.available = false;
+      row.why_not = why;
+      row.label = e.key;
+      break;
+    }
+    row.label = engine->label();
+    RunResult result = RunScene(s, *engine);
+    walls.push_back(result.wall_s);
+    if (rep == 0) row.result = result;
+    double spent = 0;
+    for (double w : walls) spent += w;
+    if (!result.ok || spent >= o.budget) break;
   }
+  row.runs = static_cast<int>(walls.size());
+  if (!walls.empty()) row.median_wall_s = Median(walls);
+  return row;
+}
 
+// Every selected scene on every selected engine, with a progress bar on
+// stderr.
+std::vector<Row> RunRows(const std::vector<BenchScene>& scenes, const std::vector<EngineSpec>& engines,
+                         const BenchOptions& o) {
   int total = 0, done = 0;
   for (const BenchScene& s : scenes) {
-    for (const EngineSpec& e : all) total += selected(e, s) ? 1 : 0;
+    for (const EngineSpec& e : engines) total += Selected(e, s, o) ? 1 : 0;
   }
   std::vector<Row> rows;
   for (const BenchScene& s : scenes) {
-    for (const EngineSpec& e : all) {
-      if (!selected(e, s)) continue;
-      Row row;
-      row.scene = s.name;
-      row.dt = s.scene.time_step;
-      row.duration = s.duration;
-      row.objects = s.objects;
-      row.scaling = s.scaling;
-      row.creep_bound = s.creep_bound;
-      row.expected_acceleration = s.expected_acceleration;
-      row.engine_key = e.key;
-      Progress(done, total, s.name + " " + Fixed("%g ms", 1e3 * row.dt) + ": " + e.key);
-      std::vector<double> walls;
-      for (int rep = 0; rep < reps; ++rep) {
-        std::string why;
-        std::unique_ptr<PeerEngine> engine = e.make(s.scene, &why);
-        if (!engine) {
-          row.available = false;
-          row.why_not = why;
-          row.label = e.key;
-          break;
-        }
-        row.label = engine->label();
-        RunResult result = RunScene(s, *engine);
-        walls.push_back(result.wall_s);
-        if (rep == 0) row.result = result;
-        double spent = 0;
-        for (double w : walls) spent += w;
-        if (!result.ok || spent >= budget) break;
-      }
-      row.runs = static_cast<int>(walls.size());
-      if (!walls.empty()) row.median_wall_s = Median(walls);
-      rows.push_back(row);
+    for (const EngineSpec& e : engines) {
+      if (!Selected(e, s, o)) continue;
+      Progress(done, total, s.name + " " + StringPrintf("%g ms", 1e3 * s.scene.time_step) + ": " + e.key);
+      rows.push_back(RunRow(s, e, o));
       ++done;
     }
   }
   Progress(done, total, "done");
   std::fprintf(stderr, "\n");
+  return rows;
+}
 
+std::string Report(const std::vector<Row>& rows, const std::vector<std::string>& notes, bool short_run) {
   std::ostringstream report;
   report << "# stiction-bench" << (short_run ? " --short" : "") << "\n\n";
   for (const std::string& n : notes) report << "- " << n << "\n";
@@ -375,12 +243,35 @@ int main(int argc, char** argv) {
   if (!fit.empty()) report << "Scaling (clutter without walls, time per step vs object count):\n" << fit << "\n";
   const std::string targets = Targets(rows);
   if (!targets.empty()) report << "Targets (issue 8):\n" << targets;
-  std::cout << report.str() << std::flush;
-  if (!markdown.empty()) {
-    std::ofstream file(markdown);
-    file << report.str();
+  return report.str();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  BenchOptions options;
+  if (const std::optional<int> exit_code = ParseOptions(argc, argv, &options)) return *exit_code;
+  std::vector<BenchScene> scenes;
+  try {
+    scenes = SelectScenes(options);
+  } catch (const stiction::InputError& e) {
+    std::fprintf(stderr, "stiction-bench: %s\n", e.what());
+    return 2;
+  }
+  if (!options.mjcf_dir.empty()) return WriteMjcfFiles(scenes, options.mjcf_dir);
+  const std::vector<EngineSpec> engines = AllEngines();
+  if (const std::optional<std::string> unknown = UnknownEngine(engines, options)) {
+    std::fprintf(stderr, "stiction-bench: unknown engine '%s' (see --help)\n", unknown->c_str());
+    return 2;
+  }
+  const std::vector<std::string> notes = PeerNotes();
+  const std::string report = Report(RunRows(scenes, engines, options), notes, options.short_run);
+  std::cout << report << std::flush;
+  if (!options.markdown.empty()) {
+    std::ofstream file(options.markdown);
+    file << report;
     if (!file) {
-      std::fprintf(stderr, "stiction-bench: cannot write %s\n", markdown.c_str());
+      std::fprintf(stderr, "stiction-bench: cannot write %s\n", options.markdown.c_str());
       return 1;
     }
   }

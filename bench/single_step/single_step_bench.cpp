@@ -32,6 +32,7 @@
 #include "bench/single_step/plot_png.h"
 #include "bench/single_step/sample_problems.h"
 #include "engine/common/error.h"
+#include "engine/common/text.h"
 #include "engine/scene/scene_loader.h"
 #include "engine/solvers/ncp_residual.h"
 #include "engine/solvers/solver_factory.h"
@@ -86,12 +87,16 @@ double Quantile(std::vector<double> v, double q) {
   return v[static_cast<std::size_t>(std::lround(q * static_cast<double>(v.size() - 1)))];
 }
 
-int Run(int argc, char** argv) {
+struct Options {
   int states = 10, wrenches = 10;
   unsigned seed = 1;
   std::string csv_path = "single_step.csv", png_prefix = "single_step";
   double recovery_override = 0;  // 0: the scene's.
   double friction_override = 0;  // 0: the scene's.
+};
+
+// False after --help (usage printed). Throws InputError for a bad argument.
+bool ParseArguments(int argc, char** argv, Options* o) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const auto next = [&]() -> std::string {
@@ -99,165 +104,207 @@ int Run(int argc, char** argv) {
       return argv[++i];
     };
     const auto count = [&](const std::string& text) {
-      char* end = nullptr;
-      const long n = std::strtol(text.c_str(), &end, 10);
-      if (end == text.c_str() || *end != '\0' || n < 1 || n > 1000) {
-        throw InputError(arg + ": expected an integer in [1, 1000], got '" + text + "'");
-      }
-      return static_cast<int>(n);
+      return static_cast<int>(ParseIntegerOrThrow(arg, text, 1, 1000));
     };
     // A number in (0, high].
     const auto in_range = [&](const std::string& text, double high, const char* what) {
-      char* end = nullptr;
-      const double x = std::strtod(text.c_str(), &end);
-      if (end == text.c_str() || *end != '\0' || !(x > 0 && x <= high)) {
-        throw InputError(arg + ": expected " + what + " in (0, " + std::to_string(static_cast<int>(high)) +
-                         "], got '" + text + "'");
-      }
-      return x;
+      const std::string requirement =
+          std::string("expected ") + what + " in (0, " + std::to_string(static_cast<int>(high)) + "]";
+      return ParseNumberOrThrow(arg, text, requirement, [high](double x) { return x > 0 && x <= high; });
     };
     if (arg == "--states") {
-      states = count(next());
+      o->states = count(next());
     } else if (arg == "--wrenches") {
-      wrenches = count(next());
+      o->wrenches = count(next());
     } else if (arg == "--seed") {
-      seed = static_cast<unsigned>(count(next()));
+      o->seed = static_cast<unsigned>(count(next()));
     } else if (arg == "--csv") {
-      csv_path = next();
+      o->csv_path = next();
     } else if (arg == "--png-prefix") {
-      png_prefix = next();
+      o->png_prefix = next();
     } else if (arg == "--penetration-recovery") {
-      recovery_override = in_range(next(), 1, "a fraction");
+      o->recovery_override = in_range(next(), 1, "a fraction");
     } else if (arg == "--friction") {
-      friction_override = in_range(next(), 10, "a friction coefficient");
+      o->friction_override = in_range(next(), 10, "a friction coefficient");
     } else if (arg == "--help" || arg == "-h") {
       std::printf("usage: stiction-single-step [--states N] [--wrenches M] [--seed S] [--csv FILE] "
                   "[--png-prefix PREFIX] [--penetration-recovery R] [--friction MU]\n");
-      return 0;
+      return false;
     } else {
       throw InputError("unknown argument '" + arg + "' (--help lists the options)");
     }
   }
-  std::ofstream csv(csv_path);
-  if (!csv) throw InputError(csv_path + ": cannot open for writing");
-  csv << "family,state,wrench,solver,cap,residual,time_ms,contacts\n";
+  return true;
+}
 
-  const std::vector<SolverRun> solvers = {
+const std::vector<SolverRun>& Solvers() {
+  static const std::vector<SolverRun> solvers = {
       {"sap", SolverType::kSap, Caps(32), {90, 90, 90}},
       {"canal", SolverType::kCanal, Caps(64), {200, 60, 40}},
       {"subadmm", SolverType::kSubAdmm, Caps(256), {40, 120, 200}},
       {"pgs", SolverType::kPgs, Caps(256), {60, 160, 60}},
   };
+  return solvers;
+}
+
+// The family's problems, with --friction's μ on every contact.
+std::vector<ContactProblem> SampleFamily(const ProblemFamily& family, const Options& o) {
+  std::vector<ContactProblem> sampled = SampleProblems(family, o.states, o.wrenches, o.seed);
+  if (o.friction_override > 0) {
+    for (ContactProblem& problem : sampled) {
+      for (Constraint& c : problem.constraints) {
+        if (c.origin == ConstraintOrigin::kContact) c.mu = c.cone.mu = o.friction_override;
+      }
+    }
+  }
+  return sampled;
+}
+
+// The scene's solver settings, with --penetration-recovery's r.
+SolverSettings FamilySettings(const ProblemFamily& family, const Options& o) {
+  SolverSettings settings = LoadSceneFile(family.scene).solver;
+  if (o.recovery_override > 0) {
+    settings.canal.penetration_recovery = settings.subadmm.penetration_recovery =
+        settings.pgs.penetration_recovery = o.recovery_override;
+  }
+  return settings;
+}
+
+// points[solver][cap index][problem]: every solver at every cap on every
+// problem, each point a CSV line.
+using FamilyPoints = std::vector<std::vector<std::vector<Point>>>;
+
+// One problem with solver `run` at each of its caps, from the same cold start.
+void SolveAtEveryCap(const ContactProblem& problem, const SolverRun& run, const SolverSettings& scene_settings,
+                     NcpResidual& residual, const std::string& csv_prefix, std::ostream& csv,
+                     std::vector<std::vector<Point>>* points) {
+  SolverSettings settings = scene_settings;
+  settings.type = run.type;
+  std::unique_ptr<ContactSolver> solver = MakeSingleContactSolver(settings);
+  const double recovery = GetSolverTypeInfo(settings.type).penetration_recovery(settings);
+  for (std::size_t c = 0; c < run.caps.size(); ++c) {
+    SetCap(&settings, run.caps[c]);
+    solver->SetParameters(settings);
+    SolverResult result;
+    const auto t0 = std::chrono::steady_clock::now();
+    solver->Solve(problem, problem.v_star, &result);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const double r = result.gamma.size() == problem.num_rows() && result.gamma.allFinite()
+                         ? residual.Calc(problem, result.gamma, recovery)
+                         : std::nan("");
+    (*points)[c].push_back({r, ms});
+    csv << csv_prefix << ',' << run.label << ',' << run.caps[c] << ',' << r << ',' << ms << ','
+        << problem.constraints.size() << '\n';
+  }
+}
+
+FamilyPoints SolveFamily(const ProblemFamily& family, const std::vector<ContactProblem>& sampled,
+                         const SolverSettings& scene_settings, const Options& o, NcpResidual& residual,
+                         std::ostream& csv) {
+  const std::vector<SolverRun>& solvers = Solvers();
+  FamilyPoints points(solvers.size());
+  for (std::size_t s = 0; s < solvers.size(); ++s) points[s].resize(solvers[s].caps.size());
+  for (std::size_t index = 0; index < sampled.size(); ++index) {
+    const int state = static_cast<int>(index) / o.wrenches, w = static_cast<int>(index) % o.wrenches;
+    const std::string csv_prefix = family.key + ',' + std::to_string(state) + ',' + std::to_string(w);
+    for (std::size_t s = 0; s < solvers.size(); ++s) {
+      SolveAtEveryCap(sampled[index], solvers[s], scene_settings, residual, csv_prefix, csv, &points[s]);
+    }
+    std::fprintf(stderr, "\r%s: %d/%zu problems", family.key.c_str(), static_cast<int>(index) + 1, sampled.size());
+  }
+  std::fprintf(stderr, "\n");
+  return points;
+}
+
+// One solver's line: the median residual [median ms] at a few caps, how many
+// problems reach 1e-4 and 1e-8 (and the median time they take), the
+// residual's quartiles at the largest cap; its two plot series.
+void PrintSolver(const SolverRun& run, const std::vector<std::vector<Point>>& points, int problems,
+                 PlotPanel* by_iterations, PlotPanel* by_time) {
+  std::printf("  %-8s", run.label);
+  PlotSeries it{run.label, run.color, {}, {}}, tm = it;
+  for (std::size_t c = 0; c < run.caps.size(); ++c) {
+    std::vector<double> r, t;
+    for (const Point& p : points[c]) {
+      r.push_back(std::isfinite(p.residual) ? p.residual : 1e300);
+      t.push_back(p.time_ms);
+    }
+    const double mr = Median(r), mt = Median(t);
+    it.x.push_back(run.caps[c]);
+    it.y.push_back(mr);
+    tm.x.push_back(mt);
+    tm.y.push_back(mr);
+    const int k = run.caps[c];
+    if (k == 1 || k == 4 || k == 16 || k == 32 || k == 64 || k == 256) {
+      std::printf("  k=%-3d %8.1e [%7.3f]", k, mr, mt);
+    }
+  }
+  // Per problem: the smallest cap (and its time) at which it reached 1e-4
+  // and 1e-8.
+  int reach4 = 0, reach8 = 0;
+  std::vector<double> t4, t8;
+  for (int p = 0; p < problems; ++p) {
+    bool got4 = false, got8 = false;
+    for (std::size_t c = 0; c < run.caps.size(); ++c) {
+      const Point& pt = points[c][static_cast<std::size_t>(p)];
+      if (!got4 && pt.residual <= 1e-4) {
+        got4 = true;
+        t4.push_back(pt.time_ms);
+      }
+      if (!got8 && pt.residual <= 1e-8) {
+        got8 = true;
+        t8.push_back(pt.time_ms);
+      }
+    }
+    reach4 += got4;
+    reach8 += got8;
+  }
+  std::vector<double> last;  // Residuals at the largest cap.
+  for (const Point& pt : points.back()) last.push_back(pt.residual);
+  std::printf("\n           reach 1e-4: %3d/%d (median %.3f ms), 1e-8: %3d/%d (median %.3f ms); "
+              "residual at the largest cap: quartiles %.1e %.1e %.1e\n",
+              reach4, problems, Median(t4), reach8, problems, Median(t8), Quantile(last, 0.25), Median(last),
+              Quantile(last, 0.75));
+  by_iterations->series.push_back(it);
+  by_time->series.push_back(tm);
+}
+
+// The family's table on stdout and its plot PNG.
+void ReportFamily(const ProblemFamily& family, const std::vector<ContactProblem>& sampled,
+                  const FamilyPoints& points, const std::string& png_prefix) {
+  const int problems = static_cast<int>(sampled.size());
+  int contacts_total = 0;
+  for (const ContactProblem& problem : sampled) contacts_total += static_cast<int>(problem.constraints.size());
+  std::printf("\n%s (%s): %d problems, %.0f constraints on average; median NCP residual [median ms] per cap\n",
+              family.title.c_str(), std::filesystem::path(family.scene).filename().c_str(), problems,
+              static_cast<double>(contacts_total) / problems);
+  PlotPanel by_iterations{family.title + ": residual vs iterations", "iterations (cap)",
+                          "NCP residual (median of " + std::to_string(problems) + ")", {}};
+  PlotPanel by_time{family.title + ": residual vs time", "wall time [ms] (median)", "NCP residual (median)", {}};
+  const std::vector<SolverRun>& solvers = Solvers();
+  for (std::size_t s = 0; s < solvers.size(); ++s) {
+    PrintSolver(solvers[s], points[s], problems, &by_iterations, &by_time);
+  }
+  std::string error;
+  const std::string png = png_prefix + "_" + family.key + ".png";
+  if (!WriteLogLogPlotPng(png, {by_iterations, by_time}, 560, 400, &error)) throw InputError(error);
+  std::printf("  plot: %s\n", png.c_str());
+}
+
+int Run(int argc, char** argv) {
+  Options o;
+  if (!ParseArguments(argc, argv, &o)) return 0;
+  std::ofstream csv(o.csv_path);
+  if (!csv) throw InputError(o.csv_path + ": cannot open for writing");
+  csv << "family,state,wrench,solver,cap,residual,time_ms,contacts\n";
   NcpResidual residual;
   for (const ProblemFamily& family : SingleStepFamilies(std::string(STICTION_SOURCE_DIR) + "/assets/scenes")) {
-    std::vector<ContactProblem> sampled = SampleProblems(family, states, wrenches, seed);
-    if (friction_override > 0) {
-      for (ContactProblem& problem : sampled) {
-        for (Constraint& c : problem.constraints) {
-          if (c.origin == ConstraintOrigin::kContact) c.mu = c.cone.mu = friction_override;
-        }
-      }
-    }
-    SolverSettings scene_settings = LoadSceneFile(family.scene).solver;
-    if (recovery_override > 0) {
-      scene_settings.canal.penetration_recovery = scene_settings.subadmm.penetration_recovery =
-          scene_settings.pgs.penetration_recovery = recovery_override;
-    }
-    // points[solver][cap index] over every problem.
-    std::vector<std::vector<std::vector<Point>>> points(solvers.size());
-    for (std::size_t s = 0; s < solvers.size(); ++s) points[s].resize(solvers[s].caps.size());
-    int contacts_total = 0, problems = 0;
-    for (std::size_t index = 0; index < sampled.size(); ++index) {
-      const ContactProblem& problem = sampled[index];
-      const int state = static_cast<int>(index) / wrenches, w = static_cast<int>(index) % wrenches;
-      contacts_total += static_cast<int>(problem.constraints.size());
-      ++problems;
-      for (std::size_t s = 0; s < solvers.size(); ++s) {
-        SolverSettings settings = scene_settings;
-        settings.type = solvers[s].type;
-        std::unique_ptr<ContactSolver> solver = MakeSingleContactSolver(settings);
-        const double recovery = GetSolverTypeInfo(settings.type).penetration_recovery(settings);
-        for (std::size_t c = 0; c < solvers[s].caps.size(); ++c) {
-          SetCap(&settings, solvers[s].caps[c]);
-          solver->SetParameters(settings);
-          SolverResult result;
-          const auto t0 = std::chrono::steady_clock::now();
-          solver->Solve(problem, problem.v_star, &result);
-          const double ms =
-              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-          const double r = result.gamma.size() == problem.num_rows() && result.gamma.allFinite()
-                               ? residual.Calc(problem, result.gamma, recovery)
-                               : std::nan("");
-          points[s][c].push_back({r, ms});
-          csv << family.key << ',' << state << ',' << w << ',' << solvers[s].label << ',' << solvers[s].caps[c]
-              << ',' << r << ',' << ms << ',' << problem.constraints.size() << '\n';
-        }
-      }
-      std::fprintf(stderr, "\r%s: %d/%zu problems", family.key.c_str(), problems, sampled.size());
-    }
-    std::fprintf(stderr, "\n");
-
-    std::printf("\n%s (%s): %d problems, %.0f constraints on average; median NCP residual [median ms] per cap\n",
-                family.title.c_str(), std::filesystem::path(family.scene).filename().c_str(), problems,
-                static_cast<double>(contacts_total) / problems);
-    PlotPanel by_iterations{family.title + ": residual vs iterations", "iterations (cap)",
-                            "NCP residual (median of " + std::to_string(problems) + ")", {}};
-    PlotPanel by_time{family.title + ": residual vs time", "wall time [ms] (median)",
-                      "NCP residual (median)", {}};
-    for (std::size_t s = 0; s < solvers.size(); ++s) {
-      std::printf("  %-8s", solvers[s].label);
-      PlotSeries it{solvers[s].label, solvers[s].color, {}, {}}, tm = it;
-      int reach4 = 0, reach8 = 0;
-      std::vector<double> t4, t8;
-      for (std::size_t c = 0; c < solvers[s].caps.size(); ++c) {
-        std::vector<double> r, t;
-        for (const Point& p : points[s][c]) {
-          r.push_back(std::isfinite(p.residual) ? p.residual : 1e300);
-          t.push_back(p.time_ms);
-        }
-        const double mr = Median(r), mt = Median(t);
-        it.x.push_back(solvers[s].caps[c]);
-        it.y.push_back(mr);
-        tm.x.push_back(mt);
-        tm.y.push_back(mr);
-        const int k = solvers[s].caps[c];
-        if (k == 1 || k == 4 || k == 16 || k == 32 || k == 64 || k == 256) {
-          std::printf("  k=%-3d %8.1e [%7.3f]", k, mr, mt);
-        }
-      }
-      // Per problem: the smallest cap (and its time) at which it reached
-      // 1e-4 and 1e-8.
-      for (int p = 0; p < problems; ++p) {
-        bool got4 = false, got8 = false;
-        for (std::size_t c = 0; c < solvers[s].caps.size(); ++c) {
-          const Point& pt = points[s][c][static_cast<std::size_t>(p)];
-          if (!got4 && pt.residual <= 1e-4) {
-            got4 = true;
-            t4.push_back(pt.time_ms);
-          }
-          if (!got8 && pt.residual <= 1e-8) {
-            got8 = true;
-            t8.push_back(pt.time_ms);
-          }
-        }
-        reach4 += got4;
-        reach8 += got8;
-      }
-      std::vector<double> last;  // Residuals at the largest cap.
-      for (const Point& pt : points[s].back()) last.push_back(pt.residual);
-      std::printf("\n           reach 1e-4: %3d/%d (median %.3f ms), 1e-8: %3d/%d (median %.3f ms); "
-                  "residual at the largest cap: quartiles %.1e %.1e %.1e\n",
-                  reach4, problems, Median(t4), reach8, problems, Median(t8), Quantile(last, 0.25), Median(last),
-                  Quantile(last, 0.75));
-      by_iterations.series.push_back(it);
-      by_time.series.push_back(tm);
-    }
-    std::string error;
-    const std::string png = png_prefix + "_" + family.key + ".png";
-    if (!WriteLogLogPlotPng(png, {by_iterations, by_time}, 560, 400, &error)) throw InputError(error);
-    std::printf("  plot: %s\n", png.c_str());
+    const std::vector<ContactProblem> sampled = SampleFamily(family, o);
+    const SolverSettings scene_settings = FamilySettings(family, o);
+    const FamilyPoints points = SolveFamily(family, sampled, scene_settings, o, residual, csv);
+    ReportFamily(family, sampled, points, o.png_prefix);
   }
-  std::printf("\nevery point: %s\n", csv_path.c_str());
+  std::printf("\nevery point: %s\n", o.csv_path.c_str());
   return 0;
 }
 
