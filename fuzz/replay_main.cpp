@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <typeinfo>
 #include <vector>
@@ -35,18 +36,9 @@ int Usage() {
   return 2;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc < 3) return Usage();
-  const std::string name = argv[1];
-  const auto& harnesses = stiction::FuzzHarnesses();
-  const auto it = std::find_if(harnesses.begin(), harnesses.end(),
-                               [&](const stiction::FuzzHarness& h) { return name == h.name; });
-  if (it == harnesses.end()) {
-    std::fprintf(stderr, "stiction-fuzz-replay: unknown harness '%s'\n", name.c_str());
-    return Usage();
-  }
+// The inputs named on the command line: files as given, directories'
+// regular files sorted. nullopt (after an error line) for a missing path.
+std::optional<std::vector<fs::path>> CollectInputs(int argc, char** argv) {
   std::vector<fs::path> files;
   for (int i = 2; i < argc; ++i) {
     const fs::path arg = argv[i];
@@ -62,39 +54,58 @@ int main(int argc, char** argv) {
       files.push_back(arg);
     } else {
       std::fprintf(stderr, "stiction-fuzz-replay: %s: no such file or directory\n", argv[i]);
-      return 2;
+      return std::nullopt;
     }
   }
-  if (files.empty()) {
+  return files;
+}
+
+// Runs `harness` on one input and prints "FILE: ok (T s)" or its finding;
+// false on a finding.
+bool Replay(const stiction::FuzzHarness& harness, const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::fprintf(stderr, "%s: ", file.c_str());
+  std::fflush(stderr);  // Named before a crash can end the process.
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    harness.run(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "FINDING: %s escaped the harness: %s\n", typeid(e).name(), e.what());
+    return false;
+  } catch (...) {
+    std::fprintf(stderr, "FINDING: a non-std exception escaped the harness\n");
+    return false;
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (seconds > kHangSeconds) {
+    std::fprintf(stderr, "FINDING: took %.1f s (hang limit %.0f s)\n", seconds, kHangSeconds);
+    return false;
+  }
+  std::fprintf(stderr, "ok (%.3f s)\n", seconds);
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3) return Usage();
+  const std::string name = argv[1];
+  const auto& harnesses = stiction::FuzzHarnesses();
+  const auto it = std::find_if(harnesses.begin(), harnesses.end(),
+                               [&](const stiction::FuzzHarness& h) { return name == h.name; });
+  if (it == harnesses.end()) {
+    std::fprintf(stderr, "stiction-fuzz-replay: unknown harness '%s'\n", name.c_str());
+    return Usage();
+  }
+  const std::optional<std::vector<fs::path>> files = CollectInputs(argc, argv);
+  if (!files) return 2;
+  if (files->empty()) {
     std::fprintf(stderr, "stiction-fuzz-replay: no input files (a regression directory must not be empty)\n");
     return 2;
   }
   int failures = 0;
-  for (const fs::path& file : files) {
-    std::ifstream in(file, std::ios::binary);
-    const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::fprintf(stderr, "%s: ", file.c_str());
-    std::fflush(stderr);  // Named before a crash can end the process.
-    const auto start = std::chrono::steady_clock::now();
-    try {
-      it->run(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "FINDING: %s escaped the harness: %s\n", typeid(e).name(), e.what());
-      ++failures;
-      continue;
-    } catch (...) {
-      std::fprintf(stderr, "FINDING: a non-std exception escaped the harness\n");
-      ++failures;
-      continue;
-    }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (seconds > kHangSeconds) {
-      std::fprintf(stderr, "FINDING: took %.1f s (hang limit %.0f s)\n", seconds, kHangSeconds);
-      ++failures;
-    } else {
-      std::fprintf(stderr, "ok (%.3f s)\n", seconds);
-    }
-  }
-  std::printf("%s: %zu inputs, %d findings\n", name.c_str(), files.size(), failures);
+  for (const fs::path& file : *files) failures += Replay(*it, file) ? 0 : 1;
+  std::printf("%s: %zu inputs, %d findings\n", name.c_str(), files->size(), failures);
   return failures == 0 ? 0 : 1;
 }
