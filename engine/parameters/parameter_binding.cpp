@@ -2,23 +2,11 @@
 
 #include <charconv>
 #include <cmath>
-#include <sstream>
 
 #include "engine/common/error.h"
+#include "engine/common/text.h"
 
 namespace stiction {
-
-namespace {
-
-// As the scene loader prints range ends ("must be in [0, 1]").
-std::string FormatBound(double value) {
-  std::ostringstream out;
-  out.precision(10);
-  out << value;
-  return out.str();
-}
-
-}  // namespace
 
 bool ParameterRange::Contains(double x) const {
   if (!std::isfinite(x)) return false;
@@ -31,9 +19,9 @@ std::string ParameterRange::Describe() const {
   if (std::isinf(hi)) {
     if (std::isinf(lo)) return "a number";
     if (lo == 0) return lo_open ? "positive" : ">= 0";
-    return (lo_open ? "> " : ">= ") + FormatBound(lo);
+    return (lo_open ? "> " : ">= ") + FormatNumber(lo);
   }
-  return std::string("in ") + (lo_open ? "(" : "[") + FormatBound(lo) + ", " + FormatBound(hi) +
+  return std::string("in ") + (lo_open ? "(" : "[") + FormatNumber(lo) + ", " + FormatNumber(hi) +
          (hi_open ? ")" : "]");
 }
 
