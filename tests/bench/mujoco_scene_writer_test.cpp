@@ -498,7 +498,7 @@ void ExpectSameModelThroughMjcf(const std::string& scene_file) {
   SCOPED_TRACE(scene_file);
   const SceneDescription scene = LoadSceneFile(ScenePath(scene_file));
   const std::string mjcf = Write(scene);
-  const std::filesystem::path dir = test::TempPath("stiction_mjcf_round_trip");
+  const std::filesystem::path dir = test::FreshTempPath("stiction-mjcf-round-trip", "dir");
   std::filesystem::create_directories(dir);
   const std::string path = (dir / "model.xml").string();
   {

@@ -174,7 +174,7 @@ std::string Slurp(const std::string& path) {
 }
 
 TEST(StictionBenchExecutable, ShortModePrintsEveryEngineOnEveryScene) {
-  const std::filesystem::path dir = test::TempPath("stiction_bench_test");
+  const std::filesystem::path dir = test::FreshTempPath("stiction-bench-test", "dir");
   std::filesystem::create_directories(dir);
   const std::string out = (dir / "stdout.md").string(), md = (dir / "table.md").string();
   const std::string command =

@@ -73,7 +73,7 @@ TEST(ReplayDeterminismTest, RecordedTeleopReplaysBitIdentically) {
   // The box was lifted by the teleop run.
   ASSERT_GT(live.CalcBodyStates()[live.model().FindBody("box") - 1].position.z(), 0.1);
 
-  const fs::path file = test::TempPath("stiction_replay_determinism_test.yaml");
+  const fs::path file = test::FreshTempPath("stiction-replay-determinism-test", "commands.yaml");
   SaveCommandFile(recorder.log(), file.string());
   Simulation replay = Simulation::FromFile(test::ScenePath("grasp_box.yaml"));
   GripperController replay_gripper(replay);
