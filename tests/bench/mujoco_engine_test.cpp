@@ -37,8 +37,12 @@ std::unique_ptr<PeerEngine> Make(const std::string& yaml, MujocoConfig config) {
 
 std::string Num(double x) { return FormatNumber(x, kRoundTripDigits); }
 
+// Appended rather than `std::string(...) + "..."`, which g++ 12 misreads
+// as an out-of-bounds copy at -O1 (-Warray-bounds, GCC PR 105651).
 std::string ScenePath(const std::string& name) {
-  return std::string(STICTION_SOURCE_DIR) + "/assets/scenes/" + name;
+  std::string path = STICTION_SOURCE_DIR;
+  path.append("/assets/scenes/").append(name);
+  return path;
 }
 
 void StepOrFail(PeerEngine* engine) {

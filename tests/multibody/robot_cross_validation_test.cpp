@@ -226,7 +226,13 @@ class CrossValidation {
   std::vector<JointMap> maps_;
 };
 
-std::string Robot(const std::string& name) { return std::string(STICTION_SOURCE_DIR) + "/assets/robots/" + name; }
+// Appended rather than `std::string(...) + "..."`, which g++ 12 misreads
+// as an out-of-bounds copy at -O1 (-Warray-bounds, GCC PR 105651).
+std::string Robot(const std::string& name) {
+  std::string path = STICTION_SOURCE_DIR;
+  path.append("/assets/robots/").append(name);
+  return path;
+}
 
 /// An MJCF model exercising what URDF cannot: a free base, a ball joint,
 /// slide joints, armature, a non-zero joint reference, capsules.

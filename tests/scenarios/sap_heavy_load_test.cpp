@@ -151,7 +151,8 @@ bodies:
 // A 10 g platform on a vertical prismatic joint resting on its lower limit
 // (q = 0), or welded to the world, with a 5 kg box on top.
 std::string PlatformScene(bool weld) {
-  std::string scene = std::string(kScenePreamble) + R"(  - name: platform
+  std::string scene = kScenePreamble;  // Appended: GCC PR 105651 (-Warray-bounds).
+  scene += R"(  - name: platform
     mass: 0.01
     geometry: [{shape: {type: box, size: [0.2, 0.2, 0.02]}}]
 )";
@@ -209,7 +210,8 @@ TEST(SapHeavyLoadTest, RevoluteLimitCarriesALoadAtTheRadiusOfGyration) {
   // (horizontal), a 5 kg box resting on it 40 cm from the hinge. The limit's
   // angular impulse acts at ℓ = 1/√(w m) (joint_limit_constraints.cpp), so
   // Eq. (L1) predicts the angle violation φ₀/ℓ = φ₀ √(w m), w = 1/I_hinge.
-  const std::string scene = std::string(kScenePreamble) + R"(  - name: bar
+  std::string scene = kScenePreamble;  // Appended: GCC PR 105651 (-Warray-bounds).
+  scene += R"(  - name: bar
     mass: 0.01
     geometry: [{shape: {type: box, size: [0.5, 0.1, 0.02]}, pose: {position: [0.25, 0, 0]}}]
   - name: box

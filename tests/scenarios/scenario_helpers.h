@@ -5,25 +5,24 @@
 #include <cmath>
 #include <numbers>
 #include <functional>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "engine/common/text.h"
 #include "engine/simulation.h"
 
 namespace stiction::test {
 
+// Appended rather than `std::string(...) + "..."`, which g++ 12 misreads
+// as an out-of-bounds copy at -O1 (-Warray-bounds, GCC PR 105651).
 inline std::string ScenePath(const std::string& name) {
-  return std::string(STICTION_SOURCE_DIR) + "/assets/scenes/" + name;
+  std::string path = STICTION_SOURCE_DIR;
+  path.append("/assets/scenes/").append(name);
+  return path;
 }
 
 /// A double as text that parses back to the same value (for --set overrides).
-inline std::string Num(double x) {
-  std::ostringstream os;
-  os.precision(17);
-  os << x;
-  return os.str();
-}
+inline std::string Num(double x) { return FormatNumber(x, kRoundTripDigits); }
 
 /// assets/scenes/incline.yaml tilted to tan α = `tan_alpha`: ramp and box
 /// pitched by α about y, the box's bottom face on the ramp (10 cm box).
