@@ -14,6 +14,7 @@
 #include "app/ui/status_line.h"
 #include "engine/common/error.h"
 #include "engine/scene/scene_writer.h"
+#include "engine/common/text.h"
 
 namespace stiction::app {
 namespace {
@@ -138,9 +139,8 @@ int App::RunHeadlessFrames() {
 }
 
 int App::FinishOnTerminationSignal(int signal) {
-  char when[48];
-  std::snprintf(when, sizeof when, " at t = %.6g s", scene_.sim->time());
-  std::string line = std::string("stopped by ") + TerminationSignalName(signal) + when;
+  std::string line = std::string("stopped by ") + TerminationSignalName(signal) +
+                     StringPrintf(" at t = %.6g s", scene_.sim->time());
   const bool had_video = video_.recording();
   if (had_video) {
     StopRecording();  // Every frame written, ffmpeg waited for; a failure is printed too.

@@ -1,25 +1,31 @@
 #include "app/app_options.h"
 
-#include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <limits>
+#include <optional>
+
+#include "engine/common/text.h"
 
 namespace stiction::app {
 namespace {
 
+// The whole of `s` as an int (engine/common/text.h reads it); false if it
+// is not one.
 bool ParseInt(const std::string& s, int* out) {
-  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
-  return ec == std::errc() && ptr == s.data() + s.size();
+  const std::optional<std::int64_t> v = ParseInteger(s);
+  if (!v || *v < std::numeric_limits<int>::min() || *v > std::numeric_limits<int>::max()) return false;
+  *out = static_cast<int>(*v);
+  return true;
 }
 
-bool ParseDouble(const std::string& s, double* out) {
-  try {
-    size_t used = 0;
-    *out = std::stod(s, &used);
-    return used == s.size() && std::isfinite(*out);
-  } catch (...) {
-    return false;
-  }
+// The whole of `s` as a finite double; false otherwise.
+bool ParseFinite(const std::string& s, double* out) {
+  const std::optional<double> v = ParseDouble(s);
+  if (!v || !std::isfinite(*v)) return false;
+  *out = *v;
+  return true;
 }
 
 }  // namespace
@@ -140,7 +146,7 @@ bool ParseValueOption(const std::string& a, ArgReader* r, AppOptions* o, std::st
       *error = "--overlay: " + why;
     }
   } else if (a == "--rtf") {
-    if (!r->Value(&v) || !ParseDouble(v, &o->real_time_factor) || o->real_time_factor < 0.01 ||
+    if (!r->Value(&v) || !ParseFinite(v, &o->real_time_factor) || o->real_time_factor < 0.01 ||
         o->real_time_factor > 100) {
       *error = "--rtf: expected a number in [0.01, 100]";
     }
@@ -153,11 +159,11 @@ bool ParseValueOption(const std::string& a, ArgReader* r, AppOptions* o, std::st
       *error = "--headless-frames: expected a positive integer";
     }
   } else if (a == "--fps") {
-    if (!r->Value(&v) || !ParseDouble(v, &o->record_fps) || o->record_fps <= 0 || o->record_fps > 240) {
+    if (!r->Value(&v) || !ParseFinite(v, &o->record_fps) || o->record_fps <= 0 || o->record_fps > 240) {
       *error = "--fps: expected a number in (0, 240]";
     }
   } else if (a == "--duration") {
-    if (!r->Value(&v) || !ParseDouble(v, &o->duration) || o->duration <= 0) {
+    if (!r->Value(&v) || !ParseFinite(v, &o->duration) || o->duration <= 0) {
       *error = "--duration: expected a positive number of seconds";
     }
   } else {
@@ -203,7 +209,7 @@ std::string ParseArgument(ArgReader* r, ParsedOptions* out) {
     out->help = true;
   } else if (a == "--benchmark") {
     o.benchmark = true;
-    if (r->i + 1 < r->args.size() && ParseDouble(r->args[r->i + 1], &o.benchmark_seconds)) ++r->i;
+    if (r->i + 1 < r->args.size() && ParseFinite(r->args[r->i + 1], &o.benchmark_seconds)) ++r->i;
   } else if (ParseFlag(a, &o) || ParseTextOption(a, r, &o, &error) || ParseValueOption(a, r, &o, &error)) {
     return error;
   } else if (!a.empty() && a[0] == '-') {

@@ -17,12 +17,6 @@ namespace stiction::app {
 
 namespace {
 
-// The progress bar draws on stderr when it is a terminal (not TERM=dumb).
-bool ProgressOnTerminal() {
-  const char* term = std::getenv("TERM");
-  return isatty(STDERR_FILENO) == 1 && !(term != nullptr && std::strcmp(term, "dumb") == 0);
-}
-
 // A video frame could not be written (a full disk, ffmpeg failed): the
 // recording stopped with the reason printed and the file keeps its complete
 // fragments. The simulation itself runs on to --duration (`total` frames at
@@ -57,7 +51,7 @@ int RunOnWithoutVideo(App& app, const AppOptions& o, double t0, std::int64_t tot
 // frame is written.
 std::optional<int> RecordFrames(App& app, const AppOptions& o, double t0, std::int64_t total) {
   const double total_s = static_cast<double>(total) / o.record_fps;
-  cli::ProgressBar progress(std::cerr, ProgressOnTerminal(), STDERR_FILENO);
+  cli::ProgressBar progress(std::cerr, cli::StderrCanShowProgress(), STDERR_FILENO);
   while (app.video().recorder().frames_written() < total) {
     // SIGINT/SIGTERM: the video ends cleanly with the frames so far.
     if (const int signal = TerminationSignal()) {

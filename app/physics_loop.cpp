@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "app/render/gl.h"
+#include "engine/common/text.h"
 
 namespace stiction::app {
 
@@ -73,9 +74,8 @@ bool PhysicsLoop::Step() {
   const StepResult result = sim.Step();
   if (result.status != StepStatus::kSuccess) {
     paused_ = true;
-    char text[64];
-    std::snprintf(text, sizeof text, "step failed at t = %.6g s: ", sim.time());
-    ui_.Error(text + result.message + " (paused; change a parameter or reset)");
+    ui_.Error(StringPrintf("step failed at t = %.6g s: ", sim.time()) + result.message +
+              " (paused; change a parameter or reset)");
     if (!options_.visible) std::fprintf(stderr, "stiction: %s\n", ui_.message.c_str());
     return false;
   }

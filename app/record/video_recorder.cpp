@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "app/record/screenshot.h"
+#include "engine/common/text.h"
 
 extern char** environ;
 
@@ -30,11 +31,7 @@ bool IsExecutableFile(const std::string& path) {
   return fs::is_regular_file(path, ec) && access(path.c_str(), X_OK) == 0;
 }
 
-std::string FormatFps(double fps) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", fps);
-  return text;
-}
+std::string FormatFps(double fps) { return FormatNumber(fps, 6); }
 
 // An unlinked temporary file for ffmpeg's stderr: still open, ffmpeg writes
 // and we read; gone when both close it. -1 (with *error) if it cannot be made.

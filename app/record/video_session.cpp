@@ -7,6 +7,7 @@
 #include "app/record/screenshot.h"
 #include "app/record/video_overlay.h"
 #include "app/ui/status_line.h"
+#include "engine/common/text.h"
 
 namespace stiction::app {
 
@@ -45,10 +46,8 @@ bool VideoSession::Start(const std::string& path, int width, int height, double 
   if (!video_.notice().empty()) {
     ReportError(&ui_, video_.notice());  // ffmpeg missing: PNGs instead, said loudly.
   } else {
-    char text[96];
-    std::snprintf(text, sizeof text, " (%dx%d, %.4g fps of simulated time)", video_.width(), video_.height(),
-                  vo.fps);
-    ui_.Info("recording " + video_.output_path() + text);
+    ui_.Info("recording " + video_.output_path() +
+             StringPrintf(" (%dx%d, %.4g fps of simulated time)", video_.width(), video_.height(), vo.fps));
   }
   return true;
 }
@@ -62,9 +61,8 @@ bool VideoSession::Stop() {
   const std::string frame_error = failed > 0 ? video_.error() : std::string();
   const double seconds = clock_.video_seconds();
   const bool ok = video_.Close();
-  char text[128];
-  std::snprintf(text, sizeof text, "%lld frames, %.3f s of simulated time", static_cast<long long>(frames),
-                seconds);
+  const std::string text =
+      StringPrintf("%lld frames, %.3f s of simulated time", static_cast<long long>(frames), seconds);
   if (!ok) {
     // One line: the first lost frame and ffmpeg's verdict if it adds to
     // that, then how far the recording got (frames handed to ffmpeg before

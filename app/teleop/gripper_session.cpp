@@ -24,8 +24,7 @@ GripperSession::GripperSession(ViewerScene& scene, UiState& ui, CameraDirector& 
 
 std::string GripperSession::SetUp() {
   CloseAutosave();  // A take in progress keeps what it recorded on disk.
-  gripper_.reset();
-  StopReplay();
+  gripper_ = SceneGripper{};
   director_.ClearScript();
   recorder_ = CommandRecorder{};
   teleop_ = false;
@@ -33,7 +32,7 @@ std::string GripperSession::SetUp() {
   ui_.gripper.Clear();
   const Simulation& sim = *scene_.sim;
   if (!sim.scene().gripper.present) return "";
-  gripper_.emplace(sim);
+  gripper_ = SceneGripper(sim);
   const std::string& file = sim.scene().commands_file;
   if (file.empty()) return "";
   try {
@@ -46,37 +45,36 @@ std::string GripperSession::SetUp() {
 }
 
 void GripperSession::Restart() {
-  if (gripper_) gripper_.emplace(*scene_.sim);
-  if (player_) player_->Rewind();
+  gripper_.Restart(*scene_.sim);
   recorder_.Stop();
   readout_ = {};
   ui_.gripper.Clear();
 }
 
 void GripperSession::AddGhost(Snapshot* snapshot) const {
-  if (gripper_) snapshot->ghost_bodies = gripper_->CalcTargetBodyPoses(*scene_.sim);
+  if (gripper_.present()) snapshot->ghost_bodies = gripper_.controller()->CalcTargetBodyPoses(*scene_.sim);
 }
 
 void GripperSession::PrepareStep() {
-  if (gripper_) PrepareGripperStep(scene_.sim.get(), &*gripper_, player_ ? &*player_ : nullptr);
+  gripper_.PrepareStep(scene_.sim.get());
 }
 
 void GripperSession::ReadGrasp(double dt) {
-  if (gripper_) readout_ = CalcGraspReadout(*scene_.sim, *gripper_, dt);
+  if (gripper_.present()) readout_ = CalcGraspReadout(*scene_.sim, *gripper_.controller(), dt);
 }
 
 void GripperSession::PushPlots() {
-  if (gripper_) PushGraspPlots(readout_, &ui_.gripper);
+  if (gripper_.present()) PushGraspPlots(readout_, &ui_.gripper);
 }
 
 // ---------------------------------------------------------------- teleop
 
 void GripperSession::Command(GripperCommand command) {
-  if (!gripper_) return;
+  if (!gripper_.present()) return;
   StopReplay();  // The user takes over from the script.
   command.step = scene_.sim->step_index();
   try {
-    gripper_->Apply(command);
+    gripper_.controller()->Apply(command);
     recorder_.Record(command);
   } catch (const InputError& e) {
     ui_.Error(std::string("gripper: ") + e.what());
@@ -84,7 +82,7 @@ void GripperSession::Command(GripperCommand command) {
 }
 
 bool GripperSession::SetTeleop(bool on) {
-  if (on && !gripper_) {
+  if (on && !gripper_.present()) {
     ui_.Error("this scene has no gripper (scene key 'gripper'); open a demo with one");
     return false;
   }
@@ -92,7 +90,7 @@ bool GripperSession::SetTeleop(bool on) {
   if (on) {
     StopReplay();
     ui_.Info(std::string("teleop: drag moves the gripper target, scroll/Shift+drag height, Ctrl+drag yaw, ") +
-             (gripper_->can_tilt() ? "Alt+drag tilt, " : "") + "G open/close, Esc leaves");
+             (gripper_.controller()->can_tilt() ? "Alt+drag tilt, " : "") + "G open/close, Esc leaves");
   } else {
     ui_.Info("teleop off");
   }
@@ -100,14 +98,14 @@ bool GripperSession::SetTeleop(bool on) {
 }
 
 void GripperSession::Drag(double dx, double dy, int mods, const Camera& camera, int view_width, int view_height) {
-  if (!gripper_) return;
+  if (!gripper_.present()) return;
   const int w = view_width, h = view_height;
-  GripperPose t = gripper_->target();
+  GripperPose t = gripper_.controller()->target();
   if ((mods & GLFW_MOD_CONTROL) != 0) {
     // A drag across the window width turns the target half a turn.
     t.yaw += dx * std::numbers::pi / std::max(w, 1);
   } else if ((mods & GLFW_MOD_ALT) != 0) {
-    if (!gripper_->can_tilt()) {
+    if (!gripper_.controller()->can_tilt()) {
       ui_.Error("teleop: a gantry gripper cannot tilt (Alt+drag tilts an arm's target)");
       return;
     }
@@ -141,8 +139,8 @@ void GripperSession::Drag(double dx, double dy, int mods, const Camera& camera, 
 }
 
 void GripperSession::Scroll(double dy) {
-  if (!gripper_) return;
-  GripperPose t = gripper_->target();
+  if (!gripper_.present()) return;
+  GripperPose t = gripper_.controller()->target();
   t.z += kScrollHeight * dy;
   GripperCommand c;
   c.target = t;
@@ -164,18 +162,17 @@ void GripperSession::SetGripForce(double newtons) {
 // ---------------------------------------------------------------- takes and replay
 
 void GripperSession::StopReplay() {
-  player_.reset();
-  player_file_.clear();
+  gripper_.StopPlaying();
 }
 
 void GripperSession::StartTake(double grip_force, double now_s) {
   CloseAutosave();  // The previous take, if any, ends with what it holds.
   // The take starts at t = 0 with the controller's whole state, so that a
   // replay from a fresh load reproduces it bit for bit.
-  GripperCommand first = gripper_->StateCommand(0);
+  GripperCommand first = gripper_.controller()->StateCommand(0);
   first.grip_force = grip_force;
   recorder_.Start(scene_.path, scene_.sim->time_step());
-  gripper_->Apply(first);
+  gripper_.controller()->Apply(first);
   recorder_.Record(first);
   // Saved as it grows: a crash loses at most the last flush period.
   const std::string autosave = TimestampedCommandsPath(autosave_dir_);
@@ -239,7 +236,7 @@ void GripperSession::CloseAutosaveAtExit() {
 }
 
 std::optional<CommandReplay> GripperSession::LoadReplay(const std::string& path) {
-  if (!gripper_) {
+  if (!gripper_.present()) {
     ui_.Error("--replay " + path + ": the scene has no gripper (scene key 'gripper')");
     return std::nullopt;
   }
@@ -260,27 +257,26 @@ void GripperSession::Play(CommandReplay replay) {
 }
 
 void GripperSession::StartPlayer(const std::string& path, const CommandLog& log, CommandPlayer player) {
-  player_ = std::move(player);
-  player_file_ = path;
+  gripper_.Play(std::move(player), path);
   director_.Script(log.camera);
 }
 
 GripperView GripperSession::MakeView() const {
   GripperView v;
-  if (!gripper_) return v;
+  if (!gripper_.present()) return v;
   v.present = true;
   v.teleop = teleop_;
-  v.grip = gripper_->grip();
-  v.grip_force = gripper_->grip_force();
-  v.grip_force_limited = gripper_->grip_force_limited();
-  v.can_tilt = gripper_->can_tilt();
-  v.target = gripper_->target();
-  v.actual = gripper_->CurrentPose(*scene_.sim);
+  v.grip = gripper_.controller()->grip();
+  v.grip_force = gripper_.controller()->grip_force();
+  v.grip_force_limited = gripper_.controller()->grip_force_limited();
+  v.can_tilt = gripper_.controller()->can_tilt();
+  v.target = gripper_.controller()->target();
+  v.actual = gripper_.controller()->CurrentPose(*scene_.sim);
   v.readout = readout_;
   v.recording = recorder_.recording();
   v.recorded_commands = static_cast<int>(recorder_.log().entries.size());
-  v.replay_file = player_file_;
-  v.replay_finished = player_ && player_->finished();
+  v.replay_file = gripper_.commands_file();
+  v.replay_finished = gripper_.player() != nullptr && gripper_.player()->finished();
   return v;
 }
 

@@ -20,6 +20,7 @@
 #include "engine/control/command_recorder.h"
 #include "engine/control/grasp_readout.h"
 #include "engine/control/gripper_controller.h"
+#include "engine/control/scene_gripper.h"
 
 namespace stiction::app {
 
@@ -40,13 +41,13 @@ class GripperSession {
   GripperSession& operator=(const GripperSession&) = delete;
 
   /// The gripper, when the scene has one (else nullptr).
-  const GripperController* controller() const { return gripper_ ? &*gripper_ : nullptr; }
+  const GripperController* controller() const { return gripper_.controller(); }
   bool teleop() const { return teleop_; }
   const CommandRecorder& recorder() const { return recorder_; }
   /// The file the take is autosaved to (open while recording).
   const CommandAutosave& command_autosave() const { return command_autosave_; }
   /// The command file being replayed, or nullptr.
-  const CommandPlayer* player() const { return player_ ? &*player_ : nullptr; }
+  const CommandPlayer* player() const { return gripper_.player(); }
   const GraspReadout& readout() const { return readout_; }
   /// What the Gripper panel is given this frame.
   GripperView MakeView() const;
@@ -116,9 +117,7 @@ class GripperSession {
   UiState& ui_;
   CameraDirector& director_;
   std::string autosave_dir_;
-  std::optional<GripperController> gripper_;
-  std::optional<CommandPlayer> player_;
-  std::string player_file_;
+  SceneGripper gripper_;  // The controller and the command file it plays.
   CommandRecorder recorder_;
   CommandAutosave command_autosave_;  // recorder_'s log, on disk as it grows.
   bool teleop_ = false;

@@ -18,6 +18,7 @@
 #include "engine/common/error.h"
 #include "engine/common/named_choice.h"
 #include "engine/parameters/parameter_binding.h"
+#include "engine/common/text.h"
 
 namespace stiction::app {
 namespace {
@@ -199,9 +200,7 @@ double GravityNorm(const Simulation& sim) { return sim.model().gravity().norm();
 
 void CheckTimeStep(double dt) {
   if (!std::isfinite(dt) || dt < kMinTimeStep || dt > kMaxTimeStep) {
-    char text[160];
-    std::snprintf(text, sizeof text, "time step %.6g s: must be in [%.0e, %.1f] s", dt, kMinTimeStep, kMaxTimeStep);
-    throw InputError(text);
+    throw InputError(StringPrintf("time step %.6g s: must be in [%.0e, %.1f] s", dt, kMinTimeStep, kMaxTimeStep));
   }
 }
 
@@ -610,11 +609,9 @@ bool ApplySimulationEdits(UiState* ui, AppCommands* commands) {
     ui->Error(std::string("refused: ") + error.what());
     return false;
   }
-  char text[200];
-  std::snprintf(text, sizeof text, "applied: dt = %.6g s, %s, %s (theta = %.3g, theta_vq = %.3g)", e.time_step,
-                std::string(SteppingSchemeName(e.scheme)).c_str(), integrator.name.c_str(), integrator.theta,
-                integrator.theta_vq);
-  ui->Info(text);
+  ui->Info(StringPrintf("applied: dt = %.6g s, %s, %s (theta = %.3g, theta_vq = %.3g)", e.time_step,
+                        std::string(SteppingSchemeName(e.scheme)).c_str(), integrator.name.c_str(),
+                        integrator.theta, integrator.theta_vq));
   return true;
 }
 
@@ -662,11 +659,9 @@ bool ApplyContactEdits(const Simulation& sim, UiState* ui, AppCommands* commands
     ui->Error(std::string("refused: ") + error.what());
     return false;
   }
-  char text[160];
-  std::snprintf(text, sizeof text, "applied: model %s, beta = %.4g, sigma = %.4g, %zu material(s)",
-                std::string(ContactModelName(e.params.model)).c_str(), e.params.near_rigid_threshold,
-                e.params.stiction_tolerance, e.materials.size());
-  ui->Info(text);
+  ui->Info(StringPrintf("applied: model %s, beta = %.4g, sigma = %.4g, %zu material(s)",
+                        std::string(ContactModelName(e.params.model)).c_str(), e.params.near_rigid_threshold,
+                        e.params.stiction_tolerance, e.materials.size()));
   return true;
 }
 

@@ -7,8 +7,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <vector>
+
+#include "engine/common/text.h"
 
 namespace stiction::app {
 namespace {
@@ -28,11 +31,9 @@ std::string Trim(const std::string& s) {
 
 // A finite number in [lo, hi]; false otherwise.
 bool ParseNumber(const std::string& text, double lo, double hi, double* out) {
-  char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || *end != '\0' || errno == ERANGE || !std::isfinite(v) || v < lo || v > hi) return false;
-  *out = v;
+  const std::optional<double> v = ParseDouble(text);
+  if (!v || !std::isfinite(*v) || *v < lo || *v > hi) return false;
+  *out = *v;
   return true;
 }
 
@@ -72,10 +73,8 @@ std::string ApplySetting(const std::string& key, const std::string& value, Viewe
     (key == "window_width" ? s->window_width : s->window_height) = static_cast<int>(v);
   } else if (key == "ui_scale") {
     if (!ParseNumber(value, 0, kMaxUiScale, &v) || (v != 0 && v < kMinUiScale)) {
-      char text[96];
-      std::snprintf(text, sizeof text, "expected 0 (automatic) or a scale in [%.2f, %.1f], got '", kMinUiScale,
-                    kMaxUiScale);
-      return text + value + "'";
+      return StringPrintf("expected 0 (automatic) or a scale in [%.2f, %.1f], got '", kMinUiScale, kMaxUiScale) +
+             value + "'";
     }
     s->ui_scale = static_cast<float>(v);
   } else if (key == "left_width" || key == "right_width") {

@@ -34,6 +34,7 @@
 
 #include "app/app.h"
 #include "app/ui/demo_scenes.h"
+#include "engine/common/text.h"
 #include "engine/simulation.h"
 #include "tests/app/x_test_input.h"
 
@@ -83,14 +84,6 @@ std::vector<std::string> Changed(const Listing& before, const Listing& after) {
     if (it == before.end() || it->second != stat) changed.push_back(path);
   }
   return changed;
-}
-
-// printf into a std::string (gcc 12 warns falsely on "literal" + std::string).
-template <typename... Args>
-std::string Format(const char* format, Args... args) {
-  char buffer[256];
-  std::snprintf(buffer, sizeof buffer, format, args...);
-  return buffer;
 }
 
 bool StateFinite(Simulation& sim) {
@@ -228,7 +221,7 @@ class Monkey {
     int px, py;
     RandomPoint(&px, &py);
     x_.MoveTo(px, py);
-    Log("move", Format("%d,%d", px, py));
+    Log("move", StringPrintf("%d,%d", px, py));
     Frames(1);
   }
   void Click() {
@@ -242,7 +235,7 @@ class Monkey {
     Frames(1);
     x_.Button(button, false);
     Press(mods, false);
-    Log("click", Format("b%d at %d,%d mods %zu", button, px, py, mods.size()));
+    Log("click", StringPrintf("b%d at %d,%d mods %zu", button, px, py, mods.size()));
     Frames(1);
   }
   void DoubleClick() {
@@ -254,7 +247,7 @@ class Monkey {
       x_.Button(button, true);
       x_.Button(button, false);
     }
-    Log("double-click", Format("b%d at %d,%d", button, px, py));
+    Log("double-click", StringPrintf("b%d at %d,%d", button, px, py));
     Frames(2);
   }
   void Drag() {
@@ -274,7 +267,7 @@ class Monkey {
     }
     x_.Button(button, false);
     Press(mods, false);
-    Log("drag", Format("b%d %d,%d -> %d,%d mods %zu", button, px, py, qx, qy, mods.size()));
+    Log("drag", StringPrintf("b%d %d,%d -> %d,%d mods %zu", button, px, py, qx, qy, mods.size()));
     Frames(1);
   }
   void Scroll() {
