@@ -32,9 +32,13 @@ void Simulation::TakeCompiledScene(CompiledScene* compiled) {
   q0_ = std::move(compiled->multibody.q0);
   v0_ = std::move(compiled->multibody.v0);
   collision_ = std::move(compiled->collision);
-  stepper_ = std::make_unique<TimeStepper>(*model_, collision_.get(), std::move(compiled->materials));
-  stepper_->body_constraints() = std::move(compiled->body_constraints);
-  stepper_->actuators() = std::move(compiled->actuators);
+  sources_ = std::make_unique<ConstraintSources>();
+  sources_->materials = std::move(compiled->materials);
+  sources_->body_constraints = std::move(compiled->body_constraints);
+  sources_->actuators = std::move(compiled->actuators);
+  theta_stepper_ = std::make_unique<ThetaMethodStepper>(*model_, collision_.get(), sources_.get());
+  nmdp_stepper_ = std::make_unique<NmdpStepper>(*model_, collision_.get(), sources_.get());
+  last_stepper_ = theta_stepper_.get();
 }
 
 void Simulation::InstallOscillators() {
@@ -113,7 +117,7 @@ SceneParameters Simulation::CalcSceneParameters() const {
   p.contact = params_.contact;
   p.solver = params_.solver;
   p.nmdp = params_.nmdp;
-  const std::vector<ContactMaterial>& materials = stepper_->materials().materials;
+  const std::vector<ContactMaterial>& materials = sources_->materials.materials;
   for (size_t i = 0; i < scene_.materials.size(); ++i) p.materials.emplace_back(scene_.materials[i].name, materials[i]);
   return p;
 }
@@ -125,13 +129,13 @@ std::vector<std::string> Simulation::material_names() const {
 }
 
 ContactMaterial Simulation::GetMaterial(const std::string& name) const {
-  return stepper_->materials().materials[FindMaterial(name)];
+  return sources_->materials.materials[FindMaterial(name)];
 }
 
 void Simulation::SetMaterial(const std::string& name, const ContactMaterial& material) {
   const size_t index = FindMaterial(name);
   ValidateContactMaterial(name, material);
-  std::vector<ContactMaterial>& materials = stepper_->materials().materials;
+  std::vector<ContactMaterial>& materials = sources_->materials.materials;
   if (material.model) {
     // A pair's model is the one its materials name; two that name different
     // models would leave their pair ambiguous (docs/scene-format.md).
@@ -145,7 +149,7 @@ void Simulation::SetMaterial(const std::string& name, const ContactMaterial& mat
     }
   }
   materials[index] = material;
-  const std::vector<int>& of_geometry = stepper_->materials().of_geometry;
+  const std::vector<int>& of_geometry = sources_->materials.of_geometry;
   for (int g = 0; g < collision_->num_geometries(); ++g) {
     if (collision_->is_compliant(g) && of_geometry[g] == static_cast<int>(index)) {
       collision_->SetHydroelasticModulus(g, material.hydroelastic_modulus);
@@ -153,11 +157,11 @@ void Simulation::SetMaterial(const std::string& name, const ContactMaterial& mat
   }
 }
 
-const std::vector<ContactReport>& Simulation::contacts() const { return stepper_->contacts(); }
+const std::vector<ContactReport>& Simulation::contacts() const { return last_stepper_->contacts(); }
 const std::vector<ContactSurface>& Simulation::contact_surfaces() const { return collision_->contact_surfaces(); }
-const ContactProblem& Simulation::last_contact_problem() const { return stepper_->problem(); }
+const ContactProblem& Simulation::last_contact_problem() const { return last_stepper_->problem(); }
 
-const SolverResult& Simulation::solver_result() const { return stepper_->solver_result(); }
+const SolverResult& Simulation::solver_result() const { return last_stepper_->solver_result(); }
 
 std::vector<std::string> Simulation::actuator_names() const {
   std::vector<std::string> names;
@@ -173,7 +177,7 @@ size_t Simulation::FindActuator(const std::string& name) const {
 }
 
 const JointActuator& Simulation::actuator(const std::string& name) const {
-  return stepper_->actuators()[FindActuator(name)];
+  return sources_->actuators[FindActuator(name)];
 }
 
 void Simulation::SetActuatorTarget(const std::string& name, double position, double velocity) {
@@ -189,14 +193,14 @@ void Simulation::SetActuatorTarget(const std::string& name, double position, dou
     ApplyOscillators(time_ + params_.dt);
     return;
   }
-  JointActuator& a = stepper_->actuators()[i];
+  JointActuator& a = sources_->actuators[i];
   a.target_position = position;
   a.target_velocity = velocity;
 }
 
 void Simulation::ApplyOscillators(double t) {
   for (const Oscillator& o : oscillators_) {
-    JointActuator& a = stepper_->actuators()[o.actuator];
+    JointActuator& a = sources_->actuators[o.actuator];
     a.target_position = o.centre_position;
     a.target_velocity = o.centre_velocity;
     const OscillatorDescription& d = o.d;
@@ -221,14 +225,14 @@ void Simulation::SetActuatorGains(const std::string& name, double kp, double kd,
   if (std::isnan(effort_limit) || !(effort_limit > 0)) {
     throw InputError("actuator '" + name + "': effort limit must be positive");
   }
-  JointActuator& a = stepper_->actuators()[i];
+  JointActuator& a = sources_->actuators[i];
   a.kp = kp;
   a.kd = kd;
   a.effort_limit = effort_limit;
 }
 
 const std::vector<double>& Simulation::actuator_efforts() const {
-  return stepper_->actuator_efforts();
+  return last_stepper_->actuator_efforts();
 }
 
 int Simulation::FindBodyOrWorld(const std::string& name) const {
@@ -240,7 +244,7 @@ int Simulation::FindBodyOrWorld(const std::string& name) const {
 
 void Simulation::ReplaceCartesianImpedance(int index, const CartesianImpedance& c) {
   ValidateCartesianImpedance(c, *model_);
-  stepper_->cartesian_impedances()[static_cast<size_t>(index)] = c;
+  sources_->cartesian_impedances[static_cast<size_t>(index)] = c;
 }
 
 int Simulation::AddCartesianImpedance(const std::string& body_name, CartesianImpedance controller) {
@@ -248,19 +252,19 @@ int Simulation::AddCartesianImpedance(const std::string& body_name, CartesianImp
   if (body == 0) throw InputError("cartesian impedance: body: must be a moving body, got 'world'");
   controller.body = body;
   ValidateCartesianImpedance(controller, *model_);
-  stepper_->cartesian_impedances().push_back(std::move(controller));
+  sources_->cartesian_impedances.push_back(std::move(controller));
   return num_cartesian_impedances() - 1;
 }
 
 int Simulation::num_cartesian_impedances() const {
-  return static_cast<int>(stepper_->cartesian_impedances().size());
+  return static_cast<int>(sources_->cartesian_impedances.size());
 }
 
 const CartesianImpedance& Simulation::cartesian_impedance(int index) const {
   if (index < 0 || index >= num_cartesian_impedances()) {
     throw InputError("cartesian impedance: no controller with index " + std::to_string(index));
   }
-  return stepper_->cartesian_impedances()[static_cast<size_t>(index)];
+  return sources_->cartesian_impedances[static_cast<size_t>(index)];
 }
 
 void Simulation::SetCartesianTarget(int index, const RigidTransform& X_WT, const Vector3& v_WT,
@@ -303,7 +307,7 @@ void Simulation::SetCartesianPosture(int index, const std::vector<std::pair<std:
 }
 
 const std::vector<CartesianImpedanceEffort>& Simulation::cartesian_efforts() const {
-  return stepper_->cartesian_efforts();
+  return last_stepper_->cartesian_efforts();
 }
 
 RigidTransform Simulation::CalcFramePose(const std::string& body_name, const RigidTransform& X_BE) const {
@@ -341,7 +345,7 @@ void Simulation::Reset() {
   v_ = v0_;
   time_ = 0;
   step_index_ = 0;
-  stepper_->ClearConstraintHistory();
+  ClearStepperHistories();
 }
 
 void Simulation::SetState(const VectorX& q, const VectorX& v) {
@@ -352,7 +356,7 @@ void Simulation::SetState(const VectorX& q, const VectorX& v) {
   q_ = q;
   v_ = v;
   model_->NormalizeQuaternions(&q_);
-  stepper_->ClearConstraintHistory();
+  ClearStepperHistories();
 }
 
 void Simulation::SetExternalWrenches(std::vector<ExternalWrench> wrenches) {
@@ -365,6 +369,16 @@ void Simulation::SetExternalWrenches(std::vector<ExternalWrench> wrenches) {
     }
   }
   wrenches_ = std::move(wrenches);
+}
+
+Stepper& Simulation::SchemeStepper() {
+  if (params_.scheme == SteppingScheme::kThetaMethod) return *theta_stepper_;
+  return *nmdp_stepper_;
+}
+
+void Simulation::ClearStepperHistories() {
+  theta_stepper_->ClearHistory();
+  nmdp_stepper_->ClearHistory();
 }
 
 StepResult Simulation::Step() {
@@ -385,7 +399,9 @@ StepResult Simulation::Step() {
   // Targets for the end of this step (as a controller sets them).
   if (!oscillators_.empty()) ApplyOscillators(time_ + params_.dt);
   VectorX q, v;
-  result.status = stepper_->Step(params_, q_, v_, wrenches_.empty() ? nullptr : &tau_ext, &q, &v,
+  Stepper& stepper = SchemeStepper();
+  last_stepper_ = &stepper;
+  result.status = stepper.Step(params_, q_, v_, wrenches_.empty() ? nullptr : &tau_ext, &q, &v,
                                  &result.stats, &result.message);
   if (result.status == StepStatus::kSuccess) {
     q_ = std::move(q);

@@ -24,7 +24,10 @@
 #include "engine/scene/scene_writer.h"
 #include "engine/solvers/contact_solver.h"
 #include "engine/stepping/step_result.h"
-#include "engine/stepping/time_stepper.h"
+#include "engine/contact/constraint_sources.h"
+#include "engine/stepping/nmdp_stepper.h"
+#include "engine/stepping/stepper.h"
+#include "engine/stepping/theta_method_stepper.h"
 
 namespace stiction {
 
@@ -238,11 +241,20 @@ class Simulation {
   SceneDescription scene_;  // As loaded; never edited.
   std::unique_ptr<MultibodyModel> model_;
   std::unique_ptr<CollisionWorld> collision_;
-  // The one live copy of everything a step reads that may change (δt,
-  // stepping scheme, integrator, contact, solver and NMDP settings); materials and actuators live
-  // in the stepper (stepper_->materials(), stepper_->actuators()).
+  // The one live copy of everything a step reads that may change: δt,
+  // stepping scheme, integrator, contact, solver and NMDP settings here;
+  // materials, actuators, welds and Cartesian controllers in sources_
+  // (behind a pointer: both steppers hold its address).
   StepperParameters params_;
-  std::unique_ptr<TimeStepper> stepper_;
+  std::unique_ptr<ConstraintSources> sources_;
+  // The stepping schemes, siblings behind Stepper (stepper.h): Step() runs
+  // the one params_.scheme names; the accessors of what a step left read
+  // the one that stepped last.
+  std::unique_ptr<ThetaMethodStepper> theta_stepper_;
+  std::unique_ptr<NmdpStepper> nmdp_stepper_;
+  Stepper* last_stepper_ = nullptr;
+  Stepper& SchemeStepper();
+  void ClearStepperHistories();
   VectorX q0_, v0_;  // Initial state from the scene.
   std::vector<ExternalWrench> wrenches_;
   VectorX q_, v_;

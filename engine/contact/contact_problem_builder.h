@@ -11,10 +11,9 @@
 #include "engine/contact/cartesian_impedance_constraints.h"
 #include "engine/contact/constraint_assembly.h"
 #include "engine/contact/constraint_history.h"
+#include "engine/contact/constraint_sources.h"
 #include "engine/contact/contact_constraints.h"
 #include "engine/contact/contact_problem.h"
-#include "engine/contact/pd_actuator_constraints.h"
-#include "engine/contact/weld_constraints.h"
 #include "engine/geometry/contact_manifold.h"
 #include "engine/multibody/kinematics.h"
 #include "engine/multibody/multibody_model.h"
@@ -25,12 +24,13 @@ namespace stiction {
 class ContactProblemBuilder {
  public:
   /// `model` must outlive the builder.
-  ContactProblemBuilder(const MultibodyModel& model, GeometryMaterials materials);
+  explicit ContactProblemBuilder(const MultibodyModel& model);
 
   /// Replaces the constraints of `problem` (whose dt, A, v* and trees are
   /// set) by this step's, in family order: contacts (one per point, with one
-  /// report each in *reports), joint limits within reach, PD actuators,
-  /// Cartesian impedance controllers, welds. `cache_q0` holds the
+  /// report each in *reports; their materials from `sources`), joint limits
+  /// within reach, and from `sources` the PD actuators, Cartesian impedance
+  /// controllers and welds. `cache_q0` holds the
   /// kinematics at q0 (J is evaluated at q0, [SAP] Eq. 7); v0 (the
   /// velocities at the step start) gives the Lagged model its previous
   /// normal force ([ICF] Eq. 29); margin [m] is the
@@ -38,14 +38,10 @@ class ContactProblemBuilder {
   /// `history` (may be null) holds what each constraint carried in the
   /// previous step, for the carried-load regularization (near_rigid.h).
   void Build(const KinematicsCache& cache_q0, const VectorX& q0, const VectorX& v0,
-             const std::vector<ContactPoint>& contacts, const ContactModelParameters& params, double margin,
-             const ConstraintHistory* history, ContactProblem* problem, std::vector<ContactReport>* reports);
+             const std::vector<ContactPoint>& contacts, const ConstraintSources& sources,
+             const ContactModelParameters& params, double margin, const ConstraintHistory* history,
+             ContactProblem* problem, std::vector<ContactReport>* reports);
 
-  /// Editable between steps: materials, PD actuators and body constraints.
-  GeometryMaterials& materials() { return materials_; }
-  std::vector<JointActuator>& actuators() { return actuators_; }
-  std::vector<BodyConstraint>& body_constraints() { return body_constraints_; }
-  std::vector<CartesianImpedance>& cartesian_impedances() { return cartesian_impedances_; }
   /// Per actuator: index of its constraint in the last built problem (−1 if
   /// none, e.g. a joint on a tree without velocities).
   const std::vector<int>& actuator_constraints() const { return actuator_constraints_; }
@@ -55,11 +51,7 @@ class ContactProblemBuilder {
 
  private:
   ConstraintAssembly assembly_;
-  GeometryMaterials materials_;
-  std::vector<JointActuator> actuators_;
-  std::vector<BodyConstraint> body_constraints_;
   std::vector<int> actuator_constraints_;
-  std::vector<CartesianImpedance> cartesian_impedances_;
   std::vector<int> cartesian_constraints_;
   std::vector<CartesianImpedanceRows> cartesian_rows_;
 };

@@ -9,6 +9,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
 
+#include "engine/common/error.h"
 #include "engine/contact/wrench_polytope.h"
 #include "engine/multibody/dynamics.h"
 #include "engine/multibody/kinematics.h"
@@ -49,116 +50,236 @@ struct PgmResult {
   int outer = 0, qp = 0, newton = 0;
 };
 
-PgmResult RunPgm(NmdpResidual& R, bool zeroth, const NmdpParameters& p, const VectorX& v0, const VectorX& w_warm) {
-  PgmResult out;
-  ManifoldProjectionParameters mp;
-  mp.tolerance = p.projection_tolerance;
-  mp.max_iterations = p.projection_max_iterations;
-  mp.min_rcond = kMinRcond;
-  auto project = [&](const VectorX& w, const VectorX& start) {
-    ManifoldProjectionResult r = ProjectOntoManifold(R, w, start, zeroth, mp);
-    out.newton += r.iterations;
+// Alg. 1 over one (sub)step: the projected gradient method on the weights
+// w, every iterate projected onto the manifold F(v₊, w) = 0 (Eq. 9).
+class PgmSolve {
+ public:
+  PgmSolve(NmdpResidual& R, bool zeroth, const NmdpParameters& p)
+      : R_(R), zeroth_(zeroth), p_(p), equality_(!p.free_normal_force), groups_(R.group_sizes()) {
+    mp_.tolerance = p.projection_tolerance;
+    mp_.max_iterations = p.projection_max_iterations;
+    mp_.min_rcond = kMinRcond;
+  }
+
+  PgmResult Run(const VectorX& v0, const VectorX& w_warm) {
+    if (!Start(v0, w_warm)) return out_;
+    if (R_.num_weights() > 0) {
+      for (int l = 0; l < p_.max_outer_iterations; ++l) {
+        ++out_.outer;
+        if (!Iterate()) break;
+      }
+      if (out_.diverged) return out_;
+    }
+    out_.v_next = v_plus_;
+    out_.w = w_;
+    return out_;
+  }
+
+ private:
+  enum class LineSearchOutcome { kAccepted, kStationary, kNoDescent, kDiverged };
+
+  ManifoldProjectionResult Project(const VectorX& w, const VectorX& start) {
+    ManifoldProjectionResult r = ProjectOntoManifold(R_, w, start, zeroth_, mp_);
+    out_.newton += r.iterations;
     return r;
-  };
-  const int nw = R.num_weights();
+  }
+
+  bool Diverged(std::string why) {
+    out_.diverged = true;
+    out_.why = std::move(why);
+    return false;
+  }
+
   // Alg. 1's start: whichever of the neutral weights (no force, or with
   // Σ w = 1 the uniform weights: the penalty's normal force without
   // friction) and the previous weights has the lower kinetic energy on the
-  // manifold (docs/nmdp.md Sec. 3).
-  const bool equality = !p.free_normal_force;
-  const std::vector<int> groups = R.group_sizes();
-  VectorX w = VectorX::Zero(nw);
-  if (equality && nw > 0) w.setConstant(1.0 / groups.front());
-  ManifoldProjectionResult start = project(w, v0);
-  if (start.status != ManifoldProjectionStatus::kConverged) {
-    out.diverged = true;
-    out.why = start.message;
-    return out;
-  }
-  VectorX v_plus = start.v;
-  double E = R.KineticEnergy(v_plus);
-  if (w_warm.size() == nw && (w_warm - w).lpNorm<Eigen::Infinity>() > 0) {
-    ManifoldProjectionResult warm = project(w_warm, v_plus);
-    if (warm.status == ManifoldProjectionStatus::kConverged) {
-      const double E_warm = R.KineticEnergy(warm.v);
-      if (E_warm < E) {
-        w = w_warm;
-        v_plus = warm.v;
-        E = E_warm;
+  // manifold (docs/nmdp.md Sec. 3). False if the projection diverged.
+  bool Start(const VectorX& v0, const VectorX& w_warm) {
+    const int nw = R_.num_weights();
+    w_ = VectorX::Zero(nw);
+    if (equality_ && nw > 0) w_.setConstant(1.0 / groups_.front());
+    ManifoldProjectionResult start = Project(w_, v0);
+    if (start.status != ManifoldProjectionStatus::kConverged) return Diverged(start.message);
+    v_plus_ = start.v;
+    E_ = R_.KineticEnergy(v_plus_);
+    if (w_warm.size() == nw && (w_warm - w_).lpNorm<Eigen::Infinity>() > 0) {
+      ManifoldProjectionResult warm = Project(w_warm, v_plus_);
+      if (warm.status == ManifoldProjectionStatus::kConverged) {
+        const double E_warm = R_.KineticEnergy(warm.v);
+        if (E_warm < E_) {
+          w_ = w_warm;
+          v_plus_ = warm.v;
+          E_ = E_warm;
+        }
       }
     }
+    return true;
   }
-  if (nw == 0) {
-    out.v_next = v_plus;
-    out.w = w;
-    return out;
-  }
-  SimplexQpWorkingSet working_set;
-  bool have_working_set = false;
-  for (int l = 0; l < p.max_outer_iterations; ++l) {
-    ++out.outer;
-    const MatrixX Fv = R.VelocityJacobian(v_plus, w, zeroth);
+
+  // One outer iteration: the QP of Eq. (8) about (w, v₊), a line search on
+  // α, the step. False when the solve ends: at a stationary point, with too
+  // small a decrease of the kinetic energy, or diverged.
+  bool Iterate() {
+    const MatrixX Fv = R_.VelocityJacobian(v_plus_, w_, zeroth_);
     const Eigen::FullPivLU<MatrixX> lu(Fv);
     if (!(lu.rcond() >= kMinRcond)) {
-      out.diverged = true;
-      out.why = "F_v is near singular (reciprocal condition " + std::to_string(lu.rcond()) + ")";
-      return out;
+      return Diverged("F_v is near singular (reciprocal condition " + std::to_string(lu.rcond()) + ")");
     }
-    const MatrixX P = -lu.solve(R.WeightJacobian(v_plus));
-    const MatrixX MP = R.MassMatrix(v_plus) * P;
+    const MatrixX P = -lu.solve(R_.WeightJacobian(v_plus_));
+    const MatrixX MP = R_.MassMatrix(v_plus_) * P;
     MatrixX PMP = P.transpose() * MP;
     PMP = 0.5 * (PMP + PMP.transpose());
-    const VectorX g = MP.transpose() * v_plus;  // ∇_w E (Eq. 8's linear term at w).
-    double inv_alpha = p.proximal_ratio * std::max(PMP.diagonal().maxCoeff(), 1e-300);
-    bool accepted = false, stationary = false;
-    VectorX w_new, v_new;
-    double E_new = E;
-    for (int k = 0; k <= p.max_line_search_halvings; ++k, inv_alpha *= 2) {
+    const VectorX g = MP.transpose() * v_plus_;  // ∇_w E (Eq. 8's linear term at w).
+    // Stationary, or no descent left at the smallest α: a stationary point.
+    // (An accepted step moved the weights by at least weight_tolerance.)
+    if (LineSearch(PMP, g) != LineSearchOutcome::kAccepted) return false;
+    const double decrease = E_ - E_new_;
+    w_ = w_new_;
+    v_plus_ = v_new_;
+    E_ = E_new_;
+    return !(decrease <= p_.energy_tolerance * std::max(E_, 1e-12));
+  }
+
+  // Armijo's rule on α, halving it from 1/(proximal_ratio · max diag PMP):
+  // each trial solves the QP over the capped simplices and projects its
+  // weights onto the manifold.
+  LineSearchOutcome LineSearch(const MatrixX& PMP, const VectorX& g) {
+    double inv_alpha = p_.proximal_ratio * std::max(PMP.diagonal().maxCoeff(), 1e-300);
+    for (int k = 0; k <= p_.max_line_search_halvings; ++k, inv_alpha *= 2) {
       SimplexQpProblem qp;
       qp.H = PMP;
       qp.H.diagonal().array() += inv_alpha;
-      qp.h = g - PMP * w - inv_alpha * w;
-      qp.group_sizes = groups;
-      qp.equality = equality;
-      SimplexQpResult r = SolveSimplexQp(qp, &w, have_working_set ? &working_set : nullptr);
-      out.qp += r.iterations;
-      working_set = r.working_set;
-      have_working_set = true;
-      w_new = r.w;
-      if ((w_new - w).lpNorm<Eigen::Infinity>() < p.weight_tolerance) {
-        stationary = true;
-        break;
-      }
-      ManifoldProjectionResult pr = project(w_new, v_plus);
+      qp.h = g - PMP * w_ - inv_alpha * w_;
+      qp.group_sizes = groups_;
+      qp.equality = equality_;
+      SimplexQpResult r = SolveSimplexQp(qp, &w_, have_working_set_ ? &working_set_ : nullptr);
+      out_.qp += r.iterations;
+      working_set_ = r.working_set;
+      have_working_set_ = true;
+      w_new_ = r.w;
+      if ((w_new_ - w_).lpNorm<Eigen::Infinity>() < p_.weight_tolerance) return LineSearchOutcome::kStationary;
+      ManifoldProjectionResult pr = Project(w_new_, v_plus_);
       if (pr.status != ManifoldProjectionStatus::kConverged) {
         // "The divergence behaviour of PGM can only happen in the manifold
         // projection substep" ([NMDP] Sec. V): Alg. 2 answers it.
-        out.diverged = true;
-        out.why = pr.message;
-        return out;
+        Diverged(pr.message);
+        return LineSearchOutcome::kDiverged;
       }
-      E_new = R.KineticEnergy(pr.v);
-      if (E_new <= E + kArmijo * g.dot(w_new - w)) {
-        v_new = pr.v;
-        accepted = true;
-        break;
+      E_new_ = R_.KineticEnergy(pr.v);
+      if (E_new_ <= E_ + kArmijo * g.dot(w_new_ - w_)) {
+        v_new_ = pr.v;
+        return LineSearchOutcome::kAccepted;
       }
     }
-    // Stationary, or no descent left at the smallest α: a stationary point.
-    // (An accepted step moved the weights by at least weight_tolerance.)
-    if (stationary || !accepted) break;
-    const double decrease = E - E_new;
-    w = w_new;
-    v_plus = v_new;
-    E = E_new;
-    if (decrease <= p.energy_tolerance * std::max(E, 1e-12)) break;
+    return LineSearchOutcome::kNoDescent;
   }
-  out.v_next = v_plus;
-  out.w = w;
-  return out;
-}
+
+  NmdpResidual& R_;
+  const bool zeroth_;
+  const NmdpParameters& p_;
+  const bool equality_;
+  const std::vector<int> groups_;
+  ManifoldProjectionParameters mp_;
+  PgmResult out_;
+  VectorX w_, v_plus_;  // The iterate, on the manifold.
+  double E_ = 0;        // Its kinetic energy.
+  VectorX w_new_, v_new_;  // The line search's trial.
+  double E_new_ = 0;
+  SimplexQpWorkingSet working_set_;
+  bool have_working_set_ = false;
+};
 
 }  // namespace
+
+NmdpStepper::NmdpStepper(const MultibodyModel& model, const CollisionWorld* collision,
+                         const ConstraintSources* sources)
+    : model_(model), collision_(collision), sources_(sources != nullptr ? *sources : no_sources_) {}
+
+StepStatus NmdpStepper::Step(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
+                             const VectorX* tau_ext, VectorX* q, VectorX* v, StepStats* stats,
+                             std::string* message) {
+  std::vector<NmdpCandidatePoint> candidates;
+  if (!ListCandidates(params, &candidates, message)) return StepStatus::kSolverFailed;
+  const std::vector<NmdpJointPd> pd = JointControllers();
+  VectorX q_next, v_next;
+  const StepStatus status =
+      StepPoints(params.scheme, params.nmdp, params.dt, candidates, pd, q0, v0, tau_ext, &q_next, &v_next, stats,
+                 message);
+  if (status != StepStatus::kSuccess) return status;
+  problem_.dt = params.dt;  // No contact problem: no constraints, no solver result.
+  ReportContacts(params.dt);
+  ReportEfforts(pd, q_next, v_next);
+  *q = std::move(q_next);
+  *v = std::move(v_next);
+  return StepStatus::kSuccess;
+}
+
+bool NmdpStepper::ListCandidates(const StepperParameters& params, std::vector<NmdpCandidatePoint>* candidates,
+                                 std::string* message) const {
+  if (!sources_.body_constraints.empty() || !sources_.cartesian_impedances.empty()) {
+    *message = std::string(GetSteppingSchemeInfo(params.scheme).title) +
+               ": weld and ball constraints and Cartesian impedance controllers are not supported "
+               "(stepping: theta_method supports them)";
+    return false;
+  }
+  if (collision_ == nullptr) return true;
+  try {
+    *candidates = ListNmdpContactPoints(*collision_, sources_.materials);
+  } catch (const InputError& e) {
+    *message = e.what();
+    return false;
+  }
+  return true;
+}
+
+std::vector<NmdpJointPd> NmdpStepper::JointControllers() const {
+  // The PD actuators as the stable PD inside F ([StablePD]), targets at t + δt.
+  std::vector<NmdpJointPd> pd;
+  for (const JointActuator& a : sources_.actuators) {
+    const Joint& j = model_.joint(a.joint);
+    if (j.nv != 1) continue;
+    pd.push_back({j.q_start, j.v_start, a.kp, a.kd, a.effort_limit, a.target_position, a.target_velocity});
+  }
+  return pd;
+}
+
+void NmdpStepper::ReportContacts(double dt) {
+  // Each point that touches or pushes: its impulse over the step (world A,
+  // body B, contact frame z = the plane's normal).
+  reports_.clear();
+  for (const NmdpPointForce& f : forces_) {
+    if (f.phi > 0 && f.f_W.norm() < 1e-9) continue;
+    ContactReport r;
+    r.body_a = 0;
+    r.body_b = f.candidate.point.body;
+    r.p_W = f.p_W;
+    r.R_WC = f.candidate.point.Frame();
+    r.phi = f.phi;
+    r.mu = f.candidate.point.friction;
+    r.gamma_C = r.R_WC.transpose() * f.f_W * dt;
+    const double fn = r.gamma_C.z(), ft = r.gamma_C.head<2>().norm();
+    r.region = fn <= 0 ? ConeRegion::kNoContact
+                       : (ft >= 0.999 * r.mu * fn ? ConeRegion::kSliding : ConeRegion::kStiction);
+    reports_.push_back(r);
+  }
+}
+
+void NmdpStepper::ReportEfforts(const std::vector<NmdpJointPd>& pd, const VectorX& q, const VectorX& v) {
+  // The actuators' efforts at the new state; a joint that is not a hinge or
+  // slide has no controller here.
+  actuator_efforts_.clear();
+  std::size_t i = 0;
+  for (const JointActuator& a : sources_.actuators) {
+    const Joint& j = model_.joint(a.joint);
+    if (j.nv != 1) {
+      actuator_efforts_.push_back(0);
+      continue;
+    }
+    const NmdpJointPd& c = pd[i++];
+    actuator_efforts_.push_back(c.Torque(q[c.q_index], v[c.v_index]));
+  }
+  cartesian_efforts_.clear();
+}
 
 struct NmdpStepper::Substep {
   SteppingScheme scheme;
@@ -228,7 +349,7 @@ StepStatus NmdpStepper::Subdivide(const Substep& base, const VectorX& q0, const 
             : VectorX::Constant(base.polytope.edges, base.params.free_normal_force ? 0.0 : 1.0 / base.polytope.edges);
   }
   NmdpResidual R(model_, contact, base.polytope, q0, v0, dt, base.tau_ext, base.pd);
-  const PgmResult r = RunPgm(R, base.scheme == SteppingScheme::kNmdpZopgm, base.params, v0, w_warm);
+  const PgmResult r = PgmSolve(R, base.scheme == SteppingScheme::kNmdpZopgm, base.params).Run(v0, w_warm);
   stats->outer_iterations += r.outer;
   stats->qp_iterations += r.qp;
   stats->iterations += r.newton;
@@ -317,10 +438,11 @@ StepStatus NmdpStepper::StepLinearized(const Substep& base, const VectorX& q0, c
   return StepStatus::kSuccess;
 }
 
-StepStatus NmdpStepper::Step(SteppingScheme scheme, const NmdpParameters& params, double dt,
-                             const std::vector<NmdpCandidatePoint>& candidates, const std::vector<NmdpJointPd>& pd,
-                             const VectorX& q0, const VectorX& v0, const VectorX* tau_ext, VectorX* q, VectorX* v,
-                             StepStats* stats, std::string* message) {
+StepStatus NmdpStepper::StepPoints(SteppingScheme scheme, const NmdpParameters& params, double dt,
+                                   const std::vector<NmdpCandidatePoint>& candidates,
+                                   const std::vector<NmdpJointPd>& pd, const VectorX& q0, const VectorX& v0,
+                                   const VectorX* tau_ext, VectorX* q, VectorX* v, StepStats* stats,
+                                   std::string* message) {
   *stats = StepStats{};
   stats->scheme = scheme;
   if (v0.size() > kMaxVelocities) {

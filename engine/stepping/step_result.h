@@ -45,7 +45,7 @@ struct StepStats {
   /// step went on with its last iterate; ncp_residual says how far it was.
   bool budget_hit = false;
   /// Where the step's time went [s] (benchmarks, docs/benchmarks.md), by
-  /// the stages of TimeStepper::Step.
+  /// the stages of ThetaMethodStepper::Step.
   struct TimeSplit {
     double free_motion = 0;    ///< Stage 1 (θ-method Newton per tree) and A.
     double collision = 0;      ///< Contact query: FCL broad + narrow phase.

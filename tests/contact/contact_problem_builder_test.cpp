@@ -67,21 +67,20 @@ class ContactProblemBuilderTest : public ::testing::Test {
     });
     problem_.v_star = built_.v0;
     // Geometry 0 is the ground, 1 the box, 2 the handle; one material.
-    GeometryMaterials materials;
-    materials.materials = {ContactMaterial()};
-    materials.of_geometry = {0, 0, 0};
-    builder_ = std::make_unique<ContactProblemBuilder>(m, materials);
+    sources_.materials.materials = {ContactMaterial()};
+    sources_.materials.of_geometry = {0, 0, 0};
+    builder_ = std::make_unique<ContactProblemBuilder>(m);
     JointActuator motor;
     motor.joint = rail_;
     motor.kp = 100;
     motor.kd = 10;
     motor.effort_limit = 50;
-    builder_->actuators().push_back(motor);
+    sources_.actuators.push_back(motor);
     BodyConstraint weld;
     weld.body_a = box_;
     weld.body_b = handle_;
     weld.X_AFa.p = Vector3(0.3, 0, 0);
-    builder_->body_constraints().push_back(weld);
+    sources_.body_constraints.push_back(weld);
   }
 
   const MultibodyModel& model() const { return *built_.model; }
@@ -107,7 +106,8 @@ class ContactProblemBuilderTest : public ::testing::Test {
   }
 
   void Build(const std::vector<ContactPoint>& contacts) {
-    builder_->Build(cache_, built_.q0, built_.v0, contacts, params_, kMargin, nullptr, &problem_, &reports_);
+    builder_->Build(cache_, built_.q0, built_.v0, contacts, sources_, params_, kMargin, nullptr, &problem_,
+                    &reports_);
   }
 
   std::vector<ConstraintOrigin> Origins() const {
@@ -121,6 +121,7 @@ class ContactProblemBuilderTest : public ::testing::Test {
   int box_ = 0, handle_ = 0, carriage_ = 0, rail_ = 0;
   ContactProblem problem_;
   ContactModelParameters params_;
+  ConstraintSources sources_;
   std::unique_ptr<ContactProblemBuilder> builder_;
   std::vector<ContactReport> reports_;
 };

@@ -92,7 +92,7 @@ TEST(NmdpStepperTest, StablePdMatchesItsBackwardEulerClosedForm) {
       v << v0;
       StepStats stats;
       std::string message;
-      ASSERT_EQ(stepper.Step(scheme, Params(), dt, {}, {pd}, q, v, nullptr, &qn, &vn, &stats, &message),
+      ASSERT_EQ(stepper.StepPoints(scheme, Params(), dt, {}, {pd}, q, v, nullptr, &qn, &vn, &stats, &message),
                 StepStatus::kSuccess)
           << message;
       if (std::isfinite(limit) && scheme == SteppingScheme::kNeMdp) {
@@ -134,7 +134,7 @@ TEST(NmdpStepperTest, WithAFreeNormalForceADroppedBoxRestsCarryingItsWeight) {
     const double dt = 0.005;
     for (int step = 0; step < 200; ++step) {
       VectorX qn, vn;
-      ASSERT_EQ(stepper.Step(scheme, p, dt, BoxCorners(), {}, q, v, nullptr, &qn, &vn, &stats, &message),
+      ASSERT_EQ(stepper.StepPoints(scheme, p, dt, BoxCorners(), {}, q, v, nullptr, &qn, &vn, &stats, &message),
                 StepStatus::kSuccess)
           << SteppingSchemeName(scheme) << " step " << step << ": " << message;
       q = qn;
@@ -186,7 +186,7 @@ TEST(NmdpStepperTest, WithThePenaltyNormalForceADroppedBoxRestsWhereItsWeightIsC
     std::string message;
     for (int step = 0; step < 200; ++step) {
       VectorX qn, vn;
-      ASSERT_EQ(stepper.Step(scheme, p, 0.005, BoxCorners(), {}, q, v, nullptr, &qn, &vn, &stats, &message),
+      ASSERT_EQ(stepper.StepPoints(scheme, p, 0.005, BoxCorners(), {}, q, v, nullptr, &qn, &vn, &stats, &message),
                 StepStatus::kSuccess)
           << SteppingSchemeName(scheme) << " step " << step << ": " << message;
       q = qn;
@@ -220,7 +220,7 @@ double BounceAfter(SteppingScheme scheme, const NmdpParameters& p, double dt) {
   const int steps = static_cast<int>(std::lround(0.6 / dt));
   for (int i = 0; i < steps; ++i) {
     VectorX qn, vn;
-    if (stepper.Step(scheme, p, dt, BoxCorners(), {}, q, v, nullptr, &qn, &vn, &stats, &message) !=
+    if (stepper.StepPoints(scheme, p, dt, BoxCorners(), {}, q, v, nullptr, &qn, &vn, &stats, &message) !=
         StepStatus::kSuccess) {
       return std::numeric_limits<double>::infinity();
     }
@@ -287,7 +287,7 @@ TEST(NmdpStepperTest, ChosenForcesNeverAddKineticEnergy) {
         VectorX qn, vn;
         StepStats stats;
         std::string message;
-        ASSERT_EQ(stepper.Step(scheme, p, dt, BoxCorners(), {}, q, v, nullptr, &qn, &vn, &stats, &message),
+        ASSERT_EQ(stepper.StepPoints(scheme, p, dt, BoxCorners(), {}, q, v, nullptr, &qn, &vn, &stats, &message),
                   StepStatus::kSuccess)
             << message;
         // A subdivided step (Alg. 2) is a different integration: its
@@ -330,7 +330,7 @@ TEST(NmdpStepperTest, DivergingProjectionSubdividesTheStep) {
   VectorX qn, vn;
   StepStats stats;
   std::string message;
-  ASSERT_EQ(stepper.Step(SteppingScheme::kNmdpPgm, p, dt, BoxCorners(), {}, q, v, nullptr, &qn, &vn, &stats,
+  ASSERT_EQ(stepper.StepPoints(SteppingScheme::kNmdpPgm, p, dt, BoxCorners(), {}, q, v, nullptr, &qn, &vn, &stats,
                          &message),
             StepStatus::kSuccess)
       << message;
@@ -347,7 +347,7 @@ TEST(NmdpStepperTest, DivergingProjectionSubdividesTheStep) {
   p.max_subdivisions = 0;
   VectorX q_out = VectorX::Constant(7, 42), v_out = VectorX::Constant(6, 42);
   NmdpStepper fresh(model);
-  EXPECT_EQ(fresh.Step(SteppingScheme::kNmdpPgm, p, dt, BoxCorners(), {}, q, v, nullptr, &q_out, &v_out, &stats,
+  EXPECT_EQ(fresh.StepPoints(SteppingScheme::kNmdpPgm, p, dt, BoxCorners(), {}, q, v, nullptr, &q_out, &v_out, &stats,
                        &message),
             StepStatus::kSolverFailed);
   EXPECT_NE(message.find("NMDP-PGM"), std::string::npos) << message;

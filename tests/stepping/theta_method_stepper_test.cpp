@@ -1,4 +1,4 @@
-#include "engine/stepping/time_stepper.h"
+#include "engine/stepping/theta_method_stepper.h"
 
 #include <gtest/gtest.h>
 
@@ -10,11 +10,11 @@
 namespace stiction {
 namespace {
 
-TEST(TimeStepperTest, StageTwoMatrixIsEq15AndSpd) {
+TEST(ThetaMethodStepperTest, StageTwoMatrixIsEq15AndSpd) {
   const MultibodyModel model = test::MakeThreeLinkArm();
   VectorX q0, v0;
   test::RandomState(model, 2, &q0, &v0);
-  TimeStepper stepper(model);
+  ThetaMethodStepper stepper(model);
   StepperParameters params;
   params.dt = 0.01;
   params.integrator = {"midpoint", 0.5, 0.5};
@@ -39,12 +39,12 @@ TEST(TimeStepperTest, StageTwoMatrixIsEq15AndSpd) {
   EXPECT_GT(Eigen::SelfAdjointEigenSolver<MatrixX>(A).eigenvalues().minCoeff(), 0.0);
 }
 
-TEST(TimeStepperTest, ForestWithEveryJointTypeStepsAndKeepsUnitQuaternions) {
+TEST(ThetaMethodStepperTest, ForestWithEveryJointTypeStepsAndKeepsUnitQuaternions) {
   // Free, ball, prismatic and fixed joints in two trees, implicit Euler.
   const MultibodyModel forest = test::MakeMixedForest();
   VectorX q0, v0;
   test::RandomState(forest, 8, &q0, &v0);
-  TimeStepper stepper(forest);
+  ThetaMethodStepper stepper(forest);
   StepperParameters params;
   params.integrator = IntegratorPreset("implicit_euler");
   VectorX q = q0, v = v0, qn, vn;
@@ -61,12 +61,12 @@ TEST(TimeStepperTest, ForestWithEveryJointTypeStepsAndKeepsUnitQuaternions) {
   EXPECT_NEAR(q.segment<4>(7).norm(), 1.0, 1e-15);
 }
 
-TEST(TimeStepperTest, NonFiniteInputIsReportedNotPropagated) {
+TEST(ThetaMethodStepperTest, NonFiniteInputIsReportedNotPropagated) {
   const MultibodyModel model = test::MakeThreeLinkArm();
   VectorX q0, v0;
   test::RandomState(model, 2, &q0, &v0);
   v0[1] = std::numeric_limits<double>::quiet_NaN();
-  TimeStepper stepper(model);
+  ThetaMethodStepper stepper(model);
   VectorX q, v;
   StepStats stats;
   std::string message;

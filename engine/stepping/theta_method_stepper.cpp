@@ -1,4 +1,4 @@
-#include "engine/stepping/time_stepper.h"
+#include "engine/stepping/theta_method_stepper.h"
 
 #include <algorithm>
 #include <chrono>
@@ -10,18 +10,18 @@
 #include "engine/multibody/dynamics.h"
 #include "engine/multibody/spatial_algebra.h"
 #include "engine/solvers/solver_factory.h"
-#include "engine/stepping/nmdp_stepper.h"
 
 namespace stiction {
 
-TimeStepper::TimeStepper(const MultibodyModel& model, CollisionWorld* collision, GeometryMaterials materials)
+ThetaMethodStepper::ThetaMethodStepper(const MultibodyModel& model, CollisionWorld* collision,
+                                       const ConstraintSources* sources)
     : model_(model),
       collision_(collision),
+      sources_(sources != nullptr ? *sources : no_sources_),
       theta_method_(model),
-      builder_(model, std::move(materials)),
+      builder_(model),
       cache_(model),
-      cache_q0_(model),
-      nmdp_(std::make_unique<NmdpStepper>(model)) {
+      cache_q0_(model) {
   CalcJointStiffnessAndDamping(model, &K_, &D_);
   problem_.A.resize(model.num_trees());
   problem_.v_star = VectorX::Zero(model.num_velocities());
@@ -32,17 +32,13 @@ TimeStepper::TimeStepper(const MultibodyModel& model, CollisionWorld* collision,
   q_theta_ = VectorX::Zero(model.num_positions());
 }
 
-TimeStepper::~TimeStepper() = default;
+ThetaMethodStepper::~ThetaMethodStepper() = default;
 
-void TimeStepper::ClearConstraintHistory() {
-  history_.Clear();
-  nmdp_->ClearWarmStart();
-}
+void ThetaMethodStepper::ClearHistory() { history_.Clear(); }
 
-StepStatus TimeStepper::Step(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
-                             const VectorX* tau_ext, VectorX* q, VectorX* v, StepStats* stats,
-                             std::string* message) {
-  if (params.scheme != SteppingScheme::kThetaMethod) return StepNmdp(params, q0, v0, tau_ext, q, v, stats, message);
+StepStatus ThetaMethodStepper::Step(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
+                                    const VectorX* tau_ext, VectorX* q, VectorX* v, StepStats* stats,
+                                    std::string* message) {
   const ThetaParameters theta{params.integrator.theta, params.integrator.theta_vq};
   problem_.dt = params.dt;
   *q = q0;
@@ -68,78 +64,8 @@ StepStatus TimeStepper::Step(const StepperParameters& params, const VectorX& q0,
   return UpdatePositions(theta, q0, v0, *v, q, message);
 }
 
-StepStatus TimeStepper::StepNmdp(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
-                                 const VectorX* tau_ext, VectorX* q, VectorX* v, StepStats* stats,
-                                 std::string* message) {
-  const std::string_view title = GetSteppingSchemeInfo(params.scheme).title;
-  if (!builder_.body_constraints().empty() || !builder_.cartesian_impedances().empty()) {
-    *message = std::string(title) +
-               ": weld and ball constraints and Cartesian impedance controllers are not supported "
-               "(stepping: theta_method supports them)";
-    return StepStatus::kSolverFailed;
-  }
-  std::vector<NmdpCandidatePoint> candidates;
-  if (collision_ != nullptr) {
-    try {
-      candidates = ListNmdpContactPoints(*collision_, builder_.materials());
-    } catch (const InputError& e) {
-      *message = e.what();
-      return StepStatus::kSolverFailed;
-    }
-  }
-  // The PD actuators as the stable PD inside F ([StablePD]), targets at t + δt.
-  std::vector<NmdpJointPd> pd;
-  for (const JointActuator& a : builder_.actuators()) {
-    const Joint& j = model_.joint(a.joint);
-    if (j.nv != 1) continue;
-    pd.push_back({j.q_start, j.v_start, a.kp, a.kd, a.effort_limit, a.target_position, a.target_velocity});
-  }
-  VectorX q_next, v_next;
-  const StepStatus status =
-      nmdp_->Step(params.scheme, params.nmdp, params.dt, candidates, pd, q0, v0, tau_ext, &q_next, &v_next, stats,
-                 message);
-  if (status != StepStatus::kSuccess) return status;
-  // What the viewer and the CLI read after a step: the points' impulses
-  // (world A, body B, contact frame z = the plane's normal) and the
-  // actuators' efforts at the new state.
-  problem_.dt = params.dt;
-  problem_.constraints.clear();
-  solver_result_ = SolverResult{};
-  reports_.clear();
-  for (const NmdpPointForce& f : nmdp_->forces()) {
-    if (f.phi > 0 && f.f_W.norm() < 1e-9) continue;
-    ContactReport r;
-    r.body_a = 0;
-    r.body_b = f.candidate.point.body;
-    r.p_W = f.p_W;
-    r.R_WC = f.candidate.point.Frame();
-    r.phi = f.phi;
-    r.mu = f.candidate.point.friction;
-    r.gamma_C = r.R_WC.transpose() * f.f_W * params.dt;
-    const double fn = r.gamma_C.z(), ft = r.gamma_C.head<2>().norm();
-    r.region = fn <= 0 ? ConeRegion::kNoContact
-                       : (ft >= 0.999 * r.mu * fn ? ConeRegion::kSliding : ConeRegion::kStiction);
-    reports_.push_back(r);
-  }
-  actuator_efforts_.clear();
-  std::size_t i = 0;
-  for (const JointActuator& a : builder_.actuators()) {
-    const Joint& j = model_.joint(a.joint);
-    if (j.nv != 1) {
-      actuator_efforts_.push_back(0);
-      continue;
-    }
-    const NmdpJointPd& c = pd[i++];
-    actuator_efforts_.push_back(c.Torque(q_next[c.q_index], v_next[c.v_index]));
-  }
-  cartesian_efforts_.clear();
-  *q = std::move(q_next);
-  *v = std::move(v_next);
-  return StepStatus::kSuccess;
-}
-
-StepStatus TimeStepper::SolveFreeMotion(const ThetaParameters& theta, const VectorX& q0, const VectorX& v0,
-                                        const VectorX* tau_ext, StepStats* stats, std::string* message) {
+StepStatus ThetaMethodStepper::SolveFreeMotion(const ThetaParameters& theta, const VectorX& q0, const VectorX& v0,
+                                               const VectorX* tau_ext, StepStats* stats, std::string* message) {
   // Stage 1, Eq. (13), tree by tree (trees do not interact without
   // constraints); each tree's mass matrix M(q^θ(v*)) goes into A.
   VectorX& v_star = problem_.v_star;
@@ -165,7 +91,7 @@ StepStatus TimeStepper::SolveFreeMotion(const ThetaParameters& theta, const Vect
   return StepStatus::kSuccess;
 }
 
-void TimeStepper::CalcLinearization(const ThetaParameters& theta) {
+void ThetaMethodStepper::CalcLinearization(const ThetaParameters& theta) {
   // Eq. (15): the SPD approximation A = M + δt² θ θ_vq K + δt θ D of ∂m/∂v
   // about v*, per tree (M from stage 1).
   const double dt = problem_.dt;
@@ -177,7 +103,7 @@ void TimeStepper::CalcLinearization(const ThetaParameters& theta) {
   }
 }
 
-double TimeStepper::CalcSpeculativeMargin(double dt) const {
+double ThetaMethodStepper::CalcSpeculativeMargin(double dt) const {
   // Pairs that can touch within the step must be in the problem with φ > 0
   // ([SAP] Sec. V-A's v̂_n handles them). Bound the approach speed by the
   // fastest body point within 0.1 m of a COM, twice, for two bodies closing in.
@@ -191,7 +117,7 @@ double TimeStepper::CalcSpeculativeMargin(double dt) const {
   return std::clamp(1e-3 + 2 * dt * v_max, 1e-3, 0.05);
 }
 
-void TimeStepper::QueryContacts(const VectorX& q0, const VectorX& v0) {
+void ThetaMethodStepper::QueryContacts(const VectorX& q0, const VectorX& v0) {
   // Constraints are evaluated at q0 (J = J(q0), Eq. 7).
   CalcKinematics(model_, q0, v0, BodyRange::All(model_), &cache_q0_);
   margin_ = CalcSpeculativeMargin(problem_.dt);
@@ -202,15 +128,16 @@ void TimeStepper::QueryContacts(const VectorX& q0, const VectorX& v0) {
   }
 }
 
-void TimeStepper::BuildContactProblem(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
-                                      StepStats* stats) {
-  builder_.Build(cache_q0_, q0, v0, contact_points_, params.contact, margin_, &history_, &problem_, &reports_);
+void ThetaMethodStepper::BuildContactProblem(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
+                                             StepStats* stats) {
+  builder_.Build(cache_q0_, q0, v0, contact_points_, sources_, params.contact, margin_, &history_, &problem_,
+                 &reports_);
   stats->num_contacts = static_cast<int>(reports_.size());
   stats->solver = params.solver.type;
 }
 
-StepStatus TimeStepper::SolveContactProblem(const StepperParameters& params, const VectorX& v0, VectorX* v,
-                                            StepStats* stats, std::string* message) {
+StepStatus ThetaMethodStepper::SolveContactProblem(const StepperParameters& params, const VectorX& v0, VectorX* v,
+                                                   StepStats* stats, std::string* message) {
   if (problem_.constraints.empty()) {
     *v = problem_.v_star;  // Eq. (18) with γ = 0.
     history_.Clear();      // Nothing was carried: no stale loads or warm starts later.
@@ -257,7 +184,15 @@ StepStatus TimeStepper::SolveContactProblem(const StepperParameters& params, con
   return StepStatus::kSuccess;
 }
 
-void TimeStepper::ReportResults(const StepperParameters& params, const VectorX& v, StepStats* stats) {
+void ThetaMethodStepper::ReportResults(const StepperParameters& params, const VectorX& v, StepStats* stats) {
+  ReportContacts(params, v);
+  ReportEfforts();
+  double max_penetration = 0;
+  for (const ContactReport& report : reports_) max_penetration = std::max(max_penetration, -report.phi);
+  stats->max_penetration_m = max_penetration;
+}
+
+void ThetaMethodStepper::ReportContacts(const StepperParameters& params, const VectorX& v) {
   // Per-contact results: impulse, relative velocity, cone region.
   const bool exact_contact = GetSolverTypeInfo(params.solver.type).exact_contact(params.solver);
   int row = 0;
@@ -288,9 +223,12 @@ void TimeStepper::ReportResults(const StepperParameters& params, const VectorX& 
     }
     row += c.num_rows;
   }
+}
+
+void ThetaMethodStepper::ReportEfforts() {
   // Actuator efforts: the impulse of each PD row divided by δt.
-  actuator_efforts_.assign(builder_.actuators().size(), 0.0);
-  cartesian_efforts_.assign(builder_.cartesian_impedances().size(), CartesianImpedanceEffort());
+  actuator_efforts_.assign(sources_.actuators.size(), 0.0);
+  cartesian_efforts_.assign(sources_.cartesian_impedances.size(), CartesianImpedanceEffort());
   if (!problem_.constraints.empty()) {
     std::vector<int> first_row(problem_.constraints.size());
     int next_row = 0;
@@ -310,13 +248,10 @@ void TimeStepper::ReportResults(const StepperParameters& params, const VectorX& 
           cartesian[i], solver_result_.gamma.data() + first_row[cartesian[i].first_constraint], problem_.dt);
     }
   }
-  double max_penetration = 0;
-  for (const ContactReport& report : reports_) max_penetration = std::max(max_penetration, -report.phi);
-  stats->max_penetration_m = max_penetration;
 }
 
-StepStatus TimeStepper::UpdatePositions(const ThetaParameters& theta, const VectorX& q0, const VectorX& v0,
-                                        const VectorX& v, VectorX* q, std::string* message) {
+StepStatus ThetaMethodStepper::UpdatePositions(const ThetaParameters& theta, const VectorX& q0, const VectorX& v0,
+                                               const VectorX& v, VectorX* q, std::string* message) {
   // Eqs. (11)–(12), tree by tree; then quaternions back to unit length.
   for (int t = 0; t < model_.num_trees(); ++t) {
     theta_method_.CalcPositions(t, q0, v0, v, problem_.dt, theta, &q_theta_, q);

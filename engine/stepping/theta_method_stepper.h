@@ -1,0 +1,87 @@
+#pragma once
+// The θ-method stepper: one time step of [SAP] Alg. 1, as the named stages
+// of ThetaMethodStepper::Step:
+//   SolveFreeMotion      stage 1: v* from m(v*) = 0 (Eq. 13), per tree;
+//   CalcLinearization    A = M + δt² θ θ_vq K + δt θ D (Eq. 15), per tree;
+//   QueryContacts        kinematics at q0 and the contact points (FCL);
+//   BuildContactProblem  the constraints of every family at q0 (Eq. 7);
+//   SolveContactProblem  A (v − v*) = Jᵀ γ (Eq. 18) by the chosen solver;
+//   ReportResults        per-contact impulses and states, actuator efforts;
+//   UpdatePositions      q = q0 + δt N(q^θ) v^θvq (Eqs. 11–12), normalized.
+// Its sibling for the NMDP schemes is NmdpStepper (stepper.h).
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/common/eigen_types.h"
+#include "engine/contact/constraint_history.h"
+#include "engine/contact/constraint_sources.h"
+#include "engine/contact/contact_problem.h"
+#include "engine/contact/contact_problem_builder.h"
+#include "engine/geometry/collision_world.h"
+#include "engine/multibody/kinematics.h"
+#include "engine/multibody/multibody_model.h"
+#include "engine/solvers/contact_solver.h"
+#include "engine/solvers/ncp_residual.h"
+#include "engine/stepping/step_result.h"
+#include "engine/stepping/stepper.h"
+#include "engine/stepping/theta_method.h"
+
+namespace stiction {
+
+class ThetaMethodStepper : public Stepper {
+ public:
+  /// `collision` may be null (no contact) and `sources` null (no materials,
+  /// actuators, welds or controllers); when given they must outlive the
+  /// stepper, as must `model`.
+  explicit ThetaMethodStepper(const MultibodyModel& model, CollisionWorld* collision = nullptr,
+                              const ConstraintSources* sources = nullptr);
+  ~ThetaMethodStepper() override;
+
+  StepStatus Step(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
+                  const VectorX* tau_ext, VectorX* q, VectorX* v, StepStats* stats,
+                  std::string* message) override;
+  /// Forgets the constraints' warm starts and carried loads.
+  void ClearHistory() override;
+
+ private:
+  // The stages of Step, in order (see the file comment). A stage that can
+  // fail returns its status and sets *message.
+  StepStatus SolveFreeMotion(const ThetaParameters& theta, const VectorX& q0, const VectorX& v0,
+                             const VectorX* tau_ext, StepStats* stats, std::string* message);
+  void CalcLinearization(const ThetaParameters& theta);
+  void QueryContacts(const VectorX& q0, const VectorX& v0);
+  void BuildContactProblem(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
+                           StepStats* stats);
+  StepStatus SolveContactProblem(const StepperParameters& params, const VectorX& v0, VectorX* v, StepStats* stats,
+                                 std::string* message);
+  void ReportResults(const StepperParameters& params, const VectorX& v, StepStats* stats);
+  // ReportResults' parts: each contact's velocity, impulse and cone region;
+  // the actuators' and Cartesian controllers' efforts (γ/δt of their rows).
+  void ReportContacts(const StepperParameters& params, const VectorX& v);
+  void ReportEfforts();
+  StepStatus UpdatePositions(const ThetaParameters& theta, const VectorX& q0, const VectorX& v0, const VectorX& v,
+                             VectorX* q, std::string* message);
+  // Speculative margin [m]: pairs that can touch within the step.
+  double CalcSpeculativeMargin(double dt) const;
+
+  const MultibodyModel& model_;
+  CollisionWorld* collision_;
+  const ConstraintSources no_sources_;  // What sources_ points at when none are given.
+  const ConstraintSources& sources_;
+  ThetaMethod theta_method_;
+  ContactProblemBuilder builder_;
+  std::unique_ptr<ContactSolver> solver_;
+  ConstraintHistory history_;  // γ and z of the last usable solve, by key.
+  std::optional<SolverType> history_solver_;  // The solver that wrote history_.
+  KinematicsCache cache_;     // Mid-step kinematics (stage 1 scratch).
+  KinematicsCache cache_q0_;  // Start-of-step kinematics (contact query, J).
+  VectorX K_, D_;  // Joint stiffness and damping diagonals (constant).
+  double margin_ = 0;  // Speculative margin of the step [m].
+  std::vector<ContactPoint> contact_points_;
+  NcpResidual ncp_residual_;  ///< Scratch of StepStats::ncp_residual.
+  VectorX q_theta_;
+};
+
+}  // namespace stiction
