@@ -14,9 +14,9 @@ std::vector<std::string> DescribePatch(const ContactSurfaceSnapshot& s, int surf
   lines.push_back(StringPrintf("area      %.4g cm^2", s.area * 1e4));
   lines.push_back(StringPrintf("f_n       %.4g N (net, on B)", s.normal_force()));
   lines.push_back(StringPrintf("|f_t|     %.4g N", s.tangential_force()));
-  lines.push_back("net force on B [N]:");
+  lines.emplace_back("net force on B [N]:");
   lines.push_back(StringPrintf("  (%.4g, %.4g, %.4g)", f.x(), f.y(), f.z()));
-  lines.push_back("net moment about the centroid [N m]:");
+  lines.emplace_back("net moment about the centroid [N m]:");
   lines.push_back(StringPrintf("  (%.3g, %.3g, %.3g)", m.x(), m.y(), m.z()));
   lines.push_back(StringPrintf("centroid  (%.4f, %.4f, %.4f) m", c.x(), c.y(), c.z()));
   lines.push_back(StringPrintf("peak pressure  %.4g kPa", s.peak_pressure * 1e-3));
