@@ -110,13 +110,13 @@ void Simulation::SetNmdpParameters(const NmdpParameters& p) {
 size_t Simulation::FindMaterial(const std::string& name) const { return FindMaterialIndex(scene_, name); }
 
 SceneParameters Simulation::CalcSceneParameters() const {
-  SceneParameters p;
-  p.time_step = params_.dt;
-  p.scheme = params_.scheme;
-  p.integrator = params_.integrator;
-  p.contact = params_.contact;
-  p.solver = params_.solver;
-  p.nmdp = params_.nmdp;
+  SceneParameters p{.time_step = params_.dt,
+                    .scheme = params_.scheme,
+                    .integrator = params_.integrator,
+                    .contact = params_.contact,
+                    .materials = {},
+                    .solver = params_.solver,
+                    .nmdp = params_.nmdp};
   const std::vector<ContactMaterial>& materials = sources_->materials.materials;
   for (size_t i = 0; i < scene_.materials.size(); ++i) p.materials.emplace_back(scene_.materials[i].name, materials[i]);
   return p;
