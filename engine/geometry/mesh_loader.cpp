@@ -1,6 +1,7 @@
 #include "engine/geometry/mesh_loader.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -56,6 +57,31 @@ const aiScene* ReadScene(Assimp::Importer* importer, const std::string& path, co
   }
   return scene;
 }
+
+// Whether `path` is a Collada file (by its extension, as Assimp picks its
+// importer).
+bool IsCollada(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext == ".dae";
+}
+
+// A point or direction of the file in the mesh frame G, which is z-up.
+// Assimp applies a Collada file's <unit> and turns its <up_axis> into +y, its
+// own convention; URDF and scene meshes are z-up, and ROS tools, PyBullet and
+// Gazebo read a Collada file with its up axis along +z (and STL, OBJ and PLY
+// as written). A rotation of +90 degrees about x takes Assimp's +y to +z:
+// (x, y, z) -> (x, -z, y).
+class FileFrame {
+ public:
+  explicit FileFrame(const std::string& path) : y_up_(IsCollada(path)) {}
+  Vector3 ToG(const aiVector3D& v) const {
+    return y_up_ ? Vector3(v.x, -v.z, v.y) : Vector3(v.x, v.y, v.z);
+  }
+
+ private:
+  bool y_up_;
+};
 
 // Sorts the vertex ids of one planar convex polygon counter-clockwise about
 // `normal` (seen from outside) by angle around their centroid.
@@ -303,6 +329,7 @@ CollisionMesh LoadCollisionMesh(const std::string& path, const Vector3& scale) {
   std::map<std::array<float, 3>, int> weld;
   std::vector<Vector3> points_G;
   std::vector<std::array<int, 3>> triangles;
+  const FileFrame frame(path);
   for (unsigned int m = 0; m < scene->mNumMeshes; ++m) {
     const aiMesh* mesh = scene->mMeshes[m];
     std::vector<int> index_of(mesh->mNumVertices);
@@ -310,9 +337,7 @@ CollisionMesh LoadCollisionMesh(const std::string& path, const Vector3& scale) {
       const aiVector3D& v = mesh->mVertices[i];
       const std::array<float, 3> key{v.x, v.y, v.z};
       auto [it, inserted] = weld.emplace(key, static_cast<int>(points_G.size()));
-      if (inserted) {
-        points_G.emplace_back(scale.x() * v.x, scale.y() * v.y, scale.z() * v.z);
-      }
+      if (inserted) points_G.push_back(scale.cwiseProduct(frame.ToG(v)));
       index_of[i] = it->second;
     }
     for (unsigned int f = 0; f < mesh->mNumFaces; ++f) {
@@ -371,16 +396,15 @@ RenderMesh LoadRenderMesh(const std::string& path, const Vector3& scale) {
   const Eigen::Vector3f s = scale.cast<float>();
   // Normals transform with the inverse transpose of diag(scale).
   const Eigen::Vector3f s_inv = s.cwiseInverse();
+  const FileFrame frame(path);
   for (unsigned int m = 0; m < scene->mNumMeshes; ++m) {
     const aiMesh* mesh = scene->mMeshes[m];
     const auto base = static_cast<std::uint32_t>(out.positions_G.size());
     for (unsigned int i = 0; i < mesh->mNumVertices; ++i) {
-      const aiVector3D& v = mesh->mVertices[i];
-      out.positions_G.emplace_back(s.x() * v.x, s.y() * v.y, s.z() * v.z);
+      out.positions_G.push_back(s.cwiseProduct(frame.ToG(mesh->mVertices[i]).cast<float>()));
       Eigen::Vector3f n = Eigen::Vector3f::UnitZ();
       if (mesh->HasNormals()) {
-        const aiVector3D& a = mesh->mNormals[i];
-        n = Eigen::Vector3f(a.x, a.y, a.z).cwiseProduct(s_inv);
+        n = frame.ToG(mesh->mNormals[i]).cast<float>().cwiseProduct(s_inv);
         if (n.norm() > 0) n.normalize();
         else n = Eigen::Vector3f::UnitZ();
       }

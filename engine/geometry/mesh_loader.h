@@ -46,6 +46,11 @@ struct CollisionMesh {
   int num_input_triangles = 0;  ///< Non-degenerate triangles in the file.
 };
 
+/// Mesh files are read in their authored frame and units, z up: STL, OBJ and
+/// PLY as written; Collada with its <unit> applied and its <up_axis> along +z
+/// (as ROS tools, PyBullet and Gazebo read it), whatever Assimp's own y-up
+/// convention.
+///
 /// Loads `path` (absolute) with Assimp, scales it per axis, checks that it is a
 /// closed surface (after welding identical positions every edge is shared by
 /// exactly two triangles), and computes its convex hull with qhull.

@@ -57,6 +57,12 @@ class MjcfConverter {
     for (int b = 0; b < m_.nbody; ++b) body_names_.push_back(b == 0 ? "world" : Name(mjOBJ_BODY, b, "body"));
     for (int b = 1; b < m_.nbody; ++b) AddBody(b);
     for (int g = 0; g < m_.ngeom; ++g) AddGeom(g);
+    if (m_.nexclude > 0) {
+      Note(std::to_string(m_.nexclude) + " contact exclude(s) skipped: the excluded body pairs collide");
+    }
+    if (m_.npair > 0) {
+      Note(std::to_string(m_.npair) + " explicit contact pair(s) skipped: their geoms collide by the usual rules");
+    }
     for (int e = 0; e < m_.neq; ++e) AddEquality(e);
     for (int u = 0; u < m_.nu; ++u) AddActuator(u);
     if (m_.ntendon > 0) Note(std::to_string(m_.ntendon) + " tendon(s) skipped: Stiction has no tendons");

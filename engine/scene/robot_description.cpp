@@ -5,6 +5,7 @@
 #include <map>
 
 #include "engine/common/error.h"
+#include "engine/common/text.h"
 #include "engine/scene/shape_inertia.h"
 
 namespace stiction {
@@ -63,14 +64,48 @@ void LumpWeldedMasses(RobotDescription* robot, const std::string& mass_element) 
   }
 }
 
-double CalcLowestCollisionPoint(const RobotDescription& robot, const RigidTransform& X_WR) {
+void StartInsideLimits(const std::map<std::string, double>& given, RobotDescription* robot) {
+  for (JointDescription& j : robot->joints) {
+    const bool axial = j.type == JointType::kRevolute || j.type == JointType::kPrismatic;
+    if (!axial || !j.initial_q.empty() || given.count(j.name)) continue;
+    const double q0 = std::clamp(0.0, j.lower_limit, j.upper_limit);
+    if (q0 == 0.0) continue;
+    j.initial_q = {q0};
+    robot->notes.push_back(j.where.ToString() + ": joint '" + j.name + "' starts at " + FormatNumber(q0) +
+                           (q0 == j.lower_limit ? ", its lower limit" : ", its upper limit") +
+                           ": 0 is outside [" + FormatNumber(j.lower_limit) + ", " + FormatNumber(j.upper_limit) +
+                           "] (set `initial:` in the scene to choose)");
+  }
+}
+
+namespace {
+
+/// X_FM of joint `j` at its initial coordinates (`given` first; zero, the
+/// identity, when there are none).
+RigidTransform InitialX_FM(const JointDescription& j, const std::map<std::string, double>& given) {
+  RigidTransform X_FM;
+  std::vector<double> q = j.initial_q;
+  if (const auto it = given.find(j.name); it != given.end()) q = {it->second};
+  if (j.type == JointType::kFree && q.size() == 7) {
+    X_FM.R = Quaternion(q[0], q[1], q[2], q[3]).normalized().toRotationMatrix();
+    X_FM.p = Vector3(q[4], q[5], q[6]);
+  } else if (j.type == JointType::kBall && q.size() == 4) {
+    X_FM.R = Quaternion(q[0], q[1], q[2], q[3]).normalized().toRotationMatrix();
+  } else if (j.type == JointType::kRevolute && q.size() == 1) {
+    X_FM.R = Eigen::AngleAxisd(q[0], j.axis).toRotationMatrix();
+  } else if (j.type == JointType::kPrismatic && q.size() == 1) {
+    X_FM.p = q[0] * j.axis;
+  }
+  return X_FM;
+}
+
+}  // namespace
+
+double CalcLowestCollisionPoint(const RobotDescription& robot, const RigidTransform& X_WR,
+                                const std::map<std::string, double>& given) {
   std::map<std::string, RigidTransform> X_WB;
   for (const JointDescription& j : robot.joints) {  // Parents come before children.
-    RigidTransform X_FM;  // Zero coordinates, or a free joint's initial pose.
-    if (j.type == JointType::kFree && j.initial_q.size() == 7) {
-      X_FM.R = Quaternion(j.initial_q[0], j.initial_q[1], j.initial_q[2], j.initial_q[3]).normalized().toRotationMatrix();
-      X_FM.p = Vector3(j.initial_q[4], j.initial_q[5], j.initial_q[6]);
-    }
+    const RigidTransform X_FM = InitialX_FM(j, given);
     const RigidTransform X_WP = j.parent == "world" ? X_WR : X_WB.at(j.parent);
     X_WB[j.child] = X_WP * j.X_PF * X_FM * j.X_CM.inverse();
   }

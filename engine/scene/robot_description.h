@@ -62,12 +62,24 @@ namespace stiction {
 /// has no mass, naming `mass_element` (e.g. "<inertial>") as the fix.
 void LumpWeldedMasses(RobotDescription* robot, const std::string& mass_element);
 
+/// For a URDF robot, which has no initial configuration of its own (an MJCF
+/// model starts at its qpos0, as in MuJoCo): starts every revolute or
+/// prismatic joint whose zero coordinate lies
+/// outside its limits at the limit nearest to zero, and notes each one moved
+/// in `robot->notes`: from zero, the first step would throw the robot
+/// against its limits (a Panda's elbow, a quadruped's calves). A joint with
+/// an initial value of its own, in the file or in `given` (the scene's
+/// `initial:`), keeps it.
+void StartInsideLimits(const std::map<std::string, double>& given, RobotDescription* robot);
+
 /// Height [m] in the frame W of the lowest point of the robot's primitive
 /// collision geometry (by bounding spheres; mesh files count by their origin,
 /// in-memory meshes by their lowest vertex),
-/// with the robot's frame R at X_WR, its joints at zero coordinates and its
-/// free joints at their initial poses. +∞ without collision geometry.
-double CalcLowestCollisionPoint(const RobotDescription& robot, const RigidTransform& X_WR);
+/// with the robot's frame R at X_WR and its joints at their initial
+/// coordinates (`given` before the file's; zero when neither has one).
+/// +∞ without collision geometry.
+double CalcLowestCollisionPoint(const RobotDescription& robot, const RigidTransform& X_WR,
+                                const std::map<std::string, double>& given = {});
 
 /// Adds a rigid body's mass properties to another's: the result's centre of
 /// mass and inertia about it in the frame of `into`; X_IO is the pose of the

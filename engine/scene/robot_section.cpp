@@ -120,7 +120,7 @@ void RestOnGround(const YamlReader& reader, const MapView& map, const RobotDescr
   if (placement->parent != "world") {
     Fail(map.CtxOf("rest_on_ground"), map.Get("rest_on_ground"), "a robot mounted on a body cannot rest on the ground");
   }
-  const double lowest = CalcLowestCollisionPoint(robot, placement->X_PR);
+  const double lowest = CalcLowestCollisionPoint(robot, placement->X_PR, placement->initial);
   if (std::isfinite(lowest)) placement->X_PR.p.z() -= lowest;
 }
 
@@ -148,7 +148,8 @@ void SceneParser::ParseRobot(const Ctx& ctx, const YAML::Node& node, const std::
   if (map.Has("fixed_base")) fixed_base = reader_.ReadBool(map.CtxOf("fixed_base"), map.Get("fixed_base"));
   ReadPlacementOptions(reader_, map, &placement);
   const bool urdf = LooksLikeUrdf(path);
-  const RobotDescription robot = ImportRobot(map, path, urdf, fixed_base, package_path);
+  RobotDescription robot = ImportRobot(map, path, urdf, fixed_base, package_path);
+  if (urdf) StartInsideLimits(placement.initial, &robot);  // An MJCF model starts at its own qpos0.
   UseFileOptions(reader_, map, urdf, robot, &scene_);
   RestOnGround(reader_, map, robot, &placement);
   PlaceRobot(robot, placement, &scene_);

@@ -149,7 +149,11 @@ class UrdfConverter {
     out_.name = model_.getName();
     const urdf::LinkConstSharedPtr root = model_.getRoot();
     if (!root) throw InputError(At(label_, lines_.robot) + ": URDF has no root link");
-    AddLink(*root, nullptr);
+    if (root->name == "world") {
+      AddWorldLink(*root);
+    } else {
+      AddLink(*root, nullptr);
+    }
     LumpWeldedMasses(&out_, "<inertial> with a positive mass");
     return std::move(out_);
   }
@@ -191,15 +195,46 @@ class UrdfConverter {
     out_.joints.push_back(std::move(joint));
 
     // Children in file order, so that the model's order follows the file.
+    for (const urdf::Joint* j : ChildJointsInFileOrder(link)) {
+      const urdf::LinkConstSharedPtr child = model_.getLink(j->child_link_name);
+      AddLink(*child, j);
+    }
+  }
+
+  /// A root link named `world` is the world (the usual ROS way of fixing a
+  /// base): its geometry is world geometry, its child joints mount the robot
+  /// on the placement's parent, and its inertia, if any, is dropped.
+  void AddWorldLink(const urdf::Link& world) {
+    const std::string where = At(label_, LinkLine(world.name));
+    BodyDescription holder;
+    AddGeometries(world, &holder);
+    for (GeometryDescription& g : holder.geometries) out_.world_geometries.push_back(std::move(g));
+    if (world.inertial && world.inertial->mass > 0) {
+      out_.notes.push_back(where + ": link 'world': <inertial> ignored (the world does not move)");
+    }
+    std::vector<std::string> mounts;
+    for (const urdf::Joint* j : ChildJointsInFileOrder(world)) {
+      mounts.push_back("'" + j->name + "'");
+      AddLink(*model_.getLink(j->child_link_name), j);
+    }
+    out_.notes.push_back(where + ": root link 'world' is the world: the robot is mounted through joint" +
+                         (mounts.size() == 1 ? " " : "s ") + JoinNames(mounts) +
+                         (options_.fixed_base ? "" : " (fixed_base: false does not apply)"));
+  }
+
+  static std::string JoinNames(const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+  }
+
+  std::vector<const urdf::Joint*> ChildJointsInFileOrder(const urdf::Link& link) const {
     std::vector<const urdf::Joint*> children;
     for (const urdf::JointSharedPtr& j : link.child_joints) children.push_back(j.get());
     std::sort(children.begin(), children.end(), [&](const urdf::Joint* a, const urdf::Joint* b) {
       return JointLine(a->name) < JointLine(b->name);
     });
-    for (const urdf::Joint* j : children) {
-      const urdf::LinkConstSharedPtr child = model_.getLink(j->child_link_name);
-      AddLink(*child, j);
-    }
+    return children;
   }
 
   JointDescription RootJoint(const urdf::Link& root) const {

@@ -3,7 +3,9 @@
 // reason; what is skipped is noted.
 #include "engine/scene/urdf_importer.h"
 
+#include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -184,6 +186,113 @@ TEST_F(UrdfImporterTest, AFloatingBaseGetsAFreeJoint) {
   options.fixed_base = false;
   const RobotDescription r = ImportUrdf(path, options);
   EXPECT_EQ(Joint(r, "base_free").type, JointType::kFree);
+}
+
+// The usual ROS way of fixing a base: a root link named `world` and a joint
+// from it. The world link is the world, not a body named "world" (which the
+// model reserves), and its joint mounts the robot where the scene places it.
+constexpr char kWorldRooted[] = R"(<?xml version="1.0"?>
+<robot name="rooted">
+  <link name="world"/>
+  <joint name="world_to_base" type="fixed">
+    <parent link="world"/><child link="base"/><origin xyz="0 0 0.5"/>
+  </joint>
+  <link name="base">
+    <inertial><mass value="2"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial>
+    <collision><geometry><box size="0.2 0.2 0.2"/></geometry></collision>
+  </link>
+  <joint name="hinge" type="revolute">
+    <parent link="base"/><child link="arm"/><origin xyz="0 0 0.1"/><axis xyz="0 1 0"/>
+    <limit lower="-1" upper="1" effort="10" velocity="1"/>
+  </joint>
+  <link name="arm">
+    <inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+    <collision><geometry><sphere radius="0.05"/></geometry></collision>
+  </link>
+</robot>
+)";
+
+TEST_F(UrdfImporterTest, ARootLinkNamedWorldIsTheWorld) {
+  const std::string path = Write("rooted.urdf", kWorldRooted);
+  const RobotDescription r = ImportUrdf(path);
+  ASSERT_EQ(r.bodies.size(), 2u);
+  EXPECT_EQ(r.bodies[0].name, "base");
+  EXPECT_EQ(r.bodies[1].name, "arm");
+  const JointDescription& mount = Joint(r, "world_to_base");
+  EXPECT_EQ(mount.parent, "world");
+  EXPECT_EQ(mount.type, JointType::kFixed);
+  EXPECT_DOUBLE_EQ(mount.X_PF.p.z(), 0.5);
+  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("rooted.urdf:3: root link 'world' is the world: the robot "
+                                                   "is mounted through joint 'world_to_base'")));
+
+  // Placed in a scene, the mount joint carries the placement's pose and the
+  // scene compiles (no body named "world").
+  const SceneDescription scene = LoadSceneString(
+      "robots:\n  - file: " + path + "\n    name: r\n    pose: {position: [1, 0, 0]}\n", "scene.yaml", dir_.string());
+  const auto placed = std::find_if(scene.joints.begin(), scene.joints.end(),
+                                   [](const JointDescription& j) { return j.name == "r/world_to_base"; });
+  ASSERT_NE(placed, scene.joints.end());
+  EXPECT_EQ(placed->parent, "world");
+  EXPECT_DOUBLE_EQ(placed->X_PF.p.x(), 1.0);
+  EXPECT_DOUBLE_EQ(placed->X_PF.p.z(), 0.5);
+  for (const BodyDescription& b : scene.bodies) EXPECT_NE(b.name, "r/world");
+}
+
+// An arm whose elbow's limits leave out 0: it starts at the nearest limit,
+// pi/2, where its forearm's sphere hangs 1 m below the shoulder (at 0 it
+// would lie level with it).
+constexpr char kElbowOutsideZero[] = R"(<?xml version="1.0"?>
+<robot name="elbow">
+  <link name="base">
+    <inertial><mass value="2"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial>
+    <collision><geometry><sphere radius="0.05"/></geometry></collision>
+  </link>
+  <joint name="elbow" type="revolute">
+    <parent link="base"/><child link="forearm"/><axis xyz="0 1 0"/>
+    <limit lower="1.5707963267948966" upper="2" effort="10" velocity="1"/>
+  </joint>
+  <link name="forearm">
+    <inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+    <collision><origin xyz="1 0 0"/><geometry><sphere radius="0.05"/></geometry></collision>
+  </link>
+</robot>
+)";
+
+const JointDescription& SceneJoint(const SceneDescription& scene, const std::string& name) {
+  for (const JointDescription& j : scene.joints) {
+    if (j.name == name) return j;
+  }
+  throw std::runtime_error("no joint " + name);
+}
+
+TEST_F(UrdfImporterTest, AJointWhoseLimitsLeaveOutZeroStartsAtTheNearestLimitAndRestsPosed) {
+  const std::string path = Write("elbow.urdf", kElbowOutsideZero);
+  const SceneDescription scene = LoadSceneString(
+      "robots:\n  - file: " + path + "\n    joint_pd: {kp: 100, kd: 1}\n    rest_on_ground: true\n", "scene.yaml",
+      dir_.string());
+  const JointDescription& elbow = SceneJoint(scene, "elbow");
+  ASSERT_EQ(elbow.initial_q.size(), 1u);
+  EXPECT_DOUBLE_EQ(elbow.initial_q[0], std::numbers::pi / 2);
+  ASSERT_EQ(scene.robots.size(), 1u);
+  EXPECT_THAT(scene.robots[0].notes,
+              testing::Contains(HasSubstr("elbow.urdf:7: joint 'elbow' starts at 1.570796327, its lower limit: 0 is "
+                                          "outside [1.570796327, 2]")));
+  // The PD holds it there rather than pulling it to 0 through the limit.
+  for (const ActuatorDescription& a : scene.actuators) {
+    if (a.joint == "elbow") {
+      EXPECT_DOUBLE_EQ(a.target_position, std::numbers::pi / 2);
+    }
+  }
+  // Rested on the ground posed: the forearm's sphere, 1 m below the
+  // shoulder, touches z = 0.
+  EXPECT_NEAR(SceneJoint(scene, "base_weld").X_PF.p.z(), 1.05, 1e-12);
+
+  // A value of the scene's own is kept, and rests the arm as posed by it.
+  const SceneDescription chosen = LoadSceneString(
+      "robots:\n  - file: " + path + "\n    initial: {elbow: 2}\n    rest_on_ground: true\n", "scene.yaml", dir_.string());
+  EXPECT_DOUBLE_EQ(SceneJoint(chosen, "elbow").initial_q.at(0), 2.0);
+  EXPECT_THAT(chosen.robots[0].notes, testing::Not(testing::Contains(HasSubstr("starts at"))));
+  EXPECT_NEAR(SceneJoint(chosen, "base_weld").X_PF.p.z(), std::sin(2.0) + 0.05, 1e-12);
 }
 
 TEST_F(UrdfImporterTest, MalformedXmlNamesTheLine) {

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Tries every robot file below DIR as a new user would: opens it as a scene
+# (docs/robots.md, "Opening a robot file directly": rested on the ground, its
+# joints held by a PD at their initial values), runs it for 2 s with
+# stiction-sim and prints one line per model (docs/robots.md, "The corpus"):
+#
+#   file | loaded, or the reason | kinetic energy after the first step [J] |
+#   lowest body origin over the run [m] | finite | real-time factor
+#
+# Usage: scripts/check-robot-corpus.sh DIR [--duration S] [--sim PATH]
+# Robot files are *.urdf and the *.xml files whose root element is <mujoco>.
+# Nothing is written outside a temporary directory. Exits 0 when every file
+# was tried (a refused file is a line of the table, not a failure of the
+# script); 2 on bad usage.
+set -euo pipefail
+
+usage() { echo "usage: scripts/check-robot-corpus.sh DIR [--duration S] [--sim PATH]" >&2; exit 2; }
+[ $# -ge 1 ] || usage
+dir="$1"; shift
+[ -d "$dir" ] || { echo "check-robot-corpus: '$dir' is not a directory" >&2; exit 2; }
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+duration=2
+sim="$root/build/cli/stiction-sim"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --duration) [ $# -ge 2 ] || usage; duration="$2"; shift 2 ;;
+    --sim) [ $# -ge 2 ] || usage; sim="$2"; shift 2 ;;
+    *) usage ;;
+  esac
+done
+[ -x "$sim" ] || { echo "check-robot-corpus: no stiction-sim at '$sim' (build first: scripts/test.sh or cmake --build build)" >&2; exit 2; }
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+mapfile -t files < <(
+  find -L "$dir" -type f \( -iname '*.urdf' -o -iname '*.xml' \) | sort | while read -r f; do
+    case "${f,,}" in
+      *.urdf) echo "$f" ;;
+      *) head -c 4096 "$f" | grep -q '<mujoco' && echo "$f" ;;
+    esac
+  done)
+[ "${#files[@]}" -gt 0 ] || { echo "check-robot-corpus: no .urdf or MJCF .xml files below '$dir'" >&2; exit 2; }
+
+echo "| file | result | KE after step 1 [J] | lowest body origin [m] | finite | RTF |"
+echo "|---|---|---|---|---|---|"
+n=0
+for f in "${files[@]}"; do
+  n=$((n + 1))
+  rel="${f#"$dir"/}"
+  printf 'check-robot-corpus: [%d/%d] %s\n' "$n" "${#files[@]}" "$rel" >&2
+  out="$tmp/$n"
+  status=0
+  "$sim" "$f" --duration "$duration" --report "$out.json" --csv "$out.csv" --quiet \
+    >"$out.stdout" 2>"$out.stderr" || status=$?
+  python3 - "$rel" "$status" "$out" <<'EOF'
+import csv, json, math, os, sys
+rel, status, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+def cell(x, fmt="{:.3g}"):
+    return "—" if x is None else fmt.format(x)
+if not os.path.exists(out + ".json"):
+    err = open(out + ".stderr").read().strip().splitlines()
+    reason = err[-1] if err else "exit %d" % status
+    print("| %s | refused: %s | — | — | — | — |" % (rel, reason.replace("|", "\\|")))
+    sys.exit(0)
+report = json.load(open(out + ".json"))
+ke1, lowest = None, None
+with open(out + ".csv") as f:
+    rows = list(csv.DictReader(f))
+if len(rows) > 1:
+    ke1 = float(rows[1]["kinetic_energy_J"])
+z_cols = [c for c in (rows[0].keys() if rows else []) if c.endswith(".z")]
+for r in rows:
+    for c in z_cols:
+        z = float(r[c])
+        if math.isfinite(z):
+            lowest = z if lowest is None else min(lowest, z)
+result = "loaded" if report["status"] == "ok" else "%s: %s" % (report["status"], report["error"])
+print("| %s | %s | %s | %s | %s | %s |" % (rel, result.replace("|", "\\|"), cell(ke1), cell(lowest, "{:.3f}"),
+      "yes" if report["finite"] else "no", cell(report.get("realtime_factor"), "{:.2f}")))
+EOF
+done
