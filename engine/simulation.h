@@ -12,6 +12,7 @@
 
 #include "engine/common/eigen_types.h"
 #include "engine/contact/cartesian_impedance_constraints.h"
+#include "engine/contact/constraint_sources.h"
 #include "engine/contact/contact_constraints.h"
 #include "engine/contact/contact_problem.h"
 #include "engine/contact/pd_actuator_constraints.h"
@@ -24,7 +25,6 @@
 #include "engine/scene/scene_writer.h"
 #include "engine/solvers/contact_solver.h"
 #include "engine/stepping/step_result.h"
-#include "engine/contact/constraint_sources.h"
 #include "engine/stepping/nmdp_stepper.h"
 #include "engine/stepping/stepper.h"
 #include "engine/stepping/theta_method_stepper.h"
