@@ -31,11 +31,17 @@ std::string MeshWhat(const std::string& path) { return "mesh '" + path + "'"; }
   throw InputError(what + ": " + reason);
 }
 
+// A negative scale mirrors the mesh (URDF `scale="1 -1 1"`: one file for a
+// left and a right link); zero would flatten it.
 void CheckScale(const std::string& what, const Vector3& scale) {
-  if (!(scale.array() > 0).all() || !scale.allFinite()) {
-    Fail(what, "scale must be positive and finite on every axis");
+  if (!(scale.array() != 0).all() || !scale.allFinite()) {
+    Fail(what, "scale must be non-zero and finite on every axis (negative mirrors)");
   }
 }
+
+// A mirroring scale (an odd number of negative factors) turns
+// counter-clockwise triangles clockwise; drawing swaps two corners back.
+bool Mirrors(const Vector3& scale) { return scale.prod() < 0; }
 
 // MeshData::name is already a phrase naming the mesh ("mesh 'wedge' of
 // robot.xml"), so it is not wrapped again.
@@ -374,16 +380,17 @@ CollisionMesh LoadCollisionMesh(const std::string& path, const Vector3& scale) {
       ++edge_count[(a << 32) | b];
     }
   }
-  int bad_edges = 0;
+  result.num_edges = static_cast<int>(edge_count.size());
   for (const auto& [key, count] : edge_count) {
-    if (count != 2) ++bad_edges;
-  }
-  if (bad_edges > 0) {
-    Fail(what, "is not a closed surface: " + std::to_string(bad_edges) + " of " +
-                   std::to_string(edge_count.size()) +
-                   " edges are not shared by exactly two triangles");
+    if (count != 2) ++result.num_open_edges;
   }
   return result;
+}
+
+std::string DescribeOpenSurface(const CollisionMesh& mesh) {
+  if (mesh.num_open_edges == 0) return "";
+  return "is not a closed surface: " + std::to_string(mesh.num_open_edges) + " of " +
+         std::to_string(mesh.num_edges) + " edges are not shared by exactly two triangles";
 }
 
 RenderMesh LoadRenderMesh(const std::string& path, const Vector3& scale) {
@@ -413,7 +420,9 @@ RenderMesh LoadRenderMesh(const std::string& path, const Vector3& scale) {
     for (unsigned int f = 0; f < mesh->mNumFaces; ++f) {
       const aiFace& face = mesh->mFaces[f];
       if (face.mNumIndices != 3) continue;
-      for (int k = 0; k < 3; ++k) out.indices.push_back(base + face.mIndices[k]);
+      for (int k : Mirrors(scale) ? std::array{0, 2, 1} : std::array{0, 1, 2}) {
+        out.indices.push_back(base + face.mIndices[k]);
+      }
     }
   }
   if (out.indices.empty()) Fail(MeshWhat(path), "contains no triangles");
@@ -440,9 +449,10 @@ RenderMesh MakeRenderMesh(const MeshData& mesh, const Vector3& scale) {
   out.normals_G.reserve(3 * mesh.triangles.size());
   out.indices.reserve(3 * mesh.triangles.size());
   for (const auto& tri : mesh.triangles) {
+    const int second = Mirrors(scale) ? 2 : 1;  // Counter-clockwise after scaling.
     const Vector3 a = scale.cwiseProduct(mesh.vertices_G[tri[0]]);
-    const Vector3 b = scale.cwiseProduct(mesh.vertices_G[tri[1]]);
-    const Vector3 c = scale.cwiseProduct(mesh.vertices_G[tri[2]]);
+    const Vector3 b = scale.cwiseProduct(mesh.vertices_G[tri[second]]);
+    const Vector3 c = scale.cwiseProduct(mesh.vertices_G[tri[3 - second]]);
     const Vector3 n = (b - a).cross(c - a);
     if (IsDegenerate(tri) || !(n.norm() > 0)) continue;
     const Eigen::Vector3f n_G = n.normalized().cast<float>();

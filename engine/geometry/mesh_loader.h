@@ -44,18 +44,31 @@ struct CollisionMesh {
   ConvexHull hull;
   int num_input_vertices = 0;   ///< Distinct positions after welding.
   int num_input_triangles = 0;  ///< Non-degenerate triangles in the file.
+  /// Edges of the file's surface (after welding) and those not shared by
+  /// exactly two triangles: 0 for a closed surface. Contact only uses the
+  /// hull, so an open or non-manifold surface is still usable; the caller
+  /// says so (CollisionWorld::notes).
+  int num_edges = 0;
+  int num_open_edges = 0;
 };
+
+/// "is not a closed surface: N of M edges are not shared by exactly two
+/// triangles" for a mesh with open edges, "" for a closed one.
+std::string DescribeOpenSurface(const CollisionMesh& mesh);
 
 /// Mesh files are read in their authored frame and units, z up: STL, OBJ and
 /// PLY as written; Collada with its <unit> applied and its <up_axis> along +z
 /// (as ROS tools, PyBullet and Gazebo read it), whatever Assimp's own y-up
 /// convention.
 ///
-/// Loads `path` (absolute) with Assimp, scales it per axis, checks that it is a
-/// closed surface (after welding identical positions every edge is shared by
-/// exactly two triangles), and computes its convex hull with qhull.
-/// Throws InputError("mesh '<path>': <reason>") when the file is missing or
-/// unreadable, holds no triangles, is open, or is flat (all points coplanar).
+/// Loads `path` (absolute) with Assimp, scales it per axis, counts the edges
+/// of its surface that are not shared by exactly two triangles (after
+/// welding identical positions; num_open_edges), and computes the convex
+/// hull of the vertices its triangles use with qhull. Open and non-manifold
+/// surfaces load: contact only uses the hull, as in MuJoCo and Drake's
+/// point contact. Throws InputError("mesh '<path>': <reason>") when the file
+/// is missing or unreadable, holds no triangles, or is flat (all points
+/// coplanar).
 CollisionMesh LoadCollisionMesh(const std::string& path,
                                 const Vector3& scale = Vector3::Ones());
 

@@ -144,5 +144,32 @@ TEST_F(MeshFormatsTest, OneBoxInEveryFormatLoadsToTheSameVertices) {
   }
 }
 
+// A negative scale mirrors (URDF `scale="1 -1 1"`: Talos draws its left and
+// right arm from one file): the hull is the mirrored box and the drawn
+// triangles stay counter-clockwise seen from outside, their winding agreeing
+// with their normals.
+TEST_F(MeshFormatsTest, NegativeScaleMirrorsTheMeshKeepingTrianglesOutward) {
+  const Vector3 mirror(1, -1, 1);
+  std::vector<Vector3> corners;
+  for (int i = 0; i < 8; ++i) corners.push_back(mirror.cwiseProduct(Corner(i)));
+  const std::vector<Vector3> expected = Sorted(corners);
+  const std::string path = Write("box.obj", AsObj());
+  const std::vector<Vector3> hull = Sorted(LoadCollisionMesh(path, mirror).hull.vertices_G);
+  ASSERT_EQ(hull.size(), expected.size());
+  for (size_t i = 0; i < hull.size(); ++i) EXPECT_LT((hull[i] - expected[i]).norm(), 1e-6) << hull[i].transpose();
+
+  const Eigen::Vector3f centre = (0.5 * (mirror.cwiseProduct(Corner(0)) + mirror.cwiseProduct(Corner(7)))).cast<float>();
+  const RenderMesh render = LoadRenderMesh(path, mirror);
+  ASSERT_EQ(render.indices.size(), 36u);
+  for (size_t t = 0; t < render.indices.size(); t += 3) {
+    const Eigen::Vector3f& a = render.positions_G[render.indices[t]];
+    const Eigen::Vector3f& b = render.positions_G[render.indices[t + 1]];
+    const Eigen::Vector3f& c = render.positions_G[render.indices[t + 2]];
+    const Eigen::Vector3f n = (b - a).cross(c - a);
+    EXPECT_GT(n.dot((a + b + c) / 3 - centre), 0) << "triangle " << t / 3 << " faces inward";
+    EXPECT_GT(n.dot(render.normals_G[render.indices[t]]), 0) << "triangle " << t / 3;
+  }
+}
+
 }  // namespace
 }  // namespace stiction
