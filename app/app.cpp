@@ -46,18 +46,13 @@ WindowOptions WindowOptionsFor(const AppOptions& o) {
   return WindowOptions{.width = o.width, .height = o.height, .visible = o.visible, .vsync = o.vsync};
 }
 
-// Prints the importer's notes of every robot of the scene to stderr (one
-// line each, once per load) and returns how many there were.
-int PrintImportNotes(const SceneDescription& scene) {
-  int count = 0;
-  for (const RobotSummary& robot : scene.robots) {
-    for (const std::string& note : robot.notes) {
-      std::fprintf(stderr, "stiction: import note (%s, %s): %s\n", robot.name.c_str(), robot.format.c_str(),
-                   note.c_str());
-      ++count;
-    }
-  }
-  return count;
+// Prints the load notes (Simulation::CalcLoadNotes: the importers' notes of
+// every robot, meshes used through their hull) to stderr, one line each,
+// once per load, and returns how many there were.
+int PrintImportNotes(const Simulation& sim) {
+  const std::vector<std::string> notes = sim.CalcLoadNotes();
+  for (const std::string& note : notes) std::fprintf(stderr, "stiction: import note: %s\n", note.c_str());
+  return static_cast<int>(notes.size());
 }
 
 }  // namespace
@@ -339,7 +334,7 @@ void App::StartFromCurrentState() {
 }
 
 void App::ReportLoad(const std::string& path, const std::string& gripper_error) {
-  const int notes = PrintImportNotes(scene_.sim->scene());
+  const int notes = PrintImportNotes(*scene_.sim);
   if (!scene_.render.warnings.empty()) {
     ui_.Error(scene_.render.warnings.front());
   } else if (notes > 0) {

@@ -59,6 +59,7 @@ RunSummary StartSummary(const CliOptions& options, const Simulation& sim, const 
   run.dt = sim.time_step();
   run.requested_duration_s = duration_s;
   run.load_wall_time_s = load_wall_time_s;
+  run.load_notes = sim.CalcLoadNotes();
   run.energy.initial_kinetic_J = sim.CalcKineticEnergy();
   run.energy.initial_potential_J = sim.CalcPotentialEnergy();
   return run;
@@ -185,6 +186,9 @@ int RunSimulation(const CliOptions& options, const RunnerIo& io) {
     OutputFiles files = OpenOutputs(options);
     SceneGripper gripper = SetUpGripper(sim, options.replay_path);
     RunSummary run = StartSummary(options, sim, gripper.commands_file(), duration_s, load_wall_time_s);
+    if (!options.quiet) {
+      for (const std::string& note : run.load_notes) io.err << kProgramName << ": note: " << note << '\n';
+    }
     std::optional<CsvTrace> csv;
     if (files.csv.is_open()) csv.emplace(files.csv, sim, run.energy, options.csv_every);
     RunStatistics stats;

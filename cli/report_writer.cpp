@@ -48,6 +48,7 @@ nlohmann::json RunJson(const RunSummary& run, JsonNumbers& num) {
   report["steps"] = run.steps;
   report["sim_time_s"] = num(run.sim_time_s);
   report["load_wall_time_s"] = num(run.load_wall_time_s);
+  report["load_notes"] = run.load_notes;
   report["wall_time_s"] = num(run.wall_time_s);
   report["realtime_factor"] = num(run.realtime_factor());
   report["status"] = StepStatusName(run.status);

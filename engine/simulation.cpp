@@ -27,6 +27,15 @@ Simulation::Simulation(const SceneDescription& scene) : scene_(scene) {
   AddGripperImpedance(compiled.gripper_impedance);
 }
 
+std::vector<std::string> Simulation::CalcLoadNotes() const {
+  std::vector<std::string> notes;
+  for (const RobotSummary& robot : scene_.robots) {
+    for (const std::string& note : robot.notes) notes.push_back(robot.name + " (" + robot.format + "): " + note);
+  }
+  for (const std::string& note : collision_->notes()) notes.push_back(note);
+  return notes;
+}
+
 void Simulation::TakeCompiledScene(CompiledScene* compiled) {
   model_ = std::move(compiled->multibody.model);
   q0_ = std::move(compiled->multibody.q0);

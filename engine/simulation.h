@@ -204,6 +204,12 @@ class Simulation {
   /// integrator, solver, NMDP parameters, materials, actuators) are read
   /// through the accessors above.
   const SceneDescription& scene() const { return scene_; }
+  /// What loading accepted but a user should know, one line each: every
+  /// robot's import notes ("ROBOT (FORMAT): NOTE", the elements of its file
+  /// that were skipped or changed), then the collision world's (meshes used
+  /// through their hull). The viewer lists them under "Import notes", the
+  /// CLI prints them and writes them to its report.
+  std::vector<std::string> CalcLoadNotes() const;
   const MultibodyModel& model() const { return *model_; }
   const VectorX& positions() const { return q_; }
   const VectorX& velocities() const { return v_; }

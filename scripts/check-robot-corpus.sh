@@ -59,8 +59,16 @@ rel, status, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 def cell(x, fmt="{:.3g}"):
     return "—" if x is None else fmt.format(x)
 if not os.path.exists(out + ".json"):
-    err = open(out + ".stderr").read().strip().splitlines()
-    reason = err[-1] if err else "exit %d" % status
+    # The error: its first line, then the first of the lines it lists
+    # (every missing or unusable mesh is one indented line).
+    err = [l for l in open(out + ".stderr").read().splitlines() if not l.startswith("stiction-sim: note: ")]
+    first = next((i for i, l in enumerate(err) if l.startswith("stiction-sim: ")), None)
+    if first is None:
+        reason = err[-1] if err else "exit %d" % status
+    else:
+        listed = [l.strip() for l in err[first + 1:] if l.startswith("  ")]
+        reason = err[first] + (" " + listed[0] + (" (+%d more)" % (len(listed) - 1) if len(listed) > 1 else "")
+                               if listed else "")
     print("| %s | refused: %s | — | — | — | — |" % (rel, reason.replace("|", "\\|")))
     sys.exit(0)
 report = json.load(open(out + ".json"))
@@ -75,7 +83,12 @@ for r in rows:
         z = float(r[c])
         if math.isfinite(z):
             lowest = z if lowest is None else min(lowest, z)
+notes = report.get("load_notes", [])
+hull_notes = sum("contact uses its convex hull" in n for n in notes)
 result = "loaded" if report["status"] == "ok" else "%s: %s" % (report["status"], report["error"])
+if notes:
+    result += " (%d note%s%s)" % (len(notes), "" if len(notes) == 1 else "s",
+                                  ", %d open mesh%s" % (hull_notes, "" if hull_notes == 1 else "es") if hull_notes else "")
 print("| %s | %s | %s | %s | %s | %s |" % (rel, result.replace("|", "\\|"), cell(ke1), cell(lowest, "{:.3f}"),
       "yes" if report["finite"] else "no", cell(report.get("realtime_factor"), "{:.2f}")))
 EOF

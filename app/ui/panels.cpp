@@ -76,26 +76,24 @@ float Column(const char* id, const Rect& r, bool left, const UiState& ui, Body b
 // ---------------------------------------------------------------- Scene
 
 // The scene's imported robots (scene key `robots:`, or a robot file opened
-// directly) and, folded, the importer's notes: the elements of the files it
-// skipped (MJCF tendons, URDF <mimic>, ...). The same notes go to stderr at
+// directly) and, folded, the load notes (Simulation::CalcLoadNotes): the
+// elements of the files the importers skipped (MJCF tendons, URDF <mimic>,
+// ...), the meshes used through their hull. The same notes go to stderr at
 // load (App::LoadScene).
-void DrawRobots(const SceneDescription& scene) {
-  if (scene.robots.empty()) return;
-  size_t notes = 0;
+void DrawRobots(const Simulation& sim) {
+  const SceneDescription& scene = sim.scene();
   for (const RobotSummary& robot : scene.robots) {
     ImGui::Text("robot %s", robot.name.c_str());
     ImGui::SameLine();
     ImGui::TextDisabled("(%s, %s)", robot.format.c_str(), std::filesystem::path(robot.file).filename().c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", robot.file.c_str());
-    notes += robot.notes.size();
   }
-  if (notes == 0) return;
-  const std::string label = "Import notes (" + std::to_string(notes) + ")###import_notes";
+  const std::vector<std::string> notes = sim.CalcLoadNotes();
+  if (notes.empty()) return;
+  const std::string label = "Import notes (" + std::to_string(notes.size()) + ")###import_notes";
   if (ImGui::TreeNode(label.c_str())) {
     ImGui::PushTextWrapPos(0.0f);
-    for (const RobotSummary& robot : scene.robots) {
-      for (const std::string& note : robot.notes) ImGui::BulletText("%s", note.c_str());
-    }
+    for (const std::string& note : notes) ImGui::BulletText("%s", note.c_str());
     ImGui::PopTextWrapPos();
     ImGui::TreePop();
   }
@@ -123,7 +121,7 @@ void DrawSceneSection(const AppView& view, UiState* ui, AppCommands* commands) {
     ImGui::TextDisabled("%s", view.sim->scene().description.c_str());
     ImGui::PopTextWrapPos();
   }
-  if (view.sim != nullptr) DrawRobots(view.sim->scene());
+  if (view.sim != nullptr) DrawRobots(*view.sim);
   // Save scene as: the scene file with the parameters in effect now.
   ImGui::SetNextItemWidth(std::max(field, Scaled(80)));
   ImGui::InputTextWithHint("##save_as", "tuned.yaml", &ui->save_scene_path);

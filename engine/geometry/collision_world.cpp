@@ -210,6 +210,7 @@ CollisionWorld::CollisionWorld(std::vector<CollisionGeometrySpec> geometries,
   std::map<std::pair<std::string, std::array<double, 3>>, std::shared_ptr<const ConvexHull>>
       hulls;
   std::map<std::string, int> group_bit;
+  std::vector<std::string> mesh_errors;
   geometries_.reserve(geometries.size());
   for (size_t i = 0; i < geometries.size(); ++i) {
     CollisionGeometrySpec& spec = geometries[i];
@@ -227,13 +228,19 @@ CollisionWorld::CollisionWorld(std::vector<CollisionGeometrySpec> geometries,
       const auto key = std::make_pair(source, std::array<double, 3>{s.x(), s.y(), s.z()});
       auto it = hulls.find(key);
       if (it == hulls.end()) {
+        const std::string where = d.where.ToString();
+        const std::string at = where.empty() ? "" : where + ": ";
+        std::shared_ptr<const ConvexHull> loaded;
         try {
-          auto loaded = std::make_shared<const ConvexHull>(LoadCollisionMesh(d.shape).hull);
-          it = hulls.emplace(key, std::move(loaded)).first;
+          CollisionMesh mesh = LoadCollisionMesh(d.shape);
+          if (const std::string open = DescribeOpenSurface(mesh); !open.empty()) {
+            notes_.push_back(at + MeshWhat(d.shape) + " " + open + "; contact uses its convex hull");
+          }
+          loaded = std::make_shared<const ConvexHull>(std::move(mesh.hull));
         } catch (const InputError& e) {
-          const std::string where = d.where.ToString();
-          throw InputError(where.empty() ? e.what() : where + ": " + e.what());
+          mesh_errors.push_back(at + e.what());  // Go on: every bad mesh in one message.
         }
+        it = hulls.emplace(key, std::move(loaded)).first;
       }
       hull = it->second;
     }
@@ -252,8 +259,16 @@ CollisionWorld::CollisionWorld(std::vector<CollisionGeometrySpec> geometries,
       }
     }
     max_body_ = std::max(max_body_, spec.body);
+    if (!mesh_errors.empty()) continue;  // Only reported (below).
     geometries_.emplace_back(static_cast<int>(i), std::move(spec), std::move(hull));
     geometries_.back().set_group_mask(mask);
+  }
+
+  if (mesh_errors.size() == 1) throw InputError(mesh_errors.front());
+  if (!mesh_errors.empty()) {
+    std::string message = std::to_string(mesh_errors.size()) + " collision meshes cannot be used:";
+    for (const std::string& e : mesh_errors) message += "\n  " + e;
+    throw InputError(message);
   }
 
   std::vector<fcl::CollisionObjectd*> dynamic_objects, static_objects;

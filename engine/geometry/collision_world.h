@@ -41,9 +41,12 @@ class CollisionWorld {
   /// `geometries`: every geometry with its owning body index (0 = world);
   /// geometry(i) is geometries[i], including those with collision == false
   /// (kept for indexing, never in contact).
-  /// Throws InputError, naming the file, for meshes that cannot be loaded, are
-  /// not closed, are flat or empty; for bad dimensions; for a half-space not
-  /// on the world; and for more than 64 distinct collision group names.
+  /// Throws InputError for meshes that cannot be loaded, are flat or empty
+  /// (one message, a line per mesh, each naming its file and the scene or
+  /// robot line that uses it); for bad dimensions; for a half-space not on
+  /// the world; and for more than 64 distinct collision group names. A mesh
+  /// whose surface is open or non-manifold loads (contact uses its hull) with
+  /// a note.
   CollisionWorld(std::vector<CollisionGeometrySpec> geometries, CollisionFilter filter);
   ~CollisionWorld();
   CollisionWorld(CollisionWorld&&) noexcept;
@@ -54,6 +57,10 @@ class CollisionWorld {
   const CollisionFilter& filter() const { return filter_; }
   /// Collision group names; bit k of CollisionGeometry::group_mask() is group k.
   const std::vector<std::string>& group_names() const { return group_names_; }
+  /// What construction accepted but a user should know, one line each
+  /// ("FILE:LINE: mesh 'x.stl' is not a closed surface: ...; contact uses its
+  /// convex hull"), once per mesh file and scale.
+  const std::vector<std::string>& notes() const { return notes_; }
 
   /// Poses of every body (index = body index, entry 0 = the world, normally
   /// identity). Throws InputError when a geometry's body has no entry.
@@ -111,6 +118,7 @@ class CollisionWorld {
   std::vector<CollisionGeometry> geometries_;
   CollisionFilter filter_;
   std::vector<std::string> group_names_;
+  std::vector<std::string> notes_;
   std::vector<int> dynamic_ids_;     // Collision geometries on moving bodies.
   std::vector<int> static_ids_;      // World geometries except half-spaces.
   std::vector<int> half_space_ids_;  // World half-spaces.

@@ -154,6 +154,7 @@ class UrdfConverter {
     } else {
       AddLink(*root, nullptr);
     }
+    ThrowMeshErrors();
     LumpWeldedMasses(&out_, "<inertial> with a positive mass");
     return std::move(out_);
   }
@@ -319,7 +320,18 @@ class UrdfConverter {
     return joint;
   }
 
-  ShapeDescription ConvertShape(const urdf::Geometry& g, const std::string& where, const std::string& what) const {
+  /// Every mesh file that could not be found, in one message (a line each)
+  /// rather than only the first: a description fetched without its meshes
+  /// (Git LFS, a missing package) is fixed in one pass.
+  void ThrowMeshErrors() const {
+    if (mesh_errors_.size() == 1) throw InputError(mesh_errors_.front());
+    if (mesh_errors_.empty()) return;
+    std::string message = label_ + ": " + std::to_string(mesh_errors_.size()) + " mesh files cannot be found:";
+    for (const std::string& e : mesh_errors_) message += "\n  " + e;
+    throw InputError(message);
+  }
+
+  ShapeDescription ConvertShape(const urdf::Geometry& g, const std::string& where, const std::string& what) {
     ShapeDescription shape;
     switch (g.type) {
       case urdf::Geometry::SPHERE:
@@ -342,7 +354,11 @@ class UrdfConverter {
       case urdf::Geometry::MESH: {
         const auto& m = static_cast<const urdf::Mesh&>(g);
         shape.type = ShapeType::kMesh;
-        shape.mesh_file = ResolveRobotUri(m.filename, label_, options_.package_path, where, what + " mesh");
+        try {
+          shape.mesh_file = ResolveRobotUri(m.filename, label_, options_.package_path, where, what + " mesh");
+        } catch (const InputError& e) {
+          mesh_errors_.push_back(e.what());  // Go on: every missing mesh in one message.
+        }
         shape.mesh_scale = Vector3(m.scale.x, m.scale.y, m.scale.z);
         break;
       }
@@ -373,7 +389,7 @@ class UrdfConverter {
   /// no geometry.
   std::optional<GeometryDescription> MakeGeometry(const urdf::Link& link, const std::string& kind, std::size_t i,
                                                   const urdf::GeometrySharedPtr& geometry, const urdf::Pose& origin,
-                                                  const std::map<std::string, std::vector<int>>& rows) const {
+                                                  const std::map<std::string, std::vector<int>>& rows) {
     if (!geometry) return std::nullopt;
     GeometryDescription g;
     g.name = link.name + "/" + kind + "_" + std::to_string(i);
@@ -409,6 +425,7 @@ class UrdfConverter {
   std::string label_;
   const UrdfImportOptions& options_;
   RobotDescription out_;
+  std::vector<std::string> mesh_errors_;  ///< ConvertShape's, thrown at the end of Convert.
 };
 
 }  // namespace

@@ -530,6 +530,32 @@ TEST_F(CliExecutableTest, ReportSaysWhichContactModelRan) {
   }
 }
 
+// What the load changed is said on stderr (unless --quiet) and listed in the
+// report: here a collision mesh used through its hull because it is open.
+TEST_F(CliExecutableTest, LoadNotesGoToStderrAndTheReport) {
+  const fs::path scene = dir_ / "open_mesh.yaml";
+  std::ofstream(scene) << "world_geometry:\n  - {name: ground, shape: {type: half_space}}\n"
+                          "bodies:\n  - name: cup\n    mass: 1.0\n"
+                          "    inertia: {ixx: 0.01, iyy: 0.01, izz: 0.01}\n"
+                          "    geometry:\n      - shape: {type: mesh, file: "
+                       << (kSourceDir / "tests" / "geometry" / "data" / "open_box.obj").string()
+                       << "}\n    pose: {position: [0, 0, 0.05]}\n";
+  const fs::path report = dir_ / "report.json";
+  const SimRun run = RunSim({scene.string(), "--duration", "0.01", "--report", report.string()});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string note = "open_mesh.yaml:8: mesh '";
+  EXPECT_NE(run.err.find("stiction-sim: note: " + dir_.string() + "/" + note), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("is not a closed surface: 4 of 17 edges"), std::string::npos) << run.err;
+  const nlohmann::json j = nlohmann::json::parse(ReadFile(report));
+  ASSERT_EQ(j["load_notes"].size(), 1u) << j.dump();
+  EXPECT_NE(j["load_notes"][0].get<std::string>().find(note), std::string::npos) << j.dump();
+  // --quiet: the report only.
+  const SimRun quiet = RunSim({scene.string(), "--duration", "0.01", "--quiet", "--report", report.string()});
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_EQ(quiet.err, "");
+  EXPECT_EQ(nlohmann::json::parse(ReadFile(report))["load_notes"].size(), 1u);
+}
+
 TEST_F(CliExecutableTest, CsvEveryWritesEveryNthStep) {
   const fs::path scene = SomeScene();
   ASSERT_FALSE(scene.empty()) << "no scenes shipped in " << kScenesDir;

@@ -111,10 +111,27 @@ TEST(MeshLoaderTest, BadMeshesThrowInputErrorNamingTheFile) {
   ExpectInputError([&] { LoadRenderMesh(missing); }, missing, "not found");
   const std::string flat = DataFile("flat.obj");
   ExpectInputError([&] { LoadCollisionMesh(flat); }, flat, "flat");
-  const std::string open = DataFile("open_box.obj");
-  ExpectInputError([&] { LoadCollisionMesh(open); }, open, "not a closed surface");
   const std::string garbage = DataFile("README.md");  // Not a mesh at all.
   ExpectInputError([&] { LoadCollisionMesh(garbage); }, garbage, "");
+}
+
+// A cube without its top face (10 triangles, 17 edges, the 4 of the top rim
+// used once): contact uses the hull, so it loads as the closed cube does,
+// and the open edges are counted for the note.
+TEST(MeshLoaderTest, OpenSurfacesLoadThroughTheirHullAndCountTheOpenEdges) {
+  const CollisionMesh open = LoadCollisionMesh(DataFile("open_box.obj"));
+  const CollisionMesh closed = LoadCollisionMesh(DataFile("cube.obj"));
+  EXPECT_EQ(open.num_input_triangles, 10);
+  EXPECT_EQ(open.num_edges, 17);
+  EXPECT_EQ(open.num_open_edges, 4);
+  EXPECT_EQ(DescribeOpenSurface(open), "is not a closed surface: 4 of 17 edges are not shared by exactly two triangles");
+  EXPECT_EQ(closed.num_open_edges, 0);
+  EXPECT_EQ(DescribeOpenSurface(closed), "");
+  // The same hull as the closed 0.1 m cube.
+  ASSERT_EQ(open.hull.vertices_G.size(), 8u);
+  EXPECT_EQ(open.hull.faces.size(), 6u);
+  // Assimp reads single precision: 0.05f exactly.
+  for (const Vector3& v : open.hull.vertices_G) EXPECT_EQ(v.cwiseAbs(), Vector3::Constant(double{0.05f}));
 }
 
 TEST(MeshLoaderTest, ConvexHullDropsInteriorPointsAndRejectsFlatSets) {
@@ -187,20 +204,51 @@ TEST(MeshLoaderTest, ObjCubeOnHalfSpaceMatchesPrimitiveBox) {
   ExpectEveryContactIn(from_mesh, from_box, 1e-8);
 }
 
-TEST(MeshLoaderTest, CollisionWorldReportsBadMeshes) {
+TEST(MeshLoaderTest, CollisionWorldUsesAnOpenMeshThroughItsHullWithOneNote) {
   const std::string open = DataFile("open_box.obj");
   GeometryDescription g = MeshGeometry(open);
   g.where = {"scene.yaml", 7};
+  // Two instances of the file: one note (hulls are shared per file and scale).
+  const CollisionWorld world({{1, g}, {2, g}}, {});
+  ASSERT_EQ(world.notes().size(), 1u);
+  EXPECT_EQ(world.notes()[0], "scene.yaml:7: mesh '" + open +
+                                  "' is not a closed surface: 4 of 17 edges are not shared by exactly two "
+                                  "triangles; contact uses its convex hull");
+  ASSERT_NE(world.geometry(0).hull(), nullptr);
+  EXPECT_EQ(world.geometry(0).hull(), world.geometry(1).hull());
+  EXPECT_EQ(world.geometry(0).hull()->vertices_G.size(), 8u);
+  // A closed mesh and a visual-only open one: no note (the viewer may draw
+  // what contact does not use).
+  GeometryDescription visual = g;
+  visual.collision = false;
+  EXPECT_TRUE(CollisionWorld({{1, MeshGeometry(DataFile("cube.obj"))}, {2, visual}}, {}).notes().empty());
+}
+
+// Every mesh that cannot be used is named, with the line that uses it, in
+// one message: a user with a robot of many meshes fixes them all at once.
+TEST(MeshLoaderTest, CollisionWorldReportsEveryBadMeshInOneMessage) {
+  const std::string missing = DataFile("no_such_mesh.obj");
+  const std::string flat = DataFile("flat.obj");
+  GeometryDescription a = MeshGeometry(missing), b = MeshGeometry(DataFile("cube.obj")), c = MeshGeometry(flat);
+  a.where = {"robot.urdf", 12};
+  c.where = {"robot.urdf", 40};
   try {
-    CollisionWorld world({{1, g}}, {});
+    CollisionWorld world({{1, a}, {2, b}, {3, c}}, {});
     ADD_FAILURE() << "no InputError";
   } catch (const InputError& e) {
     const std::string message = e.what();
-    EXPECT_EQ(message.find("scene.yaml:7: mesh '" + open + "'"), 0u) << message;
+    EXPECT_EQ(message.rfind("2 collision meshes cannot be used:\n", 0), 0u) << message;
+    EXPECT_NE(message.find("\n  robot.urdf:12: mesh '" + missing + "': file not found"), std::string::npos) << message;
+    EXPECT_NE(message.find("\n  robot.urdf:40: mesh '" + flat + "': "), std::string::npos) << message;
+    EXPECT_NE(message.find("flat"), std::string::npos) << message;
   }
-  // A visual-only mesh is never loaded for contact, so an open one is fine.
-  g.collision = false;
-  EXPECT_NO_THROW(CollisionWorld({{1, g}}, {}));
+  // One bad mesh: the one line as it stands.
+  try {
+    CollisionWorld world({{1, a}}, {});
+    ADD_FAILURE() << "no InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("robot.urdf:12: mesh '" + missing + "': file not found", 0), 0u) << e.what();
+  }
 }
 
 // ----------------------------------------------------------- in-memory meshes
@@ -307,7 +355,7 @@ TEST(MeshLoaderTest, BadInMemoryMeshesThrowInputErrorNamingTheMesh) {
   MeshData degenerate = *BoxData(name);
   for (auto& tri : degenerate.triangles) tri = {1, 1, 2};
   expect(degenerate, "only degenerate triangles");
-  expect_error([&] { MakeCollisionMesh(*BoxData(name), Vector3(1, 0, 1)); }, "scale must be positive");
+  expect_error([&] { MakeCollisionMesh(*BoxData(name), Vector3(1, 0, 1)); }, "scale must be non-zero");
   // A flat mesh cannot collide (no hull) but can be drawn.
   MeshData flat = *BoxData(name);
   for (Vector3& v : flat.vertices_G) v.z() = 0;

@@ -97,16 +97,23 @@ TEST(SapBadInputTest, ZeroMassIsALoadError) {
   ExpectLoadError(Scene("stiffness: 1.0e6", "mass: -1"), "bad.yaml:8: bodies[0].mass", "positive");
 }
 
-TEST(SapBadInputTest, MissingOrOpenMeshesAreLoadErrors) {
+TEST(SapBadInputTest, MissingMeshesAreLoadErrorsAndOpenOnesLoadWithANote) {
   // The closed cube loads (mesh bodies need an explicit inertia).
   Simulation ok(LoadSceneString(Scene("stiffness: 1.0e6", "mass: 1.0", "{type: mesh, file: cube.obj}"),
                                 "ok.yaml", kGeometryData));
   EXPECT_EQ(ok.Step().status, StepStatus::kSuccess);
   ExpectLoadError(Scene("stiffness: 1.0e6", "mass: 1.0", "{type: mesh, file: no_such_mesh.obj}"),
                   "bad.yaml", "not found");
-  // An open surface (a cube without its top) has no inside: refused for contact.
-  ExpectLoadError(Scene("stiffness: 1.0e6", "mass: 1.0", "{type: mesh, file: open_box.obj}"),
-                  "bad.yaml:11: mesh", "is not a closed surface");
+  // An open surface (a cube without its top): contact uses its hull, as for
+  // every mesh, and the load says so once.
+  Simulation open(LoadSceneString(Scene("stiffness: 1.0e6", "mass: 1.0", "{type: mesh, file: open_box.obj}"),
+                                  "open.yaml", kGeometryData));
+  const std::vector<std::string> notes = open.CalcLoadNotes();
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].rfind("open.yaml:11: mesh '", 0), 0u) << notes[0];
+  EXPECT_NE(notes[0].find("open_box.obj' is not a closed surface"), std::string::npos) << notes[0];
+  EXPECT_EQ(open.Step().status, StepStatus::kSuccess);
+  EXPECT_TRUE(ok.CalcLoadNotes().empty());
 }
 
 // A contact-rich problem that cannot converge: one Newton iteration and zero

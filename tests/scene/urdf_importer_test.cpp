@@ -391,6 +391,28 @@ TEST_F(UrdfImporterTest, MeshesResolveThroughPackageUrisAndTheSearchPath) {
 </robot>
 )");
   EXPECT_THAT(MessageOf(missing), HasSubstr("missing.urdf:4: link 'a' <visual> mesh 'meshes/none.stl': file not found"));
+  // Several missing meshes (a description fetched without its LFS meshes):
+  // all in one message, a line each, with the other links still read.
+  const std::string many = Write("many.urdf", R"(<robot name="x">
+  <link name="a">
+    <inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+    <visual><geometry><mesh filename="meshes/a.dae"/></geometry></visual>
+    <collision><geometry><mesh filename="meshes/a.stl"/></geometry></collision>
+  </link>
+  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
+  <link name="b">
+    <visual><geometry><mesh filename="meshes/b.dae"/></geometry></visual>
+  </link>
+</robot>
+)");
+  const std::string all = MessageOf(many);
+  EXPECT_EQ(all.rfind(many + ": 3 mesh files cannot be found:\n", 0), 0u) << all;
+  for (const std::string line : {"many.urdf:4: link 'a' <visual> mesh 'meshes/a.dae': file not found",
+                                 "many.urdf:5: link 'a' <collision> mesh 'meshes/a.stl': file not found",
+                                 "many.urdf:9: link 'b' <visual> mesh 'meshes/b.dae': file not found"}) {
+    EXPECT_THAT(all, HasSubstr(line));
+  }
+  EXPECT_EQ(std::count(all.begin(), all.end(), '\n'), 3) << all;
 }
 
 TEST_F(UrdfImporterTest, PackagePathFromTheEnvironment) {
