@@ -1,8 +1,14 @@
 #include "engine/scene_compiler.h"
 
+#include <algorithm>
 #include <cassert>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
 
 #include "engine/common/error.h"
+#include "engine/common/text.h"
 #include "engine/multibody/kinematics.h"
 
 namespace stiction {
@@ -133,17 +139,110 @@ std::optional<CartesianImpedance> CompileGripperImpedance(const GripperDescripti
   return c;
 }
 
+/// Every body's pose at the initial configuration.
+std::vector<RigidTransform> InitialPoses(const BuiltModel& built) {
+  KinematicsCache cache(*built.model);
+  CalcKinematics(*built.model, built.q0, built.v0, BodyRange::All(*built.model), &cache);
+  return cache.X_WB;
+}
+
+/// The model indices of a robot's bodies.
+std::set<int> RobotBodies(const RobotSummary& robot, const MultibodyModel& model) {
+  std::set<int> bodies;
+  for (const std::string& name : robot.bodies) {
+    const int b = model.FindBody(name);
+    assert(b > 0);
+    bodies.insert(b);
+  }
+  return bodies;
+}
+
+/// The scene with each `rest_on_ground` robot moved along z so that its
+/// lowest collision geometry at the initial configuration touches z = 0:
+/// its joints to the world are shifted (a floating base through its initial
+/// position). nullopt when no robot moves.
+std::optional<SceneDescription> RestRobotsOnGround(const SceneDescription& scene, const BuiltModel& built,
+                                                   const CollisionWorld& collision) {
+  std::optional<SceneDescription> rested;
+  std::vector<RigidTransform> X_WB;
+  for (const RobotSummary& robot : scene.robots) {
+    if (!robot.rest_on_ground) continue;
+    if (X_WB.empty()) X_WB = InitialPoses(built);
+    const std::set<int> bodies = RobotBodies(robot, *built.model);
+    double lowest = std::numeric_limits<double>::infinity();
+    for (int g = 0; g < collision.num_geometries(); ++g) {
+      const CollisionGeometry& geometry = collision.geometry(g);
+      if (!geometry.is_collision() || !bodies.count(geometry.body())) continue;
+      lowest = std::min(lowest, CalcLowestPointZ(geometry, X_WB[static_cast<size_t>(geometry.body())]));
+    }
+    if (!std::isfinite(lowest) || lowest == 0) continue;
+    if (!rested) rested = scene;
+    for (JointDescription& j : rested->joints) {
+      if (std::find(robot.world_joints.begin(), robot.world_joints.end(), j.name) == robot.world_joints.end()) continue;
+      if (j.type != JointType::kFree) {
+        j.X_PF.p.z() -= lowest;
+        continue;
+      }
+      // A floating base: its initial position is in F (the world's frame
+      // when the file's X_PF is the identity, as for every importer).
+      if (j.initial_q.size() != 7) j.initial_q = {1, 0, 0, 0, 0, 0, 0};
+      const Vector3 shift_F = j.X_PF.R.transpose() * Vector3(0, 0, -lowest);
+      for (int k = 0; k < 3; ++k) j.initial_q[static_cast<size_t>(4 + k)] += shift_F[k];
+    }
+  }
+  return rested;
+}
+
+/// Lets the links of one robot that overlap at the initial configuration
+/// (deeper than kInitialOverlap) ignore each other, and returns a note per
+/// pair: "ROBOT: links 'A' and 'B' overlap by D mm at the initial
+/// configuration; they never collide with each other".
+std::vector<std::string> IgnoreInitialOverlaps(const SceneDescription& scene, const BuiltModel& built,
+                                               CollisionWorld* collision) {
+  // Deeper than rounding, shallower than any overlap that would kick.
+  constexpr double kInitialOverlap = 1e-6;  // [m]
+  std::vector<std::string> notes;
+  if (scene.robots.empty()) return notes;
+  collision->UpdatePoses(InitialPoses(built));
+  std::vector<ContactPoint> contacts;
+  collision->ComputeContacts(0.0, &contacts);
+  const MultibodyModel& model = *built.model;
+  for (const RobotSummary& robot : scene.robots) {
+    const std::set<int> bodies = RobotBodies(robot, model);
+    std::map<std::pair<int, int>, double> depth;  // Deepest overlap per body pair [m].
+    for (const ContactPoint& c : contacts) {
+      if (!(c.phi < -kInitialOverlap) || !bodies.count(c.body_a) || !bodies.count(c.body_b)) continue;
+      const std::pair<int, int> pair{std::min(c.body_a, c.body_b), std::max(c.body_a, c.body_b)};
+      depth[pair] = std::max(depth[pair], -c.phi);
+    }
+    for (const auto& [pair, d] : depth) {
+      collision->ExcludeBodyPair(pair.first, pair.second);
+      notes.push_back(robot.name + ": links '" + model.body(pair.first).name + "' and '" + model.body(pair.second).name +
+                      "' overlap by " + FormatNumber(1e3 * d, 3) +
+                      " mm at the initial configuration (their collision hulls); they never collide with each other "
+                      "(as MoveIt's \"Default\" rule)");
+    }
+  }
+  return notes;
+}
+
 }  // namespace
 
 CompiledScene CompileScene(const SceneDescription& scene) {
   CompiledScene out;
   out.multibody = BuildModel(scene);
-  const MultibodyModel& model = *out.multibody.model;
-  std::vector<CollisionGeometrySpec> specs = CollectGeometries(scene, model);
-  CollisionFilter filter = CalcJointFilter(model);
-  out.body_constraints = CompileBodyConstraints(scene, model, &filter);
+  std::vector<CollisionGeometrySpec> specs = CollectGeometries(scene, *out.multibody.model);
+  CollisionFilter filter = CalcJointFilter(*out.multibody.model);
+  out.body_constraints = CompileBodyConstraints(scene, *out.multibody.model, &filter);
   out.materials = CompileMaterials(scene, specs);
   out.collision = MakeCollisionWorld(std::move(specs), std::move(filter), out.materials);
+  // Body indices do not change with the robots' placement: the collision
+  // world, constraints and materials stay valid for the rebuilt model.
+  if (std::optional<SceneDescription> rested = RestRobotsOnGround(scene, out.multibody, *out.collision)) {
+    out.multibody = BuildModel(*rested);
+  }
+  const MultibodyModel& model = *out.multibody.model;
+  out.notes = IgnoreInitialOverlaps(scene, out.multibody, out.collision.get());
   out.actuators = CompileActuators(scene, model);
   out.gripper_impedance = CompileGripperImpedance(scene.gripper, model, out.multibody.q0, out.multibody.v0);
   return out;

@@ -19,6 +19,16 @@
 // axes), initial states, geometry the collision world refuses, materials
 // by name, and the controllers' gains (Simulation's setters, at
 // construction as later).
+//
+// Two things need the collision world's hulls and the posed model, so they
+// happen here rather than in the loader: a robot with `rest_on_ground` is
+// moved so that its lowest collision geometry, posed at the initial
+// configuration, touches z = 0 (a mesh by its hull, every shape exactly);
+// and the links of one robot whose collision geometry overlaps at the
+// initial configuration never collide with each other (MoveIt's "Default"
+// rule: their hulls overlap by design, as a concave elbow's hull holds the
+// next link; colliding would kick the robot on the first step), with a
+// note per pair.
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -54,6 +64,9 @@ struct CompiledScene {
   /// prismatic joints between it and the world at their initial values.
   /// nullopt for a gantry gripper or none.
   std::optional<CartesianImpedance> gripper_impedance;
+  /// What compiling changed that a user should know, one line each: robot
+  /// links that overlap at the start and therefore ignore each other.
+  std::vector<std::string> notes;
 };
 
 /// Compiles `scene` (as LoadSceneFile returns it). Throws InputError

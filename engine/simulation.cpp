@@ -33,6 +33,7 @@ std::vector<std::string> Simulation::CalcLoadNotes() const {
     for (const std::string& note : robot.notes) notes.push_back(robot.name + " (" + robot.format + "): " + note);
   }
   for (const std::string& note : collision_->notes()) notes.push_back(note);
+  for (const std::string& note : compile_notes_) notes.push_back(note);
   return notes;
 }
 
@@ -41,6 +42,7 @@ void Simulation::TakeCompiledScene(CompiledScene* compiled) {
   q0_ = std::move(compiled->multibody.q0);
   v0_ = std::move(compiled->multibody.v0);
   collision_ = std::move(compiled->collision);
+  compile_notes_ = std::move(compiled->notes);
   sources_ = std::make_unique<ConstraintSources>();
   sources_->materials = std::move(compiled->materials);
   sources_->body_constraints = std::move(compiled->body_constraints);

@@ -207,7 +207,8 @@ class Simulation {
   /// What loading accepted but a user should know, one line each: every
   /// robot's import notes ("ROBOT (FORMAT): NOTE", the elements of its file
   /// that were skipped or changed), then the collision world's (meshes used
-  /// through their hull). The viewer lists them under "Import notes", the
+  /// through their hull), then the compiler's (robot links that overlap at
+  /// the start and ignore each other). The viewer lists them under "Import notes", the
   /// CLI prints them and writes them to its report.
   std::vector<std::string> CalcLoadNotes() const;
   const MultibodyModel& model() const { return *model_; }
@@ -245,6 +246,7 @@ class Simulation {
   size_t FindMaterial(const std::string& name) const;
 
   SceneDescription scene_;  // As loaded; never edited.
+  std::vector<std::string> compile_notes_;  // CompiledScene::notes.
   std::unique_ptr<MultibodyModel> model_;
   std::unique_ptr<CollisionWorld> collision_;
   // The one live copy of everything a step reads that may change: δt,

@@ -1,5 +1,6 @@
 #include "engine/geometry/collision_geometry.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -181,6 +182,33 @@ void CollisionGeometry::SetBroadPhaseAabb(double inflation) {
   const Vector3 grow = Vector3::Constant(inflation);
   static_cast<BroadPhaseObject*>(fcl_object_.get())
       ->SetAabb(aabb_W_.min_W - grow, aabb_W_.max_W + grow);
+}
+
+double CalcLowestPointZ(const CollisionGeometry& geometry, const RigidTransform& X_WB) {
+  const RigidTransform X_WG = X_WB * geometry.X_BG();
+  const ShapeDescription& shape = geometry.shape();
+  // Row z of R_WG: how far each local axis reaches down.
+  const Vector3 down = X_WG.R.row(2).transpose();
+  const double z = X_WG.p.z();
+  switch (shape.type) {
+    case ShapeType::kSphere:
+      return z - shape.radius;
+    case ShapeType::kBox:
+      return z - 0.5 * down.cwiseAbs().dot(shape.size);
+    case ShapeType::kCapsule:  // Segment of `length` along local z, swept by the radius.
+      return z - 0.5 * shape.length * std::abs(down.z()) - shape.radius;
+    case ShapeType::kCylinder:  // The rim of the lower cap, or the cap itself when upright.
+      return z - 0.5 * shape.length * std::abs(down.z()) - shape.radius * std::hypot(down.x(), down.y());
+    case ShapeType::kHalfSpace:
+      return -std::numeric_limits<double>::infinity();
+    case ShapeType::kMesh: {
+      double lowest = std::numeric_limits<double>::infinity();
+      if (geometry.hull() == nullptr) return lowest;  // Visual only: never loaded for contact.
+      for (const Vector3& p_G : geometry.hull()->vertices_G) lowest = std::min(lowest, z + down.dot(p_G));
+      return lowest;
+    }
+  }
+  return z;
 }
 
 }  // namespace stiction

@@ -110,4 +110,10 @@ class CollisionGeometry {
   std::uint64_t group_mask_ = 0;
 };
 
+/// The height of the geometry's lowest point [m] when its body is at X_WB:
+/// its support point along −z, exact for every shape (a mesh by its hull's
+/// vertices, as contact sees it); −infinity for a half-space. What resting a
+/// robot on the ground places at z = 0 (scene key `rest_on_ground`).
+double CalcLowestPointZ(const CollisionGeometry& geometry, const RigidTransform& X_WB);
+
 }  // namespace stiction

@@ -55,6 +55,8 @@ class CollisionWorld {
   int num_geometries() const { return static_cast<int>(geometries_.size()); }
   const CollisionGeometry& geometry(int i) const { return geometries_.at(i); }
   const CollisionFilter& filter() const { return filter_; }
+  /// From the next query on, the bodies' geometries ignore each other.
+  void ExcludeBodyPair(int body_a, int body_b) { filter_.ExcludeBodyPair(body_a, body_b); }
   /// Collision group names; bit k of CollisionGeometry::group_mask() is group k.
   const std::vector<std::string>& group_names() const { return group_names_; }
   /// What construction accepted but a user should know, one line each

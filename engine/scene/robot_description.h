@@ -71,15 +71,6 @@ void LumpWeldedMasses(RobotDescription* robot, const std::string& mass_element);
 /// in the file or in `given` (the scene's `initial:`), keeps it.
 void StartInsideLimits(const std::map<std::string, double>& given, RobotDescription* robot);
 
-/// Height [m] in the frame W of the lowest point of the robot's primitive
-/// collision geometry (by bounding spheres; mesh files count by their origin,
-/// in-memory meshes by their lowest vertex),
-/// with the robot's frame R at X_WR and its joints at their initial
-/// coordinates (`given` before the file's; zero when neither has one).
-/// +∞ without collision geometry.
-double CalcLowestCollisionPoint(const RobotDescription& robot, const RigidTransform& X_WR,
-                                const std::map<std::string, double>& given = {});
-
 /// Adds a rigid body's mass properties to another's: the result's centre of
 /// mass and inertia about it in the frame of `into`; X_IO is the pose of the
 /// added body's frame in that frame.

@@ -110,18 +110,33 @@ void UseFileOptions(const YamlReader& reader, const MapView& map, bool urdf, con
   if (robot.time_step > 0) scene->time_step = robot.time_step;
 }
 
-/// `rest_on_ground`: raised (or lowered) so that its lowest collision
-/// geometry touches z = 0.
-void RestOnGround(const YamlReader& reader, const MapView& map, const RobotDescription& robot,
-                  RobotPlacement* placement) {
+/// `rest_on_ground`: whether the compiler raises (or lowers) the robot so
+/// that its lowest collision geometry, posed, touches z = 0 (it alone has
+/// every mesh's hull: RobotSummary::rest_on_ground).
+bool ReadRestOnGround(const YamlReader& reader, const MapView& map, const RobotPlacement& placement) {
   if (!map.Has("rest_on_ground") || !reader.ReadBool(map.CtxOf("rest_on_ground"), map.Get("rest_on_ground"))) {
-    return;
+    return false;
   }
-  if (placement->parent != "world") {
+  if (placement.parent != "world") {
     Fail(map.CtxOf("rest_on_ground"), map.Get("rest_on_ground"), "a robot mounted on a body cannot rest on the ground");
   }
-  const double lowest = CalcLowestCollisionPoint(robot, placement->X_PR, placement->initial);
-  if (std::isfinite(lowest)) placement->X_PR.p.z() -= lowest;
+  return true;
+}
+
+/// What the compiler needs of a placed robot (RobotSummary).
+RobotSummary SummarizeRobot(const RobotDescription& robot, const RobotPlacement& placement, const std::string& path,
+                            bool rest_on_ground) {
+  RobotSummary summary;
+  summary.name = placement.name.empty() ? robot.name : placement.name;
+  summary.file = path;
+  summary.format = robot.format;
+  summary.notes = robot.notes;
+  for (const BodyDescription& b : robot.bodies) summary.bodies.push_back(RobotElementName(placement, b.name));
+  for (const JointDescription& j : robot.joints) {
+    if (j.parent == "world") summary.world_joints.push_back(RobotElementName(placement, j.name));
+  }
+  summary.rest_on_ground = rest_on_ground;
+  return summary;
 }
 
 }  // namespace
@@ -151,10 +166,9 @@ void SceneParser::ParseRobot(const Ctx& ctx, const YAML::Node& node, const std::
   RobotDescription robot = ImportRobot(map, path, urdf, fixed_base, package_path);
   if (urdf) StartInsideLimits(placement.initial, &robot);  // An MJCF model starts at its own qpos0.
   UseFileOptions(reader_, map, urdf, robot, &scene_);
-  RestOnGround(reader_, map, robot, &placement);
+  const bool rest_on_ground = ReadRestOnGround(reader_, map, placement);
   PlaceRobot(robot, placement, &scene_);
-  scene_.robots.push_back(
-      RobotSummary{placement.name.empty() ? robot.name : placement.name, path, robot.format, robot.notes});
+  scene_.robots.push_back(SummarizeRobot(robot, placement, path, rest_on_ground));
 }
 
 void SceneParser::ParseRobots() {

@@ -214,6 +214,16 @@ struct RobotSummary {
   std::string format;  ///< "URDF" or "MJCF".
   /// One line per element the importer skipped (robot_description.h).
   std::vector<std::string> notes;
+  /// The robot's bodies and its joints to the world (prefixed names, as in
+  /// `bodies` and `joints`), for what the scene compiler does per robot:
+  /// resting it on the ground, and letting links that overlap at the start
+  /// ignore each other.
+  std::vector<std::string> bodies;
+  std::vector<std::string> world_joints;
+  /// Scene key `rest_on_ground`: the compiler moves the robot up or down so
+  /// that its lowest collision geometry, posed at the initial
+  /// configuration, touches z = 0 (a robot mounted on the world only).
+  bool rest_on_ground = false;
 };
 
 /// Ranges of the camera keys (scene key `camera:`, command files' camera

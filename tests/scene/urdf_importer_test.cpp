@@ -16,6 +16,7 @@
 #include "engine/common/error.h"
 #include "engine/scene/package_path.h"
 #include "engine/scene/scene_loader.h"
+#include "engine/simulation.h"
 #include "tests/support/scratch_dir.h"
 
 namespace stiction {
@@ -285,14 +286,87 @@ TEST_F(UrdfImporterTest, AJointWhoseLimitsLeaveOutZeroStartsAtTheNearestLimitAnd
   }
   // Rested on the ground posed: the forearm's sphere, 1 m below the
   // shoulder, touches z = 0.
-  EXPECT_NEAR(SceneJoint(scene, "base_weld").X_PF.p.z(), 1.05, 1e-12);
+  EXPECT_NEAR(Simulation(scene).CalcFramePose("base").p.z(), 1.05, 1e-12);
 
   // A value of the scene's own is kept, and rests the arm as posed by it.
   const SceneDescription chosen = LoadSceneString(
       "robots:\n  - file: " + path + "\n    initial: {elbow: 2}\n    rest_on_ground: true\n", "scene.yaml", dir_.string());
   EXPECT_DOUBLE_EQ(SceneJoint(chosen, "elbow").initial_q.at(0), 2.0);
   EXPECT_THAT(chosen.robots[0].notes, testing::Not(testing::Contains(HasSubstr("starts at"))));
-  EXPECT_NEAR(SceneJoint(chosen, "base_weld").X_PF.p.z(), std::sin(2.0) + 0.05, 1e-12);
+  EXPECT_NEAR(Simulation(chosen).CalcFramePose("base").p.z(), std::sin(2.0) + 0.05, 1e-12);
+}
+
+// A robot whose only collision geometry is a mesh rests on the ground by the
+// mesh's hull, posed (issue 34: an iiwa with mesh collision ended 1.26 m
+// under the floor, placed by the mesh's origin). The 0.1 m cube hangs 1.26 m
+// below the base, turned 45 degrees about x so that an edge is lowest.
+TEST_F(UrdfImporterTest, AMeshOnlyRobotRestsOnTheGroundByItsPosedHull) {
+  const std::string cube = std::string(STICTION_SOURCE_DIR) + "/tests/geometry/data/cube.obj";
+  const std::string path = Write("mesh_only.urdf", R"(<robot name="m">
+  <link name="base">
+    <inertial><mass value="2"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial>
+    <collision><origin xyz="0 0 -1.26" rpy="0.7853981633974483 0 0"/><geometry><mesh filename=")" + cube +
+                                                     R"("/></geometry></collision>
+  </link>
+</robot>
+)");
+  for (const std::string fixed : {"true", "false"}) {
+    SCOPED_TRACE("fixed_base: " + fixed);
+    const Simulation sim(LoadSceneString("robots:\n  - file: " + path + "\n    pose: {position: [0, 0, 3]}\n"
+                                         "    fixed_base: " + fixed + "\n    rest_on_ground: true\n",
+                                         "scene.yaml", dir_.string()));
+    // The edge's depth below the cube's centre: half the face diagonal
+    // (Assimp reads the file's 0.05 as a float).
+    const double half_diagonal = std::sqrt(2.0) * double{0.05f};
+    EXPECT_NEAR(sim.CalcFramePose("base").p.z(), 1.26 + half_diagonal, 1e-12);
+  }
+}
+
+// Links of one robot whose collision geometry overlaps at the initial
+// configuration ignore each other (MoveIt's "Default" rule), with a note:
+// colliding, they kicked real robots on the first step (a Panda's link 5
+// hull holds 5 mm of link 7). Here the second link's box sinks 1 cm into the
+// base's; links that do not overlap still collide.
+TEST_F(UrdfImporterTest, LinksOverlappingAtTheStartIgnoreEachOtherWithANote) {
+  const std::string text = R"(<robot name="o">
+  <link name="base">
+    <inertial><mass value="2"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial>
+    <collision><geometry><box size="0.2 0.2 0.2"/></geometry></collision>
+  </link>
+  <joint name="j1" type="revolute">
+    <parent link="base"/><child link="upper"/><origin xyz="0 0 1"/><axis xyz="0 1 0"/>
+    <limit lower="-3" upper="3" effort="10" velocity="1"/>
+  </joint>
+  <link name="upper">
+    <inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+    <collision><geometry><sphere radius="0.05"/></geometry></collision>
+  </link>
+  <joint name="j2" type="revolute">
+    <parent link="upper"/><child link="lower"/><origin xyz="0 0 -0.86"/><axis xyz="0 1 0"/>
+    <limit lower="-3" upper="3" effort="10" velocity="1"/>
+  </joint>
+  <link name="lower">
+    <inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+    <collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision>
+  </link>
+</robot>
+)";
+  const std::string path = Write("overlap.urdf", text);
+  const Simulation sim(LoadSceneString("robots:\n  - file: " + path + "\n    name: o\n", "scene.yaml", dir_.string()));
+  const std::vector<std::string> notes = sim.CalcLoadNotes();
+  ASSERT_EQ(notes.size(), 1u) << testing::PrintToString(notes);
+  EXPECT_EQ(notes[0], "o: links 'o/base' and 'o/lower' overlap by 10 mm at the initial configuration (their collision "
+                      "hulls); they never collide with each other (as MoveIt's \"Default\" rule)");
+  const MultibodyModel& model = sim.model();
+  EXPECT_TRUE(sim.collision_world().filter().Excludes(model.FindBody("o/base"), model.FindBody("o/lower")));
+  // No overlap, no exclusion: the lower box 1 cm above the base's.
+  std::string apart_text = text;
+  apart_text.replace(apart_text.find("-0.86"), 5, "-0.84");
+  const std::string apart = Write("apart.urdf", apart_text);
+  const Simulation sim_apart(LoadSceneString("robots:\n  - file: " + apart + "\n    name: o\n", "scene.yaml",
+                                             dir_.string()));
+  EXPECT_TRUE(sim_apart.CalcLoadNotes().empty());
+  EXPECT_FALSE(sim_apart.collision_world().filter().Excludes(model.FindBody("o/base"), model.FindBody("o/lower")));
 }
 
 TEST_F(UrdfImporterTest, MalformedXmlNamesTheLine) {
@@ -453,11 +527,9 @@ TEST(RobotSceneKeysTest, RestOnGroundPutsTheLowestCollisionGeometryAtZero) {
       "robots:\n  - file: ../robots/iiwa14.urdf\n    pose: {position: [0, 0, 5]}\n    rest_on_ground: true\n",
       "scene.yaml", std::string(STICTION_SOURCE_DIR) + "/assets/scenes");
   // The lowest geometry is the base cylinder (r 0.09 m, length 0.1575 m,
-  // centred 0.07875 m above the base frame): by its bounding sphere it
-  // reaches hypot(0.09, 0.07875) below its centre.
-  const double lift = std::hypot(0.09, 0.07875) - 0.07875;
-  ASSERT_EQ(scene.joints.front().name, "iiwa_link_0_weld");
-  EXPECT_NEAR(scene.joints.front().X_PF.p.z(), lift, 1e-12);
+  // upright, centred 0.07875 m above the base frame): its lower cap is the
+  // base frame's plane, which ends at z = 0.
+  EXPECT_NEAR(Simulation(scene).CalcFramePose("iiwa_link_0").p.z(), 0, 1e-12);
 }
 
 TEST(RobotSceneKeysTest, ListsMustBeListsAndMountedRobotsDoNotRestOnTheGround) {
