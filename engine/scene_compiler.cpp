@@ -31,7 +31,10 @@ std::vector<CollisionGeometrySpec> CollectGeometries(const SceneDescription& sce
 /// a body on a rail or hinge to the world still rests on the ground. Bodies
 /// welded together by fixed joints (a robot's links and tool frames, a
 /// gripper on a flange) count as one body here: none of them collides with
-/// another, nor with the bodies jointed to any of them.
+/// another, nor with the bodies jointed to any of them. Joint frames (an
+/// MJCF body's several joints) are part of the joint: a body hangs from the
+/// body above its chain of them, as in MuJoCo, which filters a body's
+/// contacts with its parent however many joints join them.
 CollisionFilter CalcJointFilter(const MultibodyModel& model) {
   CollisionFilter filter;
   const int num_bodies = model.num_bodies();
@@ -41,7 +44,11 @@ CollisionFilter CalcJointFilter(const MultibodyModel& model) {
     rigid[b] = j.type == JointType::kFixed && j.parent != 0 ? rigid[j.parent] : b;
   }
   std::vector<int> parent_group(num_bodies, 0);  // The group a group hangs from (0: the world).
-  for (int b = 1; b < num_bodies; ++b) parent_group[b] = rigid[model.body(rigid[b]).parent];
+  for (int b = 1; b < num_bodies; ++b) {
+    int parent = model.body(rigid[b]).parent;
+    while (parent != 0 && model.body(parent).joint_frame) parent = model.body(parent).parent;
+    parent_group[b] = rigid[parent];
+  }
   for (int a = 1; a < num_bodies; ++a) {
     for (int b = a + 1; b < num_bodies; ++b) {
       const bool jointed = (parent_group[a] != 0 && parent_group[a] == rigid[b]) ||

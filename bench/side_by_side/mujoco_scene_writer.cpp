@@ -327,6 +327,11 @@ bool MjcfBuilder::WriteBody(int b, const JointDescription& joint, const std::str
     out_ << inner << "<inertial pos=\"" << Vec(body.com_B) << "\" mass=\"" << Num(body.mass)
          << "\" fullinertia=\"" << Num(I(0, 0)) << " " << Num(I(1, 1)) << " " << Num(I(2, 2)) << " "
          << Num(I(0, 1)) << " " << Num(I(0, 2)) << " " << Num(I(1, 2)) << "\"/>\n";
+  } else if (body.joint_frame) {
+    // MuJoCo's counterpart is one body with several joints, which the writer
+    // does not assemble from the chain.
+    return Refuse("body '" + body.name + "'" + Where(body.where) +
+                  ": a joint frame (of an MJCF body with several joints) is not mapped to MuJoCo");
   } else if (joint.type != JointType::kFixed) {
     return Refuse("body '" + body.name + "'" + Where(body.where) + ": a massless body on a " +
                   JointTypeName(joint.type) + " joint (MuJoCo, like Stiction, needs mass on moving bodies)");

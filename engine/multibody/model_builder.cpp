@@ -55,6 +55,7 @@ Body ModelBody(const BodyDescription& bd) {
   body.mass = bd.mass;
   body.com_B = bd.com_B;
   body.I_Bcm_B = bd.I_Bcm_B;
+  body.joint_frame = bd.joint_frame;
   return body;
 }
 

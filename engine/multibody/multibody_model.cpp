@@ -45,9 +45,13 @@ int MultibodyModel::AddBody(const Body& body_in, const Joint& joint_in) {
   };
   // A body welded to its parent (fixed joint) may be massless: a frame that
   // carries geometry, as a URDF tool frame does. Its mass, if any, simply
-  // adds to the composite inertia of the body it is welded to.
-  const bool massless = joint_in.type == JointType::kFixed && body_in.mass == 0 &&
-                        body_in.I_Bcm_B.isZero(0.0);
+  // adds to the composite inertia of the body it is welded to. A joint frame
+  // moves massless: its joint's motion moves the bodies outboard of it,
+  // whose inertia it gets in M(q) (checked in Finalize), as MuJoCo's joints
+  // after the first on one body do.
+  const bool zero_inertia = body_in.mass == 0 && body_in.I_Bcm_B.isZero(0.0);
+  if (body_in.joint_frame && !zero_inertia) fail("a joint frame carries no mass or inertia");
+  const bool massless = (joint_in.type == JointType::kFixed || body_in.joint_frame) && zero_inertia;
   if (!massless && (!(body_in.mass > 0) || !std::isfinite(body_in.mass))) {
     std::ostringstream os;
     os << "mass must be positive and finite, got " << body_in.mass;
@@ -116,6 +120,18 @@ void MultibodyModel::Finalize() {
     Tree& t = trees_[body.tree];
     t.nq = joint.q_start + joint.nq - t.q_start;
     t.nv = joint.v_start + joint.nv - t.v_start;
+  }
+  // Parents come before children, so one backward pass sums each subtree.
+  std::vector<double> subtree_mass(bodies_.size(), 0.0);
+  for (int b = num_bodies() - 1; b > 0; --b) {
+    subtree_mass[b] += bodies_[b].mass;
+    subtree_mass[bodies_[b].parent] += subtree_mass[b];
+  }
+  for (int b = 1; b < num_bodies(); ++b) {
+    if (bodies_[b].joint_frame && !(subtree_mass[b] > 0)) {
+      throw InputError("body '" + bodies_[b].name + "': a joint frame needs a body with mass outboard of it (its joint '" +
+                       joints_[bodies_[b].joint].name + "' would move no inertia)");
+    }
   }
   finalized_ = true;
 }

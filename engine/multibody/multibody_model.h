@@ -40,12 +40,16 @@ struct Joint {
 
 struct Body {
   std::string name;
-  double mass = 0;                    ///< [kg]; 0 only for bodies on fixed joints.
+  double mass = 0;                    ///< [kg]; 0 only for bodies on fixed joints and joint frames.
   Vector3 com_B = Vector3::Zero();    ///< [m], body frame.
   Matrix3 I_Bcm_B = Matrix3::Zero();  ///< [kg m²] about the COM, body axes.
   int parent = -1;   ///< Parent body; -1 for the world.
   int joint = -1;    ///< Inboard joint index; -1 for the world.
   int tree = -1;     ///< Tree index; -1 for the world.
+  /// A massless frame between two joints of one imported body
+  /// (BodyDescription::joint_frame): it moves, its joint's motion getting
+  /// its inertia from the bodies outboard of it.
+  bool joint_frame = false;
 };
 
 /// A tree: a subtree hanging from the world. Bodies, q and v are contiguous.
@@ -61,10 +65,13 @@ class MultibodyModel {
 
   /// Adds a body and its inboard joint. The parent must already exist (index
   /// < new index). A body on a fixed joint may be massless (mass 0 and zero
-  /// inertia). Throws InputError on bad input (non-positive mass, inertia
-  /// not symmetric positive definite, non-unit axis, unknown parent).
+  /// inertia); a joint frame must be. Throws InputError on bad input
+  /// (non-positive mass, inertia not symmetric positive definite, non-unit
+  /// axis, unknown parent).
   int AddBody(const Body& body, const Joint& joint);
   /// Must be called once after the last AddBody; computes trees and slices.
+  /// Throws InputError for a joint frame with no mass outboard of it (M(q)
+  /// would be singular).
   void Finalize();
 
   int num_bodies() const { return static_cast<int>(bodies_.size()); }

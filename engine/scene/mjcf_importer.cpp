@@ -55,6 +55,8 @@ class MjcfConverter {
     out_.gravity = Vector3(m_.opt.gravity[0], m_.opt.gravity[1], m_.opt.gravity[2]);
     out_.time_step = m_.opt.timestep;
     for (int b = 0; b < m_.nbody; ++b) body_names_.push_back(b == 0 ? "world" : Name(mjOBJ_BODY, b, "body"));
+    taken_names_.insert(body_names_.begin(), body_names_.end());
+    body_index_.assign(m_.nbody, 0);
     for (int b = 1; b < m_.nbody; ++b) AddBody(b);
     for (int g = 0; g < m_.ngeom; ++g) AddGeom(g);
     if (m_.nexclude > 0) {
@@ -82,9 +84,80 @@ class MjcfConverter {
   void Note(const std::string& what) { out_.notes.push_back(label_ + ": " + what); }
   [[noreturn]] void Fail(const std::string& what) const { throw InputError(label_ + ": " + what); }
 
+  /// Body b and its joints. A body with n > 1 joints becomes a chain of n
+  /// bodies, one joint each: n − 1 massless joint frames, then the body.
+  /// MuJoCo (mj_kinematics) places a body by body_pos/body_quat in its
+  /// parent, then applies its joints in order, each about or along its axis
+  /// through its jnt_pos, both in the body frame as moved by the joints
+  /// before it:
+  ///   X_PB(q) = X_PB0 · T(p₁) J₁(q₁) T(p₁)⁻¹ · T(p₂) J₂(q₂) T(p₂)⁻¹ ⋯
+  /// (a slide's T(p) cancels). Joint frame k is the body frame after joints
+  /// 1..k, so joint k joins frame k − 1 (the parent, at X_PB0, for k = 1)
+  /// to frame k with X_PF = [X_PB0 ·] T(p_k) and X_CM = T(p_k), F and M
+  /// coinciding at zero coordinates.
   void AddBody(int b) {
-    out_.bodies.push_back(BodyOf(b));
-    out_.joints.push_back(JointOf(b));
+    const std::string& name = body_names_[b];
+    const RigidTransform X_PB = PoseOf(m_.body_pos + 3 * b, m_.body_quat + 4 * b);
+    const int njnt = m_.body_jntnum[b];
+    std::string parent = body_names_[m_.body_parentid[b]];
+    if (njnt == 0) {
+      JointDescription weld = NewJoint(parent, name);
+      weld.name = name + "_weld";
+      weld.type = JointType::kFixed;
+      weld.X_PF = X_PB;
+      body_index_[b] = out_.bodies.size();
+      AddLink(BodyOf(b), std::move(weld));
+      return;
+    }
+    const int adr = m_.body_jntadr[b];
+    for (int k = 0; k < njnt; ++k) {
+      const int j = adr + k;
+      if (njnt > 1 && m_.jnt_type[j] == mjJNT_FREE) {  // MuJoCo refuses it too ("more than 6 dofs").
+        Fail("body '" + name + "': a free joint must be its body's only joint");
+      }
+      const bool last = k + 1 == njnt;
+      const std::string child = last ? name : JointFrameName(b, k);
+      JointDescription joint = JointOf(j, NewJoint(parent, child), k == 0 ? X_PB : RigidTransform::Identity());
+      if (last) {
+        body_index_[b] = out_.bodies.size();
+        AddLink(BodyOf(b), std::move(joint));
+      } else {
+        BodyDescription frame;
+        frame.name = child;
+        frame.where = SourceLocation{label_, 0};
+        frame.joint_frame = true;
+        AddLink(std::move(frame), std::move(joint));
+      }
+      parent = child;
+    }
+  }
+
+  /// "B [j]": the frame of body B after its joint j. Names in MJCF are free
+  /// text, so no pattern is safe from a body named so; one is refused here
+  /// rather than merged with it.
+  std::string JointFrameName(int b, int k) {
+    const int j = m_.body_jntadr[b] + k;
+    const std::string name = body_names_[b] + " [" + Name(mjOBJ_JOINT, j, "joint") + "]";
+    if (!taken_names_.insert(name).second) {
+      Fail("body '" + body_names_[b] + "' has " + std::to_string(m_.body_jntnum[b]) + " joints, and the name '" +
+           name + "' for the frame between joints '" + Name(mjOBJ_JOINT, j, "joint") + "' and '" +
+           Name(mjOBJ_JOINT, j + 1, "joint") + "' is taken by another body");
+    }
+    return name;
+  }
+
+  JointDescription NewJoint(const std::string& parent, const std::string& child) const {
+    JointDescription joint;
+    joint.parent = parent;
+    joint.child = child;
+    joint.where = SourceLocation{label_, 0};
+    return joint;
+  }
+
+  /// Appends a body and its inboard joint (parents before children).
+  void AddLink(BodyDescription body, JointDescription joint) {
+    out_.bodies.push_back(std::move(body));
+    out_.joints.push_back(std::move(joint));
   }
 
   /// Body b's mass properties; a massless body is welded to its parent.
@@ -104,28 +177,11 @@ class MjcfConverter {
     return body;
   }
 
-  /// Body b's joint to its parent: its one MuJoCo joint, or a weld when it
-  /// has none.
-  JointDescription JointOf(int b) {
-    const std::string& name = body_names_[b];
-    const int parent = m_.body_parentid[b];
-    const RigidTransform X_PB = PoseOf(m_.body_pos + 3 * b, m_.body_quat + 4 * b);
-    JointDescription joint;
-    joint.parent = body_names_[parent];
-    joint.child = name;
-    joint.where = SourceLocation{label_, 0};
-    const int njnt = m_.body_jntnum[b];
-    if (njnt > 1) {
-      Fail("body '" + name + "' has " + std::to_string(njnt) +
-           " joints; Stiction gives each body one joint (nest a light body per extra joint)");
-    }
-    if (njnt == 0) {
-      joint.name = name + "_weld";
-      joint.type = JointType::kFixed;
-      joint.X_PF = X_PB;
-      return joint;
-    }
-    const int j = m_.body_jntadr[b];
+  /// MuJoCo joint j as `joint` (parent and child set), its frame F at
+  /// X_PF = X_P0 · T(jnt_pos) in the parent: X_P0 is the body pose for a
+  /// body's first joint and the identity for a later one (its parent is the
+  /// joint frame before it).
+  JointDescription JointOf(int j, JointDescription joint, const RigidTransform& X_P0) {
     joint.name = Name(mjOBJ_JOINT, j, "joint");
     switch (m_.jnt_type[j]) {
       case mjJNT_FREE:
@@ -147,7 +203,7 @@ class MjcfConverter {
     // coordinates it coincides in parent and child (MuJoCo rotates about the
     // body-frame axis through jnt_pos).
     const mjtNum* jpos = m_.jnt_pos + 3 * j;
-    joint.X_PF = X_PB * Translation(jpos);
+    joint.X_PF = X_P0 * Translation(jpos);
     joint.X_CM = Translation(jpos);
     joint.axis = Vector3(m_.jnt_axis[3 * j], m_.jnt_axis[3 * j + 1], m_.jnt_axis[3 * j + 2]);
     if (joint.type == JointType::kBall) {
@@ -268,7 +324,7 @@ class MjcfConverter {
     if (b == 0) {
       out_.world_geometries.push_back(std::move(geometry));
     } else {
-      out_.bodies[b - 1].geometries.push_back(std::move(geometry));
+      out_.bodies[body_index_[b]].geometries.push_back(std::move(geometry));
     }
   }
 
@@ -410,7 +466,9 @@ class MjcfConverter {
 
   const mjModel& m_;
   std::string label_;
-  std::vector<std::string> body_names_;
+  std::vector<std::string> body_names_;  // By MuJoCo body id.
+  std::vector<std::size_t> body_index_;   // By MuJoCo body id: its index in out_.bodies (joint frames come between).
+  std::set<std::string> taken_names_;     // Body names, the joint frames' included.
   std::unique_ptr<mjData, DataDeleter> data_;
   std::vector<std::shared_ptr<const MeshData>> meshes_;  // By MuJoCo mesh id.
   RobotDescription out_;

@@ -10,8 +10,9 @@
 
 namespace stiction {
 
-/// Imports bodies with inertials; hinge, slide, ball and free joints (one per
-/// body) with limits, springs, damping and armature; plane (world only),
+/// Imports bodies with inertials; hinge, slide, ball and free joints with
+/// limits, springs, damping and armature (a body with several joints becomes
+/// a chain through massless joint frames "B [j]", BodyDescription::joint_frame); plane (world only),
 /// sphere, capsule, cylinder, box and mesh geoms with colours and friction
 /// (a mesh geom carries MuJoCo's compiled vertices and faces in memory,
 /// ShapeDescription::mesh_data, shared by the geoms using one mesh);
@@ -21,9 +22,10 @@ namespace stiction {
 /// sensors, other equality types and actuators. Hinge and slide coordinates
 /// are measured from MuJoCo's qpos0 (the joint's `ref`). Throws InputError
 /// with MuJoCo's own message (which names the file's line) when it refuses
-/// the file, and "FILE: body 'x': ..." for what Stiction refuses (a body with
-/// several joints; "FILE: geom 'g' (body 'b'): mesh 'm': ..." for a compiled
-/// mesh without faces or with non-finite vertices).
+/// the file, and "FILE: body 'x': ..." for what Stiction refuses (a joint
+/// frame's name taken by a body of the file; "FILE: geom 'g' (body 'b'):
+/// mesh 'm': ..." for a compiled mesh without faces or with non-finite
+/// vertices).
 RobotDescription ImportMjcf(const std::string& path);
 
 }  // namespace stiction

@@ -57,7 +57,9 @@ void LumpWeldedMasses(RobotDescription* robot, const std::string& mass_element) 
   for (const BodyDescription& body : robot->bodies) {
     const auto it = inboard.find(body.name);
     const bool moves = it != inboard.end() && it->second->type != JointType::kFixed;
-    if (moves && !(body.mass > 0)) {
+    // A joint frame moves massless by design: the body it carries has the
+    // mass (this check holds for that body, the last of the chain).
+    if (moves && !body.joint_frame && !(body.mass > 0)) {
       throw InputError(body.where.ToString() + ": '" + body.name + "' moves (joint '" + it->second->name +
                        "') but has no mass, and nothing welded to it has any; give it an " + mass_element);
     }

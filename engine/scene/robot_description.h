@@ -59,7 +59,8 @@ namespace stiction {
 /// that parent (parallel-axis theorem), children first, so that mass sits
 /// only on moving bodies (and on the root); M(q) is unchanged. Then throws
 /// InputError "FILE:LINE: ..." for a body that moves (non-fixed joint) but
-/// has no mass, naming `mass_element` (e.g. "<inertial>") as the fix.
+/// has no mass, naming `mass_element` (e.g. "<inertial>") as the fix; a
+/// joint frame (BodyDescription::joint_frame) is massless by design.
 void LumpWeldedMasses(RobotDescription* robot, const std::string& mass_element);
 
 /// For a URDF robot, which has no initial configuration of its own (an MJCF

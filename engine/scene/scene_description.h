@@ -78,12 +78,17 @@ struct GeometryDescription {
 
 struct BodyDescription {
   std::string name;
-  double mass = 0;                    ///< [kg] > 0.
+  double mass = 0;                    ///< [kg] > 0; 0 for a joint frame.
   Vector3 com_B = Vector3::Zero();    ///< Centre of mass in the body frame [m].
   Matrix3 I_Bcm_B = Matrix3::Zero();  ///< Rotational inertia about the COM, body axes [kg m²].
   std::vector<GeometryDescription> geometries;
   Vector4 color = Vector4(0.7, 0.7, 0.7, 1.0);
   SourceLocation where;
+  /// A joint frame: not a body of the file but the frame between two joints
+  /// of one MJCF body with several joints (mjcf_importer.cpp chains them
+  /// through such frames). It moves but has no mass, inertia or geometry;
+  /// the collision filter looks through it. Only importers set it.
+  bool joint_frame = false;
 };
 
 enum class JointType { kFree, kRevolute, kPrismatic, kBall, kFixed };

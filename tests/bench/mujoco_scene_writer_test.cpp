@@ -380,6 +380,11 @@ TEST(MujocoSceneWriterTest, MasslessWeldedBodiesHaveNoInertial) {
   scene.bodies[1].mass = 0;
   EXPECT_EQ(Refusal(scene).find("body 'lower' (scene.yaml:"), 0u) << Refusal(scene);
   EXPECT_TRUE(Contains(Refusal(scene), "massless body on a prismatic joint")) << Refusal(scene);
+  // A joint frame (an MJCF body's several joints) is refused as such.
+  scene.bodies[1].joint_frame = true;
+  EXPECT_EQ(Refusal(scene).find("body 'lower' (scene.yaml:"), 0u) << Refusal(scene);
+  EXPECT_TRUE(Contains(Refusal(scene), "a joint frame (of an MJCF body with several joints) is not mapped to MuJoCo"))
+      << Refusal(scene);
 }
 
 std::string ScenePath(const std::string& name) {

@@ -61,6 +61,63 @@ TEST(MultibodyModelTest, RejectsBadBodies) {
   EXPECT_THROW(model.AddBody(b, j), InputError);
 }
 
+// A massless body may move only as a joint frame (between two joints of one
+// MJCF body), and only with a body outboard of it to give its degrees of
+// freedom inertia; a joint frame carries no mass of its own.
+TEST(MultibodyModelTest, AMovingMasslessBodyMustBeAJointFrameWithABodyOutboard) {
+  Body frame;
+  frame.name = "frame";
+  Joint slide;
+  slide.name = "slide";
+  slide.type = JointType::kPrismatic;
+  slide.axis_F = Vector3::UnitX();
+  Body massive;
+  massive.name = "massive";
+  massive.mass = 1;
+  massive.I_Bcm_B = Matrix3::Identity();
+  Joint hinge;
+  hinge.name = "hinge";
+  hinge.type = JointType::kRevolute;
+  hinge.parent = 1;
+
+  MultibodyModel plain;  // Not marked: refused as before.
+  try {
+    plain.AddBody(frame, slide);
+    ADD_FAILURE() << "a massless moving body was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("mass must be positive"), std::string::npos) << e.what();
+  }
+
+  frame.joint_frame = true;
+  MultibodyModel chain;
+  chain.AddBody(frame, slide);
+  chain.AddBody(massive, hinge);
+  chain.Finalize();
+  EXPECT_EQ(chain.num_velocities(), 2);
+  EXPECT_TRUE(chain.body(1).joint_frame);
+
+  MultibodyModel bare;  // Nothing outboard: its slide would have no inertia.
+  bare.AddBody(frame, slide);
+  try {
+    bare.Finalize();
+    ADD_FAILURE() << "a joint frame with nothing outboard was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("body 'frame': a joint frame needs a body with mass outboard of it"),
+              std::string::npos)
+        << e.what();
+  }
+
+  MultibodyModel heavy;
+  frame.mass = 1;
+  frame.I_Bcm_B = Matrix3::Identity();
+  try {
+    heavy.AddBody(frame, slide);
+    ADD_FAILURE() << "a joint frame with mass was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("a joint frame carries no mass"), std::string::npos) << e.what();
+  }
+}
+
 TEST(MultibodyModelTest, NormalizeQuaternions) {
   const MultibodyModel model = test::MakeFreeBody();
   VectorX q = model.DefaultPositions();

@@ -270,6 +270,14 @@ struct Case {
   std::string mujoco_file;  ///< What MuJoCo compiles (the same file).
 };
 
+/// Bodies with several joints (hinges, slides, a hinge then a ball), the
+/// later ones off the body origin: tests/scene/data/multijoint.xml.
+std::string MultijointModel() {
+  std::string path = STICTION_SOURCE_DIR;
+  path.append("/tests/scene/data/multijoint.xml");
+  return path;
+}
+
 std::vector<Case> Cases() {
   const std::string mjcf = WriteMjcfModel();
   return {
@@ -278,6 +286,7 @@ std::vector<Case> Cases() {
       {"four_finger_hand", Robot("four_finger_hand.urdf"), Robot("four_finger_hand.urdf")},
       {"quadruped (fixed base)", Robot("quadruped.urdf"), Robot("quadruped.urdf")},
       {"mjcf free+ball+hinge+slide", mjcf, mjcf},
+      {"mjcf multi-joint bodies", MultijointModel(), MultijointModel()},
   };
 }
 
@@ -323,15 +332,20 @@ namespace stiction {
 namespace {
 
 /// Largest joint-coordinate difference [rad or m] over a 1 s contact-free,
-/// damping-free, limit-free run from the same state (gravity reversed, see
+/// damping-free, spring-free, limit-free run from the same state (gravity reversed, see
 /// below): Stiction's θ-method
 /// (midpoint, θ = θ_vq = ½, second order) against MuJoCo's RK4 (fourth
 /// order, so at these steps effectively the exact trajectory).
 double TrajectoryDifference(const std::string& file, double dt) {
   CrossValidation xv(file, file);
   SceneDescription scene = xv.sim().scene();
+  // MuJoCo's side runs without contact and passive forces (below): so does
+  // ours, without geometry and springs.
+  scene.world_geometries.clear();
+  for (BodyDescription& b : scene.bodies) b.geometries.clear();
   for (JointDescription& j : scene.joints) {
     j.damping = 0;
+    j.spring_stiffness = 0;
     j.lower_limit = -std::numeric_limits<double>::infinity();
     j.upper_limit = std::numeric_limits<double>::infinity();
   }
@@ -384,7 +398,8 @@ double TrajectoryDifference(const std::string& file, double dt) {
 TEST(RobotCrossValidationTest, TrajectoriesConvergeToMuJoCosAtSecondOrder) {
   std::printf("%-28s %12s %12s %8s\n", "model", "dq dt=2ms", "dq dt=1ms", "ratio");
   const std::vector<Case> cases = Cases();
-  for (const Case& c : {cases[0], cases[4]}) {  // The arm, and the MJCF free/ball/hinge/slide model.
+  // The arm, the MJCF free/ball/hinge/slide model and the multi-joint bodies.
+  for (const Case& c : {cases[0], cases[4], cases[5]}) {
     SCOPED_TRACE(c.name);
     const double coarse = TrajectoryDifference(c.robot_file, 2e-3);
     const double fine = TrajectoryDifference(c.robot_file, 1e-3);

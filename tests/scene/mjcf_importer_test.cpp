@@ -6,15 +6,22 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <memory>
+#include <random>
 #include <sstream>
 #include <string>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <mujoco/mujoco.h>
+#include <Eigen/Eigenvalues>
 
 #include "engine/common/error.h"
+#include "engine/multibody/dynamics.h"
+#include "engine/multibody/kinematics.h"
 #include "engine/scene/scene_loader.h"
+#include "engine/scene_compiler.h"
 #include "engine/simulation.h"
 #include "tests/support/scratch_dir.h"
 
@@ -160,17 +167,205 @@ TEST_F(MjcfImporterTest, MuJoCosRefusalKeepsItsMessageAndLine) {
   EXPECT_THAT(MessageOf(Write("garbage.xml", "<mujoco><worldbody>")), HasSubstr("MuJoCo refused the model"));
 }
 
-TEST_F(MjcfImporterTest, SeveralJointsOnOneBodyAreRefusedByName) {
-  const std::string path = Write("two.xml", R"(<mujoco>
+// ------------------------------------------------------- several joints
+
+// tests/scene/data/multijoint.xml: torso (slide rootx, slide rootz, hinge
+// rooty) ─ thigh (hinges hip_y, hip_x) ─ shin (hinge knee_twist, ball
+// knee_ball) ─ foot (hinge ankle, slide toe_slide), every later joint off
+// its body's origin.
+std::string MultijointModel() {
+  std::string path = STICTION_SOURCE_DIR;
+  path.append("/tests/scene/data/multijoint.xml");
+  return path;
+}
+
+const BodyDescription& BodyNamed(const RobotDescription& r, const std::string& name) {
+  for (const BodyDescription& b : r.bodies) {
+    if (b.name == name) return b;
+  }
+  throw std::runtime_error("no body " + name);
+}
+
+TEST_F(MjcfImporterTest, SeveralJointsOnOneBodyBecomeAChainThroughMasslessJointFrames) {
+  const RobotDescription r = ImportMjcf(MultijointModel());
+  // Each body with n joints gets n − 1 joint frames before it, parents
+  // first; the MuJoCo body itself comes after its last joint.
+  std::vector<std::string> names;
+  for (const BodyDescription& b : r.bodies) names.push_back(b.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"torso [rootx]", "torso [rootz]", "torso", "thigh [hip_y]", "thigh",
+                                             "shin [knee_twist]", "shin", "foot [ankle]", "foot"}));
+  for (const char* frame : {"torso [rootx]", "torso [rootz]", "thigh [hip_y]", "shin [knee_twist]", "foot [ankle]"}) {
+    SCOPED_TRACE(frame);
+    const BodyDescription& b = BodyNamed(r, frame);
+    EXPECT_TRUE(b.joint_frame);
+    EXPECT_EQ(b.mass, 0);
+    EXPECT_TRUE(b.I_Bcm_B.isZero(0.0));
+    EXPECT_TRUE(b.geometries.empty());
+  }
+  for (const char* body : {"torso", "thigh", "shin", "foot"}) {
+    SCOPED_TRACE(body);
+    EXPECT_FALSE(BodyNamed(r, body).joint_frame);
+    EXPECT_GT(BodyNamed(r, body).mass, 0);  // The MuJoCo body keeps its mass and geometry.
+    EXPECT_EQ(BodyNamed(r, body).geometries.size(), 1u);
+  }
+  EXPECT_DOUBLE_EQ(BodyNamed(r, "torso").mass, 5);
+
+  // The chain, joint by joint, each joint under its MuJoCo name.
+  auto link = [&](const std::string& joint, const std::string& parent, const std::string& child, JointType type) {
+    SCOPED_TRACE(joint);
+    const JointDescription& j = Joint(r, joint);
+    EXPECT_EQ(j.parent, parent);
+    EXPECT_EQ(j.child, child);
+    EXPECT_EQ(j.type, type);
+  };
+  link("rootx", "world", "torso [rootx]", JointType::kPrismatic);
+  link("rootz", "torso [rootx]", "torso [rootz]", JointType::kPrismatic);
+  link("rooty", "torso [rootz]", "torso", JointType::kRevolute);
+  link("hip_y", "torso", "thigh [hip_y]", JointType::kRevolute);
+  link("hip_x", "thigh [hip_y]", "thigh", JointType::kRevolute);
+  link("knee_twist", "thigh", "shin [knee_twist]", JointType::kRevolute);
+  link("knee_ball", "shin [knee_twist]", "shin", JointType::kBall);
+  link("ankle", "shin", "foot [ankle]", JointType::kRevolute);
+  link("toe_slide", "foot [ankle]", "foot", JointType::kPrismatic);
+  EXPECT_EQ(r.joints.size(), r.bodies.size());
+
+  // Per-joint data still maps by name: limits and springs measured from
+  // qpos0 (rootz's ref 0.05), damping, armature.
+  EXPECT_DOUBLE_EQ(Joint(r, "rootx").damping, 0.5);
+  EXPECT_DOUBLE_EQ(Joint(r, "rootx").rotor_inertia, 0.1);
+  EXPECT_NEAR(Joint(r, "rootz").lower_limit, -1.05, 1e-15);
+  EXPECT_NEAR(Joint(r, "rootz").upper_limit, 1.95, 1e-15);
+  EXPECT_DOUBLE_EQ(Joint(r, "rooty").spring_stiffness, 2);
+  EXPECT_DOUBLE_EQ(Joint(r, "rooty").spring_reference, 0.2);
+  EXPECT_DOUBLE_EQ(Joint(r, "rooty").rotor_inertia, 0.02);
+  EXPECT_DOUBLE_EQ(Joint(r, "hip_y").lower_limit, -0.5);
+  EXPECT_DOUBLE_EQ(Joint(r, "hip_y").upper_limit, 1);
+  EXPECT_DOUBLE_EQ(Joint(r, "hip_x").damping, 0.1);
+  EXPECT_DOUBLE_EQ(Joint(r, "knee_ball").rotor_inertia, 0.01);
+  EXPECT_EQ(Joint(r, "knee_ball").initial_q, (std::vector<double>{1, 0, 0, 0}));
+  EXPECT_DOUBLE_EQ(Joint(r, "toe_slide").upper_limit, 0.05);
+  ASSERT_EQ(r.actuators.size(), 2u);
+  EXPECT_EQ(r.actuators[0].joint, "hip_y");
+  EXPECT_DOUBLE_EQ(r.actuators[0].kp, 20);
+  EXPECT_DOUBLE_EQ(r.joint_limits.at("hip_y").effort, 8);
+  EXPECT_EQ(r.actuators[1].joint, "rootx");
+  EXPECT_DOUBLE_EQ(r.actuators[1].kd, 2);
+}
+
+/// Every body's pose in Stiction's model against MuJoCo's mj_kinematics
+/// (xpos, xquat) of the same file at the same coordinates: the chain of
+/// joint frames composes a body's joints as MuJoCo does (in order, each
+/// later joint's pos and axis in the body frame as moved by the joints
+/// before it).
+TEST_F(MjcfImporterTest, BodiesWithSeveralJointsArePosedAsMuJoCoPosesThem) {
+  const std::string path = MultijointModel();
+  char error[1000] = "";
+  std::unique_ptr<mjModel, void (*)(mjModel*)> m(mj_loadXML(path.c_str(), nullptr, error, sizeof(error)), mj_deleteModel);
+  ASSERT_TRUE(m) << error;
+  std::unique_ptr<mjData, void (*)(mjData*)> d(mj_makeData(m.get()), mj_deleteData);
+  Simulation sim(LoadSceneString("robots:\n  - file: " + path + "\n", "scene.yaml", dir_.string()));
+  const MultibodyModel& model = sim.model();
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  double worst_p = 0, worst_R = 0;
+  for (int trial = 0; trial < 10; ++trial) {
+    VectorX q = model.DefaultPositions();
+    mju_copy(d->qpos, m->qpos0, m->nq);
+    for (int jm = 0; jm < m->njnt; ++jm) {
+      const int q_start = model.joint(model.FindJoint(mj_id2name(m.get(), mjOBJ_JOINT, jm))).q_start;
+      const int qadr = m->jnt_qposadr[jm];
+      if (m->jnt_type[jm] == mjJNT_BALL) {
+        const Vector4 quat = Vector4(unit(rng), unit(rng), unit(rng), unit(rng)).normalized();
+        q.segment<4>(q_start) = quat;
+        for (int k = 0; k < 4; ++k) d->qpos[qadr + k] = quat[k];
+      } else {
+        q[q_start] = unit(rng);  // Ours is measured from qpos0.
+        d->qpos[qadr] = m->qpos0[qadr] + q[q_start];
+      }
+    }
+    sim.SetState(q, VectorX::Zero(model.num_velocities()));
+    mj_kinematics(m.get(), d.get());
+    for (const BodyState& s : sim.CalcBodyStates()) {
+      const int b = mj_name2id(m.get(), mjOBJ_BODY, s.name.c_str());
+      if (b < 0) continue;  // A joint frame: MuJoCo has no body for it.
+      const Vector3 p_mj(d->xpos[3 * b], d->xpos[3 * b + 1], d->xpos[3 * b + 2]);
+      const mjtNum* xq = d->xquat + 4 * b;
+      const Matrix3 R_mj = Quaternion(xq[0], xq[1], xq[2], xq[3]).toRotationMatrix();
+      worst_p = std::max(worst_p, (s.position - p_mj).norm());
+      worst_R = std::max(worst_R, (s.orientation.toRotationMatrix() - R_mj).cwiseAbs().maxCoeff());
+    }
+  }
+  // The same products of rotations and translations in another order: only
+  // round-off apart. A jnt_pos taken in the wrong frame is off by ~1 cm.
+  EXPECT_LT(worst_p, 1e-12);
+  EXPECT_LT(worst_R, 1e-12);
+}
+
+// The joint frames carry no mass, so their own degrees of freedom have
+// inertia only through the body they carry: M(q) must stay positive
+// definite, and the robot simulates.
+TEST_F(MjcfImporterTest, ARobotWithMultiJointBodiesHasAPositiveDefiniteMassMatrixAndSimulates) {
+  Simulation sim(LoadSceneString("robots:\n  - file: " + MultijointModel() + "\n    name: m\n", "scene.yaml",
+                                 dir_.string()));
+  const MultibodyModel& model = sim.model();
+  EXPECT_EQ(model.num_velocities(), 3 + 2 + (1 + 3) + 2);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  double smallest = std::numeric_limits<double>::infinity();
+  for (int trial = 0; trial < 20; ++trial) {
+    VectorX q = model.DefaultPositions();
+    for (int i = 0; i < q.size(); ++i) q[i] += unit(rng);
+    model.NormalizeQuaternions(&q);
+    VectorX v = VectorX::Zero(model.num_velocities());
+    KinematicsCache cache(model);
+    CalcKinematics(model, q, v, BodyRange::All(model), &cache);
+    MatrixX M;
+    CalcMassMatrix(model, cache, &M);
+    smallest = std::min(smallest, Eigen::SelfAdjointEigenSolver<MatrixX>(M).eigenvalues().minCoeff());
+  }
+  EXPECT_GT(smallest, 0);
+  std::printf("smallest eigenvalue of M over 20 random states: %.3e\n", smallest);
+  EXPECT_EQ(sim.actuator_names(), (std::vector<std::string>{"m/hip_servo", "m/rootx_damper"}));
+  for (int i = 0; i < 100; ++i) ASSERT_EQ(sim.Step().status, StepStatus::kSuccess);
+  EXPECT_TRUE(sim.positions().allFinite());
+}
+
+// MuJoCo filters contacts between a body and its parent (unless the parent
+// is the world); the joint frames between them must not hide that pair from
+// Stiction's joint filter, which would otherwise see the torso as the
+// thigh's grandparent.
+TEST_F(MjcfImporterTest, ABodyWithSeveralJointsDoesNotCollideWithItsParent) {
+  const SceneDescription scene =
+      LoadSceneString("robots:\n  - file: " + MultijointModel() + "\n", "scene.yaml", dir_.string());
+  const CompiledScene compiled = CompileScene(scene);
+  const MultibodyModel& model = *compiled.multibody.model;
+  const CollisionFilter& filter = compiled.collision->filter();
+  const int torso = model.FindBody("torso"), thigh = model.FindBody("thigh");
+  const int shin = model.FindBody("shin"), foot = model.FindBody("foot");
+  ASSERT_GT(torso, 0);
+  EXPECT_TRUE(filter.Excludes(torso, thigh));
+  EXPECT_TRUE(filter.Excludes(thigh, shin));
+  EXPECT_TRUE(filter.Excludes(shin, foot));
+  // Grandparents and the world still collide, as in MuJoCo.
+  EXPECT_FALSE(filter.Excludes(torso, shin));
+  EXPECT_FALSE(filter.Excludes(thigh, foot));
+  EXPECT_FALSE(filter.Excludes(torso, foot));
+  EXPECT_FALSE(filter.Excludes(0, torso));
+}
+
+TEST_F(MjcfImporterTest, AJointFrameNameTakenByABodyIsRefused) {
+  const std::string path = Write("clash.xml", R"(<mujoco>
   <worldbody>
     <body name="gimbal">
       <joint name="a" axis="1 0 0"/><joint name="b" axis="0 1 0"/>
       <geom type="sphere" size="0.1"/>
     </body>
+    <body name="gimbal [a]"><geom type="sphere" size="0.1"/></body>
   </worldbody>
 </mujoco>
 )");
-  EXPECT_THAT(MessageOf(path), HasSubstr("body 'gimbal' has 2 joints"));
+  EXPECT_THAT(MessageOf(path), HasSubstr("clash.xml: body 'gimbal' has 2 joints, and the name 'gimbal [a]' for the "
+                                         "frame between joints 'a' and 'b' is taken by another body"));
 }
 
 TEST_F(MjcfImporterTest, AnMjcfRobotInASceneSimulates) {
