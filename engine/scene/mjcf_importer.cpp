@@ -519,7 +519,11 @@ RobotDescription ImportMjcf(const std::string& path) {
     // C API, e.g. std::out_of_range for a <mesh file> name shorter than 3
     // characters (it cuts the extension off without checking the length).
     try {
-      model.reset(mj_loadXML(path.c_str(), nullptr, error.data(), static_cast<int>(error.size())));
+      // MuJoCo finds includes and meshes beside the path it is given: the
+      // real file's, so that a link to a model (a corpus of links, a
+      // workspace's symlinked package) loads as the model itself does.
+      const std::string real = std::filesystem::canonical(path, ec).string();
+      model.reset(mj_loadXML(ec ? path.c_str() : real.c_str(), nullptr, error.data(), static_cast<int>(error.size())));
     } catch (const std::exception& e) {
       throw InputError(path + ": MuJoCo could not compile the model: its compiler failed with " +
                        SingleQuoted(OneLine(e.what())) +
@@ -527,7 +531,15 @@ RobotDescription ImportMjcf(const std::string& path) {
     }
   }
   if (!model) {
-    throw InputError(path + ": MuJoCo refused the model: " + OneLine(error.data()));
+    // An element or attribute 2.2.2's schema does not know is, in files in
+    // use today, mostly one that a later MuJoCo added (`memory`, `gravcomp`,
+    // `<replicate>`, `<flexcomp>`).
+    const std::string reason = OneLine(error.data());
+    const bool schema = reason.find("Schema violation") != std::string::npos ||
+                        reason.find("unrecognized") != std::string::npos ||
+                        reason.find("unknown") != std::string::npos;
+    throw InputError(path + ": MuJoCo refused the model: " + reason +
+                     (schema ? " (Stiction compiles MJCF with MuJoCo 2.2.2: the file may need a newer MuJoCo)" : ""));
   }
   RobotDescription robot = MjcfConverter(*model, path).Convert();
   if (error[0] != '\0') robot.notes.insert(robot.notes.begin(), path + ": MuJoCo warning: " + OneLine(error.data()));

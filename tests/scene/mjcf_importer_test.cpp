@@ -165,6 +165,26 @@ TEST_F(MjcfImporterTest, MuJoCosRefusalKeepsItsMessageAndLine) {
   EXPECT_THAT(message, HasSubstr("line 3"));
   EXPECT_THAT(MessageOf((dir_ / "none.xml").string()), HasSubstr("cannot open the MJCF file (no such file)"));
   EXPECT_THAT(MessageOf(Write("garbage.xml", "<mujoco><worldbody>")), HasSubstr("MuJoCo refused the model"));
+  EXPECT_THAT(message, Not(HasSubstr("newer MuJoCo")));  // A bad value, not an unknown name.
+  // An attribute a later MuJoCo added (as `memory` in MuJoCo's own models
+  // today): named with its element and line, and the likely cause said.
+  const std::string newer = MessageOf(Write("newer.xml", "<mujoco>\n  <size memory=\"1M\"/>\n</mujoco>\n"));
+  EXPECT_THAT(newer, AllOf(HasSubstr("newer.xml: MuJoCo refused the model"), HasSubstr("'memory'"),
+                           HasSubstr("Element 'size', line 2"), HasSubstr("the file may need a newer MuJoCo")));
+}
+
+// A link to a model loads as the model: MuJoCo finds its includes and meshes
+// beside the real file, not beside the link (a corpus of links to models
+// kept in their own folders).
+TEST_F(MjcfImporterTest, ALinkToAModelFindsTheIncludesBesideTheRealFile) {
+  Write("models/parts.xml", "<mujoco><worldbody><body name=\"b\"><freejoint/><geom size=\"0.1\"/></body>"
+                            "</worldbody></mujoco>\n");
+  const std::string real = Write("models/robot.xml", "<mujoco><include file=\"parts.xml\"/></mujoco>\n");
+  const std::filesystem::path link = dir_ / "robot_link.xml";
+  std::filesystem::create_symlink(real, link);
+  const RobotDescription robot = ImportMjcf(link.string());
+  ASSERT_EQ(robot.bodies.size(), 1u);
+  EXPECT_EQ(robot.bodies[0].name, "b");
 }
 
 // ------------------------------------------------------- several joints
