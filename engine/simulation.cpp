@@ -209,6 +209,14 @@ void Simulation::SetActuatorTarget(const std::string& name, double position, dou
   a.target_velocity = velocity;
 }
 
+double Simulation::actuator_commanded_position(const std::string& name) const {
+  const size_t i = FindActuator(name);
+  for (const Oscillator& o : oscillators_) {
+    if (o.actuator == i) return o.centre_position;
+  }
+  return sources_->actuators[i].target_position;
+}
+
 void Simulation::ApplyOscillators(double t) {
   for (const Oscillator& o : oscillators_) {
     JointActuator& a = sources_->actuators[o.actuator];

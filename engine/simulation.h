@@ -146,6 +146,13 @@ class Simulation {
   /// next step on (kept across Reset()). Throws InputError for an unknown
   /// name or a non-finite value.
   void SetActuatorTarget(const std::string& name, double position, double velocity);
+  /// The target position q_d [rad or m] last given to an actuator (by the
+  /// scene or SetActuatorTarget). It equals actuator(name).target_position
+  /// except for an actuator driven by an oscillator (scene `oscillators:`),
+  /// whose target moves about this value; a control slider shows and sets
+  /// this one, so that it does not jump with the oscillation. Throws
+  /// InputError for an unknown name.
+  double actuator_commanded_position(const std::string& name) const;
   /// Sets an actuator's gains kp ≥ 0, kd ≥ 0 (kp + kd > 0) and effort limit
   /// > 0 (+∞ allowed: unlimited) from the next step on (kept across Reset()).
   /// Throws InputError for an unknown name or out-of-range values.

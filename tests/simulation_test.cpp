@@ -105,6 +105,42 @@ TEST(SimulationTest, SteppingSchemeAndNmdpParametersComeFromTheSceneAndAreValida
   EXPECT_EQ(sim.nmdp_parameters().max_subdivisions, 2);
 }
 
+// Two actuators on one hinge, one of them oscillating: the commanded
+// position (what a viewer slider shows and sets) is the scene's target, then
+// the last SetActuatorTarget, and for the oscillating one the centre while
+// its actual target moves about it.
+TEST(SimulationTest, ActuatorCommandedPositionIsTheCentreOfAnOscillation) {
+  constexpr const char* kHinge = R"(
+gravity: [0, 0, 0]
+time_step: 0.01
+bodies:
+  - name: bob
+    mass: 1
+    geometry: [{shape: {type: sphere, radius: 0.02}}]
+joints:
+  - {name: hinge, type: revolute, parent: world, child: bob, axis: [0, 1, 0]}
+actuators:
+  - {name: steady, joint: hinge, kp: 10, kd: 1, target: {position: 0.25}}
+  - {name: swinging, joint: hinge, kp: 10, kd: 1, target: {position: -0.5}}
+oscillators:
+  - {actuator: swinging, amplitude: 0.2, period: 0.4, phase: 0.25, start: 0}
+)";
+  Simulation sim(LoadSceneString(kHinge, "hinge.yaml", "."));
+  EXPECT_EQ(sim.actuator_commanded_position("steady"), 0.25);
+  EXPECT_EQ(sim.actuator_commanded_position("swinging"), -0.5);
+  for (int i = 0; i < 5; ++i) ASSERT_EQ(sim.Step().status, StepStatus::kSuccess);
+  // t = 0.05 s: an eighth of a period into the first (enveloped) cycle.
+  EXPECT_GT(std::abs(sim.actuator("swinging").target_position + 0.5), 0.01);
+  EXPECT_EQ(sim.actuator_commanded_position("swinging"), -0.5);
+  EXPECT_EQ(sim.actuator("steady").target_position, sim.actuator_commanded_position("steady"));
+  sim.SetActuatorTarget("steady", 1.0, 0.0);
+  sim.SetActuatorTarget("swinging", 0.75, 0.0);
+  EXPECT_EQ(sim.actuator_commanded_position("steady"), 1.0);
+  EXPECT_EQ(sim.actuator_commanded_position("swinging"), 0.75);
+  EXPECT_NE(sim.actuator("swinging").target_position, 0.75);
+  EXPECT_THROW(sim.actuator_commanded_position("nope"), InputError);
+}
+
 TEST(SimulationTest, AFailedStepLeavesTheStateUnchanged) {
   Simulation sim(LoadSceneString(kFreeBox, "box.yaml"));
   VectorX q = sim.positions(), v = sim.velocities();
