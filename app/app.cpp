@@ -409,6 +409,31 @@ void App::SetSolver(const SolverSettings& settings) { scene_.sim->SetSolver(sett
 
 void App::RequestScreenshot() { capture_.RequestScreenshot(); }
 
+void App::SetActuatorTarget(const std::string& name, double position, double velocity) {
+  scene_.sim->SetActuatorTarget(name, position, velocity);
+}
+
+void App::SetJointPosition(int joint, double position) {
+  Simulation& sim = *scene_.sim;
+  const MultibodyModel& model = sim.model();
+  if (joint < 0 || joint >= model.num_joints()) throw InputError("no joint with index " + std::to_string(joint));
+  const Joint& j = model.joint(joint);
+  if (j.type != JointType::kRevolute && j.type != JointType::kPrismatic) {
+    throw InputError("joint '" + j.name + "' is neither revolute nor prismatic");
+  }
+  if (!std::isfinite(position)) throw InputError("joint '" + j.name + "': the position must be finite");
+  VectorX q = sim.positions();
+  q[j.q_start] = position;
+  // Every velocity zero: a pose set by hand starts at rest, not with what
+  // the bodies were doing when paused.
+  sim.SetState(q, VectorX::Zero(model.num_velocities()));
+  // Its actuators hold the new pose instead of pulling the joint back when
+  // the simulation runs (the slider shows their target).
+  for (const std::string& name : sim.actuator_names()) {
+    if (sim.actuator(name).joint == joint) sim.SetActuatorTarget(name, position, 0.0);
+  }
+}
+
 // ---------------------------------------------------------------- gripper
 
 void App::SetTeleop(bool on) {

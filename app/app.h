@@ -98,6 +98,8 @@ class App final : public AppCommands, public GripperCommands {
   void RequestScreenshot() override;
   void ToggleRecording() override;
   bool SaveSceneAs(const std::string& path) override;
+  void SetActuatorTarget(const std::string& name, double position, double velocity) override;
+  void SetJointPosition(int joint, double position) override;
 
   // ---- GripperCommands (Gripper panel and teleop keys). ----
   void SetTeleop(bool on) override;

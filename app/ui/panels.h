@@ -47,6 +47,15 @@ class AppCommands {
   /// Writes the scene with the current parameters to `path` (Save scene as);
   /// false with the message shown if it cannot.
   virtual bool SaveSceneAs(const std::string& path) = 0;
+  /// An actuator's target q_d [rad or m] and v_d [rad/s or m/s] from the
+  /// next step on (the Joints and Control sections, app/ui/joint_control.h).
+  virtual void SetActuatorTarget(const std::string& name, double position, double velocity) = 0;
+  /// Poses model joint `joint` (revolute or prismatic) at `position` [rad or
+  /// m] kinematically, for a paused simulation (the Joints section): the
+  /// state with that coordinate changed and every velocity zero, and the
+  /// targets of the joint's actuators moved to it so that the pose holds
+  /// when the simulation runs. Throws InputError for a bad joint or value.
+  virtual void SetJointPosition(int joint, double position) = 0;
 };
 
 /// Read-only facts the panels show.

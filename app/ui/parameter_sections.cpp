@@ -699,6 +699,7 @@ void LoadSceneFields(const Simulation& sim, const std::string& path, UiState* ui
   ui->solver_edits = SolverEditsFrom(sim);
   ui->scene_values = SceneValuesFrom(sim);
   ui->field_errors.clear();
+  ui->joint_controls = BuildJointControls(sim);
 }
 
 bool SimulationEdited(const Simulation& sim, const SceneValues& scene) {

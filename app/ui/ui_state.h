@@ -9,6 +9,7 @@
 #include "app/record/video_overlay_options.h"
 #include "app/render/pressure_scale.h"
 #include "app/render/renderer.h"
+#include "app/ui/joint_control.h"
 #include "app/ui/layout.h"
 #include "app/ui/rolling_plot.h"
 #include "app/ui/viewer_settings.h"
@@ -148,6 +149,9 @@ struct UiState {
   /// mouse through it.
   std::map<std::string, Rect> field_rects;
   std::string save_scene_path;  ///< The "Save scene as" field.
+  /// The Joints and Control sections' rows and filter boxes, rebuilt (filters
+  /// emptied) by every scene load.
+  JointControls joint_controls;
   /// Index into Snapshot::contacts of the contact shown by the inspector
   /// (−1: none). The App follows it from step to step (same body pair,
   /// nearest point) and clears it when the pair no longer touches.
