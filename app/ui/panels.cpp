@@ -13,6 +13,7 @@
 #include "app/input/key_bindings.h"
 #include "app/physics_clock.h"
 #include "app/ui/demo_scenes.h"
+#include "app/ui/joint_sections.h"
 #include "app/ui/parameter_sections.h"
 #include "app/ui/patch_inspector.h"
 #include "app/ui/pressure_legend.h"
@@ -572,6 +573,13 @@ void DrawPanels(const AppView& view, const GripperView& gripper, UiState* ui, Ap
   }
   if (layout.right_visible) {
     const float width = Column("##right_column", layout.right, /*left=*/false, *ui, [&] {
+      // MuJoCo simulate's Joint and Control panels: any robot moves at once.
+      if (view.sim != nullptr && !ui->joint_controls.joints.empty() && Section(ui, "Joints", true)) {
+        DrawJointsSection(view, ui, commands);
+      }
+      if (view.sim != nullptr && !ui->joint_controls.actuators.empty() && Section(ui, "Control", false)) {
+        DrawControlSection(view, ui, commands);
+      }
       if (Section(ui, "Plots", true)) DrawPlotsSection(ui);
       if (gripper.present && Section(ui, "Gripper", true)) DrawGripperSection(gripper, ui, gripper_commands);
       if (view.snapshot != nullptr) {

@@ -2,7 +2,7 @@
 // The ImGui panels, laid out as MuJoCo's `simulate` lays out its UI
 // (app/ui/layout.h): a left column of collapsible sections (Scene,
 // Simulation, Recording, Contact, Solver, Visualization) and a right column
-// (Plots, Gripper, Contacts), each scrolling inside itself, the 3D view in
+// (Joints, Control, Plots, Gripper, Contacts), each scrolling inside itself, the 3D view in
 // between with the info overlay and the recording indicator inside it, and
 // the F1 bindings list. They read an AppView, edit the UiState, and act only
 // through AppCommands, so the same apply functions serve the widgets and the

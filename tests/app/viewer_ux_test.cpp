@@ -524,5 +524,67 @@ TEST_F(ViewerFilesTest, OverlaysAreBurnedIntoTheRecordedFrames) {
   EXPECT_EQ(differing(250, 120, 390, 240), 0);     // The middle of the frame is the scene.
 }
 
+
+// ---------------------------------------------------------------- joints
+
+// The Joints section driven with the mouse (docs/viewer.md, "Joints and
+// Control"): on a paused iiwa14.urdf a press on a slider poses the joint at
+// the value under the pointer (velocities zero, no time passes); running,
+// the same slider moves the joint's PD target and the arm follows.
+TEST(ViewerJointsTest, PressingAJointSliderPosesThePausedArmAndMovesTheTargetWhileRunning) {
+  AppOptions o = Options("demo.yaml", 1280, 720);
+  o.scene_path = STICTION_SOURCE_DIR "/assets/robots/iiwa14.urdf";
+  o.steps_per_frame = 10;
+  App app(o);
+  app.ui().settings.sections["Joints"] = true;
+  app.ui().settings.sections["Control"] = false;
+  app.ui().settings.sections["Plots"] = false;
+  Pointer pointer;
+  pointer.Install(app);
+  app.Frame();
+  const std::string id = "joint.iiwa_joint_4";
+  ASSERT_EQ(app.ui().field_rects.count(id), 1u) << "the slider is not wholly in view";
+  const Simulation& sim = app.simulation();
+  const Joint& joint = sim.model().joint(sim.model().FindJoint("iiwa_joint_4"));
+  const std::string actuator = [&] {
+    for (const std::string& name : sim.actuator_names()) {
+      if (sim.actuator(name).joint == sim.model().FindJoint("iiwa_joint_4")) return name;
+    }
+    return std::string();
+  }();
+  ASSERT_FALSE(actuator.empty());
+  // A press on the slider selects the value under the pointer: ImGui maps
+  // the frame less 2 px of padding and the grab's width at each end
+  // (ImGui::SliderBehaviorT) linearly onto the span.
+  auto press_at = [&](double fraction) {
+    const Rect r = app.ui().field_rects.at(id);
+    const float grab = ImGui::GetStyle().GrabMinSize, pad = 2.0f;
+    pointer.x = r.x + pad + 0.5f * grab + static_cast<float>(fraction) * (r.width - 2 * pad - grab);
+    pointer.y = r.y + 0.5f * r.height;
+    pointer.down = true;
+    app.Frame();
+    pointer.down = false;
+    app.Frame();
+    pointer.x = pointer.y = -1;
+    return joint.lower_limit + fraction * (joint.upper_limit - joint.lower_limit);
+  };
+  const double span = joint.upper_limit - joint.lower_limit;
+  const double want = press_at(0.8);
+  const double q = sim.positions()[joint.q_start];
+  EXPECT_NEAR(q, want, 0.01 * span);
+  EXPECT_TRUE(sim.velocities().isZero(0.0));
+  EXPECT_EQ(sim.time(), 0.0);
+  EXPECT_EQ(sim.actuator(actuator).target_position, q);  // The target moved with the pose.
+
+  app.TogglePause();
+  const double target = press_at(0.3);
+  EXPECT_NEAR(sim.actuator(actuator).target_position, target, 0.01 * span);
+  for (int i = 0; i < 20; ++i) app.Frame();  // 2 s.
+  // Under kp = 100 N m/rad the elbow sags under gravity, but it has moved
+  // most of the way from 0.8 to 0.3 of the span.
+  EXPECT_LT(std::abs(sim.positions()[joint.q_start] - sim.actuator(actuator).target_position),
+            0.5 * std::abs(q - sim.actuator(actuator).target_position));
+}
+
 }  // namespace
 }  // namespace stiction::app

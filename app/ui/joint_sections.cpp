@@ -1,0 +1,217 @@
+#include "app/ui/joint_sections.h"
+
+#include <imgui.h>
+#include <imgui_internal.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "app/ui/joint_control.h"
+#include "app/ui/ui_metrics.h"
+#include "engine/common/text.h"
+#include "engine/simulation.h"
+
+namespace stiction::app {
+namespace {
+
+// Rows shown before the table scrolls: a 60-joint robot keeps the column
+// (and the sections below) in reach.
+constexpr int kMaxVisibleRows = 12;
+
+// Records where a widget wholly visible in its scrolling table was drawn,
+// so that the tests can drive it with the pointer (UiState::field_rects).
+void RecordRect(UiState* ui, const std::string& id) {
+  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+  if (ImGui::GetCurrentWindow()->ClipRect.Contains(ImRect(lo, hi))) {
+    ui->field_rects[id] = Rect{lo.x, lo.y, hi.x - lo.x, hi.y - lo.y};
+  }
+}
+
+std::string Shown(bool revolute, double value) {
+  return StringPrintf(revolute ? "%.1f %s" : "%.3f %s", ToShown(revolute, value), ShownUnit(revolute));
+}
+
+// The slider's span in words: the joint's limits, or the default where it
+// has none (so a user knows the end of the slider is not a real stop).
+std::string RangeText(bool revolute, const SliderRange& r) {
+  const std::string lower = Shown(revolute, r.lower), upper = Shown(revolute, r.upper);
+  if (r.lower_is_limit && r.upper_is_limit) return StringPrintf("limits [%s, %s]", lower.c_str(), upper.c_str());
+  if (!r.lower_is_limit && !r.upper_is_limit) {
+    return StringPrintf("no limits: the slider spans [%s, %s] (+-%s)", lower.c_str(), upper.c_str(),
+                        revolute ? "180 deg" : "1 m");
+  }
+  return StringPrintf("no %s limit: the slider spans [%s, %s]", r.lower_is_limit ? "upper" : "lower", lower.c_str(),
+                      upper.c_str());
+}
+
+// The header of a slider table and its scrolling body, at most
+// kMaxVisibleRows rows tall.
+bool BeginSliderTable(const char* id, const char* first_column, int rows) {
+  const float row_height = ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().CellPadding.y;
+  const float height = static_cast<float>(std::min(rows, kMaxVisibleRows) + 1) * row_height + Scaled(4);
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
+                                ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable(id, 3, flags, ImVec2(0, height))) return false;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn(first_column, ImGuiTableColumnFlags_WidthStretch, 0.42f);
+  ImGui::TableSetupColumn("target", ImGuiTableColumnFlags_WidthStretch, 0.58f);
+  ImGui::TableSetupColumn("now", ImGuiTableColumnFlags_WidthFixed, Scaled(62));
+  ImGui::TableHeadersRow();
+  return true;
+}
+
+// One slider cell over `range` [rad or m], shown in deg or m; returns true
+// with *out [rad or m] when the user moved it. A non-finite value (never
+// expected: the engine refuses them) shows as the range's middle.
+bool SliderCell(UiState* ui, const std::string& id, bool revolute, const SliderRange& range, double value,
+                bool editable, double* out) {
+  const double lo = ToShown(revolute, range.lower), hi = ToShown(revolute, range.upper);
+  double shown = std::isfinite(value) ? ToShown(revolute, value) : 0.5 * (lo + hi);
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  ImGui::BeginDisabled(!editable);
+  const bool changed = ImGui::SliderScalar(("##" + id).c_str(), ImGuiDataType_Double, &shown, &lo, &hi,
+                                           revolute ? "%.1f deg" : "%.3f m", ImGuiSliderFlags_AlwaysClamp);
+  ImGui::EndDisabled();
+  RecordRect(ui, id);
+  if (changed) *out = FromShown(revolute, shown);
+  return changed;
+}
+
+// The current position, in the row's unit ("nan" is printed as such).
+void NowCell(bool revolute, double q) {
+  ImGui::Text(revolute ? "%.1f" : "%.3f", ToShown(revolute, q));
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("current position q [%s]", ShownUnit(revolute));
+}
+
+// A filter box with a count of the rows it leaves ("12 of 64").
+void FilterBox(UiState* ui, const char* id, std::string* filter, const char* hint, size_t shown, size_t total) {
+  ImGui::SetNextItemWidth(std::max(ImGui::GetContentRegionAvail().x - Scaled(70), Scaled(80)));
+  ImGui::InputTextWithHint(id, hint, filter);
+  RecordRect(ui, id + 2);  // Without the "##".
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Shows the rows whose name contains this text (any case)");
+  ImGui::SameLine();
+  ImGui::TextDisabled("%zu of %zu", shown, total);
+}
+
+std::string JointTooltip(const JointControls& c, const JointRow& row, const Simulation& sim) {
+  std::string text = std::string(row.revolute ? "revolute" : "prismatic") + " joint '" + row.name + "', " +
+                     (row.revolute ? "shown in deg (stored in rad)" : "in m") + "\n" +
+                     RangeText(row.revolute, row.range) + "\n";
+  if (row.actuator >= 0) {
+    const ActuatorRow& a = c.actuators[row.actuator];
+    const JointActuator& pd = sim.actuator(a.name);
+    text += StringPrintf("PD actuator '%s' (kp %.4g, kd %.4g)", a.name.c_str(), pd.kp, pd.kd);
+    text += a.gripper_driven ? "\ndriven by the gripper: use the Gripper section (running)"
+                             : "\nrunning: the slider moves its target and the joint follows under physics";
+  } else {
+    text += "no actuator: read-only while running";
+  }
+  return text + "\npaused: the slider poses the joint (all velocities set to zero" +
+         (row.actuator >= 0 ? ", its targets moved with it)" : ")");
+}
+
+std::string ActuatorTooltip(const ActuatorRow& a, const Simulation& sim) {
+  const JointActuator& pd = sim.actuator(a.name);
+  const char* stiffness = a.revolute ? "N m/rad" : "N/m";
+  const char* damping = a.revolute ? "N m s/rad" : "N s/m";
+  const char* effort = a.revolute ? "N m" : "N";
+  std::string text = StringPrintf("PD actuator '%s' on %s joint '%s'\ntarget q_d in %s%s\n", a.name.c_str(),
+                                  a.revolute ? "revolute" : "prismatic", a.joint_name.c_str(), ShownUnit(a.revolute),
+                                  a.revolute ? " (stored in rad)" : "");
+  text += StringPrintf("kp %.4g %s, kd %.4g %s, effort limit %.4g %s\n", pd.kp, stiffness, pd.kd, damping,
+                       pd.effort_limit, effort);
+  text += RangeText(a.revolute, a.range) + "\nscene's target " + Shown(a.revolute, a.scene_position);
+  if (a.gripper_driven) text += "\ndriven by the gripper before every step: use the Gripper section";
+  return text;
+}
+
+}  // namespace
+
+void DrawJointsSection(const AppView& view, UiState* ui, AppCommands* commands) {
+  JointControls& c = ui->joint_controls;
+  const Simulation& sim = *view.sim;
+  const std::vector<int> rows = FilteredJoints(c);
+  FilterBox(ui, "##filter.joints", &c.joint_filter, "filter joints", rows.size(), c.joints.size());
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled(view.paused ? "paused: a slider poses its joint (velocities zeroed)"
+                                  : "running: a slider moves its joint's PD target; pause to pose");
+  if (c.other_joints > 0) ImGui::TextDisabled("%d free or ball joint(s): no slider", c.other_joints);
+  ImGui::PopTextWrapPos();
+  if (rows.empty()) {
+    ImGui::TextDisabled("no joint name contains '%s'", c.joint_filter.c_str());
+    return;
+  }
+  if (!BeginSliderTable("##joints", "joint", static_cast<int>(rows.size()))) return;
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(rows.size()));
+  while (clipper.Step()) {
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      const JointRow& row = c.joints[rows[i]];
+      ImGui::PushID(rows[i]);
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::AlignTextToFramePadding();
+      ImGui::TextUnformatted(row.name.c_str());
+      const bool hovered_name = ImGui::IsItemHovered();
+      ImGui::TableSetColumnIndex(1);
+      double moved = 0;
+      const bool editable = JointSliderEditable(c, row, view.paused);
+      const bool changed = SliderCell(ui, "joint." + row.name, row.revolute, row.range,
+                                      JointSliderValue(c, row, sim), editable, &moved);
+      if (hovered_name || ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+        ImGui::SetTooltip("%s", JointTooltip(c, row, sim).c_str());
+      }
+      if (changed) ApplyJointSlider(c, row, moved, view.paused, ui, commands);
+      ImGui::TableSetColumnIndex(2);
+      NowCell(row.revolute, JointPosition(row.joint, sim));
+      ImGui::PopID();
+    }
+  }
+  ImGui::EndTable();
+}
+
+void DrawControlSection(const AppView& view, UiState* ui, AppCommands* commands) {
+  JointControls& c = ui->joint_controls;
+  const Simulation& sim = *view.sim;
+  if (ImGui::Button("Reset targets")) ResetActuatorTargets(c, ui, commands);
+  RecordRect(ui, "control.reset");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every actuator's target back to the scene's value");
+  const std::vector<int> rows = FilteredActuators(c);
+  FilterBox(ui, "##filter.control", &c.actuator_filter, "filter actuators", rows.size(), c.actuators.size());
+  if (rows.empty()) {
+    ImGui::TextDisabled("no actuator or joint name contains '%s'", c.actuator_filter.c_str());
+    return;
+  }
+  if (!BeginSliderTable("##actuators", "actuator", static_cast<int>(rows.size()))) return;
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(rows.size()));
+  while (clipper.Step()) {
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      const ActuatorRow& row = c.actuators[rows[i]];
+      ImGui::PushID(rows[i]);
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::AlignTextToFramePadding();
+      ImGui::TextUnformatted(row.name.c_str());
+      const bool hovered_name = ImGui::IsItemHovered();
+      ImGui::TableSetColumnIndex(1);
+      double moved = 0;
+      const bool changed = SliderCell(ui, "control." + row.name, row.revolute, row.range,
+                                      sim.actuator_commanded_position(row.name), !row.gripper_driven, &moved);
+      if (hovered_name || ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+        ImGui::SetTooltip("%s", ActuatorTooltip(row, sim).c_str());
+      }
+      if (changed) ApplyActuatorSlider(row, moved, ui, commands);
+      ImGui::TableSetColumnIndex(2);
+      NowCell(row.revolute, JointPosition(row.joint, sim));
+      ImGui::PopID();
+    }
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace stiction::app
