@@ -22,8 +22,10 @@ namespace {
 // (and the sections below) in reach.
 constexpr int kMaxVisibleRows = 12;
 
-// Records where a widget wholly visible in its scrolling table was drawn,
-// so that the tests can drive it with the pointer (UiState::field_rects).
+// Records where a live field wholly visible in its scrolling table was
+// drawn, so that the tests can drive it with the pointer
+// (UiState::field_rects). Read-only sliders are not live fields: a click
+// there does nothing.
 void RecordRect(UiState* ui, const std::string& id) {
   const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
   if (ImGui::GetCurrentWindow()->ClipRect.Contains(ImRect(lo, hi))) {
@@ -76,7 +78,7 @@ bool SliderCell(UiState* ui, const std::string& id, bool revolute, const SliderR
   const bool changed = ImGui::SliderScalar(("##" + id).c_str(), ImGuiDataType_Double, &shown, &lo, &hi,
                                            revolute ? "%.1f deg" : "%.3f m", ImGuiSliderFlags_AlwaysClamp);
   ImGui::EndDisabled();
-  RecordRect(ui, id);
+  if (editable) RecordRect(ui, id);
   if (changed) *out = FromShown(revolute, shown);
   return changed;
 }
@@ -178,7 +180,6 @@ void DrawControlSection(const AppView& view, UiState* ui, AppCommands* commands)
   JointControls& c = ui->joint_controls;
   const Simulation& sim = *view.sim;
   if (ImGui::Button("Reset targets")) ResetActuatorTargets(c, ui, commands);
-  RecordRect(ui, "control.reset");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every actuator's target back to the scene's value");
   const std::vector<int> rows = FilteredActuators(c);
   FilterBox(ui, "##filter.control", &c.actuator_filter, "filter actuators", rows.size(), c.actuators.size());
