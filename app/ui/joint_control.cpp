@@ -8,7 +8,6 @@
 
 #include "app/ui/panels.h"
 #include "app/ui/ui_state.h"
-#include "engine/common/constants.h"
 #include "engine/common/error.h"
 #include "engine/common/text.h"
 #include "engine/simulation.h"
@@ -140,7 +139,9 @@ bool ApplyJointSlider(const JointControls& c, const JointRow& row, double positi
     return false;
   }
   if (!JointSliderEditable(c, row, paused)) {
-    ui->Error("joint '" + row.name + "' has no actuator of its own to move while running: pause to pose it");
+    ui->Error(row.actuator >= 0
+                  ? "joint '" + row.name + "' is driven by the gripper while running: use the Gripper section, or pause to pose it"
+                  : "joint '" + row.name + "' has no actuator to move it while running: pause to pose it");
     return false;
   }
   const double q = Clamp(position, row.range);

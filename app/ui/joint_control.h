@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/common/constants.h"
+
 namespace stiction {
 class Simulation;
 struct Joint;
@@ -26,7 +28,7 @@ struct UiState;
 
 /// Half-width of a slider on a side where the joint has no limit: ±180°
 /// [rad] for a revolute joint, ±1 m for a prismatic one.
-inline constexpr double kUnlimitedRevoluteHalfRange = 3.14159265358979323846;
+inline constexpr double kUnlimitedRevoluteHalfRange = kPi;
 inline constexpr double kUnlimitedPrismaticHalfRange = 1.0;
 
 /// The interval a slider covers [rad or m], and whether each end is the
