@@ -373,14 +373,17 @@ class MjcfConverter {
 
   void AddEquality(int e) {
     const std::string name = Name(mjOBJ_EQUALITY, e, "equality");
+    // obj1id/obj2id are bodies only for connect and weld (joints or tendons
+    // for the others, and obj2id may be −1): read them after the type.
     const int b1 = m_.eq_obj1id[e];
     const int b2 = m_.eq_obj2id[e];
     const mjtNum* data = m_.eq_data + mjNEQDATA * e;
     ConstraintDescription c;
     c.name = name;
     c.where = SourceLocation{label_, 0};
-    c.body_a = body_names_[b1];
-    c.body_b = body_names_[b2];
+    const auto body_name = [&](int b) { return b >= 0 && b < m_.nbody ? body_names_[b] : body_names_[0]; };
+    c.body_a = body_name(b1);
+    c.body_b = body_name(b2);
     switch (m_.eq_type[e]) {
       case mjEQ_CONNECT:
         // The compiler stores the anchor in each body's frame.

@@ -173,6 +173,25 @@ TEST_F(MjcfImporterTest, MuJoCosRefusalKeepsItsMessageAndLine) {
                            HasSubstr("Element 'size', line 2"), HasSubstr("the file may need a newer MuJoCo")));
 }
 
+// An equality on a tendon names tendons, not bodies, and its second object
+// may be absent (id -1): the importer read them as body ids and crashed with
+// std::bad_alloc on dm_control's quadruped. It is skipped with a note.
+TEST_F(MjcfImporterTest, ATendonEqualityIsSkippedWithANoteNotReadAsBodies) {
+  const std::string path = Write("tendon_equality.xml", R"(<mujoco>
+  <worldbody>
+    <body name="a"><joint name="ja" type="hinge"/><geom size="0.1"/>
+      <body name="b" pos="0.3 0 0"><joint name="jb" type="hinge"/><geom size="0.1"/></body>
+    </body>
+  </worldbody>
+  <tendon><fixed name="t"><joint joint="ja" coef="1"/><joint joint="jb" coef="-1"/></fixed></tendon>
+  <equality><tendon name="hold" tendon1="t"/></equality>
+</mujoco>
+)");
+  const RobotDescription robot = ImportMjcf(path);
+  EXPECT_TRUE(robot.constraints.empty());
+  EXPECT_THAT(robot.notes, testing::Contains(HasSubstr("equality 'hold' skipped")));
+}
+
 // A link to a model loads as the model: MuJoCo finds its includes and meshes
 // beside the real file, not beside the link (a corpus of links to models
 // kept in their own folders).
