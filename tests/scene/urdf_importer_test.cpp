@@ -415,6 +415,40 @@ TEST_F(UrdfImporterTest, RefusesPlanarJointsAndMovingLinksWithoutMass) {
   EXPECT_THAT(MessageOf(massless), HasSubstr("massless.urdf:6: 'b' moves (joint 'j') but has no mass"));
 }
 
+// Drake's PR2 moves its base through x, y and θ joints on two massless
+// links: each is a joint frame that moves the base outboard of it; M(q)
+// stays positive definite (the simulation steps). PyBullet's iiwa gives its
+// welded base an inertia but mass 0: the inertia is ignored, with a note.
+TEST_F(UrdfImporterTest, MasslessLinksOnJointsThatCarryMassAreJointFrames) {
+  const std::string path = Write("planar_base.urdf", R"(<robot name="pr2">
+  <link name="world_anchor">
+    <inertial><mass value="0"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial>
+  </link>
+  <joint name="x" type="prismatic"><parent link="world_anchor"/><child link="base_x"/><axis xyz="1 0 0"/>
+    <limit lower="-10" upper="10" effort="100" velocity="1"/></joint>
+  <link name="base_x"/>
+  <joint name="y" type="prismatic"><parent link="base_x"/><child link="base_y"/><axis xyz="0 1 0"/>
+    <limit lower="-10" upper="10" effort="100" velocity="1"/></joint>
+  <link name="base_y"/>
+  <joint name="theta" type="continuous"><parent link="base_y"/><child link="base"/><axis xyz="0 0 1"/></joint>
+  <link name="base">
+    <inertial><mass value="50"/><inertia ixx="2" ixy="0" ixz="0" iyy="2" iyz="0" izz="3"/></inertial>
+    <collision><geometry><box size="0.6 0.6 0.3"/></geometry></collision>
+  </link>
+</robot>
+)");
+  const RobotDescription robot = ImportUrdf(path);
+  for (const BodyDescription& b : robot.bodies) {
+    EXPECT_EQ(b.joint_frame, b.name == "base_x" || b.name == "base_y") << b.name;
+  }
+  EXPECT_THAT(robot.notes, testing::Contains(HasSubstr("'base_x' moves (joint 'x') without mass: a joint frame")));
+  EXPECT_THAT(robot.notes, testing::Contains(HasSubstr("'world_anchor' has an inertia but no mass: inertia ignored")));
+  Simulation sim(LoadSceneString("gravity: [0, 0, 0]\nrobots:\n  - file: " + path + "\n", "scene.yaml", dir_.string()));
+  sim.SetExternalWrenches({ExternalWrench{sim.model().FindBody("base"), Vector3::Zero(), Vector3(10, 0, 0)}});
+  for (int i = 0; i < 100; ++i) ASSERT_EQ(sim.Step().status, StepStatus::kSuccess);
+  EXPECT_GT(sim.CalcFramePose("base").p.x(), 0);  // 10 N pushed the 50 kg base along x.
+}
+
 TEST_F(UrdfImporterTest, BadLimitsAndInertialsAreRefusedWithTheirLine) {
   const std::string limits = Write("limits.urdf", R"(<robot name="x">
   <link name="a"/>
