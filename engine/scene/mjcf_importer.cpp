@@ -60,8 +60,10 @@ class MjcfConverter {
     body_index_.assign(m_.nbody, 0);
     for (int b = 1; b < m_.nbody; ++b) AddBody(b);
     for (int g = 0; g < m_.ngeom; ++g) AddGeom(g);
-    if (m_.nexclude > 0) {
-      Note(std::to_string(m_.nexclude) + " contact exclude(s) skipped: the excluded body pairs collide");
+    for (int e = 0; e < m_.nexclude; ++e) {
+      // signature = (body1 + 1) << 16 + body2 + 1 (mjmodel.h, 2.2.2).
+      const int signature = m_.exclude_signature[e];
+      out_.excluded_body_pairs.emplace_back(body_names_[(signature >> 16) - 1], body_names_[(signature & 0xFFFF) - 1]);
     }
     if (m_.npair > 0) {
       Note(std::to_string(m_.npair) + " explicit contact pair(s) skipped: their geoms collide by the usual rules");
@@ -322,10 +324,8 @@ class MjcfConverter {
     }
     if (geometry.collision) {
       out_.geometry_friction[geometry.name] = m_.geom_friction[3 * g];
-      if (!(m_.geom_contype[g] == 1 && m_.geom_conaffinity[g] == 1)) {
-        Note(what + ": contype/conaffinity " + std::to_string(m_.geom_contype[g]) + "/" +
-             std::to_string(m_.geom_conaffinity[g]) + " read as 'collides with everything'");
-      }
+      geometry.contype = static_cast<std::uint32_t>(m_.geom_contype[g]);
+      geometry.conaffinity = static_cast<std::uint32_t>(m_.geom_conaffinity[g]);
     }
     if (b == 0) {
       out_.world_geometries.push_back(std::move(geometry));

@@ -44,6 +44,8 @@ struct RobotDescription {
   std::map<std::string, double> geometry_friction;
   std::vector<ActuatorDescription> actuators;     ///< MJCF position actuators.
   std::vector<ConstraintDescription> constraints;  ///< MJCF weld/connect equalities.
+  /// Body pairs that never touch (MJCF <contact><exclude>); "world" for R.
+  std::vector<std::pair<std::string, std::string>> excluded_body_pairs;
   Vector3 gravity = Vector3(0, 0, -9.81);  ///< MJCF <option gravity> [m/s²].
   double time_step = 0;                    ///< MJCF <option timestep> [s]; 0 = none.
   /// One line per element the importer skipped, naming it and why

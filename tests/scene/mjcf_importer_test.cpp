@@ -217,6 +217,47 @@ TEST_F(MjcfImporterTest, AnEllipsoidRestsOnItsSmallestSemiAxis) {
   EXPECT_GT(std::abs(X_WB.R(2, 2)), 0.999);  // Still lying on its side.
 }
 
+// MuJoCo's contact filtering, as MuJoCo reads the file: contype/conaffinity
+// bitmasks ((a.contype & b.conaffinity) | (b.contype & a.conaffinity) != 0)
+// and <contact><exclude> body pairs (issue 34: a hand's excluded thumb pair
+// penetrated 7.5 mm, the exclude skipped). The scene's own ground has every
+// bit: it touches whatever has one.
+TEST_F(MjcfImporterTest, ContactBitmasksAndExcludesFilterAsInMuJoCo) {
+  const std::string path = Write("filter.xml", R"(<mujoco>
+  <worldbody>
+    <geom name="floor" type="plane" size="0 0 1"/>
+    <body name="a" pos="0 0 1"><freejoint/><geom name="ga" size="0.1" contype="2" conaffinity="2"/></body>
+    <body name="b" pos="0 0 2"><freejoint/><geom name="gb" size="0.1"/></body>
+    <body name="c" pos="0 0 3"><freejoint/><geom name="gc" size="0.1" contype="1" conaffinity="2"/></body>
+    <body name="d" pos="0 0 4"><freejoint/><geom name="gd" size="0.1"/></body>
+  </worldbody>
+  <contact><exclude body1="b" body2="d"/></contact>
+</mujoco>
+)");
+  const Simulation sim(LoadSceneString("world_geometry:\n  - {name: ground, shape: {type: half_space}}\n"
+                                       "robots:\n  - file: " + path + "\n    name: m\n",
+                                       "scene.yaml", dir_.string()));
+  const CollisionWorld& world = sim.collision_world();
+  const auto id = [&](const std::string& name) {
+    for (int i = 0; i < world.num_geometries(); ++i) {
+      if (world.geometry(i).description().name == name) return i;
+    }
+    ADD_FAILURE() << "no geometry " << name;
+    return 0;
+  };
+  EXPECT_FALSE(world.CanCollide(id("m/ga"), id("m/gb")));     // 2&1 | 1&2 = 0.
+  EXPECT_TRUE(world.CanCollide(id("m/ga"), id("m/gc")));      // 2&2.
+  EXPECT_TRUE(world.CanCollide(id("m/gb"), id("m/gc")));      // 1&2 = 0 but 1&1 != 0.
+  EXPECT_FALSE(world.CanCollide(id("m/ga"), id("m/floor")));  // The file's floor: 1/1.
+  EXPECT_TRUE(world.CanCollide(id("m/ga"), id("ground")));    // The scene's ground: every bit.
+  EXPECT_FALSE(world.CanCollide(id("m/gb"), id("m/gd")));     // Excluded.
+  EXPECT_TRUE(world.CanCollide(id("m/gb"), id("m/floor")));
+  for (const std::string& note : sim.CalcLoadNotes()) {
+    EXPECT_EQ(note.find("exclude"), std::string::npos) << note;
+    EXPECT_EQ(note.find("contype"), std::string::npos) << note;
+  }
+}
+
 // A link to a model loads as the model: MuJoCo finds its includes and meshes
 // beside the real file, not beside the link (a corpus of links to models
 // kept in their own folders).
