@@ -241,6 +241,11 @@ CompiledScene CompileScene(const SceneDescription& scene) {
   std::vector<CollisionGeometrySpec> specs = CollectGeometries(scene, *out.multibody.model);
   CollisionFilter filter = CalcJointFilter(*out.multibody.model);
   out.body_constraints = CompileBodyConstraints(scene, *out.multibody.model, &filter);
+  for (const auto& [a, b] : scene.excluded_body_pairs) {
+    const auto index = [&](const std::string& name) { return name == "world" ? 0 : out.multibody.model->FindBody(name); };
+    assert(index(a) >= 0 && index(b) >= 0);  // Robots' bodies, prefixed by PlaceRobot.
+    filter.ExcludeBodyPair(index(a), index(b));
+  }
   out.materials = CompileMaterials(scene, specs);
   out.collision = MakeCollisionWorld(std::move(specs), std::move(filter), out.materials);
   // Body indices do not change with the robots' placement: the collision

@@ -408,6 +408,9 @@ bool CollisionWorld::CanCollide(int i, int j) const {
   if (!a.is_collision() || !b.is_collision()) return false;
   if (a.body() == b.body()) return false;  // Also world–world.
   if ((a.group_mask() & b.group_mask()) != 0) return false;
+  const GeometryDescription& da = a.description();
+  const GeometryDescription& db = b.description();
+  if (((da.contype & db.conaffinity) | (db.contype & da.conaffinity)) == 0) return false;  // MJCF bitmasks.
   return !filter_.Excludes(a.body(), b.body());
 }
 

@@ -91,7 +91,8 @@ class CollisionWorld {
 
   /// True when geometries i and j may touch: both take part in contact, they
   /// belong to different bodies, neither both to the world, their bodies are
-  /// not excluded by the filter, and they share no collision group.
+  /// not excluded by the filter, they share no collision group, and their
+  /// MJCF bitmasks match (GeometryDescription::contype).
   bool CanCollide(int i, int j) const;
   /// The narrow phase for one pair, no broad phase and no filtering: appends
   /// the contact points with phi < margin [m]. A is geometry min(i, j), except

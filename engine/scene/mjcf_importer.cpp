@@ -13,6 +13,7 @@
 
 #include "engine/common/error.h"
 #include "engine/common/text.h"
+#include "engine/scene/ellipsoid_mesh.h"
 
 namespace stiction {
 
@@ -59,8 +60,10 @@ class MjcfConverter {
     body_index_.assign(m_.nbody, 0);
     for (int b = 1; b < m_.nbody; ++b) AddBody(b);
     for (int g = 0; g < m_.ngeom; ++g) AddGeom(g);
-    if (m_.nexclude > 0) {
-      Note(std::to_string(m_.nexclude) + " contact exclude(s) skipped: the excluded body pairs collide");
+    for (int e = 0; e < m_.nexclude; ++e) {
+      // signature = (body1 + 1) << 16 + body2 + 1 (mjmodel.h, 2.2.2).
+      const int signature = m_.exclude_signature[e];
+      out_.excluded_body_pairs.emplace_back(body_names_[(signature >> 16) - 1], body_names_[(signature & 0xFFFF) - 1]);
     }
     if (m_.npair > 0) {
       Note(std::to_string(m_.npair) + " explicit contact pair(s) skipped: their geoms collide by the usual rules");
@@ -305,8 +308,13 @@ class MjcfConverter {
         shape.mesh_data = Mesh(m_.geom_dataid[g], what);
         break;
       case mjGEOM_ELLIPSOID:
-        Note(what + " skipped: Stiction has no ellipsoids");
-        return;
+        // Through an inscribed polytope of 642 vertices (ellipsoid_mesh.h):
+        // Stiction's shapes have no ellipsoid; contact uses the hull.
+        shape.type = ShapeType::kMesh;
+        shape.mesh_data = MakeEllipsoidMesh(Vector3(size[0], size[1], size[2]), what + " of " + label_);
+        Note(what + ": ellipsoid used as an inscribed polytope of " +
+             std::to_string(shape.mesh_data->vertices_G.size()) + " vertices (within 0.5 % of its radii)");
+        break;
       case mjGEOM_HFIELD:
         Note(what + " skipped: Stiction has no height fields");
         return;
@@ -316,10 +324,8 @@ class MjcfConverter {
     }
     if (geometry.collision) {
       out_.geometry_friction[geometry.name] = m_.geom_friction[3 * g];
-      if (!(m_.geom_contype[g] == 1 && m_.geom_conaffinity[g] == 1)) {
-        Note(what + ": contype/conaffinity " + std::to_string(m_.geom_contype[g]) + "/" +
-             std::to_string(m_.geom_conaffinity[g]) + " read as 'collides with everything'");
-      }
+      geometry.contype = static_cast<std::uint32_t>(m_.geom_contype[g]);
+      geometry.conaffinity = static_cast<std::uint32_t>(m_.geom_conaffinity[g]);
     }
     if (b == 0) {
       out_.world_geometries.push_back(std::move(geometry));
@@ -373,14 +379,17 @@ class MjcfConverter {
 
   void AddEquality(int e) {
     const std::string name = Name(mjOBJ_EQUALITY, e, "equality");
+    // obj1id/obj2id are bodies only for connect and weld (joints or tendons
+    // for the others, and obj2id may be −1): read them after the type.
     const int b1 = m_.eq_obj1id[e];
     const int b2 = m_.eq_obj2id[e];
     const mjtNum* data = m_.eq_data + mjNEQDATA * e;
     ConstraintDescription c;
     c.name = name;
     c.where = SourceLocation{label_, 0};
-    c.body_a = body_names_[b1];
-    c.body_b = body_names_[b2];
+    const auto body_name = [&](int b) { return b >= 0 && b < m_.nbody ? body_names_[b] : body_names_[0]; };
+    c.body_a = body_name(b1);
+    c.body_b = body_name(b2);
     switch (m_.eq_type[e]) {
       case mjEQ_CONNECT:
         // The compiler stores the anchor in each body's frame.

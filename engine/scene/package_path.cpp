@@ -58,7 +58,11 @@ std::string ResolveRobotUri(const std::string& uri, const std::string& robot_fil
     throw InputError(where + ": " + what + " '" + uri + "': " + reason);
   };
   std::error_code ec;
-  const fs::path robot_dir = fs::absolute(fs::path(robot_file), ec).parent_path().lexically_normal();
+  // Beside the real file: a link to a robot file (a corpus of links, a
+  // workspace's symlinked package) finds its meshes as the file does.
+  fs::path real = fs::canonical(fs::path(robot_file), ec);
+  if (ec) real = fs::absolute(fs::path(robot_file), ec);
+  const fs::path robot_dir = real.parent_path().lexically_normal();
   const std::string kPackage = "package://";
   const std::string kFile = "file://";
   if (uri.rfind(kPackage, 0) == 0) {

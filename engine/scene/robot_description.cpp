@@ -54,15 +54,38 @@ void LumpWeldedMasses(RobotDescription* robot, const std::string& mass_element) 
     body.com_B.setZero();
     body.I_Bcm_B.setZero();
   }
-  for (const BodyDescription& body : robot->bodies) {
+  // Whether a body or anything outboard of it has mass (children after
+  // parents: a reverse walk).
+  std::vector<char> carries_mass(robot->bodies.size(), 0);
+  for (std::size_t i = robot->bodies.size(); i-- > 0;) {
+    const BodyDescription& body = robot->bodies[i];
+    carries_mass[i] = carries_mass[i] || body.mass > 0;
+    const auto it = inboard.find(body.name);
+    if (carries_mass[i] && it != inboard.end() && it->second->parent != "world") {
+      carries_mass[body_index.at(it->second->parent)] = 1;
+    }
+  }
+  for (std::size_t i = 0; i < robot->bodies.size(); ++i) {
+    BodyDescription& body = robot->bodies[i];
+    if (!(body.mass > 0) && !body.I_Bcm_B.isZero(0.0)) {
+      // An inertia without a mass (PyBullet's iiwa base): nothing to weigh.
+      body.I_Bcm_B.setZero();
+      robot->notes.push_back(body.where.ToString() + ": '" + body.name + "' has an inertia but no mass: inertia ignored");
+    }
     const auto it = inboard.find(body.name);
     const bool moves = it != inboard.end() && it->second->type != JointType::kFixed;
-    // A joint frame moves massless by design: the body it carries has the
-    // mass (this check holds for that body, the last of the chain).
-    if (moves && !body.joint_frame && !(body.mass > 0)) {
+    if (!moves || body.joint_frame || body.mass > 0) continue;
+    // A massless body on a joint that carries bodies with mass moves them,
+    // as a joint frame does (Drake's PR2 base: x, y and θ through two
+    // massless links); M(q) gets their inertia.
+    if (!carries_mass[i]) {
       throw InputError(body.where.ToString() + ": '" + body.name + "' moves (joint '" + it->second->name +
-                       "') but has no mass, and nothing welded to it has any; give it an " + mass_element);
+                       "') but has no mass, and nothing welded to it or outboard of it has any; give it an " +
+                       mass_element);
     }
+    body.joint_frame = true;
+    robot->notes.push_back(body.where.ToString() + ": '" + body.name + "' moves (joint '" + it->second->name +
+                           "') without mass: a joint frame that moves the links outboard of it");
   }
 }
 

@@ -44,6 +44,8 @@ struct RobotDescription {
   std::map<std::string, double> geometry_friction;
   std::vector<ActuatorDescription> actuators;     ///< MJCF position actuators.
   std::vector<ConstraintDescription> constraints;  ///< MJCF weld/connect equalities.
+  /// Body pairs that never touch (MJCF <contact><exclude>); "world" for R.
+  std::vector<std::pair<std::string, std::string>> excluded_body_pairs;
   Vector3 gravity = Vector3(0, 0, -9.81);  ///< MJCF <option gravity> [m/s²].
   double time_step = 0;                    ///< MJCF <option timestep> [s]; 0 = none.
   /// One line per element the importer skipped, naming it and why
@@ -63,13 +65,13 @@ namespace stiction {
 /// joint frame (BodyDescription::joint_frame) is massless by design.
 void LumpWeldedMasses(RobotDescription* robot, const std::string& mass_element);
 
-/// For a URDF robot, which has no initial configuration of its own (an MJCF
-/// model starts at its qpos0, as in MuJoCo): starts every revolute or
-/// prismatic joint whose zero coordinate lies outside its limits at the
+/// Starts every revolute or prismatic joint whose zero coordinate (a URDF
+/// joint's zero, an MJCF joint's qpos0) lies outside its limits at the
 /// limit nearest to zero, and notes each one moved in `robot->notes`; from
 /// zero, the first step would throw the robot against its limits (a Panda's
-/// elbow, a quadruped's calves). A joint with an initial value of its own,
-/// in the file or in `given` (the scene's `initial:`), keeps it.
+/// elbow, a quadruped's calves, dm_control's hopper knee). A joint with an
+/// initial value of its own, in the file or in `given` (the scene's
+/// `initial:`), keeps it.
 void StartInsideLimits(const std::map<std::string, double>& given, RobotDescription* robot);
 
 /// Adds a rigid body's mass properties to another's: the result's centre of

@@ -235,6 +235,10 @@ class RobotPlacer {
       if (file_constraint.body_b == "world") c.X_BFb = placement_.X_PR * c.X_BFb;
       AddUnique(c, "constraint", &scene_.constraints);
     }
+    for (const auto& [a, b] : robot_.excluded_body_pairs) {
+      scene_.excluded_body_pairs.emplace_back(a == "world" ? placement_.parent : Prefixed(a),
+                                              b == "world" ? placement_.parent : Prefixed(b));
+    }
   }
 
   const RobotDescription& robot_;

@@ -164,7 +164,11 @@ void SceneParser::ParseRobot(const Ctx& ctx, const YAML::Node& node, const std::
   ReadPlacementOptions(reader_, map, &placement);
   const bool urdf = LooksLikeUrdf(path);
   RobotDescription robot = ImportRobot(map, path, urdf, fixed_base, package_path);
-  if (urdf) StartInsideLimits(placement.initial, &robot);  // An MJCF model starts at its own qpos0.
+  // A URDF has no initial configuration of its own, an MJCF model has qpos0;
+  // either starts inside every joint's limits (dm_control's hopper has
+  // qpos0 = 0 and a knee range of [5, 150] degrees, which kicked it with
+  // 20 J on the first step; its tasks reset inside the limits).
+  StartInsideLimits(placement.initial, &robot);
   UseFileOptions(reader_, map, urdf, robot, &scene_);
   const bool rest_on_ground = ReadRestOnGround(reader_, map, placement);
   PlaceRobot(robot, placement, &scene_);

@@ -3,11 +3,13 @@
 // the model builder. They hold what the file said, validated, in SI units.
 // No behaviour lives here. docs/scene-format.md documents every field.
 #include <array>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/common/eigen_types.h"
@@ -71,6 +73,13 @@ struct GeometryDescription {
   bool collision = true;            ///< Takes part in contact.
   bool visual = true;               ///< Drawn by the viewer.
   std::vector<std::string> groups;  ///< Collision groups; "" = default group.
+  /// MuJoCo's contact bitmasks (MJCF `contype`, `conaffinity`): two
+  /// geometries may touch only when (a.contype & b.conaffinity) |
+  /// (b.contype & a.conaffinity) is non-zero. All bits (the default, and
+  /// every scene geometry's) touch every geometry that has a bit set, so
+  /// the masks only choose among an MJCF file's own geoms, as in MuJoCo.
+  std::uint32_t contype = ~std::uint32_t{0};
+  std::uint32_t conaffinity = ~std::uint32_t{0};
   /// Set: a pressure-field geometry (scene key `compliant`); else rigid.
   std::optional<CompliantDescription> compliant;
   SourceLocation where;
@@ -286,6 +295,9 @@ struct SceneDescription {
   std::vector<ActuatorDescription> actuators;
   std::vector<OscillatorDescription> oscillators;  ///< At most one per actuator.
   std::vector<ConstraintDescription> constraints;
+  /// Body pairs that never touch (MJCF `<contact><exclude>`), by body name
+  /// ("world" for the world).
+  std::vector<std::pair<std::string, std::string>> excluded_body_pairs;
   GripperDescription gripper;
   /// Robots imported from URDF or MJCF files, in scene order.
   std::vector<RobotSummary> robots;

@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include <console_bridge/console.h>
@@ -28,7 +29,46 @@ struct UrdfLines {
   std::map<std::string, int> link, joint;
   std::map<std::string, std::vector<int>> collisions, visuals;  ///< Per link, in file order.
   int robot = 0;
+  /// Revolute and prismatic joints without the <limit> URDF requires of
+  /// them (Drake's models leave it out): read as unlimited.
+  std::set<std::string> without_limit;
+  /// Joints whose parent is a link 'world' the file does not declare (as
+  /// Drake's models write a weld to the world).
+  bool undeclared_world = false;
+  /// The text liburdfdom reads: the file's, or when one of the above asks,
+  /// the file with a <limit> or a <link name="world"/> added (lines are
+  /// still those of the file: the maps above).
+  std::string text;
 };
+
+/// What liburdfdom refuses but Drake, and so files written for it, accept:
+/// a revolute or prismatic joint without <limit> (given an empty one, read
+/// as unlimited by the converter) and a joint to an undeclared link 'world'
+/// (declared). Notes come from the converter.
+void AcceptDrakeConventions(TiXmlElement* robot, UrdfLines* lines) {
+  for (TiXmlElement* e = robot->FirstChildElement("joint"); e; e = e->NextSiblingElement("joint")) {
+    const char* type = e->Attribute("type");
+    const char* name = e->Attribute("name");
+    const bool axial = type != nullptr && (std::string(type) == "revolute" || std::string(type) == "prismatic");
+    if (axial && name != nullptr && e->FirstChildElement("limit") == nullptr) {
+      TiXmlElement limit("limit");
+      limit.SetAttribute("effort", "0");
+      limit.SetAttribute("velocity", "0");
+      e->InsertEndChild(limit);
+      lines->without_limit.insert(name);
+    }
+    const TiXmlElement* parent = e->FirstChildElement("parent");
+    const char* parent_link = parent ? parent->Attribute("link") : nullptr;
+    if (parent_link != nullptr && std::string(parent_link) == "world" && !lines->link.count("world")) {
+      lines->undeclared_world = true;
+    }
+  }
+  if (lines->undeclared_world) {
+    TiXmlElement world("link");
+    world.SetAttribute("name", "world");
+    robot->InsertEndChild(world);
+  }
+}
 
 UrdfLines ReadLines(const std::string& text, const std::string& label) {
   TiXmlDocument doc;
@@ -38,7 +78,7 @@ UrdfLines ReadLines(const std::string& text, const std::string& label) {
     throw InputError(label + (row > 0 ? ":" + std::to_string(row) : "") + ": XML error: " + doc.ErrorDesc());
   }
   UrdfLines lines;
-  const TiXmlElement* robot = doc.FirstChildElement("robot");
+  TiXmlElement* robot = doc.FirstChildElement("robot");
   if (robot == nullptr) throw InputError(label + ": not a URDF file: no <robot> element");
   lines.robot = robot->Row();
   for (const TiXmlElement* e = robot->FirstChildElement("link"); e; e = e->NextSiblingElement("link")) {
@@ -88,6 +128,14 @@ UrdfLines ReadLines(const std::string& text, const std::string& label) {
   for (const auto& entry : parents_of) {
     if (!mark.count(entry.first)) visit(entry.first);
   }
+  AcceptDrakeConventions(robot, &lines);
+  if (lines.without_limit.empty() && !lines.undeclared_world) {
+    lines.text = text;
+  } else {
+    TiXmlPrinter printer;
+    doc.Accept(&printer);
+    lines.text = printer.CStr();
+  }
   return lines;
 }
 
@@ -136,6 +184,9 @@ RigidTransform ToTransform(const urdf::Pose& pose) {
 std::string At(const std::string& file, int line) {
   return SourceLocation{file, line}.ToString();
 }
+
+/// The radius a collision sphere of radius 0 (a contact point) gets [m].
+constexpr double kContactPointRadius = 1e-4;
 
 class UrdfConverter {
  public:
@@ -280,7 +331,11 @@ class UrdfConverter {
       joint.axis /= n;
     }
     RobotJointLimits limits;
-    if (j.limits) {
+    if (lines_.without_limit.count(j.name)) {
+      out_.notes.push_back(where + ": joint '" + j.name + "' has no <limit>, which URDF requires of a " +
+                           (joint.type == JointType::kRevolute ? "revolute" : "prismatic") +
+                           " joint: read as unlimited, with no effort or velocity limit (as Drake reads it)");
+    } else if (j.limits) {
       const urdf::JointLimits& l = *j.limits;
       if (j.type == urdf::Joint::REVOLUTE || j.type == urdf::Joint::PRISMATIC) {
         if (!(l.lower <= l.upper) || !std::isfinite(l.lower) || !std::isfinite(l.upper)) {
@@ -394,7 +449,22 @@ class UrdfConverter {
     GeometryDescription g;
     g.name = link.name + "/" + kind + "_" + std::to_string(i);
     g.where = SourceLocation{label_, NthLine(rows, link.name, i, LinkLine(link.name))};
-    g.shape = ConvertShape(*geometry, g.where.ToString(), "link '" + link.name + "' <" + kind + ">");
+    const std::string what = "link '" + link.name + "' <" + kind + ">";
+    // A sphere of radius 0: Drake's contact points (Atlas's feet, a Jaco's
+    // base). Nothing to draw; for contact, a sphere just large enough for
+    // the narrow phase, with a note.
+    if (geometry->type == urdf::Geometry::SPHERE && static_cast<const urdf::Sphere&>(*geometry).radius == 0) {
+      if (kind != "collision") {
+        out_.notes.push_back(g.where.ToString() + ": " + what + ": sphere of radius 0 not drawn");
+        return std::nullopt;
+      }
+      out_.notes.push_back(g.where.ToString() + ": " + what + ": sphere of radius 0 (a contact point) used as a sphere of "
+                           "radius " + FormatNumber(1e3 * kContactPointRadius) + " mm");
+      g.shape.type = ShapeType::kSphere;
+      g.shape.radius = kContactPointRadius;
+    } else {
+      g.shape = ConvertShape(*geometry, g.where.ToString(), what);
+    }
     g.X_BG = ToTransform(origin);
     return g;
   }
@@ -439,7 +509,7 @@ RobotDescription ImportUrdfString(const std::string& text, const std::string& la
     std::lock_guard<std::mutex> lock(ParserMutex());
     console_bridge::useOutputHandler(&log);
     try {
-      model = urdf::parseURDF(text);
+      model = urdf::parseURDF(lines.text);
     } catch (const std::exception& e) {
       log.messages.push_back(OneLine(e.what()));
       model.reset();
@@ -453,7 +523,12 @@ RobotDescription ImportUrdfString(const std::string& text, const std::string& la
       if (line == 0) line = LineOfMessage(m, lines);
       reason += (reason.empty() ? "" : "; ") + m;
     }
-    throw InputError(At(label, line) + ": URDF error: " + (reason.empty() ? "liburdfdom refused the file" : reason));
+    // xacro's substitutions left in: a .urdf.xacro (or its copy) opened as is.
+    const bool xacro = lines.text.find("$(") != std::string::npos || lines.text.find("${") != std::string::npos;
+    throw InputError(At(label, line) + ": URDF error: " + (reason.empty() ? "liburdfdom refused the file" : reason) +
+                     (xacro ? " (the file holds xacro substitutions such as $(...): expand it first, "
+                              "`xacro FILE.urdf.xacro > FILE.urdf`)"
+                            : ""));
   }
   RobotDescription robot = UrdfConverter(*model, lines, label, options).Convert();
   for (const std::string& m : log.messages) robot.notes.insert(robot.notes.begin(), label + ": " + m);

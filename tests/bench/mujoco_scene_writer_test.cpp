@@ -515,13 +515,14 @@ void ExpectSameModelThroughMjcf(const std::string& scene_file) {
       LoadSceneString("robots:\n  - file: " + path + "\n", (dir / "scene.yaml").string());
   std::filesystem::remove_all(dir);
   // The writer gives MuJoCo Stiction's collision filter as <contact><exclude>
-  // pairs; the importer builds the filter from the joints itself and notes
-  // the excludes as skipped. Nothing else may be skipped.
+  // pairs, which the importer reads back as excluded body pairs. Nothing may
+  // be skipped.
   for (const RobotSummary& robot : imported.robots) {
     for (const std::string& note : robot.notes) {
-      EXPECT_NE(note.find("contact exclude(s) skipped"), std::string::npos) << "the importer skipped something: " << note;
+      EXPECT_EQ(note.find("skipped"), std::string::npos) << "the importer skipped something: " << note;
     }
   }
+  EXPECT_EQ(imported.excluded_body_pairs.size(), static_cast<size_t>(Count(mjcf, "<exclude ")));
   Simulation original(scene);
   Simulation reimported(imported);
   const MultibodyModel& a = original.model();

@@ -153,7 +153,7 @@ TEST_F(MjcfImporterTest, CompiledModelArrivesWithMuJoCosNumbers) {
   // One note per skipped element, naming it.
   std::string notes;
   for (const std::string& n : r.notes) notes += n + "\n";
-  EXPECT_THAT(notes, HasSubstr("geom 'pole_tip' (body 'pole') skipped: Stiction has no ellipsoids"));
+  EXPECT_THAT(notes, HasSubstr("geom 'pole_tip' (body 'pole'): ellipsoid used as an inscribed polytope of 642 vertices"));
   EXPECT_THAT(notes, HasSubstr("actuator 'push' skipped"));
   EXPECT_THAT(notes, HasSubstr("1 tendon(s) skipped"));
 }
@@ -171,6 +171,91 @@ TEST_F(MjcfImporterTest, MuJoCosRefusalKeepsItsMessageAndLine) {
   const std::string newer = MessageOf(Write("newer.xml", "<mujoco>\n  <size memory=\"1M\"/>\n</mujoco>\n"));
   EXPECT_THAT(newer, AllOf(HasSubstr("newer.xml: MuJoCo refused the model"), HasSubstr("'memory'"),
                            HasSubstr("Element 'size', line 2"), HasSubstr("the file may need a newer MuJoCo")));
+}
+
+// An equality on a tendon names tendons, not bodies, and its second object
+// may be absent (id -1): the importer read them as body ids and crashed with
+// std::bad_alloc on dm_control's quadruped. It is skipped with a note.
+TEST_F(MjcfImporterTest, ATendonEqualityIsSkippedWithANoteNotReadAsBodies) {
+  const std::string path = Write("tendon_equality.xml", R"(<mujoco>
+  <worldbody>
+    <body name="a"><joint name="ja" type="hinge"/><geom size="0.1"/>
+      <body name="b" pos="0.3 0 0"><joint name="jb" type="hinge"/><geom size="0.1"/></body>
+    </body>
+  </worldbody>
+  <tendon><fixed name="t"><joint joint="ja" coef="1"/><joint joint="jb" coef="-1"/></fixed></tendon>
+  <equality><tendon name="hold" tendon1="t"/></equality>
+</mujoco>
+)");
+  const RobotDescription robot = ImportMjcf(path);
+  EXPECT_TRUE(robot.constraints.empty());
+  EXPECT_THAT(robot.notes, testing::Contains(HasSubstr("equality 'hold' skipped")));
+}
+
+// An ellipsoid (issue 34: the object of a hand scene fell through the floor
+// to z = -19.5 m, its only geom skipped) is a mesh inscribed in it: dropped
+// on the floor lying on its side, it comes to rest with its centre at its
+// smallest semi-axis, as the exact ellipsoid would, within the inscribed
+// polytope's 0.5 % and the contact's penetration.
+TEST_F(MjcfImporterTest, AnEllipsoidRestsOnItsSmallestSemiAxis) {
+  const std::string path = Write("ellipsoid.xml", R"(<mujoco>
+  <worldbody>
+    <geom name="floor" type="plane" size="0 0 1"/>
+    <body name="egg" pos="0 0 0.05">
+      <freejoint/>
+      <geom name="shell" type="ellipsoid" size="0.06 0.04 0.025" density="1000"/>
+    </body>
+  </worldbody>
+</mujoco>
+)");
+  Simulation sim(LoadSceneString("time_step: 0.002\nrobots:\n  - file: " + path + "\n    name: m\n", "scene.yaml",
+                                 dir_.string()));
+  for (int i = 0; i < 500; ++i) ASSERT_EQ(sim.Step().status, StepStatus::kSuccess);  // 1 s.
+  const RigidTransform X_WB = sim.CalcFramePose("m/egg");
+  EXPECT_NEAR(X_WB.p.z(), 0.025, 0.005 * 0.025 + 1e-4) << "rests on its smallest semi-axis";
+  EXPECT_LT(sim.CalcKineticEnergy(), 1e-6);
+  EXPECT_GT(std::abs(X_WB.R(2, 2)), 0.999);  // Still lying on its side.
+}
+
+// MuJoCo's contact filtering, as MuJoCo reads the file: contype/conaffinity
+// bitmasks ((a.contype & b.conaffinity) | (b.contype & a.conaffinity) != 0)
+// and <contact><exclude> body pairs (issue 34: a hand's excluded thumb pair
+// penetrated 7.5 mm, the exclude skipped). The scene's own ground has every
+// bit: it touches whatever has one.
+TEST_F(MjcfImporterTest, ContactBitmasksAndExcludesFilterAsInMuJoCo) {
+  const std::string path = Write("filter.xml", R"(<mujoco>
+  <worldbody>
+    <geom name="floor" type="plane" size="0 0 1"/>
+    <body name="a" pos="0 0 1"><freejoint/><geom name="ga" size="0.1" contype="2" conaffinity="2"/></body>
+    <body name="b" pos="0 0 2"><freejoint/><geom name="gb" size="0.1"/></body>
+    <body name="c" pos="0 0 3"><freejoint/><geom name="gc" size="0.1" contype="1" conaffinity="2"/></body>
+    <body name="d" pos="0 0 4"><freejoint/><geom name="gd" size="0.1"/></body>
+  </worldbody>
+  <contact><exclude body1="b" body2="d"/></contact>
+</mujoco>
+)");
+  const Simulation sim(LoadSceneString("world_geometry:\n  - {name: ground, shape: {type: half_space}}\n"
+                                       "robots:\n  - file: " + path + "\n    name: m\n",
+                                       "scene.yaml", dir_.string()));
+  const CollisionWorld& world = sim.collision_world();
+  const auto id = [&](const std::string& name) {
+    for (int i = 0; i < world.num_geometries(); ++i) {
+      if (world.geometry(i).description().name == name) return i;
+    }
+    ADD_FAILURE() << "no geometry " << name;
+    return 0;
+  };
+  EXPECT_FALSE(world.CanCollide(id("m/ga"), id("m/gb")));     // 2&1 | 1&2 = 0.
+  EXPECT_TRUE(world.CanCollide(id("m/ga"), id("m/gc")));      // 2&2.
+  EXPECT_TRUE(world.CanCollide(id("m/gb"), id("m/gc")));      // 1&2 = 0 but 1&1 != 0.
+  EXPECT_FALSE(world.CanCollide(id("m/ga"), id("m/floor")));  // The file's floor: 1/1.
+  EXPECT_TRUE(world.CanCollide(id("m/ga"), id("ground")));    // The scene's ground: every bit.
+  EXPECT_FALSE(world.CanCollide(id("m/gb"), id("m/gd")));     // Excluded.
+  EXPECT_TRUE(world.CanCollide(id("m/gb"), id("m/floor")));
+  for (const std::string& note : sim.CalcLoadNotes()) {
+    EXPECT_EQ(note.find("exclude"), std::string::npos) << note;
+    EXPECT_EQ(note.find("contype"), std::string::npos) << note;
+  }
 }
 
 // A link to a model loads as the model: MuJoCo finds its includes and meshes

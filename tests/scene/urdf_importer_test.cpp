@@ -8,6 +8,7 @@
 #include <numbers>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 
 #include <gmock/gmock.h>
@@ -414,6 +415,40 @@ TEST_F(UrdfImporterTest, RefusesPlanarJointsAndMovingLinksWithoutMass) {
   EXPECT_THAT(MessageOf(massless), HasSubstr("massless.urdf:6: 'b' moves (joint 'j') but has no mass"));
 }
 
+// Drake's PR2 moves its base through x, y and θ joints on two massless
+// links: each is a joint frame that moves the base outboard of it; M(q)
+// stays positive definite (the simulation steps). PyBullet's iiwa gives its
+// welded base an inertia but mass 0: the inertia is ignored, with a note.
+TEST_F(UrdfImporterTest, MasslessLinksOnJointsThatCarryMassAreJointFrames) {
+  const std::string path = Write("planar_base.urdf", R"(<robot name="pr2">
+  <link name="world_anchor">
+    <inertial><mass value="0"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial>
+  </link>
+  <joint name="x" type="prismatic"><parent link="world_anchor"/><child link="base_x"/><axis xyz="1 0 0"/>
+    <limit lower="-10" upper="10" effort="100" velocity="1"/></joint>
+  <link name="base_x"/>
+  <joint name="y" type="prismatic"><parent link="base_x"/><child link="base_y"/><axis xyz="0 1 0"/>
+    <limit lower="-10" upper="10" effort="100" velocity="1"/></joint>
+  <link name="base_y"/>
+  <joint name="theta" type="continuous"><parent link="base_y"/><child link="base"/><axis xyz="0 0 1"/></joint>
+  <link name="base">
+    <inertial><mass value="50"/><inertia ixx="2" ixy="0" ixz="0" iyy="2" iyz="0" izz="3"/></inertial>
+    <collision><geometry><box size="0.6 0.6 0.3"/></geometry></collision>
+  </link>
+</robot>
+)");
+  const RobotDescription robot = ImportUrdf(path);
+  for (const BodyDescription& b : robot.bodies) {
+    EXPECT_EQ(b.joint_frame, b.name == "base_x" || b.name == "base_y") << b.name;
+  }
+  EXPECT_THAT(robot.notes, testing::Contains(HasSubstr("'base_x' moves (joint 'x') without mass: a joint frame")));
+  EXPECT_THAT(robot.notes, testing::Contains(HasSubstr("'world_anchor' has an inertia but no mass: inertia ignored")));
+  Simulation sim(LoadSceneString("gravity: [0, 0, 0]\nrobots:\n  - file: " + path + "\n", "scene.yaml", dir_.string()));
+  sim.SetExternalWrenches({ExternalWrench{sim.model().FindBody("base"), Vector3::Zero(), Vector3(10, 0, 0)}});
+  for (int i = 0; i < 100; ++i) ASSERT_EQ(sim.Step().status, StepStatus::kSuccess);
+  EXPECT_GT(sim.CalcFramePose("base").p.x(), 0);  // 10 N pushed the 50 kg base along x.
+}
+
 TEST_F(UrdfImporterTest, BadLimitsAndInertialsAreRefusedWithTheirLine) {
   const std::string limits = Write("limits.urdf", R"(<robot name="x">
   <link name="a"/>
@@ -487,6 +522,76 @@ TEST_F(UrdfImporterTest, MeshesResolveThroughPackageUrisAndTheSearchPath) {
     EXPECT_THAT(all, HasSubstr(line));
   }
   EXPECT_EQ(std::count(all.begin(), all.end(), '\n'), 3) << all;
+}
+
+// What Drake's own models write and liburdfdom refuses: a revolute joint
+// without <limit> (read as unlimited, no effort limit, with a note) and a
+// weld to a link 'world' the file never declares (the world, as for a
+// declared one).
+TEST_F(UrdfImporterTest, DrakeConventionsUnlimitedJointsAndAnUndeclaredWorldLoad) {
+  const std::string path = Write("drake_style.urdf", R"(<robot name="acrobot">
+  <link name="base">
+    <inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial>
+  </link>
+  <joint name="base_weld" type="fixed"><parent link="world"/><child link="base"/><origin xyz="0 0 2"/></joint>
+  <link name="arm">
+    <inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial>
+    <collision><origin xyz="0 0 -1"/><geometry><sphere radius="0"/></geometry></collision>
+    <visual><geometry><sphere radius="0.0"/></geometry></visual>
+  </link>
+  <joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 1 0"/></joint>
+</robot>
+)");
+  const RobotDescription robot = ImportUrdf(path);
+  ASSERT_EQ(robot.bodies.size(), 2u);
+  // Drake's contact point (a sphere of radius 0): a 0.1 mm collision sphere;
+  // the visual one is not drawn.
+  ASSERT_EQ(robot.bodies[1].geometries.size(), 1u);
+  EXPECT_TRUE(robot.bodies[1].geometries[0].collision);
+  EXPECT_EQ(robot.bodies[1].geometries[0].shape.radius, 1e-4);
+  EXPECT_THAT(robot.notes, testing::Contains(HasSubstr(
+                               "link 'arm' <collision>: sphere of radius 0 (a contact point) used as a sphere of radius "
+                               "0.1 mm")));
+  EXPECT_THAT(robot.notes, testing::Contains(HasSubstr("link 'arm' <visual>: sphere of radius 0 not drawn")));
+  const auto shoulder = std::find_if(robot.joints.begin(), robot.joints.end(),
+                                     [](const JointDescription& j) { return j.name == "shoulder"; });
+  ASSERT_NE(shoulder, robot.joints.end());
+  EXPECT_EQ(shoulder->type, JointType::kRevolute);
+  EXPECT_EQ(shoulder->lower_limit, -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(shoulder->upper_limit, std::numeric_limits<double>::infinity());
+  EXPECT_EQ(robot.joint_limits.at("shoulder").effort, std::numeric_limits<double>::infinity());
+  const auto weld = std::find_if(robot.joints.begin(), robot.joints.end(),
+                                 [](const JointDescription& j) { return j.name == "base_weld"; });
+  ASSERT_NE(weld, robot.joints.end());
+  EXPECT_EQ(weld->parent, "world");
+  EXPECT_DOUBLE_EQ(weld->X_PF.p.z(), 2.0);
+  EXPECT_THAT(robot.notes, testing::Contains(HasSubstr(
+                               "drake_style.urdf:11: joint 'shoulder' has no <limit>, which URDF requires of a revolute "
+                               "joint: read as unlimited")));
+}
+
+TEST_F(UrdfImporterTest, AnUnexpandedXacroIsRefusedWithTheFix) {
+  const std::string path = Write("robot.urdf", R"(<robot name="x">
+  <link name="a"/>
+  <link name="b"/>
+  <joint name="j" type="fixed"><parent link="a"/><child link="b"/><origin xyz="$(optenv X 0) 0 0"/></joint>
+</robot>
+)");
+  EXPECT_THAT(MessageOf(path), testing::AllOf(HasSubstr("robot.urdf:4: URDF error"), HasSubstr("expand it first")));
+}
+
+// A link to a robot file finds the meshes beside the real file.
+TEST_F(UrdfImporterTest, ALinkToARobotFileFindsItsMeshesBesideTheRealFile) {
+  Write("robot/meshes/cube.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n");
+  const std::string real = Write("robot/robot.urdf", R"(<robot name="x">
+  <link name="a"><visual><geometry><mesh filename="meshes/cube.obj"/></geometry></visual></link>
+</robot>
+)");
+  const fs::path link = dir_ / "robot_link.urdf";
+  fs::create_symlink(real, link);
+  const RobotDescription robot = ImportUrdf(link.string());
+  ASSERT_EQ(robot.bodies.at(0).geometries.size(), 1u);
+  EXPECT_EQ(fs::path(robot.bodies[0].geometries[0].shape.mesh_file), fs::canonical(dir_ / "robot/meshes/cube.obj"));
 }
 
 TEST_F(UrdfImporterTest, PackagePathFromTheEnvironment) {
