@@ -80,6 +80,70 @@ std::vector<BodyConstraint> CompileBodyConstraints(const SceneDescription& scene
   return out;
 }
 
+/// The scene's joint couplers on model joints: two different revolute or
+/// prismatic joints, the loader's check (coupler_section.cpp; robots'
+/// couplers by their importers), asserted.
+std::vector<JointCoupler> CompileJointCouplers(const SceneDescription& scene, const MultibodyModel& model) {
+  std::vector<JointCoupler> out;
+  for (const JointCouplerDescription& c : scene.couplers) {
+    JointCoupler coupler;
+    coupler.joint = model.FindJoint(c.joint);
+    coupler.leader = model.FindJoint(c.to);
+    assert(coupler.joint >= 0 && coupler.leader >= 0 && coupler.joint != coupler.leader);
+    assert(IsAxial(model.joint(coupler.joint).type) && IsAxial(model.joint(coupler.leader).type));
+    coupler.ratio = c.ratio;
+    coupler.offset = c.offset;
+    out.push_back(coupler);
+  }
+  return out;
+}
+
+/// The scene with every coupled joint that has no initial value of its own
+/// (in the scene file, a robot's `initial:` or the robot file) started on
+/// its coupling, q_b = ρ q_a + Δ, from its leader's initial value: started
+/// anywhere else the near-rigid coupler would snap it there in the first
+/// steps. Couplers in scene order, so that a chain whose links are listed
+/// leader first starts consistent. A note for each joint this moves from
+/// zero, and for each joint whose own value is off its coupling (kept: the
+/// coupler pulls it in). nullopt when no joint moves.
+std::optional<SceneDescription> StartCoupledJoints(const SceneDescription& scene, std::vector<std::string>* notes) {
+  std::optional<SceneDescription> started;
+  auto find = [](const SceneDescription& s, const std::string& name) {
+    const auto it = std::find_if(s.joints.begin(), s.joints.end(), [&](const JointDescription& j) { return j.name == name; });
+    assert(it != s.joints.end());
+    return static_cast<std::size_t>(it - s.joints.begin());
+  };
+  for (const JointCouplerDescription& c : scene.couplers) {
+    const SceneDescription& s = started ? *started : scene;
+    const JointDescription& leader = s.joints[find(s, c.to)];
+    const JointDescription& follower = s.joints[find(s, c.joint)];
+    const double q_a = leader.initial_q.empty() ? 0.0 : leader.initial_q[0];
+    const double q_b = c.ratio * q_a + c.offset;
+    const std::string unit = follower.type == JointType::kRevolute ? " rad" : " m";
+    const std::string coupling = "its coupler to '" + c.to + "' (" + c.where.ToString() + ": '" + c.joint +
+                                 "' = " + FormatNumber(c.ratio) + " '" + c.to + "' + " + FormatNumber(c.offset) + ")";
+    if (!follower.initial_q.empty()) {
+      const double off = follower.initial_q[0] - q_b;
+      if (std::abs(off) > 1e-12) {
+        notes->push_back("joint '" + c.joint + "' starts " + FormatNumber(off) + unit + " off " + coupling +
+                         "; the coupler pulls it in over the first steps");
+      }
+      continue;
+    }
+    if (q_b == 0) continue;
+    const std::size_t index = find(s, c.joint);
+    if (!started) started = scene;
+    JointDescription& moved = started->joints[index];
+    moved.initial_q = {q_b};
+    const bool inside = q_b >= moved.lower_limit && q_b <= moved.upper_limit;
+    notes->push_back("joint '" + c.joint + "' starts at " + FormatNumber(q_b) + unit + ", where " + coupling +
+                     " puts it" +
+                     (inside ? "" : " (outside its limits [" + FormatNumber(moved.lower_limit) + ", " +
+                                        FormatNumber(moved.upper_limit) + "])"));
+  }
+  return started;
+}
+
 GeometryMaterials CompileMaterials(const SceneDescription& scene, const std::vector<CollisionGeometrySpec>& specs) {
   GeometryMaterials materials;
   for (const MaterialDescription& m : scene.materials) materials.materials.push_back(m.material);
@@ -235,8 +299,12 @@ std::vector<std::string> IgnoreInitialOverlaps(const SceneDescription& scene, co
 
 }  // namespace
 
-CompiledScene CompileScene(const SceneDescription& scene) {
+CompiledScene CompileScene(const SceneDescription& loaded) {
   CompiledScene out;
+  // A copy only when a coupled joint moves: every other scene compiles as
+  // it did before couplers existed.
+  const std::optional<SceneDescription> coupled = StartCoupledJoints(loaded, &out.notes);
+  const SceneDescription& scene = coupled ? *coupled : loaded;
   out.multibody = BuildModel(scene);
   std::vector<CollisionGeometrySpec> specs = CollectGeometries(scene, *out.multibody.model);
   CollisionFilter filter = CalcJointFilter(*out.multibody.model);
@@ -254,7 +322,10 @@ CompiledScene CompileScene(const SceneDescription& scene) {
     out.multibody = BuildModel(*rested);
   }
   const MultibodyModel& model = *out.multibody.model;
-  out.notes = IgnoreInitialOverlaps(scene, out.multibody, out.collision.get());
+  for (std::string& note : IgnoreInitialOverlaps(scene, out.multibody, out.collision.get())) {
+    out.notes.push_back(std::move(note));
+  }
+  out.joint_couplers = CompileJointCouplers(scene, model);
   out.actuators = CompileActuators(scene, model);
   out.gripper_impedance = CompileGripperImpedance(scene.gripper, model, out.multibody.q0, out.multibody.v0);
   return out;

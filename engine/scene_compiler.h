@@ -3,7 +3,8 @@
 // what a Simulation runs, as MuJoCo's compiler turns its mjCModel into an
 // mjModel (src/user/user_model.cc). The model and its initial state
 // (multibody/model_builder.h), the collision world with its filter and each
-// geometry's material, the welds and balls, the PD actuators on their
+// geometry's material, the welds and balls, the joint couplers (with the
+// coupled joints started on their coupling), the PD actuators on their
 // joints, and the arm gripper's Cartesian impedance at its start pose.
 //
 // Where the checks live. A scene file's mistakes are refused by the loader
@@ -37,6 +38,7 @@
 
 #include "engine/contact/cartesian_impedance_constraints.h"
 #include "engine/contact/contact_constraints.h"
+#include "engine/contact/joint_coupler_constraints.h"
 #include "engine/contact/pd_actuator_constraints.h"
 #include "engine/contact/weld_constraints.h"
 #include "engine/geometry/collision_world.h"
@@ -55,6 +57,8 @@ struct CompiledScene {
   GeometryMaterials materials;
   /// The scene's weld and ball constraints, in scene order.
   std::vector<BodyConstraint> body_constraints;
+  /// The scene's joint couplers (robots' and its own), in scene order.
+  std::vector<JointCoupler> joint_couplers;
   /// One per scene actuator, in scene order, on its model joint. Gains and
   /// targets are left to Simulation::SetActuatorGains/SetActuatorTarget,
   /// which check them (and an oscillator's centre is its target).
@@ -64,8 +68,9 @@ struct CompiledScene {
   /// prismatic joints between it and the world at their initial values.
   /// nullopt for a gantry gripper or none.
   std::optional<CartesianImpedance> gripper_impedance;
-  /// What compiling changed that a user should know, one line each: robot
-  /// links that overlap at the start and therefore ignore each other.
+  /// What compiling changed that a user should know, one line each:
+  /// coupled joints started on their coupling (or off it), robot links that
+  /// overlap at the start and therefore ignore each other.
   std::vector<std::string> notes;
 };
 

@@ -46,6 +46,7 @@ void Simulation::TakeCompiledScene(CompiledScene* compiled) {
   sources_ = std::make_unique<ConstraintSources>();
   sources_->materials = std::move(compiled->materials);
   sources_->body_constraints = std::move(compiled->body_constraints);
+  sources_->joint_couplers = std::move(compiled->joint_couplers);
   sources_->actuators = std::move(compiled->actuators);
   theta_stepper_ = std::make_unique<ThetaMethodStepper>(*model_, collision_.get(), sources_.get());
   nmdp_stepper_ = std::make_unique<NmdpStepper>(*model_, collision_.get(), sources_.get());

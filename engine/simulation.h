@@ -121,8 +121,8 @@ class Simulation {
   /// The scene's material names, in scene order.
   std::vector<std::string> material_names() const;
   /// Contacts of the last successful step (points, frames, impulses, state).
-  /// Only contacts: joint limits, actuators and weld/ball constraints are not
-  /// reported here.
+  /// Only contacts: joint limits, actuators, weld/ball constraints and joint
+  /// couplers are not reported here.
   const std::vector<ContactReport>& contacts() const;
   /// The pressure-field contact surfaces of the last step's contact query
   /// (ContactReport::surface indexes them); empty without compliant
@@ -214,8 +214,9 @@ class Simulation {
   /// What loading accepted but a user should know, one line each: every
   /// robot's import notes ("ROBOT (FORMAT): NOTE", the elements of its file
   /// that were skipped or changed), then the collision world's (meshes used
-  /// through their hull), then the compiler's (robot links that overlap at
-  /// the start and ignore each other). The viewer lists them under "Import notes", the
+  /// through their hull), then the compiler's (coupled joints started on
+  /// their coupling, robot links that overlap at the start and ignore each
+  /// other). The viewer lists them under "Import notes", the
   /// CLI prints them and writes them to its report.
   std::vector<std::string> CalcLoadNotes() const;
   const MultibodyModel& model() const { return *model_; }
@@ -235,7 +236,7 @@ class Simulation {
  private:
   // The constructor's steps, in order.
   /// The model, initial state, collision world and the stepper with the
-  /// compiled materials, welds and actuators.
+  /// compiled materials, welds, joint couplers and actuators.
   void TakeCompiledScene(CompiledScene* compiled);
   void InstallOscillators();
   /// The scene's actuator gains and targets, through their setters.

@@ -159,6 +159,10 @@ std::string CheckScene(const SceneDescription& scene) {
     return "constraint " + Named(constraint.name, constraint.where) +
            ": weld and ball constraints are not mapped to Bullet";
   }
+  if (!scene.couplers.empty()) {
+    const JointCouplerDescription& c = scene.couplers.front();
+    return "coupler of joint '" + c.joint + "' (" + c.where.ToString() + "): joint couplers are not mapped to Bullet";
+  }
   // Articulated trees first, so that a robot is refused for what it is
   // rather than for its first link's inertia: the adapter builds
   // btRigidBody objects only (no btMultiBody), jointed to the world.

@@ -177,6 +177,11 @@ bool MjcfBuilder::CheckSceneLevel() {
                   (c.type == BodyConstraintType::kWeld ? "weld" : "ball") +
                   " constraints are not mapped to MuJoCo (equality constraints)");
   }
+  if (!scene_.couplers.empty()) {
+    const JointCouplerDescription& c = scene_.couplers.front();
+    return Refuse("coupler of joint '" + c.joint + "'" + Where(c.where) +
+                  ": joint couplers are not mapped to MuJoCo (joint equality constraints)");
+  }
   if (scene_.gripper.present) {
     return Refuse("gripper" + Where(scene_.gripper.where) +
                   ": the teleoperated gripper is not mapped to MuJoCo");

@@ -11,6 +11,7 @@
 
 #include "engine/contact/cartesian_impedance_constraints.h"
 #include "engine/contact/contact_constraints.h"
+#include "engine/contact/joint_coupler_constraints.h"
 #include "engine/contact/pd_actuator_constraints.h"
 #include "engine/contact/weld_constraints.h"
 
@@ -23,6 +24,8 @@ struct ConstraintSources {
   std::vector<JointActuator> actuators;
   /// Weld and ball constraints between two bodies (or a body and the world).
   std::vector<BodyConstraint> body_constraints;
+  /// Holonomic couplings q_b = ρ q_a + Δ of two revolute or prismatic joints.
+  std::vector<JointCoupler> joint_couplers;
   /// Task-space impedance controllers (the arm gripper's is controller 0).
   std::vector<CartesianImpedance> cartesian_impedances;
 };

@@ -26,7 +26,7 @@ struct ConstraintJacobianBlock {
 enum class ConstraintKind {
   kFrictionCone,  ///< 3 rows, SapFrictionConeParameters.
   kClamped,       ///< 1 row, SapClampedParameters (limits, PD with effort limit).
-  kBilateral,     ///< k rows, SapBilateralParameters (welds, ball joints).
+  kBilateral,     ///< k rows, SapBilateralParameters (welds, ball joints, joint couplers).
   kHuntCrossley,  ///< 3 rows, HuntCrossleyParameters (Lagged or Similar contact).
 };
 
@@ -39,6 +39,7 @@ enum class ConstraintOrigin {
   kActuator,    ///< One PD row with effort limits (a soft constraint).
   kWeld,        ///< Weld or ball rows (bilateral).
   kCartesian,   ///< One Cartesian-impedance or posture PD row (soft, like kActuator).
+  kCoupler,     ///< One joint-coupler row q_b − ρ q_a − Δ (bilateral, like kWeld).
 };
 
 struct Constraint {

@@ -19,6 +19,9 @@ void ContactProblemBuilder::Build(const KinematicsCache& cache_q0, const VectorX
   AddCartesianImpedanceConstraints(sources.cartesian_impedances, &assembly_, &cartesian_constraints_,
                                    &cartesian_rows_);
   AddWeldConstraints(sources.body_constraints, params, &assembly_);
+  // Last, so that a scene without couplers builds the problem it built
+  // before they existed, constraint for constraint.
+  AddJointCouplerConstraints(sources.joint_couplers, params, &assembly_);
 }
 
 }  // namespace stiction

@@ -1,7 +1,7 @@
 #pragma once
 // Builds the constraints of a step's contact problem, one family at a time
 // ([SAP] Sec. V and VII): contacts, joint limits, PD actuators, Cartesian
-// impedance controllers, welds.
+// impedance controllers, welds, joint couplers.
 // Each family is one file of this folder that owns its parameters and
 // regularization next to its cost; adding a family is one file plus one
 // call in Build().
@@ -30,7 +30,7 @@ class ContactProblemBuilder {
   /// set) by this step's, in family order: contacts (one per point, with one
   /// report each in *reports; their materials from `sources`), joint limits
   /// within reach, and from `sources` the PD actuators, Cartesian impedance
-  /// controllers and welds. `cache_q0` holds the
+  /// controllers, welds and joint couplers. `cache_q0` holds the
   /// kinematics at q0 (J is evaluated at q0, [SAP] Eq. 7); v0 (the
   /// velocities at the step start) gives the Lagged model its previous
   /// normal force ([ICF] Eq. 29); margin [m] is the

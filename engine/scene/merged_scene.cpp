@@ -12,14 +12,15 @@ namespace {
 namespace fs = std::filesystem;
 
 /// Top-level keys of a file: the scene's and `include`.
-constexpr std::array<std::string_view, 23> kFileKeys = {
+constexpr std::array<std::string_view, 24> kFileKeys = {
     "description", "include",          "gravity",   "time_step",      "duration",
     "stepping",    "integrator",       "contact_model", "solver",     "nmdp",
     "default_material", "materials",   "world_geometry", "bodies",    "joints",
     "robots",      "package_path",     "actuators", "oscillators",    "constraints",
-    "gripper",     "commands",         "camera"};
-constexpr std::array<std::string_view, 8> kListKeys = {"materials", "world_geometry", "bodies",      "joints",
-                                                       "robots",    "actuators",      "oscillators", "constraints"};
+    "couplers",    "gripper",          "commands",  "camera"};
+constexpr std::array<std::string_view, 9> kListKeys = {"materials",   "world_geometry", "bodies",
+                                                       "joints",      "robots",         "actuators",
+                                                       "oscillators", "constraints",    "couplers"};
 constexpr int kMaxIncludeDepth = 32;
 
 /// The whole text as YAML; refuses a syntax error, an empty file and a top

@@ -379,6 +379,10 @@ class MjcfConverter {
 
   void AddEquality(int e) {
     const std::string name = Name(mjOBJ_EQUALITY, e, "equality");
+    if (m_.eq_type[e] == mjEQ_JOINT) {
+      AddJointEquality(e, name);
+      return;
+    }
     // obj1id/obj2id are bodies only for connect and weld (joints or tendons
     // for the others, and obj2id may be −1): read them after the type.
     const int b1 = m_.eq_obj1id[e];
@@ -405,7 +409,7 @@ class MjcfConverter {
         break;
       }
       default:
-        Note("equality '" + name + "' skipped: only connect and weld are supported");
+        Note("equality '" + name + "' skipped: only connect, weld and joint are supported");
         return;
     }
     if (!m_.eq_active[e]) {
@@ -413,6 +417,50 @@ class MjcfConverter {
       return;
     }
     out_.constraints.push_back(c);
+  }
+
+  /// <equality><joint joint1="b" joint2="a" polycoef="c0 c1 c2 c3 c4"/>:
+  /// MuJoCo holds q_b − q_b0 = Σ c_k (q_a − q_a0)^k, qpos0 the reference.
+  /// Our hinge and slide coordinates are measured from qpos0
+  /// (SetAxialJoint), so the linear part is the coupler q_b = c1 q_a + c0
+  /// exactly. A quadratic or higher term, a missing joint2 (joint1 held
+  /// at a constant) or a second equality on one joint1 is noted and skipped.
+  void AddJointEquality(int e, const std::string& name) {
+    const std::string what = "equality '" + name + "' (joint)";
+    const int j1 = m_.eq_obj1id[e];
+    const int j2 = m_.eq_obj2id[e];
+    const mjtNum* poly = m_.eq_data + mjNEQDATA * e;
+    if (!m_.eq_active[e]) {
+      Note(what + " skipped: inactive in the file");
+      return;
+    }
+    if (j2 < 0) {
+      Note(what + " skipped: without joint2 it holds joint1 at a constant, which Stiction does not model");
+      return;
+    }
+    if (poly[2] != 0 || poly[3] != 0 || poly[4] != 0) {
+      Note(what + " skipped: polycoef has terms above the linear one (c2..c4 = " + FormatNumber(poly[2]) + " " +
+           FormatNumber(poly[3]) + " " + FormatNumber(poly[4]) + "); Stiction couples joints linearly");
+      return;
+    }
+    const auto scalar = [&](int j) { return m_.jnt_type[j] == mjJNT_HINGE || m_.jnt_type[j] == mjJNT_SLIDE; };
+    JointCouplerDescription c;
+    c.joint = Name(mjOBJ_JOINT, j1, "joint");
+    c.to = Name(mjOBJ_JOINT, j2, "joint");
+    c.ratio = poly[1];
+    c.offset = poly[0];
+    c.where = SourceLocation{label_, 0};
+    if (!scalar(j1) || !scalar(j2) || j1 == j2) {
+      Note(what + " skipped: it needs two different hinge or slide joints");
+      return;
+    }
+    for (const JointCouplerDescription& other : out_.couplers) {
+      if (other.joint == c.joint) {
+        Note(what + " skipped: joint '" + c.joint + "' already follows '" + other.to + "'");
+        return;
+      }
+    }
+    out_.couplers.push_back(std::move(c));
   }
 
   RigidTransform PoseAtQpos0(int b) {

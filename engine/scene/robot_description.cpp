@@ -90,9 +90,13 @@ void LumpWeldedMasses(RobotDescription* robot, const std::string& mass_element) 
 }
 
 void StartInsideLimits(const std::map<std::string, double>& given, RobotDescription* robot) {
+  auto follows = [&](const std::string& name) {
+    return std::any_of(robot->couplers.begin(), robot->couplers.end(),
+                       [&](const JointCouplerDescription& c) { return c.joint == name; });
+  };
   for (JointDescription& j : robot->joints) {
     const bool axial = j.type == JointType::kRevolute || j.type == JointType::kPrismatic;
-    if (!axial || !j.initial_q.empty() || given.count(j.name)) continue;
+    if (!axial || !j.initial_q.empty() || given.count(j.name) || follows(j.name)) continue;
     const double q0 = std::clamp(0.0, j.lower_limit, j.upper_limit);
     if (q0 == 0.0) continue;
     j.initial_q = {q0};

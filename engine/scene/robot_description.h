@@ -46,6 +46,8 @@ struct RobotDescription {
   std::vector<ConstraintDescription> constraints;  ///< MJCF weld/connect equalities.
   /// Body pairs that never touch (MJCF <contact><exclude>); "world" for R.
   std::vector<std::pair<std::string, std::string>> excluded_body_pairs;
+  /// URDF <mimic>, MJCF linear joint equalities (unprefixed joint names).
+  std::vector<JointCouplerDescription> couplers;
   Vector3 gravity = Vector3(0, 0, -9.81);  ///< MJCF <option gravity> [m/s²].
   double time_step = 0;                    ///< MJCF <option timestep> [s]; 0 = none.
   /// One line per element the importer skipped, naming it and why
@@ -71,7 +73,8 @@ void LumpWeldedMasses(RobotDescription* robot, const std::string& mass_element);
 /// zero, the first step would throw the robot against its limits (a Panda's
 /// elbow, a quadruped's calves, dm_control's hopper knee). A joint with an
 /// initial value of its own, in the file or in `given` (the scene's
-/// `initial:`), keeps it.
+/// `initial:`), keeps it; a coupled joint (`robot->couplers`) starts where
+/// its leader puts it instead (CompileScene).
 void StartInsideLimits(const std::map<std::string, double>& given, RobotDescription* robot);
 
 /// Adds a rigid body's mass properties to another's: the result's centre of

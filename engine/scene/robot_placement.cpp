@@ -36,6 +36,7 @@ class RobotPlacer {
     for (const JointDescription& j : robot_.joints) PlaceJoint(j);
     PlaceFileActuators();
     PlaceConstraints();
+    PlaceCouplers();
   }
 
  private:
@@ -194,7 +195,12 @@ class RobotPlacer {
   /// limit: revolute and prismatic joints, when `joint_pd` asks.
   void AddJointPd(const JointDescription& j, const JointDescription& joint) {
     const auto override_it = placement_.joint_pd_overrides.find(j.name);
-    if (!IsAxial(j.type) || (!placement_.joint_pd && override_it == placement_.joint_pd_overrides.end())) return;
+    const bool listed = override_it != placement_.joint_pd_overrides.end();
+    if (!IsAxial(j.type) || (!placement_.joint_pd && !listed)) return;
+    // A coupled joint (a mimic finger) is driven by its leader through the
+    // coupler; a PD holding its initial value would fight the coupling. It
+    // gets one only when joint_pd.joints names it.
+    if (!listed && Follows(j.name)) return;
     const JointPdGains gains =
         override_it != placement_.joint_pd_overrides.end() ? override_it->second : *placement_.joint_pd;
     ActuatorDescription a;
@@ -239,6 +245,21 @@ class RobotPlacer {
       scene_.excluded_body_pairs.emplace_back(a == "world" ? placement_.parent : Prefixed(a),
                                               b == "world" ? placement_.parent : Prefixed(b));
     }
+  }
+
+  /// The file's joint couplings, between the prefixed joints.
+  void PlaceCouplers() {
+    for (const JointCouplerDescription& file_coupler : robot_.couplers) {
+      JointCouplerDescription c = file_coupler;
+      c.joint = Prefixed(c.joint);
+      c.to = Prefixed(c.to);
+      scene_.couplers.push_back(std::move(c));
+    }
+  }
+
+  bool Follows(const std::string& joint) const {
+    return std::any_of(robot_.couplers.begin(), robot_.couplers.end(),
+                       [&](const JointCouplerDescription& c) { return c.joint == joint; });
   }
 
   const RobotDescription& robot_;

@@ -28,7 +28,9 @@ struct RobotPlacement {
   /// Initial joint coordinates by (unprefixed) joint name [rad] or [m].
   std::map<std::string, double> initial;
   /// When set, a PD actuator named like its joint holds every revolute and
-  /// prismatic joint at its initial value, capped by the file's effort limit.
+  /// prismatic joint at its initial value, capped by the file's effort limit
+  /// (but a coupled joint, which its leader drives, unless
+  /// joint_pd_overrides names it).
   std::optional<JointPdGains> joint_pd;
   std::map<std::string, JointPdGains> joint_pd_overrides;  ///< By joint name.
   std::vector<std::string> groups;  ///< Added to every collision geometry.
@@ -43,8 +45,8 @@ struct RobotPlacement {
 /// The prefixed name of a robot element.
 std::string RobotElementName(const RobotPlacement& placement, const std::string& name);
 
-/// Appends the robot's bodies, joints, geometries, materials, actuators and
-/// constraints to `scene`. Throws InputError at `placement.where` for an
+/// Appends the robot's bodies, joints, geometries, materials, actuators,
+/// constraints and joint couplers to `scene`. Throws InputError at `placement.where` for an
 /// unknown parent body, an initial value or PD override naming no joint of
 /// the robot, a name that already exists in the scene, or an initial value
 /// outside the joint's limits.

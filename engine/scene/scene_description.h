@@ -169,6 +169,21 @@ struct ConstraintDescription {
   SourceLocation where;
 };
 
+/// A holonomic coupling of two revolute or prismatic joints (scene key
+/// `couplers:`, URDF <mimic>, MJCF linear <equality><joint>):
+///   q_joint = ratio · q_to + offset,
+/// held by a near-rigid bilateral constraint
+/// (engine/contact/joint_coupler_constraints.h). A follower whose initial
+/// position is not given (its JointDescription::initial_q is left empty,
+/// scene joints included) starts on its coupling (CompileScene).
+struct JointCouplerDescription {
+  std::string joint;  ///< The follower b: a revolute or prismatic joint.
+  std::string to;     ///< The leader a: a revolute or prismatic joint, ≠ joint.
+  double ratio = 1;   ///< ρ [b's unit per a's unit: rad/rad, m/m, m/rad or rad/m], finite.
+  double offset = 0;  ///< Δ [rad or m, b's unit], finite.
+  SourceLocation where;
+};
+
 /// One finger of a gripper or hand: its actuators (joint PD) with their
 /// open and closed targets (joint coordinates, [m] or [rad]).
 struct FingerDescription {
@@ -298,6 +313,8 @@ struct SceneDescription {
   /// Body pairs that never touch (MJCF `<contact><exclude>`), by body name
   /// ("world" for the world).
   std::vector<std::pair<std::string, std::string>> excluded_body_pairs;
+  /// At most one per follower joint, in scene order (robots' first).
+  std::vector<JointCouplerDescription> couplers;
   GripperDescription gripper;
   /// Robots imported from URDF or MJCF files, in scene order.
   std::vector<RobotSummary> robots;

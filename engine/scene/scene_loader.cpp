@@ -34,6 +34,7 @@ SceneDescription ParseSections(const MergedScene& merged) {
   parser.ParseActuators();
   parser.ParseOscillators();
   parser.ParseConstraints();
+  parser.ParseCouplers();
   parser.ParseGripper();
   parser.ParseCommands();
   parser.ParseCamera();

@@ -14,6 +14,7 @@
 //   actuator_section.cpp    actuators
 //   oscillator_section.cpp  oscillators
 //   constraint_section.cpp  constraints
+//   coupler_section.cpp     couplers
 //   gripper_section.cpp     gripper, commands
 //   camera_section.cpp      camera
 //
@@ -87,6 +88,7 @@ class SceneParser {
   void ParseActuators();      ///< actuator_section.cpp
   void ParseOscillators();    ///< oscillator_section.cpp
   void ParseConstraints();    ///< constraint_section.cpp
+  void ParseCouplers();       ///< coupler_section.cpp
   void ParseGripper();        ///< gripper_section.cpp
   void ParseCommands();       ///< gripper_section.cpp
   void ParseCamera();         ///< camera_section.cpp
@@ -127,6 +129,10 @@ class SceneParser {
   void RefuseFreeState(const BodyDescription& body, const JointDescription& joint,
                        const PendingFreeState& state) const;
   JointDescription MakeFreeJoint(const BodyDescription& body, const PendingFreeState& state) const;
+  // coupler_section.cpp
+  /// Clears the initial position of a scene joint that follows a coupler
+  /// when its entry gives none (the compiler then starts it on its coupling).
+  void LeaveFollowerToItsCoupling(const std::string& follower);
   // robot_section.cpp
   std::vector<std::string> ReadPackagePath() const;
   void ParseRobot(const Ctx& ctx, const YAML::Node& node, const std::vector<std::string>& package_path);

@@ -206,6 +206,7 @@ class UrdfConverter {
       AddLink(*root, nullptr);
     }
     ThrowMeshErrors();
+    AddCouplers();
     LumpWeldedMasses(&out_, "<inertial> with a positive mass");
     return std::move(out_);
   }
@@ -366,13 +367,49 @@ class UrdfConverter {
                              "': <dynamics friction> ignored (Stiction has no joint dry friction)");
       }
     }
-    if (j.mimic) {
-      out_.notes.push_back(where + ": joint '" + j.name + "': <mimic> ignored (the joint moves on its own)");
-    }
+    if (j.mimic) mimics_.push_back(&j);  // Once every joint is known (AddCouplers).
+
     if (j.safety) {
       out_.notes.push_back(where + ": joint '" + j.name + "': <safety_controller> ignored");
     }
     return joint;
+  }
+
+  /// Each <mimic joint="a" multiplier="m" offset="o"/> on a joint b is the
+  /// coupler q_b = m q_a + o (robot_description.h). Both joints must be
+  /// revolute, continuous or prismatic: a mimic on another type is noted
+  /// and skipped; a leader that is not a joint of the file, or a
+  /// non-finite multiplier or offset, is refused at b's line.
+  void AddCouplers() {
+    for (const urdf::Joint* j : mimics_) {
+      const urdf::JointMimic& mimic = *j->mimic;
+      const std::string where = SourceLocation{label_, JointLine(j->name)}.ToString();
+      const std::string what = where + ": joint '" + j->name + "': <mimic joint='" + mimic.joint_name + "'>";
+      const auto find = [&](const std::string& name) {
+        return std::find_if(out_.joints.begin(), out_.joints.end(),
+                            [&](const JointDescription& d) { return d.name == name; });
+      };
+      const auto leader = find(mimic.joint_name);
+      if (leader == out_.joints.end()) throw InputError(what + ": no joint of the file has that name");
+      if (!std::isfinite(mimic.multiplier) || !std::isfinite(mimic.offset)) {
+        throw InputError(what + ": multiplier and offset must be finite, got multiplier=" +
+                         FormatNumber(mimic.multiplier) + " offset=" + FormatNumber(mimic.offset));
+      }
+      if (mimic.joint_name == j->name) throw InputError(what + ": a joint cannot mimic itself");
+      const auto follower = find(j->name);
+      const auto axial = [](JointType t) { return t == JointType::kRevolute || t == JointType::kPrismatic; };
+      if (follower == out_.joints.end() || !axial(follower->type) || !axial(leader->type)) {
+        out_.notes.push_back(what + " skipped: only revolute, continuous and prismatic joints can be coupled");
+        continue;
+      }
+      JointCouplerDescription c;
+      c.joint = j->name;
+      c.to = mimic.joint_name;
+      c.ratio = mimic.multiplier;
+      c.offset = mimic.offset;
+      c.where = SourceLocation{label_, JointLine(j->name)};
+      out_.couplers.push_back(std::move(c));
+    }
   }
 
   /// Every mesh file that could not be found, in one message (a line each)
@@ -496,6 +533,7 @@ class UrdfConverter {
   const UrdfImportOptions& options_;
   RobotDescription out_;
   std::vector<std::string> mesh_errors_;  ///< ConvertShape's, thrown at the end of Convert.
+  std::vector<const urdf::Joint*> mimics_;  ///< Joints with a <mimic>, in tree order (AddCouplers).
 };
 
 }  // namespace

@@ -50,7 +50,8 @@ class NmdpStepper : public Stepper {
 
   /// One step of params.scheme (an NMDP scheme, not the θ-method) with the
   /// collision world's points and the sources' PD actuators; refuses weld
-  /// and ball constraints and Cartesian impedance controllers.
+  /// and ball constraints, joint couplers and Cartesian impedance
+  /// controllers.
   StepStatus Step(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
                   const VectorX* tau_ext, VectorX* q, VectorX* v, StepStats* stats,
                   std::string* message) override;

@@ -1295,8 +1295,8 @@ TEST(AppRobotTest, ABadDroppedFileKeepsTheSceneRunning) {
 // stderr once at load, and the status line points at the Import notes list.
 TEST(AppRobotTest, ImportNotesArePrintedAndShown) {
   const fs::path urdf = WriteTempFile(
-      "mimic.urdf",
-      "<robot name=\"mimic_arm\">\n"
+      "noted.urdf",
+      "<robot name=\"noted_arm\">\n"
       "  <link name=\"base\"><inertial><mass value=\"1\"/><inertia ixx=\"0.01\" iyy=\"0.01\" izz=\"0.01\""
       " ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>\n"
       "    <visual><geometry><box size=\"0.2 0.2 0.1\"/></geometry></visual></link>\n"
@@ -1310,7 +1310,7 @@ TEST(AppRobotTest, ImportNotesArePrintedAndShown) {
       "<origin xyz=\"0 0 0.2\"/><axis xyz=\"0 1 0\"/><limit lower=\"-1\" upper=\"1\" effort=\"10\" velocity=\"1\"/></joint>\n"
       "  <joint name=\"j2\" type=\"revolute\"><parent link=\"a\"/><child link=\"b\"/>"
       "<origin xyz=\"0 0 0.3\"/><axis xyz=\"0 1 0\"/><limit lower=\"-1\" upper=\"1\" effort=\"10\" velocity=\"1\"/>"
-      "<mimic joint=\"j1\"/></joint>\n"
+      "<safety_controller soft_lower_limit=\"-0.9\" soft_upper_limit=\"0.9\" k_velocity=\"1\"/></joint>\n"
       "</robot>\n");
   App app(Options(kDemo));
   testing::internal::CaptureStderr();
@@ -1326,7 +1326,7 @@ TEST(AppRobotTest, ImportNotesArePrintedAndShown) {
     ++lines;
   }
   EXPECT_EQ(static_cast<size_t>(std::count(err.begin(), err.end(), '\n')), lines) << err;
-  EXPECT_NE(err.find("<mimic> ignored"), std::string::npos) << err;
+  EXPECT_NE(err.find("<safety_controller> ignored"), std::string::npos) << err;
   EXPECT_NE(app.ui().message.find(std::to_string(notes.size()) + " import note"), std::string::npos)
       << app.ui().message;
   // Frames (the panel lists the notes) do not print them again.

@@ -158,6 +158,38 @@ TEST_F(MjcfImporterTest, CompiledModelArrivesWithMuJoCosNumbers) {
   EXPECT_THAT(notes, HasSubstr("1 tendon(s) skipped"));
 }
 
+TEST_F(MjcfImporterTest, LinearJointEqualitiesBecomeCouplersAndTheRestIsNoted) {
+  // MuJoCo: q_y − q_y0 = Σ c_k (q_x − q_x0)^k. Ours are measured from qpos0,
+  // so the linear part is q_y = c1 q_x + c0 whatever the refs are.
+  const RobotDescription r = ImportMjcf(Write("equalities.xml", R"(<mujoco model="eq">
+  <worldbody>
+    <body name="a"><joint name="ja" type="hinge" ref="0.4"/><geom type="sphere" size="0.1" mass="1"/></body>
+    <body name="b" pos="1 0 0"><joint name="jb" type="slide" ref="-0.2"/><geom type="sphere" size="0.1" mass="1"/></body>
+    <body name="c" pos="2 0 0"><joint name="jc" type="hinge"/><geom type="sphere" size="0.1" mass="1"/></body>
+    <body name="d" pos="3 0 0"><joint name="jd" type="ball"/><geom type="sphere" size="0.1" mass="1"/></body>
+  </worldbody>
+  <equality>
+    <joint name="gear" joint1="jb" joint2="ja" polycoef="0.05 -2 0 0 0"/>
+    <joint name="curved" joint1="jc" joint2="ja" polycoef="0 1 0.5 0 0"/>
+    <joint name="alone" joint1="jc"/>
+    <joint name="again" joint1="jb" joint2="jc"/>
+    <joint name="off" joint1="jc" joint2="ja" active="false"/>
+  </equality>
+</mujoco>
+)"));
+  ASSERT_EQ(r.couplers.size(), 1u);
+  EXPECT_EQ(r.couplers[0].joint, "jb");
+  EXPECT_EQ(r.couplers[0].to, "ja");
+  EXPECT_EQ(r.couplers[0].ratio, -2);
+  EXPECT_EQ(r.couplers[0].offset, 0.05);
+  std::string notes;
+  for (const std::string& n : r.notes) notes += n + "\n";
+  EXPECT_THAT(notes, HasSubstr("equality 'curved' (joint) skipped: polycoef has terms above the linear one"));
+  EXPECT_THAT(notes, HasSubstr("equality 'alone' (joint) skipped: without joint2"));
+  EXPECT_THAT(notes, HasSubstr("equality 'again' (joint) skipped: joint 'jb' already follows 'ja'"));
+  EXPECT_THAT(notes, HasSubstr("equality 'off' (joint) skipped: inactive in the file"));
+}
+
 TEST_F(MjcfImporterTest, MuJoCosRefusalKeepsItsMessageAndLine) {
   const std::string path = Write("bad.xml", "<mujoco>\n  <worldbody>\n    <body><joint type=\"spin\"/></body>\n  </worldbody>\n</mujoco>\n");
   const std::string message = MessageOf(path);

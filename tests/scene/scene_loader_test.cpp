@@ -1473,5 +1473,63 @@ TEST(SceneLoaderErrorTest, CameraErrors) {
               "unknown body 'x' (bodies: b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, ...)");
 }
 
+// ---------------------------------------------------------------------------
+// Joint couplers.
+// ---------------------------------------------------------------------------
+
+// Two hinges and a slider (each its own body), and the ball of kTwoBodies.
+const std::string kCoupledJoints = R"(bodies:
+  - {name: a, mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}
+  - {name: b, mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}
+  - {name: c, mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}
+  - {name: d, mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}
+joints:
+  - {name: ha, type: revolute, parent: world, child: a}
+  - {name: hb, type: revolute, parent: world, child: b}
+  - {name: s, type: prismatic, parent: world, child: c}
+  - {name: knob, type: ball, parent: world, child: d}
+)";
+
+TEST(SceneLoaderTest, Couplers) {
+  const SceneDescription scene = Load(kCoupledJoints + R"(couplers:
+  - {joint: hb, to: ha, ratio: -2, offset: 0.25}
+  - {joint: s, to: ha}
+)");
+  ASSERT_EQ(scene.couplers.size(), 2u);
+  EXPECT_EQ(scene.couplers[0].joint, "hb");
+  EXPECT_EQ(scene.couplers[0].to, "ha");
+  EXPECT_EQ(scene.couplers[0].ratio, -2);
+  EXPECT_EQ(scene.couplers[0].offset, 0.25);
+  EXPECT_EQ(scene.couplers[0].where.ToString(), "inline.yaml:12");
+  EXPECT_EQ(scene.couplers[1].ratio, 1);  // Documented defaults.
+  EXPECT_EQ(scene.couplers[1].offset, 0);
+}
+
+TEST(SceneLoaderErrorTest, CouplerErrors) {
+  ExpectError(kCoupledJoints + "couplers:\n  - {joint: nope, to: ha}\n", "inline.yaml:12: couplers[0].joint",
+              "unknown joint 'nope'");
+  ExpectError(kCoupledJoints + "couplers:\n  - {joint: hb, to: nope}\n", "inline.yaml:12: couplers[0].to",
+              "unknown joint 'nope'");
+  ExpectError(kCoupledJoints + "couplers:\n  - {joint: knob, to: ha}\n", "inline.yaml:12: couplers[0].joint",
+              "joint 'knob' is not revolute or prismatic");
+  ExpectError(kCoupledJoints + "couplers:\n  - {joint: hb, to: knob}\n", "inline.yaml:12: couplers[0].to",
+              "joint 'knob' is not revolute or prismatic");
+  ExpectError(kCoupledJoints + "couplers:\n  - {joint: hb, to: ha, ratio: .inf}\n",
+              "inline.yaml:12: couplers[0].ratio", "must be a finite number");
+  ExpectError(kCoupledJoints + "couplers:\n  - {joint: hb, to: ha, ratio: .nan}\n",
+              "inline.yaml:12: couplers[0].ratio", "must be a finite number");
+  ExpectError(kCoupledJoints + "couplers:\n  - {joint: hb, to: ha, offset: -.inf}\n",
+              "inline.yaml:12: couplers[0].offset", "must be a finite number");
+  ExpectError(kCoupledJoints + "couplers:\n  - {joint: hb, to: hb}\n", "inline.yaml:12: couplers[0].to",
+              "a joint cannot follow itself");
+  ExpectError(kCoupledJoints + "couplers:\n  - {joint: hb, to: ha}\n  - {joint: hb, to: s}\n",
+              "inline.yaml:13: couplers[1].joint", "joint 'hb' already follows 'ha' (coupler at inline.yaml:12)");
+  ExpectError(kCoupledJoints + "couplers:\n  - {joint: hb}\n", "inline.yaml:12: couplers[0]",
+              "missing required key 'to'");
+  ExpectError(kCoupledJoints + "couplers:\n  - {joint: hb, to: ha, gear: 2}\n", "inline.yaml:12: couplers[0]",
+              "unknown key 'gear'");
+  ExpectError(kCoupledJoints + "couplers: 3\n", "inline.yaml:11: couplers", "expected a list");
+}
+
 }  // namespace
 }  // namespace stiction

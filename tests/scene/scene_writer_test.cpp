@@ -279,6 +279,30 @@ TEST_F(SceneWriterTest, SavedScenesRunBitIdentically) {
   }
 }
 
+TEST_F(SceneWriterTest, CouplersRoundTripAndTheFollowerStartsOnItsCouplingAgain) {
+  // The follower's position is not written (it was not given): the saved
+  // scene starts it on its coupling again, at the same place.
+  const std::string path = (dir_ / "coupled.yaml").string();
+  std::ofstream(path) << R"(bodies:
+  - {name: a, mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}
+  - {name: b, mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}
+joints:
+  - {name: ha, type: revolute, parent: world, child: a, initial: {position: 0.2}}
+  - {name: hb, type: revolute, parent: world, child: b}
+couplers:
+  - {joint: hb, to: ha, ratio: -1.5, offset: 0.25}
+)";
+  const Simulation original = Simulation::FromFile(path);
+  const Simulation saved = SaveAndLoad(path, original, "out/coupled.yaml");
+  ASSERT_EQ(saved.scene().couplers.size(), 1u);
+  EXPECT_EQ(saved.scene().couplers[0].joint, "hb");
+  EXPECT_EQ(saved.scene().couplers[0].to, "ha");
+  EXPECT_EQ(saved.scene().couplers[0].ratio, -1.5);
+  EXPECT_EQ(saved.scene().couplers[0].offset, 0.25);
+  EXPECT_TRUE(SameVectors(original.positions(), saved.positions()));
+  EXPECT_DOUBLE_EQ(saved.positions()[1], -1.5 * 0.2 + 0.25);
+}
+
 TEST_F(SceneWriterTest, RobotFileOpenedDirectlySavesAsAScene) {
   const std::string urdf = kSourceDir + "/assets/robots/iiwa14.urdf";
   Simulation original = Simulation::FromFile(urdf);

@@ -25,6 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 class UrdfImporterTest : public test::ScratchDirTest {
  protected:
@@ -179,7 +180,52 @@ TEST_F(UrdfImporterTest, EverySupportedElementArrivesWithTheFilesNumbers) {
   std::string notes;
   for (const std::string& n : r.notes) notes += n + "\n";
   EXPECT_THAT(notes, HasSubstr("sample.urdf:10: joint 'hinge': <dynamics friction> ignored"));
-  EXPECT_THAT(notes, HasSubstr("sample.urdf:36: joint 'rail': <mimic> ignored"));
+  // <mimic> is a joint coupler now, q_rail = 2 q_hinge + 0, at its joint's line.
+  EXPECT_THAT(notes, Not(HasSubstr("mimic")));
+  ASSERT_EQ(r.couplers.size(), 1u);
+  EXPECT_EQ(r.couplers[0].joint, "rail");
+  EXPECT_EQ(r.couplers[0].to, "hinge");
+  EXPECT_EQ(r.couplers[0].ratio, 2);
+  EXPECT_EQ(r.couplers[0].offset, 0);
+  EXPECT_EQ(r.couplers[0].where.ToString(), path + ":36");
+}
+
+TEST_F(UrdfImporterTest, MimicErrorsAndSkipsNameTheJointsLine) {
+  auto with_mimic = [](const std::string& follower_type, const std::string& mimic) {
+    return "<robot name=\"m\">\n"
+           "  <link name=\"base\"/>\n"
+           "  <link name=\"a\"><inertial><mass value=\"1\"/><inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\""
+           " ixz=\"0\" iyz=\"0\"/></inertial></link>\n"
+           "  <link name=\"b\"><inertial><mass value=\"1\"/><inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\""
+           " ixz=\"0\" iyz=\"0\"/></inertial></link>\n"
+           "  <joint name=\"ja\" type=\"continuous\"><parent link=\"base\"/><child link=\"a\"/></joint>\n"
+           "  <joint name=\"jb\" type=\"" + follower_type + "\"><parent link=\"a\"/><child link=\"b\"/>" + mimic +
+           "</joint>\n</robot>\n";
+  };
+  const auto error_of = [&](const std::string& text) {
+    try {
+      ImportUrdfString(text, "m.urdf");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_THAT(error_of(with_mimic("continuous", "<mimic joint=\"nope\"/>")),
+              HasSubstr("m.urdf:6: joint 'jb': <mimic joint='nope'>: no joint of the file has that name"));
+  EXPECT_THAT(error_of(with_mimic("continuous", "<mimic joint=\"jb\"/>")),
+              HasSubstr("m.urdf:6: joint 'jb': <mimic joint='jb'>: a joint cannot mimic itself"));
+  // A mimic on a fixed joint couples nothing: noted, skipped.
+  const RobotDescription fixed = ImportUrdfString(with_mimic("fixed", "<mimic joint=\"ja\"/>"), "m.urdf");
+  EXPECT_TRUE(fixed.couplers.empty());
+  std::string notes;
+  for (const std::string& n : fixed.notes) notes += n + "\n";
+  EXPECT_THAT(notes, HasSubstr("m.urdf:6: joint 'jb': <mimic joint='ja'> skipped: only revolute, continuous and "
+                               "prismatic joints can be coupled"));
+  // Defaults: multiplier 1, offset 0 (liburdfdom's, as the URDF spec has them).
+  const RobotDescription plain = ImportUrdfString(with_mimic("continuous", "<mimic joint=\"ja\"/>"), "m.urdf");
+  ASSERT_EQ(plain.couplers.size(), 1u);
+  EXPECT_EQ(plain.couplers[0].ratio, 1);
+  EXPECT_EQ(plain.couplers[0].offset, 0);
 }
 
 TEST_F(UrdfImporterTest, AFloatingBaseGetsAFreeJoint) {
