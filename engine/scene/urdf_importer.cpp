@@ -29,6 +29,9 @@ struct UrdfLines {
   std::map<std::string, int> link, joint;
   std::map<std::string, std::vector<int>> collisions, visuals;  ///< Per link, in file order.
   int robot = 0;
+  /// Top-level elements Stiction does not read (<transmission>, <gazebo>,
+  /// ...): how many of each, and the line of the first, for one note.
+  std::map<std::string, std::pair<int, int>> unused;
   /// Revolute and prismatic joints without the <limit> URDF requires of
   /// them (Drake's models leave it out): read as unlimited.
   std::set<std::string> without_limit;
@@ -81,6 +84,12 @@ UrdfLines ReadLines(const std::string& text, const std::string& label) {
   TiXmlElement* robot = doc.FirstChildElement("robot");
   if (robot == nullptr) throw InputError(label + ": not a URDF file: no <robot> element");
   lines.robot = robot->Row();
+  for (const TiXmlElement* e = robot->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const std::string tag = e->Value();
+    if (tag == "link" || tag == "joint" || tag == "material") continue;
+    auto [it, inserted] = lines.unused.emplace(tag, std::make_pair(0, e->Row()));
+    ++it->second.first;
+  }
   for (const TiXmlElement* e = robot->FirstChildElement("link"); e; e = e->NextSiblingElement("link")) {
     const char* name = e->Attribute("name");
     if (name == nullptr) continue;  // liburdfdom refuses it; its message says so.
@@ -570,6 +579,18 @@ RobotDescription ImportUrdfString(const std::string& text, const std::string& la
   }
   RobotDescription robot = UrdfConverter(*model, lines, label, options).Convert();
   for (const std::string& m : log.messages) robot.notes.insert(robot.notes.begin(), label + ": " + m);
+  if (!lines.unused.empty()) {
+    // One note for all of them: ROS files carry many (a transmission per
+    // joint, Gazebo plugins), none of which changes the model.
+    std::string listed;
+    for (const auto& [tag, count_row] : lines.unused) {
+      listed += (listed.empty() ? "" : ", ") + std::to_string(count_row.first) + " <" + tag + "> (first at line " +
+                std::to_string(count_row.second) + ")";
+    }
+    robot.notes.push_back(label + ": not read: " + listed +
+                          "; Stiction reads links, joints and materials (controllers, sensors and simulator "
+                          "plugins are the scene's business)");
+  }
   return robot;
 }
 

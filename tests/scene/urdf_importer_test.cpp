@@ -616,6 +616,24 @@ TEST_F(UrdfImporterTest, DrakeConventionsUnlimitedJointsAndAnUndeclaredWorldLoad
                                "joint: read as unlimited")));
 }
 
+// ROS files carry elements for other tools (a <transmission> per joint,
+// Gazebo plugins): all listed in one note, with counts and the first line.
+TEST_F(UrdfImporterTest, UnusedTopLevelElementsAreListedInOneNote) {
+  const std::string path = Write("ros.urdf", R"(<robot name="x">
+  <link name="a"/>
+  <transmission name="t1"><type>SimpleTransmission</type></transmission>
+  <gazebo reference="a"><material>Gazebo/Grey</material></gazebo>
+  <transmission name="t2"><type>SimpleTransmission</type></transmission>
+</robot>
+)");
+  const RobotDescription robot = ImportUrdf(path);
+  const auto notes = std::count_if(robot.notes.begin(), robot.notes.end(),
+                                   [](const std::string& n) { return n.find("not read:") != std::string::npos; });
+  EXPECT_EQ(notes, 1);
+  EXPECT_THAT(robot.notes, testing::Contains(HasSubstr(
+                               "ros.urdf: not read: 1 <gazebo> (first at line 4), 2 <transmission> (first at line 3)")));
+}
+
 TEST_F(UrdfImporterTest, AnUnexpandedXacroIsRefusedWithTheFix) {
   const std::string path = Write("robot.urdf", R"(<robot name="x">
   <link name="a"/>
