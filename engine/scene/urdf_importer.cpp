@@ -86,7 +86,9 @@ UrdfLines ReadLines(const std::string& text, const std::string& label) {
   lines.robot = robot->Row();
   for (const TiXmlElement* e = robot->FirstChildElement(); e; e = e->NextSiblingElement()) {
     const std::string tag = e->Value();
-    if (tag == "link" || tag == "joint" || tag == "material") continue;
+    // <mujoco> holds MuJoCo's options for reading this very file (its URDF
+    // compiler's); our own robots carry one for the cross-validation.
+    if (tag == "link" || tag == "joint" || tag == "material" || tag == "mujoco") continue;
     auto [it, inserted] = lines.unused.emplace(tag, std::make_pair(0, e->Row()));
     ++it->second.first;
   }
