@@ -89,6 +89,53 @@ void NowCell(bool revolute, double q) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("current position q [%s]", ShownUnit(revolute));
 }
 
+// What one row of a slider table shows (the Joints and Control tables
+// differ only in this, their tooltips and what moving a slider does).
+struct SliderRowView {
+  const std::string* name;
+  std::string id;  ///< The slider's id, for RecordRect.
+  bool revolute = true;
+  SliderRange range;
+  double value = 0;  ///< [rad or m]
+  bool editable = true;
+  int joint = -1;  ///< Whose current position the last column shows.
+};
+
+// A slider table's rows, only those on screen (a clipper): the name, the
+// slider, the current position. `view(i)` says what row i (an index of
+// `rows`' elements) shows, `tooltip(i)` its tooltip (name or slider
+// hovered), `apply(i, moved)` what moving its slider does.
+template <typename View, typename Tooltip, typename Apply>
+void DrawSliderRows(const char* table, const char* first_column, const std::vector<int>& rows, UiState* ui,
+                    const Simulation& sim, View view, Tooltip tooltip, Apply apply) {
+  if (!BeginSliderTable(table, first_column, static_cast<int>(rows.size()))) return;
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(rows.size()));
+  while (clipper.Step()) {
+    for (int k = clipper.DisplayStart; k < clipper.DisplayEnd; ++k) {
+      const int i = rows[k];
+      const SliderRowView row = view(i);
+      ImGui::PushID(i);
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::AlignTextToFramePadding();
+      ImGui::TextUnformatted(row.name->c_str());
+      const bool hovered_name = ImGui::IsItemHovered();
+      ImGui::TableSetColumnIndex(1);
+      double moved = 0;
+      const bool changed = SliderCell(ui, row.id, row.revolute, row.range, row.value, row.editable, &moved);
+      if (hovered_name || ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+        ImGui::SetTooltip("%s", tooltip(i).c_str());
+      }
+      if (changed) apply(i, moved);
+      ImGui::TableSetColumnIndex(2);
+      NowCell(row.revolute, JointPosition(row.joint, sim));
+      ImGui::PopID();
+    }
+  }
+  ImGui::EndTable();
+}
+
 // A filter box with a count of the rows it leaves ("12 of 64").
 void FilterBox(UiState* ui, const char* id, std::string* filter, const char* hint, size_t shown, size_t total) {
   ImGui::SetNextItemWidth(std::max(ImGui::GetContentRegionAvail().x - Scaled(70), Scaled(80)));
@@ -147,33 +194,15 @@ void DrawJointsSection(const AppView& view, UiState* ui, AppCommands* commands) 
     ImGui::TextDisabled("no joint name contains '%s'", c.joint_filter.c_str());
     return;
   }
-  if (!BeginSliderTable("##joints", "joint", static_cast<int>(rows.size()))) return;
-  ImGuiListClipper clipper;
-  clipper.Begin(static_cast<int>(rows.size()));
-  while (clipper.Step()) {
-    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
-      const JointRow& row = c.joints[rows[i]];
-      ImGui::PushID(rows[i]);
-      ImGui::TableNextRow();
-      ImGui::TableSetColumnIndex(0);
-      ImGui::AlignTextToFramePadding();
-      ImGui::TextUnformatted(row.name.c_str());
-      const bool hovered_name = ImGui::IsItemHovered();
-      ImGui::TableSetColumnIndex(1);
-      double moved = 0;
-      const bool editable = JointSliderEditable(c, row, view.paused);
-      const bool changed = SliderCell(ui, "joint." + row.name, row.revolute, row.range,
-                                      JointSliderValue(c, row, sim), editable, &moved);
-      if (hovered_name || ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-        ImGui::SetTooltip("%s", JointTooltip(c, row, sim).c_str());
-      }
-      if (changed) ApplyJointSlider(c, row, moved, view.paused, ui, commands);
-      ImGui::TableSetColumnIndex(2);
-      NowCell(row.revolute, JointPosition(row.joint, sim));
-      ImGui::PopID();
-    }
-  }
-  ImGui::EndTable();
+  DrawSliderRows(
+      "##joints", "joint", rows, ui, sim,
+      [&](int i) {
+        const JointRow& row = c.joints[i];
+        return SliderRowView{&row.name, "joint." + row.name, row.revolute, row.range, JointSliderValue(c, row, sim),
+                             JointSliderEditable(c, row, view.paused), row.joint};
+      },
+      [&](int i) { return JointTooltip(c, c.joints[i], sim); },
+      [&](int i, double moved) { ApplyJointSlider(c, c.joints[i], moved, view.paused, ui, commands); });
 }
 
 void DrawControlSection(const AppView& view, UiState* ui, AppCommands* commands) {
@@ -187,32 +216,15 @@ void DrawControlSection(const AppView& view, UiState* ui, AppCommands* commands)
     ImGui::TextDisabled("no actuator or joint name contains '%s'", c.actuator_filter.c_str());
     return;
   }
-  if (!BeginSliderTable("##actuators", "actuator", static_cast<int>(rows.size()))) return;
-  ImGuiListClipper clipper;
-  clipper.Begin(static_cast<int>(rows.size()));
-  while (clipper.Step()) {
-    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
-      const ActuatorRow& row = c.actuators[rows[i]];
-      ImGui::PushID(rows[i]);
-      ImGui::TableNextRow();
-      ImGui::TableSetColumnIndex(0);
-      ImGui::AlignTextToFramePadding();
-      ImGui::TextUnformatted(row.name.c_str());
-      const bool hovered_name = ImGui::IsItemHovered();
-      ImGui::TableSetColumnIndex(1);
-      double moved = 0;
-      const bool changed = SliderCell(ui, "control." + row.name, row.revolute, row.range,
-                                      sim.actuator_commanded_position(row.name), !row.gripper_driven, &moved);
-      if (hovered_name || ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-        ImGui::SetTooltip("%s", ActuatorTooltip(row, sim).c_str());
-      }
-      if (changed) ApplyActuatorSlider(row, moved, ui, commands);
-      ImGui::TableSetColumnIndex(2);
-      NowCell(row.revolute, JointPosition(row.joint, sim));
-      ImGui::PopID();
-    }
-  }
-  ImGui::EndTable();
+  DrawSliderRows(
+      "##actuators", "actuator", rows, ui, sim,
+      [&](int i) {
+        const ActuatorRow& row = c.actuators[i];
+        return SliderRowView{&row.name, "control." + row.name, row.revolute, row.range,
+                             sim.actuator_commanded_position(row.name), !row.gripper_driven, row.joint};
+      },
+      [&](int i) { return ActuatorTooltip(c.actuators[i], sim); },
+      [&](int i, double moved) { ApplyActuatorSlider(c.actuators[i], moved, ui, commands); });
 }
 
 }  // namespace stiction::app
