@@ -46,11 +46,11 @@ WindowOptions WindowOptionsFor(const AppOptions& o) {
   return WindowOptions{.width = o.width, .height = o.height, .visible = o.visible, .vsync = o.vsync};
 }
 
-// Prints the load notes (Simulation::CalcLoadNotes: the importers' notes of
+// Prints the load notes (Simulation::load_notes: the importers' notes of
 // every robot, meshes used through their hull) to stderr, one line each,
 // once per load, and returns how many there were.
 int PrintImportNotes(const Simulation& sim) {
-  const std::vector<std::string> notes = sim.CalcLoadNotes();
+  const std::vector<std::string>& notes = sim.load_notes();
   for (const std::string& note : notes) std::fprintf(stderr, "stiction: import note: %s\n", note.c_str());
   return static_cast<int>(notes.size());
 }

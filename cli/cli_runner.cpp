@@ -59,7 +59,7 @@ RunSummary StartSummary(const CliOptions& options, const Simulation& sim, const 
   run.dt = sim.time_step();
   run.requested_duration_s = duration_s;
   run.load_wall_time_s = load_wall_time_s;
-  run.load_notes = sim.CalcLoadNotes();
+  run.load_notes = sim.load_notes();
   run.energy.initial_kinetic_J = sim.CalcKineticEnergy();
   run.energy.initial_potential_J = sim.CalcPotentialEnergy();
   return run;

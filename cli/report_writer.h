@@ -40,7 +40,7 @@ struct RunSummary {
   /// name their own), sorted; empty when nothing touched.
   std::vector<std::string> contact_models_used;
   std::vector<std::string> overrides;  ///< The --set list, sugar included.
-  /// Simulation::CalcLoadNotes: what the load skipped or changed.
+  /// Simulation::load_notes: what the load skipped or changed.
   std::vector<std::string> load_notes;
   double dt = 0;                  ///< Time step δt [s].
   double requested_duration_s = 0;  ///< What the run was asked to simulate [s].

@@ -27,22 +27,18 @@ Simulation::Simulation(const SceneDescription& scene) : scene_(scene) {
   AddGripperImpedance(compiled.gripper_impedance);
 }
 
-std::vector<std::string> Simulation::CalcLoadNotes() const {
-  std::vector<std::string> notes;
-  for (const RobotSummary& robot : scene_.robots) {
-    for (const std::string& note : robot.notes) notes.push_back(robot.name + " (" + robot.format + "): " + note);
-  }
-  for (const std::string& note : collision_->notes()) notes.push_back(note);
-  for (const std::string& note : compile_notes_) notes.push_back(note);
-  return notes;
-}
-
 void Simulation::TakeCompiledScene(CompiledScene* compiled) {
   model_ = std::move(compiled->multibody.model);
   q0_ = std::move(compiled->multibody.q0);
   v0_ = std::move(compiled->multibody.v0);
   collision_ = std::move(compiled->collision);
-  compile_notes_ = std::move(compiled->notes);
+  // The load notes, gathered once: the viewer lists them every frame.
+  load_notes_.clear();
+  for (const RobotSummary& robot : scene_.robots) {
+    for (const std::string& note : robot.notes) load_notes_.push_back(robot.name + " (" + robot.format + "): " + note);
+  }
+  load_notes_.insert(load_notes_.end(), collision_->notes().begin(), collision_->notes().end());
+  load_notes_.insert(load_notes_.end(), compiled->notes.begin(), compiled->notes.end());
   sources_ = std::make_unique<ConstraintSources>();
   sources_->materials = std::move(compiled->materials);
   sources_->body_constraints = std::move(compiled->body_constraints);

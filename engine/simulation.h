@@ -218,7 +218,7 @@ class Simulation {
   /// their coupling, robot links that overlap at the start and ignore each
   /// other). The viewer lists them under "Import notes", the
   /// CLI prints them and writes them to its report.
-  std::vector<std::string> CalcLoadNotes() const;
+  const std::vector<std::string>& load_notes() const { return load_notes_; }
   const MultibodyModel& model() const { return *model_; }
   const VectorX& positions() const { return q_; }
   const VectorX& velocities() const { return v_; }
@@ -254,7 +254,7 @@ class Simulation {
   size_t FindMaterial(const std::string& name) const;
 
   SceneDescription scene_;  // As loaded; never edited.
-  std::vector<std::string> compile_notes_;  // CompiledScene::notes.
+  std::vector<std::string> load_notes_;  // load_notes(), set by TakeCompiledScene.
   std::unique_ptr<MultibodyModel> model_;
   std::unique_ptr<CollisionWorld> collision_;
   // The one live copy of everything a step reads that may change: δt,

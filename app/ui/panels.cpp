@@ -77,7 +77,7 @@ float Column(const char* id, const Rect& r, bool left, const UiState& ui, Body b
 // ---------------------------------------------------------------- Scene
 
 // The scene's imported robots (scene key `robots:`, or a robot file opened
-// directly) and, folded, the load notes (Simulation::CalcLoadNotes): the
+// directly) and, folded, the load notes (Simulation::load_notes): the
 // elements of the files the importers skipped (MJCF tendons, URDF <mimic>,
 // ...), the meshes used through their hull. The same notes go to stderr at
 // load (App::LoadScene).
@@ -89,7 +89,7 @@ void DrawRobots(const Simulation& sim) {
     ImGui::TextDisabled("(%s, %s)", robot.format.c_str(), std::filesystem::path(robot.file).filename().c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", robot.file.c_str());
   }
-  const std::vector<std::string> notes = sim.CalcLoadNotes();
+  const std::vector<std::string>& notes = sim.load_notes();
   if (notes.empty()) return;
   const std::string label = "Import notes (" + std::to_string(notes.size()) + ")###import_notes";
   if (ImGui::TreeNode(label.c_str())) {

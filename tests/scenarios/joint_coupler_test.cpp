@@ -81,7 +81,7 @@ TEST_P(CoupledDiscsTest, MovesAsTheReducedModelWithTheRegularizationsSteadyViola
   Simulation sim(LoadSceneString(DiscsScene(torque, load_aware), "discs.yaml", "."));
   // b starts on its coupling, with a note saying so.
   EXPECT_DOUBLE_EQ(JointQ(sim, "jb"), offset);
-  const std::vector<std::string> notes = sim.CalcLoadNotes();
+  const std::vector<std::string> notes = sim.load_notes();
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_NE(notes[0].find("joint 'jb' starts at 0.3 rad, where its coupler to 'ja'"), std::string::npos) << notes[0];
   double max_p_error = 0, max_g = 0;
@@ -202,7 +202,7 @@ TEST_F(JointCouplerFileTest, UrdfMimicFingerFollowsTheDrivenOne) {
   const std::string scene = "gravity: [0, 0, -9.81]\nrobots:\n  - {name: g, file: " + urdf +
                             ", joint_pd: {kp: 200, kd: 10}}\n";
   Simulation sim(LoadSceneString(scene, "gripper.yaml", dir_.string()));
-  for (const std::string& note : sim.CalcLoadNotes()) {
+  for (const std::string& note : sim.load_notes()) {
     EXPECT_EQ(note.find("mimic"), std::string::npos) << note;
   }
   ASSERT_EQ(sim.scene().couplers.size(), 1u);

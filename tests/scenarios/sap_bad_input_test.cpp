@@ -108,12 +108,12 @@ TEST(SapBadInputTest, MissingMeshesAreLoadErrorsAndOpenOnesLoadWithANote) {
   // every mesh, and the load says so once.
   Simulation open(LoadSceneString(Scene("stiffness: 1.0e6", "mass: 1.0", "{type: mesh, file: open_box.obj}"),
                                   "open.yaml", kGeometryData));
-  const std::vector<std::string> notes = open.CalcLoadNotes();
+  const std::vector<std::string> notes = open.load_notes();
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_EQ(notes[0].rfind("open.yaml:11: mesh '", 0), 0u) << notes[0];
   EXPECT_NE(notes[0].find("open_box.obj' is not a closed surface"), std::string::npos) << notes[0];
   EXPECT_EQ(open.Step().status, StepStatus::kSuccess);
-  EXPECT_TRUE(ok.CalcLoadNotes().empty());
+  EXPECT_TRUE(ok.load_notes().empty());
 }
 
 // A contact-rich problem that cannot converge: one Newton iteration and zero

@@ -284,7 +284,7 @@ TEST_F(MjcfImporterTest, ContactBitmasksAndExcludesFilterAsInMuJoCo) {
   EXPECT_TRUE(world.CanCollide(id("m/ga"), id("ground")));    // The scene's ground: every bit.
   EXPECT_FALSE(world.CanCollide(id("m/gb"), id("m/gd")));     // Excluded.
   EXPECT_TRUE(world.CanCollide(id("m/gb"), id("m/floor")));
-  for (const std::string& note : sim.CalcLoadNotes()) {
+  for (const std::string& note : sim.load_notes()) {
     EXPECT_EQ(note.find("exclude"), std::string::npos) << note;
     EXPECT_EQ(note.find("contype"), std::string::npos) << note;
   }

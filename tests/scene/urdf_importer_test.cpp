@@ -400,7 +400,7 @@ TEST_F(UrdfImporterTest, LinksOverlappingAtTheStartIgnoreEachOtherWithANote) {
 )";
   const std::string path = Write("overlap.urdf", text);
   const Simulation sim(LoadSceneString("robots:\n  - file: " + path + "\n    name: o\n", "scene.yaml", dir_.string()));
-  const std::vector<std::string> notes = sim.CalcLoadNotes();
+  const std::vector<std::string> notes = sim.load_notes();
   ASSERT_EQ(notes.size(), 1u) << testing::PrintToString(notes);
   EXPECT_EQ(notes[0], "o: links 'o/base' and 'o/lower' overlap by 10 mm at the initial configuration (their collision "
                       "hulls); they never collide with each other (as MoveIt's \"Default\" rule)");
@@ -412,7 +412,7 @@ TEST_F(UrdfImporterTest, LinksOverlappingAtTheStartIgnoreEachOtherWithANote) {
   const std::string apart = Write("apart.urdf", apart_text);
   const Simulation sim_apart(LoadSceneString("robots:\n  - file: " + apart + "\n    name: o\n", "scene.yaml",
                                              dir_.string()));
-  EXPECT_TRUE(sim_apart.CalcLoadNotes().empty());
+  EXPECT_TRUE(sim_apart.load_notes().empty());
   EXPECT_FALSE(sim_apart.collision_world().filter().Excludes(model.FindBody("o/base"), model.FindBody("o/lower")));
 }
 
