@@ -383,34 +383,30 @@ class MjcfConverter {
       AddJointEquality(e, name);
       return;
     }
-    // obj1id/obj2id are bodies only for connect and weld (joints or tendons
-    // for the others, and obj2id may be −1): read them after the type.
+    // obj1id/obj2id are bodies only for connect and weld (tendons for a
+    // tendon equality, whose obj2id may be −1): they are read after the type.
+    if (m_.eq_type[e] != mjEQ_CONNECT && m_.eq_type[e] != mjEQ_WELD) {
+      Note("equality '" + name + "' skipped: only connect, weld and joint are supported");
+      return;
+    }
     const int b1 = m_.eq_obj1id[e];
     const int b2 = m_.eq_obj2id[e];
     const mjtNum* data = m_.eq_data + mjNEQDATA * e;
     ConstraintDescription c;
     c.name = name;
     c.where = SourceLocation{label_, 0};
-    const auto body_name = [&](int b) { return b >= 0 && b < m_.nbody ? body_names_[b] : body_names_[0]; };
-    c.body_a = body_name(b1);
-    c.body_b = body_name(b2);
-    switch (m_.eq_type[e]) {
-      case mjEQ_CONNECT:
-        // The compiler stores the anchor in each body's frame.
-        c.type = BodyConstraintType::kBall;
-        c.X_AFa = Translation(data);
-        c.X_BFb = Translation(data + 3);
-        break;
-      case mjEQ_WELD: {
-        // Holds the bodies' relative pose at qpos0.
-        c.type = BodyConstraintType::kWeld;
-        c.X_AFa = RigidTransform::Identity();
-        c.X_BFb = PoseAtQpos0(b2).inverse() * PoseAtQpos0(b1);
-        break;
-      }
-      default:
-        Note("equality '" + name + "' skipped: only connect, weld and joint are supported");
-        return;
+    c.body_a = body_names_[b1];
+    c.body_b = body_names_[b2];
+    if (m_.eq_type[e] == mjEQ_CONNECT) {
+      // The compiler stores the anchor in each body's frame.
+      c.type = BodyConstraintType::kBall;
+      c.X_AFa = Translation(data);
+      c.X_BFb = Translation(data + 3);
+    } else {
+      // A weld holds the bodies' relative pose at qpos0.
+      c.type = BodyConstraintType::kWeld;
+      c.X_AFa = RigidTransform::Identity();
+      c.X_BFb = PoseAtQpos0(b2).inverse() * PoseAtQpos0(b1);
     }
     if (!m_.eq_active[e]) {
       Note("equality '" + name + "' skipped: inactive in the file");
