@@ -180,19 +180,25 @@ std::vector<JointActuator> CompileActuators(const SceneDescription& scene, const
   return out;
 }
 
+/// Every body's pose at the initial configuration.
+std::vector<RigidTransform> InitialPoses(const BuiltModel& built) {
+  KinematicsCache cache(*built.model);
+  CalcKinematics(*built.model, built.q0, built.v0, BodyRange::All(*built.model), &cache);
+  return cache.X_WB;
+}
+
 /// An arm gripper's impedance at the start pose: E = X_BE on the
 /// end-effector body (a known body: the loader's check, gripper_section.cpp).
-std::optional<CartesianImpedance> CompileGripperImpedance(const GripperDescription& g, const MultibodyModel& model,
-                                                          const VectorX& q0, const VectorX& v0) {
+std::optional<CartesianImpedance> CompileGripperImpedance(const GripperDescription& g, const BuiltModel& built) {
   if (!g.present || g.end_effector_body.empty()) return std::nullopt;
+  const MultibodyModel& model = *built.model;
+  const VectorX& q0 = built.q0;
   const int body = model.FindBody(g.end_effector_body);
   assert(body > 0);
-  KinematicsCache cache(model);
-  CalcKinematics(model, q0, v0, BodyRange::All(model), &cache);
   CartesianImpedance c;
   c.body = body;
   c.X_BE = g.X_BE;
-  c.X_WT = cache.X_WB[static_cast<size_t>(body)] * g.X_BE;
+  c.X_WT = InitialPoses(built)[static_cast<size_t>(body)] * g.X_BE;
   c.translational_stiffness = g.translational_stiffness;
   c.translational_damping = g.translational_damping;
   c.rotational_stiffness = g.rotational_stiffness;
@@ -208,13 +214,6 @@ std::optional<CartesianImpedance> CompileGripperImpedance(const GripperDescripti
     }
   }
   return c;
-}
-
-/// Every body's pose at the initial configuration.
-std::vector<RigidTransform> InitialPoses(const BuiltModel& built) {
-  KinematicsCache cache(*built.model);
-  CalcKinematics(*built.model, built.q0, built.v0, BodyRange::All(*built.model), &cache);
-  return cache.X_WB;
 }
 
 /// The model indices of a robot's bodies.
@@ -327,7 +326,7 @@ CompiledScene CompileScene(const SceneDescription& loaded) {
   }
   out.joint_couplers = CompileJointCouplers(scene, model);
   out.actuators = CompileActuators(scene, model);
-  out.gripper_impedance = CompileGripperImpedance(scene.gripper, model, out.multibody.q0, out.multibody.v0);
+  out.gripper_impedance = CompileGripperImpedance(scene.gripper, out.multibody);
   return out;
 }
 
