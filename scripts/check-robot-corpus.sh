@@ -59,16 +59,8 @@ rel, status, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 def cell(x, fmt="{:.3g}"):
     return "—" if x is None else fmt.format(x)
 if not os.path.exists(out + ".json"):
-    # The error: its first line, then the first of the lines it lists
-    # (every missing or unusable mesh is one indented line).
-    err = [l for l in open(out + ".stderr").read().splitlines() if not l.startswith("stiction-sim: note: ")]
-    first = next((i for i, l in enumerate(err) if l.startswith("stiction-sim: ")), None)
-    if first is None:
-        reason = err[-1] if err else "exit %d" % status
-    else:
-        listed = [l.strip() for l in err[first + 1:] if l.startswith("  ")]
-        reason = err[first] + (" " + listed[0] + (" (+%d more)" % (len(listed) - 1) if len(listed) > 1 else "")
-                               if listed else "")
+    err = open(out + ".stderr").read().strip().splitlines()
+    reason = err[-1] if err else "exit %d" % status
     print("| %s | refused: %s | — | — | — | — |" % (rel, reason.replace("|", "\\|")))
     sys.exit(0)
 report = json.load(open(out + ".json"))
