@@ -413,6 +413,8 @@ void App::SetActuatorTarget(const std::string& name, double position, double vel
   scene_.sim->SetActuatorTarget(name, position, velocity);
 }
 
+void App::SetMotorControl(const std::string& name, double ctrl) { scene_.sim->SetMotorControl(name, ctrl); }
+
 void App::SetJointPosition(int joint, double position) {
   Simulation& sim = *scene_.sim;
   const MultibodyModel& model = sim.model();

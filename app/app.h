@@ -99,6 +99,7 @@ class App final : public AppCommands, public GripperCommands {
   void ToggleRecording() override;
   bool SaveSceneAs(const std::string& path) override;
   void SetActuatorTarget(const std::string& name, double position, double velocity) override;
+  void SetMotorControl(const std::string& name, double ctrl) override;
   void SetJointPosition(int joint, double position) override;
 
   // ---- GripperCommands (Gripper panel and teleop keys). ----

@@ -180,6 +180,27 @@ std::vector<JointActuator> CompileActuators(const SceneDescription& scene, const
   return out;
 }
 
+/// Each motor on its joints' velocities (the loader checked the joints:
+/// motor_section.cpp, or the importer for a robot's).
+std::vector<JointMotor> CompileMotors(const SceneDescription& scene, const MultibodyModel& model) {
+  std::vector<JointMotor> out;
+  for (const MotorDescription& m : scene.motors) {
+    JointMotor motor;
+    for (const MotorJoint& j : m.joints) {
+      const int joint = model.FindJoint(j.joint);
+      assert(joint >= 0 && IsAxial(model.joint(joint).type));
+      motor.velocities.emplace_back(model.joint(joint).v_start, j.coefficient);
+    }
+    motor.gain = m.gain;
+    motor.ctrl_min = m.ctrl_min;
+    motor.ctrl_max = m.ctrl_max;
+    motor.ctrl = m.ctrl;
+    motor.effort_limit = m.effort_limit;
+    out.push_back(std::move(motor));
+  }
+  return out;
+}
+
 /// Every body's pose at the initial configuration.
 std::vector<RigidTransform> InitialPoses(const BuiltModel& built) {
   KinematicsCache cache(*built.model);
@@ -326,6 +347,7 @@ CompiledScene CompileScene(const SceneDescription& loaded) {
   }
   out.joint_couplers = CompileJointCouplers(scene, model);
   out.actuators = CompileActuators(scene, model);
+  out.motors = CompileMotors(scene, model);
   out.gripper_impedance = CompileGripperImpedance(scene.gripper, out.multibody);
   return out;
 }

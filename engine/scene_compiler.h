@@ -42,6 +42,7 @@
 #include "engine/contact/pd_actuator_constraints.h"
 #include "engine/contact/weld_constraints.h"
 #include "engine/geometry/collision_world.h"
+#include "engine/multibody/joint_motors.h"
 #include "engine/multibody/model_builder.h"
 #include "engine/scene/scene_description.h"
 
@@ -63,6 +64,8 @@ struct CompiledScene {
   /// targets are left to Simulation::SetActuatorGains/SetActuatorTarget,
   /// which check them (and an oscillator's centre is its target).
   std::vector<JointActuator> actuators;
+  /// One per scene motor, in scene order, with its initial control.
+  std::vector<JointMotor> motors;
   /// An arm gripper's controller (docs/teleop.md): the end-effector frame
   /// held where it starts (q0), with a posture term on the revolute and
   /// prismatic joints between it and the world at their initial values.

@@ -44,6 +44,7 @@ void Simulation::TakeCompiledScene(CompiledScene* compiled) {
   sources_->body_constraints = std::move(compiled->body_constraints);
   sources_->joint_couplers = std::move(compiled->joint_couplers);
   sources_->actuators = std::move(compiled->actuators);
+  motors_ = std::move(compiled->motors);
   theta_stepper_ = std::make_unique<ThetaMethodStepper>(*model_, collision_.get(), sources_.get());
   nmdp_stepper_ = std::make_unique<NmdpStepper>(*model_, collision_.get(), sources_.get());
   last_stepper_ = theta_stepper_.get();
@@ -251,6 +252,27 @@ const std::vector<double>& Simulation::actuator_efforts() const {
   return last_stepper_->actuator_efforts();
 }
 
+std::vector<std::string> Simulation::motor_names() const {
+  std::vector<std::string> names;
+  for (const MotorDescription& m : scene_.motors) names.push_back(m.name);
+  return names;
+}
+
+size_t Simulation::FindMotor(const std::string& name) const {
+  for (size_t i = 0; i < scene_.motors.size(); ++i) {
+    if (scene_.motors[i].name == name) return i;
+  }
+  throw InputError("unknown motor '" + name + "'");
+}
+
+const JointMotor& Simulation::motor(const std::string& name) const { return motors_[FindMotor(name)]; }
+
+void Simulation::SetMotorControl(const std::string& name, double ctrl) {
+  JointMotor& m = motors_[FindMotor(name)];
+  if (!std::isfinite(ctrl)) throw InputError("motor '" + name + "': ctrl must be finite");
+  m.ctrl = std::clamp(ctrl, m.ctrl_min, m.ctrl_max);
+}
+
 int Simulation::FindBodyOrWorld(const std::string& name) const {
   if (name == "world") return 0;
   const int b = model_->FindBody(name);
@@ -401,9 +423,11 @@ StepResult Simulation::Step() {
   const auto start = std::chrono::steady_clock::now();
   StepResult result;
   VectorX tau_ext;
+  const bool has_tau_ext = !wrenches_.empty() || !motors_.empty();
+  if (has_tau_ext) tau_ext = VectorX::Zero(model_->num_velocities());
+  AddMotorForces(motors_, &tau_ext);
   if (!wrenches_.empty()) {
     // Generalized forces τ = Jᵀ [τ_W; f_W] at the start-of-step configuration.
-    tau_ext = VectorX::Zero(model_->num_velocities());
     KinematicsCache cache(*model_);
     CalcKinematics(*model_, q_, v_, BodyRange::All(*model_), &cache);
     for (const ExternalWrench& w : wrenches_) {
@@ -417,7 +441,7 @@ StepResult Simulation::Step() {
   VectorX q, v;
   Stepper& stepper = SchemeStepper();
   last_stepper_ = &stepper;
-  result.status = stepper.Step(params_, q_, v_, wrenches_.empty() ? nullptr : &tau_ext, &q, &v,
+  result.status = stepper.Step(params_, q_, v_, has_tau_ext ? &tau_ext : nullptr, &q, &v,
                                  &result.stats, &result.message);
   if (result.status == StepStatus::kSuccess) {
     q_ = std::move(q);

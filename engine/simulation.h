@@ -16,6 +16,7 @@
 #include "engine/contact/contact_constraints.h"
 #include "engine/contact/contact_problem.h"
 #include "engine/contact/pd_actuator_constraints.h"
+#include "engine/multibody/joint_motors.h"
 #include "engine/multibody/multibody_model.h"
 #include "engine/parameters/contact_parameters.h"
 #include "engine/parameters/integrator_settings.h"
@@ -162,6 +163,17 @@ class Simulation {
   /// Empty before the first step.
   const std::vector<double>& actuator_efforts() const;
 
+  /// Names of the scene's motors (scene `motors:`, MJCF <motor>), in scene
+  /// order.
+  std::vector<std::string> motor_names() const;
+  /// A motor's joints, gain, control range, control and effort limit.
+  /// Throws InputError for an unknown name.
+  const JointMotor& motor(const std::string& name) const;
+  /// Sets a motor's control from the next step on (kept across Reset()),
+  /// clamped into its control range as MuJoCo clamps a limited ctrl. Throws
+  /// InputError for an unknown name or a non-finite value.
+  void SetMotorControl(const std::string& name, double ctrl);
+
   /// Cartesian impedance controllers (docs/contact-model.md, "Cartesian
   /// impedance"): a frame E on a body pulled to a target pose by an implicit
   /// spring-damper with force and torque limits, solved inside the convex
@@ -248,6 +260,7 @@ class Simulation {
   void AddGripperImpedance(const std::optional<CartesianImpedance>& impedance);
 
   size_t FindActuator(const std::string& name) const;
+  size_t FindMotor(const std::string& name) const;
   // Validates `c` (throws InputError) and stores it as controller `index`.
   void ReplaceCartesianImpedance(int index, const CartesianImpedance& c);
   int FindBodyOrWorld(const std::string& name) const;
@@ -273,6 +286,7 @@ class Simulation {
   void ClearStepperHistories();
   VectorX q0_, v0_;  // Initial state from the scene.
   std::vector<ExternalWrench> wrenches_;
+  std::vector<JointMotor> motors_;  // Their controls, set by SetMotorControl.
   VectorX q_, v_;
   double time_ = 0;
   std::int64_t step_index_ = 0;

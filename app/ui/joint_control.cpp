@@ -83,6 +83,26 @@ JointControls BuildJointControls(const Simulation& sim) {
     if (c.joints[joint_row].actuator < 0) c.joints[joint_row].actuator = static_cast<int>(c.actuators.size());
     c.actuators.push_back(std::move(row));
   }
+  for (const std::string& name : sim.motor_names()) {
+    const JointMotor& m = sim.motor(name);
+    MotorRow row;
+    row.name = name;
+    for (const auto& [v, coefficient] : m.velocities) {
+      for (const JointRow& j : c.joints) {
+        if (model.joint(j.joint).v_start == v) row.joints += (row.joints.empty() ? "" : ", ") + j.name;
+      }
+    }
+    row.range.lower_is_limit = std::isfinite(m.ctrl_min);
+    row.range.upper_is_limit = std::isfinite(m.ctrl_max);
+    row.range.lower = row.range.lower_is_limit ? m.ctrl_min : -kUnlimitedCtrlHalfRange;
+    row.range.upper = row.range.upper_is_limit ? m.ctrl_max : kUnlimitedCtrlHalfRange;
+    if (!(row.range.lower < row.range.upper)) {  // One limited side beyond the default.
+      row.range.lower = std::min(row.range.lower, row.range.upper - 2 * kUnlimitedCtrlHalfRange);
+      row.range.upper = std::max(row.range.upper, row.range.lower + 2 * kUnlimitedCtrlHalfRange);
+    }
+    row.scene_ctrl = m.ctrl;
+    c.motors.push_back(std::move(row));
+  }
   return c;
 }
 
@@ -111,6 +131,17 @@ std::vector<int> FilteredActuators(const JointControls& c) {
   for (size_t i = 0; i < c.actuators.size(); ++i) {
     const ActuatorRow& a = c.actuators[i];
     if (MatchesFilter(a.name, c.actuator_filter) || MatchesFilter(a.joint_name, c.actuator_filter)) {
+      rows.push_back(static_cast<int>(i));
+    }
+  }
+  return rows;
+}
+
+std::vector<int> FilteredMotors(const JointControls& c) {
+  std::vector<int> rows;
+  for (size_t i = 0; i < c.motors.size(); ++i) {
+    const MotorRow& m = c.motors[i];
+    if (MatchesFilter(m.name, c.actuator_filter) || MatchesFilter(m.joints, c.actuator_filter)) {
       rows.push_back(static_cast<int>(i));
     }
   }
@@ -172,12 +203,30 @@ bool ApplyActuatorSlider(const ActuatorRow& row, double position, UiState* ui, A
   return true;
 }
 
+bool ApplyMotorSlider(const MotorRow& row, double ctrl, UiState* ui, AppCommands* commands) {
+  if (!std::isfinite(ctrl)) {
+    ui->Error("motor '" + row.name + "': not a finite control, not applied");
+    return false;
+  }
+  try {
+    commands->SetMotorControl(row.name, Clamp(ctrl, row.range));
+  } catch (const InputError& e) {
+    ui->Error(std::string("control not set: ") + e.what());
+    return false;
+  }
+  return true;
+}
+
 bool ResetActuatorTargets(const JointControls& c, UiState* ui, AppCommands* commands) {
   int reset = 0;
   try {
     for (const ActuatorRow& a : c.actuators) {
       if (a.gripper_driven) continue;
       commands->SetActuatorTarget(a.name, a.scene_position, a.scene_velocity);
+      ++reset;
+    }
+    for (const MotorRow& m : c.motors) {
+      commands->SetMotorControl(m.name, m.scene_ctrl);
       ++reset;
     }
   } catch (const InputError& e) {

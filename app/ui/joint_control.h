@@ -67,17 +67,31 @@ struct ActuatorRow {
   bool gripper_driven = false;
 };
 
+/// Half-width of a motor's slider when its control is not limited [1]
+/// (MuJoCo simulate's default).
+inline constexpr double kUnlimitedCtrlHalfRange = 1.0;
+
+/// One motor of the scene (scene order, Simulation::motor_names()): a
+/// slider over its control range.
+struct MotorRow {
+  std::string name;
+  std::string joints;       ///< Its joint names, for the filter and the tooltip ("hip" or "a, b").
+  SliderRange range;        ///< Its ctrl range [1], or ±kUnlimitedCtrlHalfRange where unlimited.
+  double scene_ctrl = 0;    ///< The scene's ctrl: what Reset targets restores.
+};
+
 /// The sliders of one loaded scene and the sections' filter boxes.
 struct JointControls {
   std::vector<JointRow> joints;
   std::vector<ActuatorRow> actuators;
+  std::vector<MotorRow> motors;
   int other_joints = 0;          ///< Free and ball joints: no slider.
   std::string joint_filter;      ///< The Joints section's filter box.
   std::string actuator_filter;   ///< The Control section's filter box.
 };
 
 /// The rows for a scene just loaded: every revolute and prismatic joint in
-/// model order, every actuator in scene order; empty filters.
+/// model order, every actuator and motor in scene order; empty filters.
 JointControls BuildJointControls(const Simulation& sim);
 
 /// Shown value for a stored one: degrees for a revolute joint, metres as is.
@@ -92,6 +106,7 @@ bool MatchesFilter(std::string_view name, std::string_view filter);
 /// Indices of the rows whose name (or, for actuators, joint name) matches.
 std::vector<int> FilteredJoints(const JointControls& c);
 std::vector<int> FilteredActuators(const JointControls& c);
+std::vector<int> FilteredMotors(const JointControls& c);
 
 /// Whether the Joints slider of `row` can be moved now: always while paused
 /// (it poses the joint); while running only through an actuator that the
@@ -114,8 +129,12 @@ bool ApplyJointSlider(const JointControls& c, const JointRow& row, double positi
 /// the joint's range): the actuator's target from the next step, v_d = 0.
 /// False, with the reason in the status line, when refused.
 bool ApplyActuatorSlider(const ActuatorRow& row, double position, UiState* ui, AppCommands* commands);
+/// The Control slider of motor `row` moved to `ctrl` [1] (clamped to the
+/// row's range): the motor's control from the next step. False, with the
+/// reason in the status line, when refused.
+bool ApplyMotorSlider(const MotorRow& row, double ctrl, UiState* ui, AppCommands* commands);
 /// Reset targets: every actuator not driven by the gripper back to the
-/// scene's q_d and v_d.
+/// scene's q_d and v_d, every motor back to the scene's ctrl.
 bool ResetActuatorTargets(const JointControls& c, UiState* ui, AppCommands* commands);
 
 }  // namespace stiction::app

@@ -52,7 +52,8 @@ std::string RangeText(bool revolute, const SliderRange& r) {
 
 // The header of a slider table and its scrolling body, at most
 // kMaxVisibleRows rows tall.
-bool BeginSliderTable(const char* id, const char* first_column, int rows) {
+bool BeginSliderTable(const char* id, const char* first_column, int rows, const char* value_column = "target",
+                      const char* last_column = "now") {
   const float row_height = ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().CellPadding.y;
   const float height = static_cast<float>(std::min(rows, kMaxVisibleRows) + 1) * row_height + Scaled(4);
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
@@ -60,8 +61,8 @@ bool BeginSliderTable(const char* id, const char* first_column, int rows) {
   if (!ImGui::BeginTable(id, 3, flags, ImVec2(0, height))) return false;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn(first_column, ImGuiTableColumnFlags_WidthStretch, 0.42f);
-  ImGui::TableSetupColumn("target", ImGuiTableColumnFlags_WidthStretch, 0.58f);
-  ImGui::TableSetupColumn("now", ImGuiTableColumnFlags_WidthFixed, Scaled(62));
+  ImGui::TableSetupColumn(value_column, ImGuiTableColumnFlags_WidthStretch, 0.58f);
+  ImGui::TableSetupColumn(last_column, ImGuiTableColumnFlags_WidthFixed, Scaled(62));
   ImGui::TableHeadersRow();
   return true;
 }
@@ -178,6 +179,51 @@ std::string ActuatorTooltip(const ActuatorRow& a, const Simulation& sim) {
   return text;
 }
 
+std::string MotorTooltip(const MotorRow& m, const Simulation& sim) {
+  const JointMotor& motor = sim.motor(m.name);
+  std::string text = StringPrintf("motor '%s' on %s\neffort = gain x ctrl, gain %.4g (N m or N per unit of ctrl)",
+                                  m.name.c_str(), m.joints.c_str(), motor.gain);
+  if (std::isfinite(motor.effort_limit)) text += StringPrintf(", limited to +-%.4g", motor.effort_limit);
+  text += m.range.lower_is_limit || m.range.upper_is_limit
+              ? StringPrintf("\nctrl range [%.4g, %.4g]", m.range.lower, m.range.upper)
+              : std::string("\nctrl not limited: the slider spans [-1, 1]");
+  return text + StringPrintf("\nscene's ctrl %.4g; no feedback: the joints move under this effort", m.scene_ctrl);
+}
+
+// The Control section's motors: a slider over each one's control range and
+// the effort it applies now (only the rows on screen).
+void DrawMotorRows(const std::vector<int>& rows, const JointControls& c, UiState* ui, const Simulation& sim,
+                   AppCommands* commands) {
+  if (!BeginSliderTable("##motors", "motor", static_cast<int>(rows.size()), "ctrl", "effort")) return;
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(rows.size()));
+  while (clipper.Step()) {
+    for (int k = clipper.DisplayStart; k < clipper.DisplayEnd; ++k) {
+      const MotorRow& row = c.motors[rows[k]];
+      const JointMotor& motor = sim.motor(row.name);
+      ImGui::PushID(rows[k]);
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::AlignTextToFramePadding();
+      ImGui::TextUnformatted(row.name.c_str());
+      const bool hovered_name = ImGui::IsItemHovered();
+      ImGui::TableSetColumnIndex(1);
+      double ctrl = motor.ctrl;
+      ImGui::SetNextItemWidth(-FLT_MIN);
+      const bool changed = ImGui::SliderScalar("##ctrl", ImGuiDataType_Double, &ctrl, &row.range.lower,
+                                               &row.range.upper, "%.3f", ImGuiSliderFlags_AlwaysClamp);
+      RecordRect(ui, "motor." + row.name);
+      if (hovered_name || ImGui::IsItemHovered()) ImGui::SetTooltip("%s", MotorTooltip(row, sim).c_str());
+      if (changed) ApplyMotorSlider(row, ctrl, ui, commands);
+      ImGui::TableSetColumnIndex(2);
+      ImGui::Text("%.3g", MotorEffort(motor));
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("effort applied [N m or N at each joint, times its coefficient]");
+      ImGui::PopID();
+    }
+  }
+  ImGui::EndTable();
+}
+
 }  // namespace
 
 void DrawJointsSection(const AppView& view, UiState* ui, AppCommands* commands) {
@@ -211,11 +257,15 @@ void DrawControlSection(const AppView& view, UiState* ui, AppCommands* commands)
   if (ImGui::Button("Reset targets")) ResetActuatorTargets(c, ui, commands);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every actuator's target back to the scene's value");
   const std::vector<int> rows = FilteredActuators(c);
-  FilterBox(ui, "##filter.control", &c.actuator_filter, "filter actuators", rows.size(), c.actuators.size());
-  if (rows.empty()) {
+  const std::vector<int> motor_rows = FilteredMotors(c);
+  FilterBox(ui, "##filter.control", &c.actuator_filter, "filter actuators", rows.size() + motor_rows.size(),
+            c.actuators.size() + c.motors.size());
+  if (rows.empty() && motor_rows.empty()) {
     ImGui::TextDisabled("no actuator or joint name contains '%s'", c.actuator_filter.c_str());
     return;
   }
+  if (!motor_rows.empty()) DrawMotorRows(motor_rows, c, ui, sim, commands);
+  if (rows.empty()) return;
   DrawSliderRows(
       "##actuators", "actuator", rows, ui, sim,
       [&](int i) {

@@ -577,7 +577,7 @@ void DrawPanels(const AppView& view, const GripperView& gripper, UiState* ui, Ap
       if (view.sim != nullptr && !ui->joint_controls.joints.empty() && Section(ui, "Joints", true)) {
         DrawJointsSection(view, ui, commands);
       }
-      if (view.sim != nullptr && !ui->joint_controls.actuators.empty() && Section(ui, "Control", false)) {
+      if (view.sim != nullptr && (!ui->joint_controls.actuators.empty() || !ui->joint_controls.motors.empty()) && Section(ui, "Control", false)) {
         DrawControlSection(view, ui, commands);
       }
       if (Section(ui, "Plots", true)) DrawPlotsSection(ui);

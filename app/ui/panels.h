@@ -50,6 +50,9 @@ class AppCommands {
   /// An actuator's target q_d [rad or m] and v_d [rad/s or m/s] from the
   /// next step on (the Joints and Control sections, app/ui/joint_control.h).
   virtual void SetActuatorTarget(const std::string& name, double position, double velocity) = 0;
+  /// A motor's control [1] from the next step on, clamped into its range
+  /// (the Control section's motor rows).
+  virtual void SetMotorControl(const std::string& name, double ctrl) = 0;
   /// Poses model joint `joint` (revolute or prismatic) at `position` [rad or
   /// m] kinematically, for a paused simulation (the Joints section): the
   /// state with that coordinate changed and every velocity zero, and the

@@ -1,8 +1,11 @@
 #include "engine/scene/mjcf_importer.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <filesystem>
+#include <limits>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -47,7 +50,10 @@ RigidTransform Translation(const mjtNum* pos) {
 
 class MjcfConverter {
  public:
-  MjcfConverter(const mjModel& m, std::string label) : m_(m), label_(std::move(label)) {}
+  MjcfConverter(const mjModel& m, std::string label, const MjcfImportOptions& options)
+      : m_(m), label_(std::move(label)) {
+    SelectKeyframe(options.keyframe);
+  }
 
   RobotDescription Convert() {
     out_.file = label_;
@@ -60,6 +66,13 @@ class MjcfConverter {
     body_index_.assign(m_.nbody, 0);
     for (int b = 1; b < m_.nbody; ++b) AddBody(b);
     for (int g = 0; g < m_.ngeom; ++g) AddGeom(g);
+    for (const BodyDescription& body : out_.bodies) {
+      const bool collides = std::any_of(body.geometries.begin(), body.geometries.end(),
+                                        [](const GeometryDescription& g) { return g.collision; });
+      if (!collides && !body.joint_frame && body.mass > 0) {
+        NoteInGroup("body(ies) without collision geometry, which pass through everything", "'" + body.name + "'");
+      }
+    }
     for (int e = 0; e < m_.nexclude; ++e) {
       // signature = (body1 + 1) << 16 + body2 + 1 (mjmodel.h, 2.2.2).
       const int signature = m_.exclude_signature[e];
@@ -70,10 +83,22 @@ class MjcfConverter {
     }
     for (int e = 0; e < m_.neq; ++e) AddEquality(e);
     for (int u = 0; u < m_.nu; ++u) AddActuator(u);
-    if (m_.ntendon > 0) Note(std::to_string(m_.ntendon) + " tendon(s) skipped: Stiction has no tendons");
+    if (out_.actuators.empty() && out_.motors.empty()) {
+      Note(m_.nu == 0 ? "no actuators: nothing drives the joints (the viewer's Joints section poses them while paused)"
+                      : "none of the " + std::to_string(m_.nu) + " actuators maps to Stiction's: nothing drives the joints");
+    }
+    if (m_.ntendon > 0) {
+      Note(std::to_string(m_.ntendon) + " tendon(s): their limits, springs and dampers are skipped (a motor on a "
+           "fixed tendon drives its joints)");
+    }
     if (m_.nsensor > 0) Note(std::to_string(m_.nsensor) + " sensor(s) skipped: Stiction has no sensors");
     if (m_.nskin > 0) Note(std::to_string(m_.nskin) + " skin(s) skipped");
-    if (m_.nkey > 0) Note(std::to_string(m_.nkey) + " keyframe(s) not read: the initial state is qpos0");
+    if (m_.nkey > 0 && key_ < 0) {
+      Note(std::to_string(m_.nkey) + " keyframe(s) (" + KeyframeNames() +
+           ") not used: the initial state is qpos0; the robot key `keyframe: NAME` starts from one");
+    }
+    ApplyKeyframe();
+    NoteGroups();
     LumpWeldedMasses(&out_, "inertial (mass > 0)");
     return std::move(out_);
   }
@@ -85,7 +110,109 @@ class MjcfConverter {
     return std::string(prefix) + std::to_string(id);
   }
   void Note(const std::string& what) { out_.notes.push_back(label_ + ": " + what); }
+  /// One note for many elements of one kind (a dog's 38 filtered actuators,
+  /// its 60 ellipsoid teeth): "N <kind>: first, second, ... and M more",
+  /// written by NoteGroups.
+  void NoteInGroup(const std::string& kind, const std::string& element) {
+    auto it = std::find_if(groups_.begin(), groups_.end(), [&](const auto& g) { return g.first == kind; });
+    if (it == groups_.end()) it = groups_.insert(groups_.end(), {kind, {}});
+    it->second.push_back(element);
+  }
+  void NoteGroups() {
+    constexpr std::size_t kShown = 4;
+    for (const auto& [kind, elements] : groups_) {
+      std::string list;
+      for (std::size_t i = 0; i < std::min(elements.size(), kShown); ++i) list += (i > 0 ? ", " : "") + elements[i];
+      if (elements.size() > kShown) list += " and " + std::to_string(elements.size() - kShown) + " more";
+      Note(std::to_string(elements.size()) + " " + kind + ": " + list);
+    }
+    groups_.clear();
+  }
   [[noreturn]] void Fail(const std::string& what) const { throw InputError(label_ + ": " + what); }
+
+  /// The keyframes' names (or "#i" for an unnamed one), comma-separated.
+  std::string KeyframeNames() const {
+    std::string names;
+    for (int k = 0; k < m_.nkey; ++k) {
+      const char* name = mj_id2name(&m_, mjOBJ_KEY, k);
+      names += (k > 0 ? ", " : "") + (name != nullptr && name[0] != '\0' ? "'" + std::string(name) + "'"
+                                                                          : "#" + std::to_string(k));
+    }
+    return names;
+  }
+
+  /// `keyframe`: a keyframe's name, or its index in the file (0-based);
+  /// "" = none (qpos0).
+  void SelectKeyframe(const std::string& keyframe) {
+    if (keyframe.empty()) return;
+    key_ = mj_name2id(&m_, mjOBJ_KEY, keyframe.c_str());
+    if (key_ < 0 && !keyframe.empty() && keyframe.find_first_not_of("0123456789") == std::string::npos &&
+        keyframe.size() < 6) {
+      const int index = std::stoi(keyframe);
+      if (index < m_.nkey) key_ = index;
+    }
+    if (key_ < 0) {
+      Fail("no keyframe '" + keyframe + "' (" +
+           (m_.nkey == 0 ? std::string("the file has none") : "keyframes: " + KeyframeNames() + ", or an index") + ")");
+    }
+  }
+
+  /// The selected keyframe's state as the initial one: qpos (hinge and
+  /// slide from qpos0, ball and free as they are), qvel, and ctrl as the
+  /// motors' controls and the servos' targets.
+  void ApplyKeyframe() {
+    if (key_ < 0) return;
+    const mjtNum* qpos = m_.key_qpos + m_.nq * key_;
+    const mjtNum* qvel = m_.key_qvel + m_.nv * key_;
+    for (JointDescription& joint : out_.joints) {
+      const auto id = mj_joint_of_.find(joint.name);
+      if (id == mj_joint_of_.end()) continue;  // A weld of the importer's own.
+      const int j = id->second;
+      const int qadr = m_.jnt_qposadr[j], dadr = m_.jnt_dofadr[j];
+      switch (m_.jnt_type[j]) {
+        case mjJNT_FREE:  // Ours [q_WB; p], [ω_B; v_W]; MuJoCo [p; q_WB], [v_W; ω_B].
+          joint.initial_q = {qpos[qadr + 3], qpos[qadr + 4], qpos[qadr + 5], qpos[qadr + 6],
+                             qpos[qadr], qpos[qadr + 1], qpos[qadr + 2]};
+          joint.initial_v = {qvel[dadr + 3], qvel[dadr + 4], qvel[dadr + 5], qvel[dadr], qvel[dadr + 1], qvel[dadr + 2]};
+          break;
+        case mjJNT_BALL:
+          joint.initial_q = {qpos[qadr], qpos[qadr + 1], qpos[qadr + 2], qpos[qadr + 3]};
+          joint.initial_v = {qvel[dadr], qvel[dadr + 1], qvel[dadr + 2]};
+          break;
+        default:
+          joint.initial_q = {qpos[qadr] - m_.qpos0[qadr]};
+          joint.initial_v = {qvel[dadr]};
+      }
+    }
+    const mjtNum* ctrl = m_.key_ctrl + m_.nu * key_;
+    for (MotorDescription& motor : out_.motors) {
+      motor.ctrl = std::clamp(ctrl[mj_actuator_of_.at(motor.name)], motor.ctrl_min, motor.ctrl_max);
+    }
+    for (ActuatorDescription& a : out_.actuators) {
+      const int u = mj_actuator_of_.at(a.name);
+      SetServoTarget(u, ctrl[u], &a);
+    }
+    const char* name = mj_id2name(&m_, mjOBJ_KEY, key_);
+    Note("initial state from keyframe " +
+         (name != nullptr && name[0] != '\0' ? "'" + std::string(name) + "'" : "#" + std::to_string(key_)) +
+         " (qpos, qvel, ctrl)");
+  }
+
+  /// A servo's target for control `ctrl`: a position servo holds
+  /// gear·q_mj = ctrl, i.e. q = ctrl/gear − qpos0 in our coordinates; a
+  /// velocity servo (kp = 0) drives v to ctrl/gear. A limited ctrl is
+  /// clamped into its range first, as MuJoCo does.
+  void SetServoTarget(int u, double ctrl, ActuatorDescription* a) const {
+    if (m_.actuator_ctrllimited[u]) ctrl = std::clamp(ctrl, m_.actuator_ctrlrange[2 * u], m_.actuator_ctrlrange[2 * u + 1]);
+    const double gear = m_.actuator_gear[6 * u];
+    const int qadr = m_.jnt_qposadr[m_.actuator_trnid[2 * u]];
+    if (a->kp > 0) {
+      a->target_position = ctrl / gear - m_.qpos0[qadr];
+    } else {
+      a->target_position = -m_.qpos0[qadr];
+      a->target_velocity = ctrl / gear;
+    }
+  }
 
   /// Body b and its joints. A body with n > 1 joints becomes a chain of n
   /// bodies, one joint each: n − 1 massless joint frames, then the body.
@@ -186,6 +313,7 @@ class MjcfConverter {
   /// joint frame before it).
   JointDescription JointOf(int j, JointDescription joint, const RigidTransform& X_P0) {
     joint.name = Name(mjOBJ_JOINT, j, "joint");
+    mj_joint_of_[joint.name] = j;
     switch (m_.jnt_type[j]) {
       case mjJNT_FREE:
         SetFreeJoint(j, &joint);
@@ -312,8 +440,9 @@ class MjcfConverter {
         // Stiction's shapes have no ellipsoid; contact uses the hull.
         shape.type = ShapeType::kMesh;
         shape.mesh_data = MakeEllipsoidMesh(Vector3(size[0], size[1], size[2]), what + " of " + label_);
-        Note(what + ": ellipsoid used as an inscribed polytope of " +
-             std::to_string(shape.mesh_data->vertices_G.size()) + " vertices (within 0.5 % of its radii)");
+        NoteInGroup("ellipsoid geom(s) used as inscribed polytopes of " +
+                        std::to_string(shape.mesh_data->vertices_G.size()) + " vertices (within 0.5 % of their radii)",
+                    what);
         break;
       case mjGEOM_HFIELD:
         Note(what + " skipped: Stiction has no height fields");
@@ -472,49 +601,113 @@ class MjcfConverter {
     return X;
   }
 
+  /// The joints an actuator drives, with their coefficients: its joint
+  /// (hinge or slide), or a fixed tendon's joints (wrap coefficients).
+  /// Empty, with a note, when it drives anything else.
+  std::vector<MotorJoint> Transmission(int u, const std::string& what) {
+    const int id = m_.actuator_trnid[2 * u];
+    if (m_.actuator_trntype[u] == mjTRN_JOINT) {
+      const int type = m_.jnt_type[id];
+      if (type != mjJNT_HINGE && type != mjJNT_SLIDE) {
+        Note(what + " skipped: it drives a ball or free joint");
+        return {};
+      }
+      return {MotorJoint{Name(mjOBJ_JOINT, id, "joint"), 1.0}};
+    }
+    if (m_.actuator_trntype[u] == mjTRN_TENDON) {
+      std::vector<MotorJoint> out;
+      for (int w = m_.tendon_adr[id]; w < m_.tendon_adr[id] + m_.tendon_num[id]; ++w) {
+        if (m_.wrap_type[w] != mjWRAP_JOINT) {
+          Note(what + " skipped: it drives a spatial tendon (only fixed tendons, sums of joint positions, are supported)");
+          return {};
+        }
+        out.push_back(MotorJoint{Name(mjOBJ_JOINT, m_.wrap_objid[w], "joint"), m_.wrap_prm[w]});
+      }
+      return out;
+    }
+    Note(what + " skipped: only joint and fixed-tendon transmissions are supported");
+    return {};
+  }
+
+  /// A MuJoCo actuator: force = gain·ctrl + b0 + b1·length + b2·velocity,
+  /// with length = gear·q, and τ = gear·force. Without bias it is a motor
+  /// (gain·gear per unit of ctrl); an affine bias with b0 = 0 is a position
+  /// or velocity servo, PD with kp = −b1·gear², kd = −b2·gear² and target
+  /// ctrl/gear. A first-order activation filter is not modelled.
   void AddActuator(int u) {
     const std::string name = Name(mjOBJ_ACTUATOR, u, "actuator");
     const std::string what = "actuator '" + name + "'";
-    if (m_.actuator_trntype[u] != mjTRN_JOINT) {
-      Note(what + " skipped: only joint transmissions are supported");
-      return;
-    }
-    const int j = m_.actuator_trnid[2 * u];
-    const int type = m_.jnt_type[j];
-    if (type != mjJNT_HINGE && type != mjJNT_SLIDE) {
-      Note(what + " skipped: it drives a ball or free joint");
-      return;
-    }
+    std::vector<MotorJoint> joints = Transmission(u, what);
+    if (joints.empty()) return;
     const mjtNum* gain = m_.actuator_gainprm + mjNGAIN * u;
     const mjtNum* bias = m_.actuator_biasprm + mjNBIAS * u;
     const double gear = m_.actuator_gear[6 * u];
-    // MuJoCo: force = gain·ctrl + b0 + b1·length + b2·velocity with
-    // length = gear·q, and τ = gear·force. A position servo (b1 = −kp) is
-    // PD with kp·gear², kd = −b2·gear², and target ctrl/gear.
-    const bool affine = m_.actuator_dyntype[u] == mjDYN_NONE && m_.actuator_gaintype[u] == mjGAIN_FIXED &&
-                        m_.actuator_biastype[u] == mjBIAS_AFFINE && bias[0] == 0;
+    const int dyn = m_.actuator_dyntype[u];
+    const bool fixed_gain = m_.actuator_gaintype[u] == mjGAIN_FIXED;
+    if ((dyn != mjDYN_NONE && dyn != mjDYN_FILTER) || !fixed_gain || gear == 0) {
+      Note(what + " skipped: only motors and position/velocity servos (fixed gain, no muscle or integrator "
+                  "dynamics) map to Stiction's actuators");
+      return;
+    }
+    const double force_limit =
+        m_.actuator_forcelimited[u]
+            ? std::min(std::abs(m_.actuator_forcerange[2 * u]), std::abs(m_.actuator_forcerange[2 * u + 1])) *
+                  std::abs(gear)
+            : std::numeric_limits<double>::infinity();
+    if (dyn == mjDYN_FILTER) {
+      NoteInGroup("actuator(s) with an activation filter that is not modelled (the force follows ctrl at once)",
+                  what + " (" + FormatNumber(m_.actuator_dynprm[mjNDYN * u]) + " s)");
+    }
+    if (m_.actuator_biastype[u] == mjBIAS_NONE) {
+      if (gain[0] == 0) {
+        Note(what + " skipped: its gain is 0");
+        return;
+      }
+      AddMotor(u, name, std::move(joints), gain[0] * gear, force_limit);
+      return;
+    }
     const double kp = -bias[1] * gear * gear;
     const double kd = -bias[2] * gear * gear;
-    if (!affine || !(kp >= 0) || !(kd >= 0) || kp + kd <= 0 || gear == 0) {
-      Note(what + " skipped: only position and velocity servos map to Stiction's PD actuators "
-                  "(motors have no counterpart)");
+    if (m_.actuator_biastype[u] != mjBIAS_AFFINE || bias[0] != 0 || !(kp >= 0) || !(kd >= 0) || kp + kd <= 0) {
+      Note(what + " skipped: its bias is not that of a position or velocity servo");
+      return;
+    }
+    if (joints.size() != 1 || joints[0].coefficient != 1) {
+      Note(what + " skipped: a servo on a tendon has no counterpart (Stiction's PD actuators drive one joint)");
       return;
     }
     ActuatorDescription a;
     a.name = name;
-    a.joint = Name(mjOBJ_JOINT, j, "joint");
+    a.joint = joints[0].joint;
     a.kp = kp;
     a.kd = kd;
     a.where = SourceLocation{label_, 0};
-    if (m_.actuator_forcelimited[u]) {
-      const double limit = std::min(std::abs(m_.actuator_forcerange[2 * u]), std::abs(m_.actuator_forcerange[2 * u + 1]));
-      if (limit > 0) a.effort_limit = limit * std::abs(gear);
+    if (force_limit > 0 && std::isfinite(force_limit)) {
+      a.effort_limit = force_limit;
       out_.joint_limits[a.joint].effort = a.effort_limit;
     }
-    // ctrl = 0 until the scene sets targets: q_mj = 0, i.e. −qpos0 in ours.
-    a.target_position = -m_.qpos0[m_.jnt_qposadr[j]];
-    (void)gain;
+    // ctrl = 0 until the scene sets targets (or a keyframe does).
+    SetServoTarget(u, 0.0, &a);
+    mj_actuator_of_[a.name] = u;
     out_.actuators.push_back(a);
+  }
+
+  /// A motor: effort gain·ctrl at the joints (with their coefficients). A
+  /// limited ctrl keeps MuJoCo's ctrlrange; it starts at 0 clamped into it.
+  void AddMotor(int u, const std::string& name, std::vector<MotorJoint> joints, double gain, double force_limit) {
+    MotorDescription m;
+    m.name = name;
+    m.joints = std::move(joints);
+    m.gain = gain;
+    if (m_.actuator_ctrllimited[u] && m_.actuator_ctrlrange[2 * u] < m_.actuator_ctrlrange[2 * u + 1]) {
+      m.ctrl_min = m_.actuator_ctrlrange[2 * u];
+      m.ctrl_max = m_.actuator_ctrlrange[2 * u + 1];
+    }
+    m.ctrl = std::clamp(0.0, m.ctrl_min, m.ctrl_max);
+    if (force_limit > 0) m.effort_limit = force_limit;
+    m.where = SourceLocation{label_, 0};
+    mj_actuator_of_[m.name] = u;
+    out_.motors.push_back(std::move(m));
   }
 
   const mjModel& m_;
@@ -523,6 +716,10 @@ class MjcfConverter {
   std::vector<std::size_t> body_index_;   // By MuJoCo body id: its index in out_.bodies (joint frames come between).
   std::set<std::string> taken_names_;     // Body names, the joint frames' included.
   std::unique_ptr<mjData, DataDeleter> data_;
+  int key_ = -1;  // The keyframe the initial state comes from; −1: qpos0.
+  std::vector<std::pair<std::string, std::vector<std::string>>> groups_;  // NoteInGroup, in first-seen order.
+  std::map<std::string, int> mj_joint_of_;     // Our joint name -> MuJoCo joint id.
+  std::map<std::string, int> mj_actuator_of_;  // Our actuator or motor name -> MuJoCo actuator id.
   std::vector<std::shared_ptr<const MeshData>> meshes_;  // By MuJoCo mesh id.
   RobotDescription out_;
 };
@@ -556,7 +753,7 @@ class ScopedWarningCollector {
 
 }  // namespace
 
-RobotDescription ImportMjcf(const std::string& path) {
+RobotDescription ImportMjcf(const std::string& path, const MjcfImportOptions& options) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
     throw InputError(path + ": cannot open the MJCF file (" +
@@ -594,7 +791,7 @@ RobotDescription ImportMjcf(const std::string& path) {
     throw InputError(path + ": MuJoCo refused the model: " + reason +
                      (schema ? " (Stiction compiles MJCF with MuJoCo 2.2.2: the file may need a newer MuJoCo)" : ""));
   }
-  RobotDescription robot = MjcfConverter(*model, path).Convert();
+  RobotDescription robot = MjcfConverter(*model, path, options).Convert();
   if (error[0] != '\0') robot.notes.insert(robot.notes.begin(), path + ": MuJoCo warning: " + OneLine(error.data()));
   for (const std::string& warning : warnings) robot.notes.push_back(path + ": MuJoCo warning: " + warning);
   return robot;

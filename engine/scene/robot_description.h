@@ -43,6 +43,7 @@ struct RobotDescription {
   /// geometry name; the placement gives them a material with that μ.
   std::map<std::string, double> geometry_friction;
   std::vector<ActuatorDescription> actuators;     ///< MJCF position actuators.
+  std::vector<MotorDescription> motors;           ///< MJCF motors (joint or fixed-tendon transmission).
   std::vector<ConstraintDescription> constraints;  ///< MJCF weld/connect equalities.
   /// Body pairs that never touch (MJCF <contact><exclude>); "world" for R.
   std::vector<std::pair<std::string, std::string>> excluded_body_pairs;

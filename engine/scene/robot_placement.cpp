@@ -35,6 +35,7 @@ class RobotPlacer {
     CheckJointOptions();
     for (const JointDescription& j : robot_.joints) PlaceJoint(j);
     PlaceFileActuators();
+    PlaceFileMotors();
     PlaceConstraints();
     PlaceCouplers();
   }
@@ -227,6 +228,16 @@ class RobotPlacer {
         a.target_position = it->second;
       }
       AddUnique(a, "actuator", &scene_.actuators);
+    }
+  }
+
+  /// The file's motors, on the prefixed joints.
+  void PlaceFileMotors() {
+    for (const MotorDescription& file_motor : robot_.motors) {
+      MotorDescription m = file_motor;
+      m.name = Prefixed(m.name);
+      for (MotorJoint& j : m.joints) j.joint = Prefixed(j.joint);
+      AddUnique(m, "actuator", &scene_.motors);
     }
   }
 

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/common/error.h"
 #include "engine/scene/mjcf_importer.h"
 #include "engine/scene/package_path.h"
 #include "engine/scene/robot_file_scene.h"
@@ -21,9 +22,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::array<std::string_view, 12> kRobotKeys = {
+constexpr std::array<std::string_view, 13> kRobotKeys = {
     "file", "name", "pose", "parent", "fixed_base", "initial", "joint_pd", "groups", "self_collision",
-    "material", "use_file_options", "rest_on_ground"};
+    "material", "use_file_options", "rest_on_ground", "keyframe"};
 constexpr std::array<std::string_view, 3> kJointPdKeys = {"kp", "kd", "joints"};
 
 JointPdGains ReadPdGains(const YamlReader& reader, const MapView& map) {
@@ -81,8 +82,12 @@ void ReadPlacementOptions(const YamlReader& reader, const MapView& map, RobotPla
 
 /// The robot file through its importer. `fixed_base` is URDF's; an MJCF
 /// file says itself whether a body floats.
-RobotDescription ImportRobot(const MapView& map, const std::string& path, bool urdf, bool fixed_base,
+RobotDescription ImportRobot(const YamlReader& reader, const MapView& map, const std::string& path, bool urdf,
+                             bool fixed_base,
                              const std::vector<std::string>& package_path) {
+  if (urdf && map.Has("keyframe")) {
+    Fail(map.CtxOf("keyframe"), map.Get("keyframe"), "a URDF file has no keyframes (use `initial` for joint positions)");
+  }
   if (urdf) {
     UrdfImportOptions options;
     options.fixed_base = fixed_base;
@@ -93,7 +98,18 @@ RobotDescription ImportRobot(const MapView& map, const std::string& path, bool u
     Fail(map.CtxOf("fixed_base"), map.Get("fixed_base"),
          "an MJCF model says itself whether a body floats (a <freejoint>); fixed_base is for URDF");
   }
-  return ImportMjcf(path);
+  MjcfImportOptions options;
+  if (map.Has("keyframe")) options.keyframe = reader.ReadName(map.CtxOf("keyframe"), map.Get("keyframe"));
+  try {
+    return ImportMjcf(path, options);
+  } catch (const InputError& e) {
+    // An unknown keyframe is the entry's mistake: point at its key.
+    const std::string what = e.what();
+    if (map.Has("keyframe") && what.find(": no keyframe '") != std::string::npos) {
+      Fail(map.CtxOf("keyframe"), map.Get("keyframe"), what.substr(what.find("no keyframe '")));
+    }
+    throw;
+  }
 }
 
 /// `use_file_options` (MJCF only): the file's <option gravity timestep>
@@ -163,7 +179,7 @@ void SceneParser::ParseRobot(const Ctx& ctx, const YAML::Node& node, const std::
   if (map.Has("fixed_base")) fixed_base = reader_.ReadBool(map.CtxOf("fixed_base"), map.Get("fixed_base"));
   ReadPlacementOptions(reader_, map, &placement);
   const bool urdf = LooksLikeUrdf(path);
-  RobotDescription robot = ImportRobot(map, path, urdf, fixed_base, package_path);
+  RobotDescription robot = ImportRobot(reader_, map, path, urdf, fixed_base, package_path);
   // A URDF has no initial configuration of its own, an MJCF model has qpos0;
   // either starts inside every joint's limits (dm_control's hopper has
   // qpos0 = 0 and a knee range of [5, 150] degrees, which kicked it with

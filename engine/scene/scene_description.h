@@ -140,6 +140,29 @@ struct ActuatorDescription {
   SourceLocation where;
 };
 
+/// One joint a motor drives, and the share of the motor's effort it gets.
+struct MotorJoint {
+  std::string joint;       ///< A revolute or prismatic joint.
+  double coefficient = 1;  ///< c [1; for an MJCF fixed tendon its coef], finite, ≠ 0.
+};
+
+/// A torque (force) actuator without feedback (scene key `motors:`, MJCF
+/// `<motor>` and `<general>` without bias): its effort
+///   u = clamp(gain · clamp(ctrl, ctrl_min, ctrl_max), −effort_limit, effort_limit)
+/// is applied to each of its joints as the generalized force c · u, an
+/// explicit force of the step (nothing to solve). An MJCF fixed tendon's
+/// actuator drives the tendon's joints with their coefficients.
+struct MotorDescription {
+  std::string name;
+  std::vector<MotorJoint> joints;  ///< At least one, each joint once.
+  double gain = 1;                 ///< [N m or N per unit of ctrl], finite, ≠ 0.
+  double ctrl_min = -std::numeric_limits<double>::infinity();  ///< ctrl range, ctrl_min < ctrl_max.
+  double ctrl_max = std::numeric_limits<double>::infinity();
+  double ctrl = 0;                                              ///< Initial control [1], in the range.
+  double effort_limit = std::numeric_limits<double>::infinity();  ///< [N m or N], > 0.
+  SourceLocation where;
+};
+
 /// A periodic target for a PD actuator (scene key `oscillators:`), e.g. a
 /// gait: from `start` on, q_d(t) = c + e(t) A sin(2π ((t − start)/T + φ)),
 /// where c is the actuator's own target and the envelope e rises linearly
@@ -308,6 +331,7 @@ struct SceneDescription {
   /// Geometry welded to the world (ground, walls).
   std::vector<GeometryDescription> world_geometries;
   std::vector<ActuatorDescription> actuators;
+  std::vector<MotorDescription> motors;  ///< Names shared with `actuators`.
   std::vector<OscillatorDescription> oscillators;  ///< At most one per actuator.
   std::vector<ConstraintDescription> constraints;
   /// Body pairs that never touch (MJCF `<contact><exclude>`), by body name

@@ -32,6 +32,7 @@ SceneDescription ParseSections(const MergedScene& merged) {
   parser.AddFreeJoints();
   parser.ParseRobots();
   parser.ParseActuators();
+  parser.ParseMotors();
   parser.ParseOscillators();
   parser.ParseConstraints();
   parser.ParseCouplers();

@@ -86,6 +86,7 @@ class SceneParser {
   void AddFreeJoints();       ///< joint_section.cpp
   void ParseRobots();         ///< robot_section.cpp
   void ParseActuators();      ///< actuator_section.cpp
+  void ParseMotors();         ///< motor_section.cpp
   void ParseOscillators();    ///< oscillator_section.cpp
   void ParseConstraints();    ///< constraint_section.cpp
   void ParseCouplers();       ///< coupler_section.cpp

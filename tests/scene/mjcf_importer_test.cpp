@@ -153,9 +153,138 @@ TEST_F(MjcfImporterTest, CompiledModelArrivesWithMuJoCosNumbers) {
   // One note per skipped element, naming it.
   std::string notes;
   for (const std::string& n : r.notes) notes += n + "\n";
-  EXPECT_THAT(notes, HasSubstr("geom 'pole_tip' (body 'pole'): ellipsoid used as an inscribed polytope of 642 vertices"));
-  EXPECT_THAT(notes, HasSubstr("actuator 'push' skipped"));
-  EXPECT_THAT(notes, HasSubstr("1 tendon(s) skipped"));
+  EXPECT_THAT(notes, HasSubstr("1 ellipsoid geom(s) used as inscribed polytopes of 642 vertices (within 0.5 % of their radii): "
+                               "geom 'pole_tip' (body 'pole')"));
+  EXPECT_THAT(notes, HasSubstr("1 tendon(s): their limits, springs and dampers are skipped"));
+  // The motor: MuJoCo's gain·gear per unit of ctrl, no range, no limit.
+  ASSERT_EQ(r.motors.size(), 1u);
+  EXPECT_EQ(r.motors[0].name, "push");
+  ASSERT_EQ(r.motors[0].joints.size(), 1u);
+  EXPECT_EQ(r.motors[0].joints[0].joint, "slider");
+  EXPECT_DOUBLE_EQ(r.motors[0].gain, 2);
+  EXPECT_TRUE(std::isinf(r.motors[0].ctrl_max) && std::isinf(r.motors[0].effort_limit));
+  EXPECT_THAT(notes, Not(HasSubstr("'push'")));
+}
+
+constexpr char kKeyframeModel[] = R"(<mujoco model="keyed">
+  <compiler angle="radian"/>
+  <worldbody>
+    <body name="base" pos="0 0 0.5">
+      <freejoint/>
+      <geom type="box" size="0.1 0.1 0.05" mass="2"/>
+      <body name="link" pos="0.1 0 0">
+        <joint name="hinge" axis="0 1 0" ref="0.2" limited="true" range="-1 1.5"/>
+        <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.02" mass="0.5"/>
+        <body name="tip" pos="0.3 0 0">
+          <joint name="slide" type="slide" axis="1 0 0" limited="true" range="-0.1 0.1"/>
+          <geom type="sphere" size="0.03" mass="0.1"/>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+  <actuator>
+    <position name="servo" joint="hinge" kp="20" gear="2"/>
+    <motor name="push" joint="slide" ctrllimited="true" ctrlrange="-1 1"/>
+  </actuator>
+  <keyframe>
+    <key name="home" qpos="0.3 -0.2 0.8 0.9238795 0 0.3826834 0 0.7 0.05" qvel="0.1 0 0 0 0.2 0 -0.5 0.01" ctrl="1.2 3"/>
+    <key qpos="0 0 0.4 1 0 0 0 0.2 0"/>
+  </keyframe>
+</mujoco>
+)";
+
+TEST_F(MjcfImporterTest, AKeyframeIsTheInitialStateAsMuJoCoResetsToIt) {
+  const std::string file = Write("keyed.xml", kKeyframeModel);
+  // Without `keyframe`, qpos0, and a note naming the keyframes.
+  {
+    Simulation sim(LoadSceneString("robots:\n  - file: " + file + "\n", "k.yaml", "."));
+    std::string notes;
+    for (const std::string& n : sim.load_notes()) notes += n + "\n";
+    EXPECT_THAT(notes, HasSubstr("2 keyframe(s) ('home', #1) not used: the initial state is qpos0"));
+    EXPECT_NEAR(sim.positions()[sim.model().joint(sim.model().FindJoint("hinge")).q_start], 0, 1e-15);
+  }
+  Simulation sim(LoadSceneString("robots:\n  - file: " + file + "\n    keyframe: home\n", "k.yaml", "."));
+  char error[1000] = "";
+  std::unique_ptr<mjModel, void (*)(mjModel*)> m(mj_loadXML(file.c_str(), nullptr, error, sizeof(error)), mj_deleteModel);
+  ASSERT_TRUE(m) << error;
+  std::unique_ptr<mjData, void (*)(mjData*)> d(mj_makeData(m.get()), mj_deleteData);
+  mj_resetDataKeyframe(m.get(), d.get(), 0);
+  mj_forward(m.get(), d.get());
+  // Every body where MuJoCo puts it, moving as MuJoCo's does.
+  for (const BodyState& s : sim.CalcBodyStates()) {
+    SCOPED_TRACE(s.name);
+    const int b = mj_name2id(m.get(), mjOBJ_BODY, s.name.c_str());
+    ASSERT_GE(b, 0);
+    EXPECT_LT((s.position - Vector3(d->xpos[3 * b], d->xpos[3 * b + 1], d->xpos[3 * b + 2])).norm(), 1e-12);
+    mjtNum vel[6];  // [ω; v] of the body frame's origin, in the world frame.
+    mj_objectVelocity(m.get(), d.get(), mjOBJ_XBODY, b, vel, 0);
+    EXPECT_LT((s.angular_velocity - Vector3(vel[0], vel[1], vel[2])).norm(), 1e-12);
+    EXPECT_LT((s.linear_velocity - Vector3(vel[3], vel[4], vel[5])).norm(), 1e-12);
+  }
+  // ctrl: the motor's 3 clamped to its range; the servo holds gear·q_mj = 1.2.
+  EXPECT_DOUBLE_EQ(sim.motor("push").ctrl, 1);
+  EXPECT_NEAR(sim.actuator("servo").target_position, 0.6 - 0.2, 1e-15);
+  // By index, and a keyframe the file does not have.
+  Simulation second(LoadSceneString("robots:\n  - file: " + file + "\n    keyframe: 1\n", "k.yaml", "."));
+  EXPECT_NEAR(second.positions()[second.model().joint(second.model().FindJoint("hinge")).q_start], 0, 1e-15);
+  try {
+    LoadSceneString("robots:\n  - file: " + file + "\n    keyframe: away\n", "k.yaml", ".");
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), AllOf(HasSubstr("k.yaml:3: robots[0].keyframe"),
+                                HasSubstr("no keyframe 'away' (keyframes: 'home', #1, or an index)")));
+  }
+}
+
+TEST_F(MjcfImporterTest, ActuatorsWithoutACounterpartAreNotedOneByOne) {
+  const RobotDescription r = ImportMjcf(Write("actuators.xml", R"(<mujoco model="actuators">
+  <worldbody>
+    <body name="a"><joint name="ja" axis="0 1 0"/><geom type="sphere" size="0.1" mass="1"/>
+      <site name="s1"/>
+      <body name="b" pos="0 0 -0.3"><joint name="jb" axis="0 1 0" limited="true" range="-1 1"/><geom type="sphere" size="0.1" mass="1"/>
+        <site name="s2"/>
+      </body>
+    </body>
+    <body name="c" pos="1 0 0"><freejoint/><geom type="sphere" size="0.1" mass="1"/></body>
+  </worldbody>
+  <tendon>
+    <fixed name="coupled"><joint joint="ja" coef="2"/><joint joint="jb" coef="-1"/></fixed>
+    <spatial name="cable"><site site="s1"/><site site="s2"/></spatial>
+  </tendon>
+  <actuator>
+    <position name="tendon_servo" tendon="coupled" kp="10"/>
+    <motor name="on_cable" tendon="cable"/>
+    <general name="biased" joint="jb" gainprm="1" biastype="affine" biasprm="1 0 0"/>
+    <motor name="site_motor" site="s1"/>
+    <motor name="tendon_motor" tendon="coupled" gear="3" forcelimited="true" forcerange="-1 2"/>
+    <general name="filtered" joint="ja" dyntype="filter" dynprm="0.1" gainprm="5" ctrllimited="true" ctrlrange="-2 1"/>
+    <muscle name="muscle" joint="jb"/>
+  </actuator>
+</mujoco>
+)"));
+  std::string notes;
+  for (const std::string& n : r.notes) notes += n + "\n";
+  // The tendon motor and the filtered motor are kept, with their numbers.
+  ASSERT_EQ(r.motors.size(), 2u);
+  EXPECT_EQ(r.motors[0].name, "tendon_motor");
+  ASSERT_EQ(r.motors[0].joints.size(), 2u);
+  EXPECT_EQ(r.motors[0].joints[0].joint, "ja");
+  EXPECT_DOUBLE_EQ(r.motors[0].joints[0].coefficient, 2);
+  EXPECT_DOUBLE_EQ(r.motors[0].joints[1].coefficient, -1);
+  EXPECT_DOUBLE_EQ(r.motors[0].gain, 3);
+  EXPECT_DOUBLE_EQ(r.motors[0].effort_limit, 3);  // The smaller side of the force range, times the gear.
+  EXPECT_EQ(r.motors[1].name, "filtered");
+  EXPECT_DOUBLE_EQ(r.motors[1].gain, 5);
+  EXPECT_DOUBLE_EQ(r.motors[1].ctrl_min, -2);
+  EXPECT_DOUBLE_EQ(r.motors[1].ctrl_max, 1);
+  EXPECT_THAT(notes, HasSubstr("1 actuator(s) with an activation filter that is not modelled (the force follows ctrl at "
+                               "once): actuator 'filtered' (0.1 s)"));
+  EXPECT_TRUE(r.actuators.empty());
+  EXPECT_THAT(notes, HasSubstr("actuator 'tendon_servo' skipped: a servo on a tendon has no counterpart"));
+  EXPECT_THAT(notes, HasSubstr("actuator 'on_cable' skipped: it drives a spatial tendon"));
+  EXPECT_THAT(notes, HasSubstr("actuator 'biased' skipped: its bias is not that of a position or velocity servo"));
+  EXPECT_THAT(notes, HasSubstr("actuator 'muscle' skipped: only motors and position/velocity servos"));
+  EXPECT_THAT(notes, HasSubstr("actuator 'site_motor' skipped: only joint and fixed-tendon transmissions"));
 }
 
 TEST_F(MjcfImporterTest, LinearJointEqualitiesBecomeCouplersAndTheRestIsNoted) {
@@ -588,7 +717,8 @@ TEST_F(MjcfImporterTest, MeshGeomsCarryMuJoCosCompiledVerticesAndPoses) {
   Write("slab.obj", BoxObj());
   const std::string path = Write("meshes.xml", MeshModel());
   const RobotDescription r = ImportMjcf(path);
-  for (const std::string& note : r.notes) EXPECT_THAT(note, Not(HasSubstr("mesh"))) << note;
+  // No note about a mesh (each note starts with the file's path, which has "mesh" in it).
+  for (const std::string& note : r.notes) EXPECT_THAT(note.substr(path.size()), Not(HasSubstr("mesh"))) << note;
   ASSERT_EQ(r.bodies.size(), 1u);
   ASSERT_EQ(r.bodies[0].geometries.size(), 2u);
 

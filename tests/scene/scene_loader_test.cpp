@@ -1178,6 +1178,56 @@ TEST(SceneLoaderErrorTest, ActuatorErrors) {
               "inline.yaml:9: actuators[1].name", "duplicate actuator name 'm'");
 }
 
+TEST(SceneLoaderTest, Motors) {
+  const SceneDescription scene = Load(kTwoBodies + R"(motors:
+  - {name: m, joint: hinge, gain: 2.5, ctrl_range: [-1, 2], ctrl: 1.5, effort_limit: 4}
+  - {name: n, joints: {hinge: -0.5}, gain: -3}
+  - {name: r, joint: hinge, gain: 1, ctrl_range: [0.5, 1]}
+)");
+  ASSERT_EQ(scene.motors.size(), 3u);
+  const MotorDescription& m = scene.motors[0];
+  ASSERT_EQ(m.joints.size(), 1u);
+  EXPECT_EQ(m.joints[0].joint, "hinge");
+  EXPECT_EQ(m.joints[0].coefficient, 1);
+  EXPECT_EQ(m.gain, 2.5);
+  EXPECT_EQ(m.ctrl_min, -1);
+  EXPECT_EQ(m.ctrl_max, 2);
+  EXPECT_EQ(m.ctrl, 1.5);
+  EXPECT_EQ(m.effort_limit, 4);
+  const MotorDescription& n = scene.motors[1];
+  EXPECT_EQ(n.joints[0].coefficient, -0.5);
+  EXPECT_EQ(n.ctrl, 0);  // Documented defaults: unlimited ctrl starting at 0, no effort limit.
+  EXPECT_TRUE(std::isinf(n.ctrl_min) && std::isinf(n.ctrl_max) && std::isinf(n.effort_limit));
+  EXPECT_EQ(scene.motors[2].ctrl, 0.5);  // 0 clamped into the range.
+}
+
+TEST(SceneLoaderErrorTest, MotorErrors) {
+  const std::string at = "inline.yaml:8: motors[0]";
+  ExpectError(kTwoBodies + "motors:\n  - {name: m, joint: nope, gain: 1}\n", at + ".joint", "unknown joint 'nope'");
+  ExpectError(kTwoBodies + "motors:\n  - {name: m, joint: knob, gain: 1}\n", at + ".joint",
+              "is not revolute or prismatic");
+  ExpectError(kTwoBodies + "motors:\n  - {name: m, joints: {hinge: 1, nope: 2}, gain: 1}\n", at + ".joints",
+              "unknown joint 'nope'");
+  ExpectError(kTwoBodies + "motors:\n  - {name: m, joints: {hinge: 0}, gain: 1}\n", at + ".joints.hinge",
+              "coefficient must not be 0");
+  ExpectError(kTwoBodies + "motors:\n  - {name: m, joint: hinge, joints: {hinge: 1}, gain: 1}\n", at,
+              "exactly one of 'joint'");
+  ExpectError(kTwoBodies + "motors:\n  - {name: m, gain: 1}\n", at, "exactly one of 'joint'");
+  ExpectError(kTwoBodies + "motors:\n  - {name: m, joint: hinge}\n", at, "missing required key 'gain'");
+  ExpectError(kTwoBodies + "motors:\n  - {name: m, joint: hinge, gain: 0}\n", at + ".gain", "must not be 0");
+  ExpectError(kTwoBodies + "motors:\n  - {name: m, joint: hinge, gain: .nan}\n", at + ".gain", "finite");
+  ExpectError(kTwoBodies + "motors:\n  - {name: m, joint: hinge, gain: 1, ctrl_range: [1, -1]}\n",
+              at + ".ctrl_range", "min < max");
+  ExpectError(kTwoBodies + "motors:\n  - {name: m, joint: hinge, gain: 1, ctrl_range: [-1, 1], ctrl: 2}\n",
+              at + ".ctrl", "must lie in ctrl_range");
+  ExpectError(kTwoBodies + "motors:\n  - {name: m, joint: hinge, gain: 1, effort_limit: -1}\n",
+              at + ".effort_limit", "must be positive");
+  ExpectError(kTwoBodies + "motors:\n  - {name: m, joint: hinge, gain: 1, kp: 1}\n", at, "unknown key 'kp'");
+  // Motors and PD actuators share one namespace (as MuJoCo's actuators do).
+  ExpectError(kTwoBodies + "actuators:\n  - {name: m, joint: hinge, kp: 1}\nmotors:\n  - {name: m, joint: hinge, gain: 1}\n",
+              "inline.yaml:10: motors[0].name", "duplicate actuator name 'm'");
+}
+
 TEST(SceneLoaderErrorTest, ConstraintErrors) {
   ExpectError(kTwoBodies + "constraints:\n  - {name: c, type: glue, body_a: a, body_b: b}\n",
               "inline.yaml:8: constraints[0].type", "unknown constraint type 'glue'");

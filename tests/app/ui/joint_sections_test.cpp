@@ -191,6 +191,54 @@ TEST(JointSectionsTest, ControlSlidersShareTheTargetsAndResetToTheScene) {
   }
 }
 
+// An MJCF arm on a horizontal hinge driven by a motor (gear 2, ctrl in
+// [−1, 1]) and a second motor whose control is not limited, opened as a
+// user drops it on the window: the Control section has a slider per motor,
+// and moving one turns the arm under that torque.
+TEST(JointSectionsTest, MotorSlidersSetTheControlAndTheArmTurnsUnderIt) {
+  const fs::path file = WriteTempFile("motor_arm.xml", R"(<mujoco model="motor_arm">
+  <option gravity="0 0 0"/>
+  <worldbody>
+    <body name="arm">
+      <joint name="hinge" axis="0 0 1"/>
+      <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.03" mass="1"/>
+    </body>
+  </worldbody>
+  <actuator>
+    <motor name="drive" joint="hinge" gear="2" ctrllimited="true" ctrlrange="-1 1"/>
+    <motor name="free_drive" joint="hinge"/>
+  </actuator>
+</mujoco>
+)");
+  App app(Options(file.string(), /*paused=*/false));
+  app.Frame();
+  const JointControls& c = app.ui().joint_controls;
+  ASSERT_EQ(c.motors.size(), 2u);
+  const MotorRow& drive = c.motors[0];
+  EXPECT_EQ(drive.name, "drive");
+  EXPECT_EQ(drive.joints, "hinge");
+  EXPECT_EQ(drive.range.lower, -1);
+  EXPECT_TRUE(drive.range.upper_is_limit);
+  EXPECT_FALSE(c.motors[1].range.lower_is_limit);  // Unlimited: the slider spans ±1.
+  EXPECT_EQ(c.motors[1].range.upper, kUnlimitedCtrlHalfRange);
+  const double q0 = app.simulation().positions()[0];
+  ASSERT_TRUE(ApplyMotorSlider(drive, 0.5, &app.ui(), &app)) << app.ui().message;
+  EXPECT_EQ(app.simulation().motor("drive").ctrl, 0.5);
+  ASSERT_TRUE(ApplyMotorSlider(drive, 7, &app.ui(), &app));  // Clamped to the range.
+  EXPECT_EQ(app.simulation().motor("drive").ctrl, 1.0);
+  EXPECT_FALSE(ApplyMotorSlider(drive, std::nan(""), &app.ui(), &app));
+  EXPECT_EQ(app.simulation().motor("drive").ctrl, 1.0);
+  const double t0 = app.simulation().time();
+  for (int i = 0; i < 3; ++i) app.Frame();
+  // 2 N m on the arm alone: it turns the positive way, faster and faster.
+  const double t = app.simulation().time() - t0;
+  ASSERT_GT(t, 0);
+  EXPECT_GT(app.simulation().positions()[0] - q0, 0);
+  EXPECT_GT(app.simulation().velocities()[0], 0);
+  ASSERT_TRUE(ResetActuatorTargets(c, &app.ui(), &app));
+  EXPECT_EQ(app.simulation().motor("drive").ctrl, 0.0);  // The scene's.
+}
+
 // A chain of 64 revolute joints: j00 … j63.
 fs::path ChainUrdf() {
   std::string urdf = "<robot name=\"chain\">\n" +
