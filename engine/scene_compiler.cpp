@@ -98,6 +98,34 @@ std::vector<JointCoupler> CompileJointCouplers(const SceneDescription& scene, co
   return out;
 }
 
+/// Each tendon on its model joints. Its rows hold at most two trees (a
+/// constraint's Jacobian has one block per tree): a tendon over more is
+/// refused, naming its trees' joints.
+std::vector<TendonConstraint> CompileTendons(const SceneDescription& scene, const MultibodyModel& model) {
+  std::vector<TendonConstraint> out;
+  for (const TendonDescription& t : scene.tendons) {
+    TendonConstraint tendon;
+    std::set<int> trees;
+    for (const JointTerm& j : t.joints) {
+      const int joint = model.FindJoint(j.joint);
+      if (joint < 0 || !IsAxial(model.joint(joint).type)) {
+        throw InputError(t.where.ToString() + ": tendon '" + t.name + "': joint '" + j.joint +
+                         "' is not a revolute or prismatic joint of the scene");
+      }
+      tendon.joints.emplace_back(joint, j.coefficient);
+      trees.insert(model.body(model.joint(joint).child).tree);
+    }
+    if (trees.size() > 2) {
+      throw InputError(t.where.ToString() + ": tendon '" + t.name + "' spans " + std::to_string(trees.size()) +
+                       " separate bodies' chains; Stiction holds a tendon over at most two");
+    }
+    tendon.lower = t.lower;
+    tendon.upper = t.upper;
+    out.push_back(std::move(tendon));
+  }
+  return out;
+}
+
 /// The scene with every coupled joint that has no initial value of its own
 /// (in the scene file, a robot's `initial:` or the robot file) started on
 /// its coupling, q_b = ρ q_a + Δ, from its leader's initial value: started
@@ -186,7 +214,7 @@ std::vector<JointMotor> CompileMotors(const SceneDescription& scene, const Multi
   std::vector<JointMotor> out;
   for (const MotorDescription& m : scene.motors) {
     JointMotor motor;
-    for (const MotorJoint& j : m.joints) {
+    for (const JointTerm& j : m.joints) {
       const int joint = model.FindJoint(j.joint);
       assert(joint >= 0 && IsAxial(model.joint(joint).type));
       motor.velocities.emplace_back(model.joint(joint).v_start, j.coefficient);
@@ -346,6 +374,7 @@ CompiledScene CompileScene(const SceneDescription& loaded) {
     out.notes.push_back(std::move(note));
   }
   out.joint_couplers = CompileJointCouplers(scene, model);
+  out.tendons = CompileTendons(scene, model);
   out.actuators = CompileActuators(scene, model);
   out.motors = CompileMotors(scene, model);
   out.gripper_impedance = CompileGripperImpedance(scene.gripper, out.multibody);

@@ -40,6 +40,7 @@
 #include "engine/contact/contact_constraints.h"
 #include "engine/contact/joint_coupler_constraints.h"
 #include "engine/contact/pd_actuator_constraints.h"
+#include "engine/contact/tendon_constraints.h"
 #include "engine/contact/weld_constraints.h"
 #include "engine/geometry/collision_world.h"
 #include "engine/multibody/joint_motors.h"
@@ -60,6 +61,8 @@ struct CompiledScene {
   std::vector<BodyConstraint> body_constraints;
   /// The scene's joint couplers (robots' and its own), in scene order.
   std::vector<JointCoupler> joint_couplers;
+  /// Tendon limits and equalities (robots' MJCF files), in scene order.
+  std::vector<TendonConstraint> tendons;
   /// One per scene actuator, in scene order, on its model joint. Gains and
   /// targets are left to Simulation::SetActuatorGains/SetActuatorTarget,
   /// which check them (and an oscillator's centre is its target).

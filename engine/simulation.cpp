@@ -43,6 +43,7 @@ void Simulation::TakeCompiledScene(CompiledScene* compiled) {
   sources_->materials = std::move(compiled->materials);
   sources_->body_constraints = std::move(compiled->body_constraints);
   sources_->joint_couplers = std::move(compiled->joint_couplers);
+  sources_->tendons = std::move(compiled->tendons);
   sources_->actuators = std::move(compiled->actuators);
   motors_ = std::move(compiled->motors);
   theta_stepper_ = std::make_unique<ThetaMethodStepper>(*model_, collision_.get(), sources_.get());

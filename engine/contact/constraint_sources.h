@@ -13,6 +13,7 @@
 #include "engine/contact/contact_constraints.h"
 #include "engine/contact/joint_coupler_constraints.h"
 #include "engine/contact/pd_actuator_constraints.h"
+#include "engine/contact/tendon_constraints.h"
 #include "engine/contact/weld_constraints.h"
 
 namespace stiction {
@@ -26,6 +27,8 @@ struct ConstraintSources {
   std::vector<BodyConstraint> body_constraints;
   /// Holonomic couplings q_b = ρ q_a + Δ of two revolute or prismatic joints.
   std::vector<JointCoupler> joint_couplers;
+  /// Limits and equalities on fixed tendons' lengths Σ c_i q_i.
+  std::vector<TendonConstraint> tendons;
   /// Task-space impedance controllers (the arm gripper's is controller 0).
   std::vector<CartesianImpedance> cartesian_impedances;
 };

@@ -40,6 +40,7 @@ enum class ConstraintOrigin {
   kWeld,        ///< Weld or ball rows (bilateral).
   kCartesian,   ///< One Cartesian-impedance or posture PD row (soft, like kActuator).
   kCoupler,     ///< One joint-coupler row q_b − ρ q_a − Δ (bilateral, like kWeld).
+  kTendon,      ///< One tendon row on Σ c_i q_i: a limit (unilateral) or an equality (bilateral).
 };
 
 struct Constraint {

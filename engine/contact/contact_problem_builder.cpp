@@ -22,6 +22,7 @@ void ContactProblemBuilder::Build(const KinematicsCache& cache_q0, const VectorX
   // Last, so that a scene without couplers builds the problem it built
   // before they existed, constraint for constraint.
   AddJointCouplerConstraints(sources.joint_couplers, params, &assembly_);
+  AddTendonConstraints(sources.tendons, params, &assembly_);
 }
 
 }  // namespace stiction

@@ -87,10 +87,7 @@ class MjcfConverter {
       Note(m_.nu == 0 ? "no actuators: nothing drives the joints (the viewer's Joints section poses them while paused)"
                       : "none of the " + std::to_string(m_.nu) + " actuators maps to Stiction's: nothing drives the joints");
     }
-    if (m_.ntendon > 0) {
-      Note(std::to_string(m_.ntendon) + " tendon(s): their limits, springs and dampers are skipped (a motor on a "
-           "fixed tendon drives its joints)");
-    }
+    for (int t = 0; t < m_.ntendon; ++t) AddTendonLimits(t);
     if (m_.nsensor > 0) Note(std::to_string(m_.nsensor) + " sensor(s) skipped: Stiction has no sensors");
     if (m_.nskin > 0) Note(std::to_string(m_.nskin) + " skin(s) skipped");
     if (m_.nkey > 0 && key_ < 0) {
@@ -512,10 +509,14 @@ class MjcfConverter {
       AddJointEquality(e, name);
       return;
     }
+    if (m_.eq_type[e] == mjEQ_TENDON) {
+      AddTendonEquality(e, name);
+      return;
+    }
     // obj1id/obj2id are bodies only for connect and weld (tendons for a
     // tendon equality, whose obj2id may be −1): they are read after the type.
     if (m_.eq_type[e] != mjEQ_CONNECT && m_.eq_type[e] != mjEQ_WELD) {
-      Note("equality '" + name + "' skipped: only connect, weld and joint are supported");
+      Note("equality '" + name + "' skipped: only connect, weld, joint and tendon are supported");
       return;
     }
     const int b1 = m_.eq_obj1id[e];
@@ -542,6 +543,83 @@ class MjcfConverter {
       return;
     }
     out_.constraints.push_back(c);
+  }
+
+  /// Fixed tendon t's joints and coefficients, or empty when it is a
+  /// spatial tendon (sites, geoms, pulleys).
+  std::vector<JointTerm> FixedTendonJoints(int t) const {
+    std::vector<JointTerm> out;
+    for (int w = m_.tendon_adr[t]; w < m_.tendon_adr[t] + m_.tendon_num[t]; ++w) {
+      if (m_.wrap_type[w] != mjWRAP_JOINT) return {};
+      out.push_back(JointTerm{Name(mjOBJ_JOINT, m_.wrap_objid[w], "joint"), m_.wrap_prm[w]});
+    }
+    return out;
+  }
+
+  /// Tendon t's range, for a fixed tendon, as limits on Σ c q in our
+  /// coordinates: MuJoCo's range minus the length at qpos0. Its own spring
+  /// and damper, and anything of a spatial tendon, are noted.
+  void AddTendonLimits(int t) {
+    const std::string what = "tendon '" + Name(mjOBJ_TENDON, t, "tendon") + "'";
+    if (m_.tendon_stiffness[t] != 0 || m_.tendon_damping[t] != 0) {
+      NoteInGroup("tendon spring(s) or damper(s) skipped (no counterpart)", what);
+    }
+    if (!m_.tendon_limited[t]) return;
+    std::vector<JointTerm> joints = FixedTendonJoints(t);
+    if (joints.empty()) {
+      Note(what + ": limits skipped: only a fixed tendon's (a sum of joint positions) are supported");
+      return;
+    }
+    TendonDescription tendon;
+    tendon.name = Name(mjOBJ_TENDON, t, "tendon");
+    tendon.joints = std::move(joints);
+    tendon.lower = m_.tendon_range[2 * t] - m_.tendon_length0[t];
+    tendon.upper = m_.tendon_range[2 * t + 1] - m_.tendon_length0[t];
+    tendon.where = SourceLocation{label_, 0};
+    out_.tendons.push_back(std::move(tendon));
+  }
+
+  /// <equality><tendon tendon1 tendon2 polycoef>: MuJoCo holds
+  /// L1 − L1₀ = c0 + c1 (L2 − L2₀) + ..., L₀ the lengths at qpos0; with our
+  /// coordinates from qpos0 a fixed tendon's L − L₀ is Σ c q, so the linear
+  /// case is Σ c q(t1) − c1 Σ c q(t2) = c0, an equality row.
+  void AddTendonEquality(int e, const std::string& name) {
+    const std::string what = "equality '" + name + "'";
+    const mjtNum* poly = m_.eq_data + mjNEQDATA * e;
+    const int t1 = m_.eq_obj1id[e], t2 = m_.eq_obj2id[e];
+    if (!m_.eq_active[e]) {
+      Note(what + " skipped: inactive in the file");
+      return;
+    }
+    if (poly[2] != 0 || poly[3] != 0 || poly[4] != 0) {
+      Note(what + " skipped: polycoef has terms above the linear one; Stiction holds tendons linearly");
+      return;
+    }
+    std::vector<JointTerm> joints = FixedTendonJoints(t1);
+    const std::vector<JointTerm> second = t2 >= 0 ? FixedTendonJoints(t2) : std::vector<JointTerm>{};
+    if (joints.empty() || (t2 >= 0 && second.empty())) {
+      Note(what + " skipped: only fixed tendons (sums of joint positions) are supported");
+      return;
+    }
+    for (const JointTerm& j : t2 >= 0 ? second : std::vector<JointTerm>{}) {
+      const auto it = std::find_if(joints.begin(), joints.end(), [&](const JointTerm& k) { return k.joint == j.joint; });
+      if (it != joints.end()) {
+        it->coefficient -= poly[1] * j.coefficient;
+      } else {
+        joints.push_back(JointTerm{j.joint, -poly[1] * j.coefficient});
+      }
+    }
+    std::erase_if(joints, [](const JointTerm& j) { return j.coefficient == 0; });
+    if (joints.empty()) {
+      Note(what + " skipped: its two sides cancel");
+      return;
+    }
+    TendonDescription tendon;
+    tendon.name = name;
+    tendon.joints = std::move(joints);
+    tendon.lower = tendon.upper = poly[0];
+    tendon.where = SourceLocation{label_, 0};
+    out_.tendons.push_back(std::move(tendon));
   }
 
   /// <equality><joint joint1="b" joint2="a" polycoef="c0 c1 c2 c3 c4"/>:
@@ -604,7 +682,7 @@ class MjcfConverter {
   /// The joints an actuator drives, with their coefficients: its joint
   /// (hinge or slide), or a fixed tendon's joints (wrap coefficients).
   /// Empty, with a note, when it drives anything else.
-  std::vector<MotorJoint> Transmission(int u, const std::string& what) {
+  std::vector<JointTerm> Transmission(int u, const std::string& what) {
     const int id = m_.actuator_trnid[2 * u];
     if (m_.actuator_trntype[u] == mjTRN_JOINT) {
       const int type = m_.jnt_type[id];
@@ -612,16 +690,12 @@ class MjcfConverter {
         Note(what + " skipped: it drives a ball or free joint");
         return {};
       }
-      return {MotorJoint{Name(mjOBJ_JOINT, id, "joint"), 1.0}};
+      return {JointTerm{Name(mjOBJ_JOINT, id, "joint"), 1.0}};
     }
     if (m_.actuator_trntype[u] == mjTRN_TENDON) {
-      std::vector<MotorJoint> out;
-      for (int w = m_.tendon_adr[id]; w < m_.tendon_adr[id] + m_.tendon_num[id]; ++w) {
-        if (m_.wrap_type[w] != mjWRAP_JOINT) {
-          Note(what + " skipped: it drives a spatial tendon (only fixed tendons, sums of joint positions, are supported)");
-          return {};
-        }
-        out.push_back(MotorJoint{Name(mjOBJ_JOINT, m_.wrap_objid[w], "joint"), m_.wrap_prm[w]});
+      std::vector<JointTerm> out = FixedTendonJoints(id);
+      if (out.empty()) {
+        Note(what + " skipped: it drives a spatial tendon (only fixed tendons, sums of joint positions, are supported)");
       }
       return out;
     }
@@ -637,7 +711,7 @@ class MjcfConverter {
   void AddActuator(int u) {
     const std::string name = Name(mjOBJ_ACTUATOR, u, "actuator");
     const std::string what = "actuator '" + name + "'";
-    std::vector<MotorJoint> joints = Transmission(u, what);
+    std::vector<JointTerm> joints = Transmission(u, what);
     if (joints.empty()) return;
     const mjtNum* gain = m_.actuator_gainprm + mjNGAIN * u;
     const mjtNum* bias = m_.actuator_biasprm + mjNBIAS * u;
@@ -694,7 +768,7 @@ class MjcfConverter {
 
   /// A motor: effort gain·ctrl at the joints (with their coefficients). A
   /// limited ctrl keeps MuJoCo's ctrlrange; it starts at 0 clamped into it.
-  void AddMotor(int u, const std::string& name, std::vector<MotorJoint> joints, double gain, double force_limit) {
+  void AddMotor(int u, const std::string& name, std::vector<JointTerm> joints, double gain, double force_limit) {
     MotorDescription m;
     m.name = name;
     m.joints = std::move(joints);

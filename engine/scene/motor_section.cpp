@@ -15,18 +15,18 @@ constexpr std::array<std::string_view, 7> kMotorKeys = {"name",      "joint", "j
                                                         "ctrl_range", "ctrl", "effort_limit"};
 
 /// `joint: NAME` (coefficient 1) or `joints: {NAME: c, ...}`, exactly one.
-std::vector<MotorJoint> ReadMotorJoints(const YamlReader& reader, const MapView& map, const Ctx& ctx,
+std::vector<JointTerm> ReadMotorJoints(const YamlReader& reader, const MapView& map, const Ctx& ctx,
                                         const YAML::Node& node) {
   if (map.Has("joint") == map.Has("joints")) {
     Fail(ctx, node, "a motor needs exactly one of 'joint' (one joint) and 'joints' (joint: coefficient)");
   }
-  if (map.Has("joint")) return {MotorJoint{reader.ReadName(map.CtxOf("joint"), map.Get("joint")), 1.0}};
+  if (map.Has("joint")) return {JointTerm{reader.ReadName(map.CtxOf("joint"), map.Get("joint")), 1.0}};
   const MapView joints(reader, map.CtxOf("joints"), map.Get("joints"));
-  std::vector<MotorJoint> out;
+  std::vector<JointTerm> out;
   for (const std::string& key : joints.keys()) {
     const double c = reader.ReadNumber(joints.CtxOf(key), joints.Get(key));
     if (c == 0) Fail(joints.CtxOf(key), joints.Get(key), "a motor joint's coefficient must not be 0");
-    out.push_back(MotorJoint{key, c});
+    out.push_back(JointTerm{key, c});
   }
   if (out.empty()) Fail(map.CtxOf("joints"), map.Get("joints"), "expected at least one joint: coefficient");
   return out;

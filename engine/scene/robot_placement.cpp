@@ -236,7 +236,7 @@ class RobotPlacer {
     for (const MotorDescription& file_motor : robot_.motors) {
       MotorDescription m = file_motor;
       m.name = Prefixed(m.name);
-      for (MotorJoint& j : m.joints) j.joint = Prefixed(j.joint);
+      for (JointTerm& j : m.joints) j.joint = Prefixed(j.joint);
       AddUnique(m, "actuator", &scene_.motors);
     }
   }
@@ -258,13 +258,19 @@ class RobotPlacer {
     }
   }
 
-  /// The file's joint couplings, between the prefixed joints.
+  /// The file's joint couplings and tendon rows, between the prefixed joints.
   void PlaceCouplers() {
     for (const JointCouplerDescription& file_coupler : robot_.couplers) {
       JointCouplerDescription c = file_coupler;
       c.joint = Prefixed(c.joint);
       c.to = Prefixed(c.to);
       scene_.couplers.push_back(std::move(c));
+    }
+    for (const TendonDescription& file_tendon : robot_.tendons) {
+      TendonDescription t = file_tendon;
+      t.name = Prefixed(t.name);
+      for (JointTerm& j : t.joints) j.joint = Prefixed(j.joint);
+      scene_.tendons.push_back(std::move(t));
     }
   }
 

@@ -140,8 +140,9 @@ struct ActuatorDescription {
   SourceLocation where;
 };
 
-/// One joint a motor drives, and the share of the motor's effort it gets.
-struct MotorJoint {
+/// One joint of a motor or a tendon and its coefficient: a motor applies
+/// c · u to it, a tendon's length sums c · q.
+struct JointTerm {
   std::string joint;       ///< A revolute or prismatic joint.
   double coefficient = 1;  ///< c [1; for an MJCF fixed tendon its coef], finite, ≠ 0.
 };
@@ -154,7 +155,7 @@ struct MotorJoint {
 /// actuator drives the tendon's joints with their coefficients.
 struct MotorDescription {
   std::string name;
-  std::vector<MotorJoint> joints;  ///< At least one, each joint once.
+  std::vector<JointTerm> joints;  ///< At least one, each joint once.
   double gain = 1;                 ///< [N m or N per unit of ctrl], finite, ≠ 0.
   double ctrl_min = -std::numeric_limits<double>::infinity();  ///< ctrl range, ctrl_min < ctrl_max.
   double ctrl_max = std::numeric_limits<double>::infinity();
@@ -204,6 +205,19 @@ struct JointCouplerDescription {
   std::string to;     ///< The leader a: a revolute or prismatic joint, ≠ joint.
   double ratio = 1;   ///< ρ [b's unit per a's unit: rad/rad, m/m, m/rad or rad/m], finite.
   double offset = 0;  ///< Δ [rad or m, b's unit], finite.
+  SourceLocation where;
+};
+
+/// Limits or an equality on a fixed tendon's length L(q) = Σ c_i q_i (MJCF
+/// <fixed> tendons with a range, <equality><tendon>; our hinge and slide
+/// coordinates are measured from qpos0, so the bounds are MuJoCo's minus the
+/// tendon's length at qpos0): lower ≤ L ≤ upper, held by near-rigid rows
+/// (engine/contact/tendon_constraints.h); lower = upper is an equality.
+struct TendonDescription {
+  std::string name;
+  std::vector<JointTerm> joints;  ///< Revolute or prismatic joints on at most two trees.
+  double lower = -std::numeric_limits<double>::infinity();  ///< [rad or m, weighted by c].
+  double upper = std::numeric_limits<double>::infinity();
   SourceLocation where;
 };
 
@@ -339,6 +353,8 @@ struct SceneDescription {
   std::vector<std::pair<std::string, std::string>> excluded_body_pairs;
   /// At most one per follower joint, in scene order (robots' first).
   std::vector<JointCouplerDescription> couplers;
+  /// Tendon limits and equalities (robots' MJCF files only), in robot order.
+  std::vector<TendonDescription> tendons;
   GripperDescription gripper;
   /// Robots imported from URDF or MJCF files, in scene order.
   std::vector<RobotSummary> robots;

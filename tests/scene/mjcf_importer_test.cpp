@@ -155,7 +155,8 @@ TEST_F(MjcfImporterTest, CompiledModelArrivesWithMuJoCosNumbers) {
   for (const std::string& n : r.notes) notes += n + "\n";
   EXPECT_THAT(notes, HasSubstr("1 ellipsoid geom(s) used as inscribed polytopes of 642 vertices (within 0.5 % of their radii): "
                                "geom 'pole_tip' (body 'pole')"));
-  EXPECT_THAT(notes, HasSubstr("1 tendon(s): their limits, springs and dampers are skipped"));
+  EXPECT_TRUE(r.tendons.empty());  // The file's tendon has no range: nothing to hold.
+  EXPECT_THAT(notes, Not(HasSubstr("tendon")));
   // The motor: MuJoCo's gain·gear per unit of ctrl, no range, no limit.
   ASSERT_EQ(r.motors.size(), 1u);
   EXPECT_EQ(r.motors[0].name, "push");
@@ -337,7 +338,10 @@ TEST_F(MjcfImporterTest, MuJoCosRefusalKeepsItsMessageAndLine) {
 // An equality on a tendon names tendons, not bodies, and its second object
 // may be absent (id -1): the importer read them as body ids and crashed with
 // std::bad_alloc on dm_control's quadruped. It is skipped with a note.
-TEST_F(MjcfImporterTest, ATendonEqualityIsSkippedWithANoteNotReadAsBodies) {
+// A tendon equality's objects are tendons, not bodies (reading them as
+// bodies once crashed the importer): it becomes a tendon row, and no
+// body constraint.
+TEST_F(MjcfImporterTest, ATendonEqualityBecomesATendonRowNotABodyConstraint) {
   const std::string path = Write("tendon_equality.xml", R"(<mujoco>
   <worldbody>
     <body name="a"><joint name="ja" type="hinge"/><geom size="0.1"/>
@@ -350,7 +354,11 @@ TEST_F(MjcfImporterTest, ATendonEqualityIsSkippedWithANoteNotReadAsBodies) {
 )");
   const RobotDescription robot = ImportMjcf(path);
   EXPECT_TRUE(robot.constraints.empty());
-  EXPECT_THAT(robot.notes, testing::Contains(HasSubstr("equality 'hold' skipped")));
+  ASSERT_EQ(robot.tendons.size(), 1u);
+  EXPECT_EQ(robot.tendons[0].name, "hold");
+  EXPECT_EQ(robot.tendons[0].lower, 0);
+  EXPECT_EQ(robot.tendons[0].upper, 0);
+  EXPECT_THAT(robot.notes, testing::Not(testing::Contains(HasSubstr("'hold'"))));
 }
 
 // An ellipsoid (issue 34: the object of a hand scene fell through the floor

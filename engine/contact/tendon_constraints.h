@@ -1,0 +1,44 @@
+#pragma once
+// The tendon family: limits and equalities on a fixed tendon's length, a
+// linear combination of revolute and prismatic joint coordinates,
+//   L(q) = Σ c_i q_i,
+// as MJCF's <fixed> tendons with a range and <equality><tendon> hold it (a
+// humanoid's hamstring, a dm_control quadruped's three-joint leg coupling).
+// One row on L̇ = Σ c_i v_i per side: unilateral (clamped_constraint.h) for
+// a limit, bilateral (bilateral_constraint.h) for an equality, both with
+// the near-rigid regularization of [SAP] Sec. V-B (near_rigid.h) and the
+// carried-load estimate, as joint limits and joint couplers have them.
+// docs/contact-model.md, "Tendons".
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "engine/common/eigen_types.h"
+#include "engine/contact/constraint_assembly.h"
+#include "engine/multibody/multibody_model.h"
+#include "engine/parameters/contact_parameters.h"
+
+namespace stiction {
+
+/// lower ≤ L(q) ≤ upper; lower = upper is an equality.
+struct TendonConstraint {
+  /// (model joint index, coefficient c ≠ 0): revolute or prismatic joints on
+  /// at most two trees (a joint listed twice adds up).
+  std::vector<std::pair<int, double>> joints;
+  double lower = -std::numeric_limits<double>::infinity();  ///< [rad or m, weighted by c].
+  double upper = std::numeric_limits<double>::infinity();
+};
+
+/// L(q) = Σ c_i q_i.
+double CalcTendonLength(const MultibodyModel& model, const TendonConstraint& tendon, const VectorX& q);
+
+/// Appends, per tendon, one bilateral row when lower = upper (v̂ =
+/// −(L(q0) − lower)/(δt + τd)), else one unilateral row per finite side
+/// within reach of the step (as a joint limit's: the gap φ = L − lower or
+/// upper − L, within the margin plus twice the step's free-motion travel).
+/// J has c_i on joint i's velocity, one block per tree; R = β²/(4π²) w/λ,
+/// w = J A⁻¹ Jᵀ. β is `params.near_rigid_threshold`.
+void AddTendonConstraints(const std::vector<TendonConstraint>& tendons, const ContactModelParameters& params,
+                          ConstraintAssembly* assembly);
+
+}  // namespace stiction
