@@ -195,19 +195,24 @@ class MjcfConverter {
          " (qpos, qvel, ctrl)");
   }
 
-  /// A servo's target for control `ctrl`: a position servo holds
-  /// gear·q_mj = ctrl, i.e. q = ctrl/gear − qpos0 in our coordinates; a
-  /// velocity servo (kp = 0) drives v to ctrl/gear. A limited ctrl is
-  /// clamped into its range first, as MuJoCo does.
+  /// A servo's target for control `ctrl`: the force gain·ctrl + b0 +
+  /// b1·gear·q_mj − kv·gear·v vanishes at q_mj = (gain·ctrl + b0)/(−b1·gear)
+  /// for a position servo (b1 < 0; a <position>'s gain is −b1, so ctrl/gear),
+  /// i.e. that minus qpos0 in our coordinates; a velocity servo (b1 = 0)
+  /// drives v to (gain·ctrl + b0)/(−b2·gear). A limited ctrl is clamped into
+  /// its range first, as MuJoCo does.
   void SetServoTarget(int u, double ctrl, ActuatorDescription* a) const {
     if (m_.actuator_ctrllimited[u]) ctrl = std::clamp(ctrl, m_.actuator_ctrlrange[2 * u], m_.actuator_ctrlrange[2 * u + 1]);
     const double gear = m_.actuator_gear[6 * u];
+    const mjtNum* bias = m_.actuator_biasprm + mjNBIAS * u;
+    const double drive = m_.actuator_gainprm[mjNGAIN * u] * ctrl + bias[0];
     const int qadr = m_.jnt_qposadr[m_.actuator_trnid[2 * u]];
-    if (a->kp > 0) {
-      a->target_position = ctrl / gear - m_.qpos0[qadr];
+    a->target_position = -m_.qpos0[qadr];
+    a->target_velocity = 0;
+    if (bias[1] < 0) {
+      a->target_position += drive / (-bias[1] * gear);
     } else {
-      a->target_position = -m_.qpos0[qadr];
-      a->target_velocity = ctrl / gear;
+      a->target_velocity = drive / (-bias[2] * gear);
     }
   }
 
@@ -681,89 +686,83 @@ class MjcfConverter {
 
   /// The joints an actuator drives, with their coefficients: its joint
   /// (hinge or slide), or a fixed tendon's joints (wrap coefficients).
-  /// Empty, with a note, when it drives anything else.
-  std::vector<JointTerm> Transmission(int u, const std::string& what) {
+  /// Empty, with the reason in *why, when it drives anything else.
+  std::vector<JointTerm> Transmission(int u, std::string* why) const {
     const int id = m_.actuator_trnid[2 * u];
     if (m_.actuator_trntype[u] == mjTRN_JOINT) {
       const int type = m_.jnt_type[id];
       if (type != mjJNT_HINGE && type != mjJNT_SLIDE) {
-        Note(what + " skipped: it drives a ball or free joint");
+        *why = "they drive a ball or free joint";
         return {};
       }
       return {JointTerm{Name(mjOBJ_JOINT, id, "joint"), 1.0}};
     }
     if (m_.actuator_trntype[u] == mjTRN_TENDON) {
       std::vector<JointTerm> out = FixedTendonJoints(id);
-      if (out.empty()) {
-        Note(what + " skipped: it drives a spatial tendon (only fixed tendons, sums of joint positions, are supported)");
-      }
+      if (out.empty()) *why = "they drive a spatial tendon (only fixed tendons, sums of joint positions, are supported)";
       return out;
     }
-    Note(what + " skipped: only joint and fixed-tendon transmissions are supported");
+    *why = "only joint and fixed-tendon transmissions are supported";
     return {};
   }
 
   /// A MuJoCo actuator: force = gain·ctrl + b0 + b1·length + b2·velocity,
   /// with length = gear·q, and τ = gear·force. Without bias it is a motor
-  /// (gain·gear per unit of ctrl); an affine bias with b0 = 0 is a position
-  /// or velocity servo, PD with kp = −b1·gear², kd = −b2·gear² and target
-  /// ctrl/gear. A first-order activation filter is not modelled.
+  /// (gain·gear per unit of ctrl); an affine bias is a position or velocity
+  /// servo: PD with kp = −b1·gear², kd = −b2·gear² towards the length
+  /// where gain·ctrl + b0 + b1·length = 0 (SetServoTarget). A first-order
+  /// activation filter is not modelled. Skipped actuators are noted in one
+  /// line per reason.
   void AddActuator(int u) {
     const std::string name = Name(mjOBJ_ACTUATOR, u, "actuator");
-    const std::string what = "actuator '" + name + "'";
-    std::vector<JointTerm> joints = Transmission(u, what);
-    if (joints.empty()) return;
+    const auto skip = [&](const std::string& reason) { NoteInGroup("actuator(s) skipped: " + reason, "'" + name + "'"); };
+    std::string why;
+    std::vector<JointTerm> joints = Transmission(u, &why);
+    if (joints.empty()) return skip(why);
     const mjtNum* gain = m_.actuator_gainprm + mjNGAIN * u;
     const mjtNum* bias = m_.actuator_biasprm + mjNBIAS * u;
     const double gear = m_.actuator_gear[6 * u];
     const int dyn = m_.actuator_dyntype[u];
-    const bool fixed_gain = m_.actuator_gaintype[u] == mjGAIN_FIXED;
-    if ((dyn != mjDYN_NONE && dyn != mjDYN_FILTER) || !fixed_gain || gear == 0) {
-      Note(what + " skipped: only motors and position/velocity servos (fixed gain, no muscle or integrator "
-                  "dynamics) map to Stiction's actuators");
-      return;
+    if ((dyn != mjDYN_NONE && dyn != mjDYN_FILTER) || m_.actuator_gaintype[u] != mjGAIN_FIXED || gear == 0) {
+      return skip("only motors and position/velocity servos (fixed gain, no muscle or integrator dynamics) map to "
+                  "Stiction's actuators");
     }
     const double force_limit =
         m_.actuator_forcelimited[u]
             ? std::min(std::abs(m_.actuator_forcerange[2 * u]), std::abs(m_.actuator_forcerange[2 * u + 1])) *
                   std::abs(gear)
             : std::numeric_limits<double>::infinity();
+    if (m_.actuator_biastype[u] == mjBIAS_NONE) {
+      if (gain[0] == 0) return skip("their gain is 0");
+      AddMotor(u, name, std::move(joints), gain[0] * gear, force_limit);
+    } else {
+      const double kp = -bias[1] * gear * gear;
+      const double kd = -bias[2] * gear * gear;
+      if (m_.actuator_biastype[u] != mjBIAS_AFFINE || !(kp >= 0) || !(kd >= 0) || kp + kd <= 0) {
+        return skip("their bias is not that of a position or velocity servo");
+      }
+      if (joints.size() != 1 || joints[0].coefficient != 1) {
+        return skip("a servo on a tendon has no counterpart (Stiction's PD actuators drive one joint)");
+      }
+      ActuatorDescription a;
+      a.name = name;
+      a.joint = joints[0].joint;
+      a.kp = kp;
+      a.kd = kd;
+      a.where = SourceLocation{label_, 0};
+      if (force_limit > 0 && std::isfinite(force_limit)) {
+        a.effort_limit = force_limit;
+        out_.joint_limits[a.joint].effort = a.effort_limit;
+      }
+      // ctrl = 0 until the scene sets targets (or a keyframe does).
+      SetServoTarget(u, 0.0, &a);
+      mj_actuator_of_[a.name] = u;
+      out_.actuators.push_back(a);
+    }
     if (dyn == mjDYN_FILTER) {
       NoteInGroup("actuator(s) with an activation filter that is not modelled (the force follows ctrl at once)",
-                  what + " (" + FormatNumber(m_.actuator_dynprm[mjNDYN * u]) + " s)");
+                  "'" + name + "' (" + FormatNumber(m_.actuator_dynprm[mjNDYN * u]) + " s)");
     }
-    if (m_.actuator_biastype[u] == mjBIAS_NONE) {
-      if (gain[0] == 0) {
-        Note(what + " skipped: its gain is 0");
-        return;
-      }
-      AddMotor(u, name, std::move(joints), gain[0] * gear, force_limit);
-      return;
-    }
-    const double kp = -bias[1] * gear * gear;
-    const double kd = -bias[2] * gear * gear;
-    if (m_.actuator_biastype[u] != mjBIAS_AFFINE || bias[0] != 0 || !(kp >= 0) || !(kd >= 0) || kp + kd <= 0) {
-      Note(what + " skipped: its bias is not that of a position or velocity servo");
-      return;
-    }
-    if (joints.size() != 1 || joints[0].coefficient != 1) {
-      Note(what + " skipped: a servo on a tendon has no counterpart (Stiction's PD actuators drive one joint)");
-      return;
-    }
-    ActuatorDescription a;
-    a.name = name;
-    a.joint = joints[0].joint;
-    a.kp = kp;
-    a.kd = kd;
-    a.where = SourceLocation{label_, 0};
-    if (force_limit > 0 && std::isfinite(force_limit)) {
-      a.effort_limit = force_limit;
-      out_.joint_limits[a.joint].effort = a.effort_limit;
-    }
-    // ctrl = 0 until the scene sets targets (or a keyframe does).
-    SetServoTarget(u, 0.0, &a);
-    mj_actuator_of_[a.name] = u;
-    out_.actuators.push_back(a);
   }
 
   /// A motor: effort gain·ctrl at the joints (with their coefficients). A

@@ -158,5 +158,43 @@ TEST_F(MotorArmTest, JointAndTendonMotorsMoveTheArmAsMuJoCosDo) {
   EXPECT_LT(fine, 1e-3);
 }
 
+// A pendulum under gravity held by a servo with an offset, as dm_control's
+// rodent writes them (<general biastype="affine">: force = gain·ctrl + b0 −
+// kp·gear·q − kv·gear·v, here gear 2, ref 0.1): at rest where MuJoCo's
+// comes to rest, for the ctrl = 0 the file starts with. The settled angle
+// does not depend on the integrator (MuJoCo's servo is explicit, ours an
+// implicit PD row), only on the import of gains, offset, gear and ref.
+TEST_F(MotorArmTest, AServoWithAnOffsetHoldsWhereMuJoCosHolds) {
+  const std::string file = Write("servo.xml", R"(<mujoco model="servo">
+  <compiler angle="radian"/>
+  <worldbody>
+    <body name="arm">
+      <joint name="hinge" axis="0 1 0" ref="0.1"/>
+      <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.03" mass="1" contype="0" conaffinity="0"/>
+    </body>
+  </worldbody>
+  <actuator>
+    <general name="servo" joint="hinge" gear="2" gainprm="3" biastype="affine" biasprm="1.5 -20 -2"/>
+  </actuator>
+</mujoco>
+)");
+  Simulation sim(LoadSceneString("robots:\n  - file: " + file + "\n    use_file_options: true\n", "s.yaml", "."));
+  test::Run(&sim, 5.0, [] {});
+  char error[1000] = "";
+  std::unique_ptr<mjModel, void (*)(mjModel*)> m(mj_loadXML(file.c_str(), nullptr, error, sizeof(error)),
+                                                 mj_deleteModel);
+  ASSERT_TRUE(m) << error;
+  std::unique_ptr<mjData, void (*)(mjData*)> d(mj_makeData(m.get()), mj_deleteData);
+  for (int k = 0; k < 2500; ++k) mj_step(m.get(), d.get());
+  const double ours = JointQ(sim, "hinge") + 0.1;  // MuJoCo's qpos = ours + qpos0.
+  std::printf("servo with offset at rest: q_mj %.9f (Stiction) vs %.9f (MuJoCo), v %.2e, %.2e rad/s\n", ours,
+              d->qpos[0], sim.velocities()[0], d->qvel[0]);
+  ASSERT_LT(std::abs(d->qvel[0]), 1e-6);  // Both at rest.
+  ASSERT_LT(std::abs(sim.velocities()[0]), 1e-6);
+  EXPECT_NEAR(ours, d->qpos[0], 1e-6);
+  // Without gravity's torque the servo would sit at b0/(kp gear) = 1.5/40.
+  EXPECT_GT(std::abs(d->qpos[0] - 1.5 / 40), 1e-2);
+}
+
 }  // namespace
 }  // namespace stiction

@@ -256,6 +256,7 @@ TEST_F(MjcfImporterTest, ActuatorsWithoutACounterpartAreNotedOneByOne) {
     <position name="tendon_servo" tendon="coupled" kp="10"/>
     <motor name="on_cable" tendon="cable"/>
     <general name="biased" joint="jb" gainprm="1" biastype="affine" biasprm="1 0 0"/>
+    <general name="offset_servo" joint="ja" gainprm="2" biastype="affine" biasprm="0.5 -4 0"/>
     <motor name="site_motor" site="s1"/>
     <motor name="tendon_motor" tendon="coupled" gear="3" forcelimited="true" forcerange="-1 2"/>
     <general name="filtered" joint="ja" dyntype="filter" dynprm="0.1" gainprm="5" ctrllimited="true" ctrlrange="-2 1"/>
@@ -278,14 +279,23 @@ TEST_F(MjcfImporterTest, ActuatorsWithoutACounterpartAreNotedOneByOne) {
   EXPECT_DOUBLE_EQ(r.motors[1].gain, 5);
   EXPECT_DOUBLE_EQ(r.motors[1].ctrl_min, -2);
   EXPECT_DOUBLE_EQ(r.motors[1].ctrl_max, 1);
-  EXPECT_THAT(notes, HasSubstr("1 actuator(s) with an activation filter that is not modelled (the force follows ctrl at "
-                               "once): actuator 'filtered' (0.1 s)"));
-  EXPECT_TRUE(r.actuators.empty());
-  EXPECT_THAT(notes, HasSubstr("actuator 'tendon_servo' skipped: a servo on a tendon has no counterpart"));
-  EXPECT_THAT(notes, HasSubstr("actuator 'on_cable' skipped: it drives a spatial tendon"));
-  EXPECT_THAT(notes, HasSubstr("actuator 'biased' skipped: its bias is not that of a position or velocity servo"));
-  EXPECT_THAT(notes, HasSubstr("actuator 'muscle' skipped: only motors and position/velocity servos"));
-  EXPECT_THAT(notes, HasSubstr("actuator 'site_motor' skipped: only joint and fixed-tendon transmissions"));
+  EXPECT_THAT(notes, HasSubstr("1 actuator(s) with an activation filter that is not modelled (the force follows "
+                               "ctrl at once): 'filtered' (0.1 s)"));
+  // A servo with an offset (rodent-style: force = 2 ctrl + 0.5 − 4 L): PD
+  // with kp = 4 towards L = (2 · 0 + 0.5)/4.
+  ASSERT_EQ(r.actuators.size(), 1u);
+  EXPECT_EQ(r.actuators[0].name, "offset_servo");
+  EXPECT_DOUBLE_EQ(r.actuators[0].kp, 4);
+  EXPECT_DOUBLE_EQ(r.actuators[0].target_position, 0.125);
+  // The rest, one note per reason.
+  EXPECT_THAT(notes, HasSubstr("1 actuator(s) skipped: a servo on a tendon has no counterpart (Stiction's PD "
+                               "actuators drive one joint): 'tendon_servo'"));
+  EXPECT_THAT(notes, HasSubstr("1 actuator(s) skipped: they drive a spatial tendon"));
+  EXPECT_THAT(notes, HasSubstr("1 actuator(s) skipped: their bias is not that of a position or velocity servo: 'biased'"));
+  EXPECT_THAT(notes, HasSubstr("1 actuator(s) skipped: only motors and position/velocity servos (fixed gain, no muscle "
+                               "or integrator dynamics) map to Stiction's actuators: 'muscle'"));
+  EXPECT_THAT(notes, HasSubstr("1 actuator(s) skipped: only joint and fixed-tendon transmissions are supported: "
+                               "'site_motor'"));
 }
 
 TEST_F(MjcfImporterTest, LinearJointEqualitiesBecomeCouplersAndTheRestIsNoted) {
