@@ -82,6 +82,15 @@ std::string MultijointModel() {
   return path;
 }
 
+/// dm_control's finger's case: gravity disabled by a flag; also a massive
+/// body welded to a moving one, hinges with ref, passive forces:
+/// tests/scene/data/gravity_disabled.xml.
+std::string GravityDisabledModel() {
+  std::string path = STICTION_SOURCE_DIR;
+  path.append("/tests/scene/data/gravity_disabled.xml");
+  return path;
+}
+
 std::vector<Case> Cases() {
   const std::string mjcf = WriteMjcfModel();
   return {
@@ -91,6 +100,7 @@ std::vector<Case> Cases() {
       {"quadruped (fixed base)", Robot("quadruped.urdf"), Robot("quadruped.urdf")},
       {"mjcf free+ball+hinge+slide", mjcf, mjcf},
       {"mjcf multi-joint bodies", MultijointModel(), MultijointModel()},
+      {"mjcf gravity off, welded", GravityDisabledModel(), GravityDisabledModel()},
   };
 }
 
