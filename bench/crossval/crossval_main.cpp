@@ -24,6 +24,8 @@ struct Options {
   int samples = 20;
   unsigned seed = 7;
   bool own_inertias = false;
+  bool strip_urdf_geometry = false;
+  bool balance_inertia = false;
 };
 
 constexpr int kAgrees = 0, kDisagrees = 1, kBadInput = 2;
@@ -38,6 +40,13 @@ int main(int argc, char** argv) {
   app.add_option("--seed", o.seed, "seed of the random states");
   app.add_flag("--own-inertias", o.own_inertias,
                "run Stiction on its own imported inertias instead of MuJoCo's compiled (diagonalized) ones");
+  app.add_flag("--strip-urdf-geometry", o.strip_urdf_geometry,
+               "MuJoCo compiles a copy of a URDF without <visual> and <collision> (it finds meshes only beside the "
+               "file and reads neither DAE nor glTF; M and the bias need only the <inertial> elements), with a "
+               "'world' link declared if joints name it undeclared (Drake's convention)");
+  app.add_flag("--balance-inertia", o.balance_inertia,
+               "MuJoCo compiles a copy of a URDF with <compiler balanceinertia=\"true\">: inertias that break the "
+               "triangle inequality get the mean of their principal moments (the import figures show the change)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -47,6 +56,8 @@ int main(int argc, char** argv) {
   try {
     stiction::MujocoCrossValidation::Options options;
     options.use_mujoco_inertias = !o.own_inertias;
+    options.strip_urdf_geometry = o.strip_urdf_geometry;
+    options.balance_urdf_inertia = o.balance_inertia;
     stiction::MujocoCrossValidation xv(o.file, o.file, options);
     const stiction::CrossValidationFigures f = xv.Run(o.samples, o.seed);
     const stiction::InertialDifferences& d = xv.import_differences();

@@ -1,5 +1,7 @@
 #include "bench/crossval/mujoco_cross_validation.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -9,6 +11,8 @@
 #include <map>
 #include <optional>
 #include <utility>
+
+#include <tinyxml.h>
 
 #include "engine/multibody/dynamics.h"
 #include "engine/multibody/kinematics.h"
@@ -105,6 +109,71 @@ class ScopedQuietMujoco {
   void (*previous_)(const char*);
 };
 
+/// A file in the system's temporary directory, removed with this object.
+class TemporaryFile {
+ public:
+  explicit TemporaryFile(std::filesystem::path path) : path_(std::move(path)) {}
+  TemporaryFile(TemporaryFile&& other) noexcept : path_(std::exchange(other.path_, {})) {}
+  TemporaryFile& operator=(TemporaryFile&&) = delete;
+  ~TemporaryFile() {
+    std::error_code ec;
+    if (!path_.empty()) std::filesystem::remove(path_, ec);
+  }
+  std::string path() const { return path_.string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+/// A copy of the URDF at `path` for MuJoCo's compiler: without the
+/// <visual> and <collision> elements of its links and with a declared
+/// `world` link if joints name an undeclared one (`strip_geometry`), with
+/// <compiler balanceinertia="true"> (`balance_inertia`); Options says why.
+TemporaryFile UrdfForMujoco(const std::string& path, bool strip_geometry, bool balance_inertia) {
+  TiXmlDocument doc;
+  if (!doc.LoadFile(path.c_str()) || doc.RootElement() == nullptr) {
+    throw CrossValidationError(Kind::kMujocoRefused,
+                               path + ": cannot read it to write MuJoCo's copy: " + std::string(doc.ErrorDesc()));
+  }
+  TiXmlElement* robot = doc.RootElement();
+  if (strip_geometry) {
+    bool world_declared = false, world_named = false;
+    for (TiXmlElement* link = robot->FirstChildElement("link"); link != nullptr;
+         link = link->NextSiblingElement("link")) {
+      for (const char* tag : {"visual", "collision"}) {
+        while (TiXmlElement* e = link->FirstChildElement(tag)) link->RemoveChild(e);
+      }
+      const char* name = link->Attribute("name");
+      world_declared = world_declared || (name != nullptr && std::string(name) == "world");
+    }
+    for (TiXmlElement* joint = robot->FirstChildElement("joint"); joint != nullptr;
+         joint = joint->NextSiblingElement("joint")) {
+      const TiXmlElement* parent = joint->FirstChildElement("parent");
+      const char* link = parent != nullptr ? parent->Attribute("link") : nullptr;
+      world_named = world_named || (link != nullptr && std::string(link) == "world");
+    }
+    if (world_named && !world_declared) {
+      TiXmlElement world("link");
+      world.SetAttribute("name", "world");
+      robot->InsertBeforeChild(robot->FirstChild(), world);
+    }
+  }
+  if (balance_inertia) {
+    TiXmlElement* mujoco = robot->FirstChildElement("mujoco");
+    if (mujoco == nullptr) mujoco = robot->InsertEndChild(TiXmlElement("mujoco"))->ToElement();
+    TiXmlElement* compiler = mujoco->FirstChildElement("compiler");
+    if (compiler == nullptr) compiler = mujoco->InsertEndChild(TiXmlElement("compiler"))->ToElement();
+    compiler->SetAttribute("balanceinertia", "true");
+  }
+  TemporaryFile copy(std::filesystem::temp_directory_path() /
+                     ("stiction-crossval-" + std::to_string(getpid()) + "-" +
+                      std::filesystem::path(path).filename().string()));
+  if (!doc.SaveFile(copy.path().c_str())) {
+    throw CrossValidationError(Kind::kMujocoRefused, path + ": cannot write MuJoCo's copy to " + copy.path());
+  }
+  return copy;
+}
+
 /// A YAML single-quoted scalar.
 std::string Quoted(const std::string& text) {
   std::string out = "'";
@@ -121,7 +190,7 @@ MujocoCrossValidation::MujocoCrossValidation(const std::string& robot_file, cons
                                              const Options& options) {
   // MuJoCo first: Stiction imports MJCF through MuJoCo's compiler, so an
   // MJCF that MuJoCo refuses is refused by MuJoCo, not by Stiction.
-  LoadMujoco(mujoco_file);
+  LoadMujoco(mujoco_file, options);
   // No ground: the file's robot alone. Gravity is MuJoCo's default for a
   // URDF (which has none) and, for MJCF, what Stiction reads from the file
   // (<option gravity>, <flag gravity="disable">), so that the bias checks
@@ -145,28 +214,36 @@ MujocoCrossValidation::MujocoCrossValidation(const std::string& robot_file, cons
 
 MujocoCrossValidation::~MujocoCrossValidation() = default;
 
-void MujocoCrossValidation::LoadMujoco(const std::string& mujoco_file) {
+void MujocoCrossValidation::LoadMujoco(const std::string& mujoco_file, const Options& options) {
   // MuJoCo finds includes and meshes beside the path it is given: the real
   // file's, as Stiction's importer does for a link.
   std::error_code ec;
-  const std::string real = std::filesystem::canonical(mujoco_file, ec).string();
+  std::string path = std::filesystem::canonical(mujoco_file, ec).string();
+  if (ec) path = mujoco_file;
+  std::string label = mujoco_file;
+  std::optional<TemporaryFile> stripped;
+  if ((options.strip_urdf_geometry || options.balance_urdf_inertia) && LooksLikeUrdf(mujoco_file)) {
+    stripped.emplace(UrdfForMujoco(mujoco_file, options.strip_urdf_geometry, options.balance_urdf_inertia));
+    path = stripped->path();
+    label = mujoco_file + " (MuJoCo's copy" + (options.strip_urdf_geometry ? ", without geometry" : "") +
+            (options.balance_urdf_inertia ? ", balanceinertia" : "") + ")";
+  }
   std::array<char, 1000> error{};
   {
     ScopedQuietMujoco quiet;
     // libmujoco 2.2.2 lets some C++ exceptions out of its C API
     // (engine/scene/mjcf_importer.cpp).
     try {
-      mj_.reset(mj_loadXML(ec ? mujoco_file.c_str() : real.c_str(), nullptr, error.data(),
-                           static_cast<int>(error.size())));
+      mj_.reset(mj_loadXML(path.c_str(), nullptr, error.data(), static_cast<int>(error.size())));
     } catch (const std::exception& e) {
-      throw CrossValidationError(Kind::kMujocoRefused, mujoco_file + ": its compiler failed with " + e.what());
+      throw CrossValidationError(Kind::kMujocoRefused, label + ": its compiler failed with " + e.what());
     }
   }
   if (!mj_) {
     std::string reason(error.data());
     std::replace(reason.begin(), reason.end(), '\n', ' ');
     while (!reason.empty() && reason.back() == ' ') reason.pop_back();
-    throw CrossValidationError(Kind::kMujocoRefused, mujoco_file + ": " + reason);
+    throw CrossValidationError(Kind::kMujocoRefused, label + ": " + reason);
   }
   data_.reset(mj_makeData(mj_.get()));
 }

@@ -82,6 +82,24 @@ class MujocoCrossValidation {
     /// Run Stiction's dynamics on MuJoCo's compiled inertias (see above);
     /// false keeps Stiction's own import.
     bool use_mujoco_inertias = true;
+    /// MuJoCo compiles a copy of a URDF without its <visual> and <collision>
+    /// elements. Its URDF compiler looks for every mesh beside the file
+    /// (strippath) and reads neither DAE nor glTF, so most published URDFs
+    /// do not compile as they are; M and the bias need only the <inertial>
+    /// elements. Without geometry, a link without <inertial> is massless in
+    /// MuJoCo as in Stiction (MuJoCo would otherwise infer its mass from its
+    /// collision shapes). The copy also declares a `world` link that joints
+    /// name without declaring it (Drake's convention, which Stiction's
+    /// importer follows; MuJoCo takes a declared `world` link for its world
+    /// body and refuses an undeclared one). MJCF files are compiled as they
+    /// are.
+    bool strip_urdf_geometry = false;
+    /// MuJoCo compiles a copy of a URDF with <compiler balanceinertia="true">:
+    /// a body whose principal moments break the triangle inequality
+    /// (A + B ≥ C, which MuJoCo 2.2.2 otherwise refuses and Stiction accepts)
+    /// gets their mean on all three axes. M and the bias are then compared on
+    /// those inertias; the import differences show what balancing changed.
+    bool balance_urdf_inertia = false;
   };
 
   /// `robot_file` is what Stiction imports, `mujoco_file` what MuJoCo
@@ -139,7 +157,7 @@ class MujocoCrossValidation {
     double lower = -kPi, upper = kPi;  ///< Stiction's limits, ±π where unlimited.
   };
 
-  void LoadMujoco(const std::string& mujoco_file);
+  void LoadMujoco(const std::string& mujoco_file, const Options& options);
   void UseMujocoInertias(SceneDescription* scene, bool override_inertias);
   void MapJoints();
 

@@ -114,6 +114,91 @@ TEST(StictionCrossvalExecutable, OwnInertiasDisagreeByMuJoCosDiagonalization) {
   EXPECT_LT(Figure(compiled.out, "max_rel_dM"), 1e-9) << compiled.out;
 }
 
+TEST(StictionCrossvalExecutable, UnnamedJointsAndBodiesMapByStictionsNames) {
+  // Stiction names an unnamed MuJoCo joint "joint<id>" and body "body<id>";
+  // the mapping finds them by those ids. The last body, welded, is lumped.
+  const std::string file = Write("unnamed.xml", R"(<mujoco>
+  <worldbody>
+    <body pos="0 0 1">
+      <joint type="hinge" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.04" mass="1"/>
+      <body pos="0.3 0 0">
+        <joint type="slide" axis="1 0 0"/>
+        <joint type="hinge" axis="1 0 0" pos="0.02 0 0"/>
+        <geom type="sphere" size="0.05" mass="0.3" pos="0.05 0 0"/>
+        <body pos="0.1 0 0">
+          <geom type="box" size="0.02 0.03 0.04" mass="0.2" pos="0.01 0.02 0" euler="0.3 0.1 0"/>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>
+)");
+  const CommandRun run = Crossval(file);
+  EXPECT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find(" nv=3 "), std::string::npos) << run.out;
+}
+
+/// A URDF as published ones are: a mesh in a folder of its own (MuJoCo's
+/// URDF compiler looks for it beside the file), a joint to a `world` link
+/// it does not declare (Drake's convention) and, with `unbalanced`, a link
+/// whose principal moments break A + B ≥ C.
+std::string PublishedLikeUrdf(bool unbalanced) {
+  const std::filesystem::path dir =
+      test::FreshTempPath("stiction-crossval-test", unbalanced ? "unbalanced" : "published");
+  std::filesystem::create_directories(dir / "meshes");
+  std::filesystem::copy_file(SourceFile("tests/scene/data/meshes/tetra.obj"), dir / "meshes" / "tetra.obj");
+  const std::string inertia = unbalanced ? R"(ixx="1e-3" iyy="1e-3" izz="3e-3")" : R"(ixx="2e-3" iyy="3e-3" izz="4e-3")";
+  const std::string path = (dir / "robot.urdf").string();
+  std::ofstream(path) << R"(<robot name="r">
+  <link name="base">
+    <inertial><mass value="2"/><inertia ixx="1e-2" iyy="1e-2" izz="1e-2" ixy="0" ixz="0" iyz="0"/></inertial>
+    <visual><geometry><mesh filename="meshes/tetra.obj"/></geometry></visual>
+  </link>
+  <joint name="mount" type="fixed"><parent link="world"/><child link="base"/></joint>
+  <link name="arm">
+    <inertial><origin xyz="0.1 0 0.02" rpy="0.1 0.2 0.3"/><mass value="1"/>
+      <inertia )" << inertia << R"( ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><geometry><mesh filename="meshes/tetra.obj"/></geometry></collision>
+  </link>
+  <joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/>
+    <origin xyz="0 0 0.3" rpy="0 0.4 0"/><axis xyz="0 1 0"/><limit lower="-2" upper="2" effort="10" velocity="1"/>
+  </joint>
+  <link name="forearm">
+    <inertial><mass value="0.5"/><inertia ixx="1e-3" iyy="2e-3" izz="2e-3" ixy="1e-4" ixz="0" iyz="0"/></inertial>
+  </link>
+  <joint name="elbow" type="continuous"><parent link="arm"/><child link="forearm"/>
+    <origin xyz="0.25 0 0"/><axis xyz="1 0 1"/>
+  </joint>
+</robot>
+)";
+  return path;
+}
+
+TEST(StictionCrossvalExecutable, AUrdfMuJoCoCannotCompileComparesWithoutItsGeometry) {
+  const std::string file = PublishedLikeUrdf(false);
+  const CommandRun as_is = Crossval(file);
+  EXPECT_EQ(as_is.status, 2) << as_is.out;
+  EXPECT_EQ(as_is.out.rfind(file + ": refused by MuJoCo: ", 0), 0u) << as_is.out;
+  const CommandRun stripped = Crossval(file + " --strip-urdf-geometry");
+  EXPECT_EQ(stripped.status, 0) << stripped.out;
+  EXPECT_NE(stripped.out.find(" nv=2 "), std::string::npos) << stripped.out;
+}
+
+TEST(StictionCrossvalExecutable, BalancedInertiaAgreesInMButShowsInTheImport) {
+  const std::string file = PublishedLikeUrdf(true);
+  const CommandRun unbalanced = Crossval(file + " --strip-urdf-geometry");
+  EXPECT_EQ(unbalanced.status, 2) << unbalanced.out;
+  EXPECT_NE(unbalanced.out.find("A + B >= C"), std::string::npos) << unbalanced.out;
+  const CommandRun balanced = Crossval(file + " --strip-urdf-geometry --balance-inertia");
+  EXPECT_EQ(balanced.status, 1) << balanced.out;
+  EXPECT_LT(Figure(balanced.out, "max_rel_dM"), 1e-9) << balanced.out;
+  EXPECT_LT(Figure(balanced.out, "max_rel_dbias"), 1e-9) << balanced.out;
+  // Moments 1, 1, 3 (e-3) become their mean 5/3 on every axis: the change
+  // is of the order of the tensor itself (0.74 of MuJoCo's largest entry).
+  EXPECT_GT(Figure(balanced.out, "dI_rel"), 0.1) << balanced.out;
+}
+
 TEST(StictionCrossvalExecutable, BadCommandLineIsBadInput) {
   EXPECT_EQ(Crossval("").status, 2);
   EXPECT_EQ(Crossval(SourceFile("tests/scene/data/multijoint.xml") + " --samples 0").status, 2);
