@@ -174,6 +174,28 @@ TemporaryFile UrdfForMujoco(const std::string& path, bool strip_geometry, bool b
   return copy;
 }
 
+/// `text` on one line, as the command prints a reason: its lines trimmed
+/// and joined by "; " (by a space after a line ending in ':', which
+/// introduces a list, as Stiction's "22 mesh files cannot be found:").
+std::string OneLineReason(const std::string& text) {
+  std::string out;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    std::size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(begin, end - begin);
+    const std::size_t first = line.find_first_not_of(" \t\r");
+    const std::size_t last = line.find_last_not_of(" \t\r");
+    line = first == std::string::npos ? "" : line.substr(first, last - first + 1);
+    if (!line.empty()) {
+      if (!out.empty()) out += out.back() == ':' ? " " : "; ";
+      out += line;
+    }
+    begin = end + 1;
+  }
+  return out;
+}
+
 /// A YAML single-quoted scalar.
 std::string Quoted(const std::string& text) {
   std::string out = "'";
@@ -201,13 +223,13 @@ MujocoCrossValidation::MujocoCrossValidation(const std::string& robot_file, cons
     if (!LooksLikeUrdf(robot_file)) yaml += "    use_file_options: true\n";
     scene = LoadSceneString(yaml, "cross_validation.yaml", ".");
   } catch (const std::exception& e) {
-    throw CrossValidationError(Kind::kStictionRefused, e.what());
+    throw CrossValidationError(Kind::kStictionRefused, OneLineReason(e.what()));
   }
   UseMujocoInertias(&scene, options.use_mujoco_inertias);
   try {
     sim_ = std::make_unique<Simulation>(scene);
   } catch (const std::exception& e) {
-    throw CrossValidationError(Kind::kStictionRefused, e.what());
+    throw CrossValidationError(Kind::kStictionRefused, OneLineReason(e.what()));
   }
   MapJoints();
 }
@@ -236,14 +258,11 @@ void MujocoCrossValidation::LoadMujoco(const std::string& mujoco_file, const Opt
     try {
       mj_.reset(mj_loadXML(path.c_str(), nullptr, error.data(), static_cast<int>(error.size())));
     } catch (const std::exception& e) {
-      throw CrossValidationError(Kind::kMujocoRefused, label + ": its compiler failed with " + e.what());
+      throw CrossValidationError(Kind::kMujocoRefused, label + ": its compiler failed with " + OneLineReason(e.what()));
     }
   }
   if (!mj_) {
-    std::string reason(error.data());
-    std::replace(reason.begin(), reason.end(), '\n', ' ');
-    while (!reason.empty() && reason.back() == ' ') reason.pop_back();
-    throw CrossValidationError(Kind::kMujocoRefused, label + ": " + reason);
+    throw CrossValidationError(Kind::kMujocoRefused, label + ": " + OneLineReason(error.data()));
   }
   data_.reset(mj_makeData(mj_.get()));
 }

@@ -30,7 +30,7 @@
 
 namespace stiction {
 
-/// Why a cross-validation could not start.
+/// Why a cross-validation could not start; what() is one line.
 class CrossValidationError : public std::runtime_error {
  public:
   enum class Kind {

@@ -199,6 +199,18 @@ TEST(StictionCrossvalExecutable, BalancedInertiaAgreesInMButShowsInTheImport) {
   EXPECT_GT(Figure(balanced.out, "dI_rel"), 0.1) << balanced.out;
 }
 
+TEST(StictionCrossvalExecutable, AMultiLineRefusalIsPrintedOnOneLine) {
+  // Stiction lists every missing mesh on a line of its own; MuJoCo, given
+  // the copy without geometry, compiles the file.
+  const std::string file = PublishedLikeUrdf(false);
+  std::filesystem::remove_all(std::filesystem::path(file).parent_path() / "meshes");
+  const CommandRun run = Crossval(file + " --strip-urdf-geometry");
+  EXPECT_EQ(run.status, 2) << run.out;
+  EXPECT_EQ(run.out.rfind(file + ": refused by Stiction: ", 0), 0u) << run.out;
+  EXPECT_NE(run.out.find("2 mesh files cannot be found: "), std::string::npos) << run.out;
+  EXPECT_EQ(std::count(run.out.begin(), run.out.end(), '\n'), 1) << run.out;
+}
+
 TEST(StictionCrossvalExecutable, BadCommandLineIsBadInput) {
   EXPECT_EQ(Crossval("").status, 2);
   EXPECT_EQ(Crossval(SourceFile("tests/scene/data/multijoint.xml") + " --samples 0").status, 2);
