@@ -41,7 +41,9 @@ std::string Robot(const std::string& name) {
 /// An MJCF model exercising what URDF cannot: a free base, a ball joint,
 /// slide joints, armature, a non-zero joint reference, capsules.
 std::string WriteMjcfModel() {
-  const std::string path = test::TempPath("stiction_xval_model.xml").string();
+  // One file per process: ctest runs this file's two tests at once, and a
+  // shared name let one truncate the model while the other compiled it.
+  const std::string path = test::FreshTempPath("stiction_xval", "model.xml").string();
   std::ofstream out(path);
   out << R"(<mujoco model="xval">
   <option gravity="0 0 -9.81"/>
