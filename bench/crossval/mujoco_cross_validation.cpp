@@ -125,10 +125,21 @@ class TemporaryFile {
   std::filesystem::path path_;
 };
 
+/// The <mujoco><compiler> element of a URDF's <robot>, made if missing.
+TiXmlElement* MujocoCompiler(TiXmlElement* robot) {
+  TiXmlElement* mujoco = robot->FirstChildElement("mujoco");
+  if (mujoco == nullptr) mujoco = robot->InsertEndChild(TiXmlElement("mujoco"))->ToElement();
+  TiXmlElement* compiler = mujoco->FirstChildElement("compiler");
+  if (compiler == nullptr) compiler = mujoco->InsertEndChild(TiXmlElement("compiler"))->ToElement();
+  return compiler;
+}
+
 /// A copy of the URDF at `path` for MuJoCo's compiler: without the
 /// <visual> and <collision> elements of its links and with a declared
 /// `world` link if joints name an undeclared one (`strip_geometry`), with
 /// <compiler balanceinertia="true"> (`balance_inertia`); Options says why.
+/// A copy that keeps its geometry looks for meshes where MuJoCo would
+/// have for the file itself (its meshdir made absolute).
 TemporaryFile UrdfForMujoco(const std::string& path, bool strip_geometry, bool balance_inertia) {
   TiXmlDocument doc;
   if (!doc.LoadFile(path.c_str()) || doc.RootElement() == nullptr) {
@@ -158,12 +169,15 @@ TemporaryFile UrdfForMujoco(const std::string& path, bool strip_geometry, bool b
       robot->InsertBeforeChild(robot->FirstChild(), world);
     }
   }
-  if (balance_inertia) {
-    TiXmlElement* mujoco = robot->FirstChildElement("mujoco");
-    if (mujoco == nullptr) mujoco = robot->InsertEndChild(TiXmlElement("mujoco"))->ToElement();
-    TiXmlElement* compiler = mujoco->FirstChildElement("compiler");
-    if (compiler == nullptr) compiler = mujoco->InsertEndChild(TiXmlElement("compiler"))->ToElement();
-    compiler->SetAttribute("balanceinertia", "true");
+  if (balance_inertia) MujocoCompiler(robot)->SetAttribute("balanceinertia", "true");
+  if (!strip_geometry) {
+    std::error_code ec;
+    std::filesystem::path dir = std::filesystem::canonical(path, ec).parent_path();
+    if (ec) dir = std::filesystem::absolute(path).parent_path();
+    TiXmlElement* compiler = MujocoCompiler(robot);
+    const char* meshdir = compiler->Attribute("meshdir");
+    if (meshdir != nullptr) dir /= meshdir;  // An absolute meshdir replaces dir.
+    compiler->SetAttribute("meshdir", dir.string().c_str());
   }
   TemporaryFile copy(std::filesystem::temp_directory_path() /
                      ("stiction-crossval-" + std::to_string(getpid()) + "-" +

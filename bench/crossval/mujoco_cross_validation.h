@@ -103,6 +103,8 @@ class MujocoCrossValidation {
     /// (A + B ≥ C, which MuJoCo 2.2.2 otherwise refuses and Stiction accepts)
     /// gets their mean on all three axes. M and the bias are then compared on
     /// those inertias; the import differences show what balancing changed.
+    /// Without strip_urdf_geometry the copy keeps its geometry, its meshes
+    /// looked for where MuJoCo looks for the file's own.
     bool balance_urdf_inertia = false;
   };
 

@@ -140,10 +140,10 @@ TEST(StictionCrossvalExecutable, UnnamedJointsAndBodiesMapByStictionsNames) {
 }
 
 /// A URDF as published ones are: a mesh in a folder of its own (MuJoCo's
-/// URDF compiler looks for it beside the file), a joint to a `world` link
-/// it does not declare (Drake's convention) and, with `unbalanced`, a link
-/// whose principal moments break A + B ≥ C.
-std::string PublishedLikeUrdf(bool unbalanced) {
+/// URDF compiler looks for it beside the file), with `drake_world` a joint
+/// to a `world` link it does not declare (Drake's convention) and, with
+/// `unbalanced`, a link whose principal moments break A + B ≥ C.
+std::string PublishedLikeUrdf(bool unbalanced, bool drake_world = true) {
   const std::filesystem::path dir =
       test::FreshTempPath("stiction-crossval-test", unbalanced ? "unbalanced" : "published");
   std::filesystem::create_directories(dir / "meshes");
@@ -155,7 +155,8 @@ std::string PublishedLikeUrdf(bool unbalanced) {
     <inertial><mass value="2"/><inertia ixx="1e-2" iyy="1e-2" izz="1e-2" ixy="0" ixz="0" iyz="0"/></inertial>
     <visual><geometry><mesh filename="meshes/tetra.obj"/></geometry></visual>
   </link>
-  <joint name="mount" type="fixed"><parent link="world"/><child link="base"/></joint>
+  )" << (drake_world ? R"(<joint name="mount" type="fixed"><parent link="world"/><child link="base"/></joint>)" : "")
+                   << R"(
   <link name="arm">
     <inertial><origin xyz="0.1 0 0.02" rpy="0.1 0.2 0.3"/><mass value="1"/>
       <inertia )" << inertia << R"( ixy="0" ixz="0" iyz="0"/></inertial>
@@ -186,10 +187,16 @@ TEST(StictionCrossvalExecutable, AUrdfMuJoCoCannotCompileComparesWithoutItsGeome
 }
 
 TEST(StictionCrossvalExecutable, BalancedInertiaAgreesInMButShowsInTheImport) {
-  const std::string file = PublishedLikeUrdf(true);
+  const std::string file = PublishedLikeUrdf(true, false);
   const CommandRun unbalanced = Crossval(file + " --strip-urdf-geometry");
   EXPECT_EQ(unbalanced.status, 2) << unbalanced.out;
   EXPECT_NE(unbalanced.out.find("A + B >= C"), std::string::npos) << unbalanced.out;
+  // MuJoCo's copy keeps the geometry unless stripped, and looks for its
+  // meshes where MuJoCo looks for the file's own: beside the file.
+  const CommandRun with_meshes = Crossval(file + " --balance-inertia");
+  EXPECT_EQ(with_meshes.status, 2) << with_meshes.out;
+  const std::string beside = (std::filesystem::path(file).parent_path() / "tetra.obj").string();
+  EXPECT_NE(with_meshes.out.find("'" + beside + "'"), std::string::npos) << with_meshes.out;
   const CommandRun balanced = Crossval(file + " --strip-urdf-geometry --balance-inertia");
   EXPECT_EQ(balanced.status, 1) << balanced.out;
   EXPECT_LT(Figure(balanced.out, "max_rel_dM"), 1e-9) << balanced.out;
