@@ -7,28 +7,35 @@
 #   file | loaded, or the reason | kinetic energy after the first step [J] |
 #   lowest body origin over the run [m] | finite | real-time factor
 #
-# Usage: scripts/check-robot-corpus.sh DIR [--duration S] [--sim PATH]
+# and with --crossval a last column: M(q) and the bias against MuJoCo's
+# (build/bench/stiction-crossval FILE --strip-urdf-geometry; docs/robots.md,
+# "Cross-validation of the corpus against MuJoCo").
+#
+# Usage: scripts/check-robot-corpus.sh DIR [--duration S] [--sim PATH] [--crossval]
 # Robot files are *.urdf and the *.xml files whose root element is <mujoco>.
 # Nothing is written outside a temporary directory. Exits 0 when every file
 # was tried (a refused file is a line of the table, not a failure of the
 # script); 2 on bad usage.
 set -euo pipefail
 
-usage() { echo "usage: scripts/check-robot-corpus.sh DIR [--duration S] [--sim PATH]" >&2; exit 2; }
+usage() { echo "usage: scripts/check-robot-corpus.sh DIR [--duration S] [--sim PATH] [--crossval]" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 dir="$1"; shift
 [ -d "$dir" ] || { echo "check-robot-corpus: '$dir' is not a directory" >&2; exit 2; }
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 duration=2
 sim="$root/build/cli/stiction-sim"
+crossval=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) [ $# -ge 2 ] || usage; duration="$2"; shift 2 ;;
     --sim) [ $# -ge 2 ] || usage; sim="$2"; shift 2 ;;
+    --crossval) crossval="$root/build/bench/stiction-crossval"; shift ;;
     *) usage ;;
   esac
 done
 [ -x "$sim" ] || { echo "check-robot-corpus: no stiction-sim at '$sim' (build first: scripts/test.sh or cmake --build build)" >&2; exit 2; }
+[ -z "$crossval" ] || [ -x "$crossval" ] || { echo "check-robot-corpus: no stiction-crossval at '$crossval' (build first: cmake --build build --target stiction-crossval)" >&2; exit 2; }
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
@@ -42,8 +49,13 @@ mapfile -t files < <(
   done)
 [ "${#files[@]}" -gt 0 ] || { echo "check-robot-corpus: no .urdf or MJCF .xml files below '$dir'" >&2; exit 2; }
 
-echo "| file | result | KE after step 1 [J] | lowest body origin [m] | finite | RTF |"
-echo "|---|---|---|---|---|---|"
+if [ -n "$crossval" ]; then
+  echo "| file | result | KE after step 1 [J] | lowest body origin [m] | finite | RTF | M, bias vs MuJoCo |"
+  echo "|---|---|---|---|---|---|---|"
+else
+  echo "| file | result | KE after step 1 [J] | lowest body origin [m] | finite | RTF |"
+  echo "|---|---|---|---|---|---|"
+fi
 n=0
 for f in "${files[@]}"; do
   n=$((n + 1))
@@ -53,15 +65,31 @@ for f in "${files[@]}"; do
   status=0
   "$sim" "$f" --duration "$duration" --report "$out.json" --csv "$out.csv" --quiet \
     >"$out.stdout" 2>"$out.stderr" || status=$?
-  python3 - "$rel" "$status" "$out" <<'EOF'
-import csv, json, math, os, sys
-rel, status, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+  xv_status=""
+  if [ -n "$crossval" ]; then
+    xv_status=0
+    "$crossval" "$f" --strip-urdf-geometry >"$out.crossval" 2>/dev/null || xv_status=$?
+  fi
+  python3 - "$rel" "$status" "$out" "$xv_status" <<'EOF'
+import csv, json, math, os, re, sys
+rel, status, out, xv_status = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 def cell(x, fmt="{:.3g}"):
     return "—" if x is None else fmt.format(x)
+# stiction-crossval's line as a cell: its figures, or the reason it gave.
+xv = ""
+if xv_status != "":
+    line = open(out + ".crossval").read().strip()
+    figures = re.search(r" nv=\d+ max_rel_dM=(\S+) max_rel_dbias=(\S+) .* dI_rel=(\S+)$", line)
+    reason = re.search(r": ((refused by|models differ).*)$", line)
+    if figures:
+        xv = "%s: dM %s, dbias %s, dI %s" % (("agrees" if xv_status == "0" else "DIFFERS",) + figures.groups())
+    else:
+        xv = reason.group(1) if reason else "exit %s" % xv_status
+    xv = " %s |" % xv.replace("|", "\\|")
 if not os.path.exists(out + ".json"):
     err = open(out + ".stderr").read().strip().splitlines()
     reason = err[-1] if err else "exit %d" % status
-    print("| %s | refused: %s | — | — | — | — |" % (rel, reason.replace("|", "\\|")))
+    print("| %s | refused: %s | — | — | — | — |%s" % (rel, reason.replace("|", "\\|"), xv))
     sys.exit(0)
 report = json.load(open(out + ".json"))
 ke1, lowest = None, None
@@ -81,7 +109,7 @@ result = "loaded" if report["status"] == "ok" else "%s: %s" % (report["status"],
 if notes:
     result += " (%d note%s%s)" % (len(notes), "" if len(notes) == 1 else "s",
                                   ", %d open mesh%s" % (hull_notes, "" if hull_notes == 1 else "es") if hull_notes else "")
-print("| %s | %s | %s | %s | %s | %s |" % (rel, result.replace("|", "\\|"), cell(ke1), cell(lowest, "{:.3f}"),
-      "yes" if report["finite"] else "no", cell(report.get("realtime_factor"), "{:.2f}")))
+print("| %s | %s | %s | %s | %s | %s |%s" % (rel, result.replace("|", "\\|"), cell(ke1), cell(lowest, "{:.3f}"),
+      "yes" if report["finite"] else "no", cell(report.get("realtime_factor"), "{:.2f}"), xv))
 EOF
 done

@@ -59,7 +59,11 @@ class MjcfConverter {
     out_.file = label_;
     out_.format = "MJCF";
     out_.name = Name(mjOBJ_BODY, 0, "model");
-    out_.gravity = Vector3(m_.opt.gravity[0], m_.opt.gravity[1], m_.opt.gravity[2]);
+    // <flag gravity="disable"> (dm_control's finger) leaves opt.gravity as
+    // written but takes gravity out of MuJoCo's dynamics (mj_rne).
+    out_.gravity = (m_.opt.disableflags & mjDSBL_GRAVITY)
+                       ? Vector3::Zero()
+                       : Vector3(m_.opt.gravity[0], m_.opt.gravity[1], m_.opt.gravity[2]);
     out_.time_step = m_.opt.timestep;
     for (int b = 0; b < m_.nbody; ++b) body_names_.push_back(b == 0 ? "world" : Name(mjOBJ_BODY, b, "body"));
     taken_names_.insert(body_names_.begin(), body_names_.end());

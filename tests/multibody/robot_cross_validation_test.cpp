@@ -8,10 +8,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <limits>
-#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -19,212 +17,18 @@
 #include <gtest/gtest.h>
 #include <mujoco/mujoco.h>
 
-#include "engine/multibody/dynamics.h"
-#include "engine/multibody/kinematics.h"
-#include "engine/scene/scene_loader.h"
+#include "bench/crossval/mujoco_cross_validation.h"
 #include "engine/simulation.h"
 #include "tests/support/scratch_dir.h"
 
 namespace stiction {
 namespace {
 
-struct MjModelDeleter {
-  void operator()(mjModel* m) const { mj_deleteModel(m); }
-};
-struct MjDataDeleter {
-  void operator()(mjData* d) const { mj_deleteData(d); }
-};
-
-/// One joint's coordinates in both models.
-struct JointMap {
-  int type = 0;                     ///< mjtJoint.
-  int q_ours = 0, v_ours = 0;       ///< Stiction slices.
-  int q_mj = 0, v_mj = 0;           ///< MuJoCo slices.
-  double qpos0 = 0;                 ///< MuJoCo's reference (hinge, slide).
-  double lower = -M_PI, upper = M_PI;
-};
-
-class CrossValidation {
- public:
-  CrossValidation(const std::string& robot_file, const std::string& mujoco_file) {
-    char error[1000] = "";
-    mj_.reset(mj_loadXML(mujoco_file.c_str(), nullptr, error, sizeof(error)));
-    if (!mj_) throw std::runtime_error(mujoco_file + ": " + error);
-    data_.reset(mj_makeData(mj_.get()));
-    // No ground, gravity along −z as in MuJoCo's default.
-    const std::string yaml = "gravity: [0, 0, -9.81]\nrobots:\n  - file: " + robot_file + "\n";
-    SceneDescription scene = LoadSceneString(yaml, "cross_validation.yaml", ".");
-    // MuJoCo's compiler diagonalizes every inertia tensor (body_iquat,
-    // body_inertia), losing up to ~1e-7 of it. The import is checked
-    // against that (below); the dynamics then run on MuJoCo's compiled
-    // inertias, so that the 1e-9 comparison tests the algorithms, not
-    // MuJoCo's diagonalization.
-    for (BodyDescription& b : scene.bodies) {
-      const int id = mj_name2id(mj_.get(), mjOBJ_BODY, b.name.c_str());
-      if (id < 0 || b.mass == 0) continue;
-      const mjtNum* iq = mj_->body_iquat + 4 * id;
-      const Matrix3 R = Quaternion(iq[0], iq[1], iq[2], iq[3]).normalized().toRotationMatrix();
-      const Vector3 d(mj_->body_inertia[3 * id], mj_->body_inertia[3 * id + 1], mj_->body_inertia[3 * id + 2]);
-      const Matrix3 I_mj = R * d.asDiagonal() * R.transpose();
-      const Vector3 com_mj(mj_->body_ipos[3 * id], mj_->body_ipos[3 * id + 1], mj_->body_ipos[3 * id + 2]);
-      import_mass_error = std::max(import_mass_error, std::abs(b.mass - mj_->body_mass[id]) / b.mass);
-      import_com_error = std::max(import_com_error, (b.com_B - com_mj).cwiseAbs().maxCoeff());
-      import_inertia_error =
-          std::max(import_inertia_error, (b.I_Bcm_B - I_mj).cwiseAbs().maxCoeff() / I_mj.cwiseAbs().maxCoeff());
-      b.I_Bcm_B = I_mj;
-      b.com_B = com_mj;
-    }
-    sim_ = std::make_unique<Simulation>(scene);
-    const MultibodyModel& model = sim_->model();
-    for (int j = 0; j < model.num_joints(); ++j) {
-      const Joint& joint = model.joint(j);
-      if (joint.nv == 0) continue;
-      const int id = mj_name2id(mj_.get(), mjOBJ_JOINT, joint.name.c_str());
-      if (id < 0) throw std::runtime_error("MuJoCo has no joint '" + joint.name + "'");
-      JointMap map;
-      map.type = mj_->jnt_type[id];
-      map.q_ours = joint.q_start;
-      map.v_ours = joint.v_start;
-      map.q_mj = mj_->jnt_qposadr[id];
-      map.v_mj = mj_->jnt_dofadr[id];
-      map.qpos0 = mj_->qpos0[map.q_mj];
-      if (std::isfinite(joint.lower_limit)) map.lower = joint.lower_limit;
-      if (std::isfinite(joint.upper_limit)) map.upper = joint.upper_limit;
-      maps_.push_back(map);
-    }
-    if (model.num_velocities() != mj_->nv) throw std::runtime_error("different numbers of velocities");
-  }
-
-  int nv() const { return mj_->nv; }
-  /// Largest differences between the imported and MuJoCo's compiled inertials:
-  /// relative mass, absolute COM [m], inertia entry relative to the body's largest.
-  double import_mass_error = 0, import_com_error = 0, import_inertia_error = 0;
-  const MultibodyModel& model() const { return sim_->model(); }
-
-  /// A random state of Stiction's model within joint limits.
-  void RandomState(std::mt19937* rng, VectorX* q, VectorX* v) const {
-    std::uniform_real_distribution<double> unit(-1, 1);
-    *q = model().DefaultPositions();
-    *v = VectorX::Zero(model().num_velocities());
-    for (const JointMap& m : maps_) {
-      if (m.type == mjJNT_FREE || m.type == mjJNT_BALL) {
-        const int off = m.type == mjJNT_FREE ? 0 : 0;
-        Vector4 quat(unit(*rng), unit(*rng), unit(*rng), unit(*rng));
-        q->segment<4>(m.q_ours + off) = quat.normalized();
-        if (m.type == mjJNT_FREE) q->segment<3>(m.q_ours + 4) = Vector3(unit(*rng), unit(*rng), unit(*rng));
-        const int n = m.type == mjJNT_FREE ? 6 : 3;
-        for (int k = 0; k < n; ++k) (*v)[m.v_ours + k] = 2 * unit(*rng);
-      } else {
-        const double lo = std::max(m.lower, -3.0), hi = std::min(m.upper, 3.0);
-        (*q)[m.q_ours] = lo + (hi - lo) * 0.5 * (1 + unit(*rng));
-        (*v)[m.v_ours] = 2 * unit(*rng);
-      }
-    }
-  }
-
-  /// Stiction's state written into MuJoCo's qpos/qvel.
-  void ToMuJoCo(const VectorX& q, const VectorX& v) {
-    for (const JointMap& m : maps_) {
-      switch (m.type) {
-        case mjJNT_FREE:  // Ours [quat; p] and [ω_B; v_W]; MuJoCo [p; quat] and [v_W; ω_B].
-          for (int k = 0; k < 3; ++k) data_->qpos[m.q_mj + k] = q[m.q_ours + 4 + k];
-          for (int k = 0; k < 4; ++k) data_->qpos[m.q_mj + 3 + k] = q[m.q_ours + k];
-          for (int k = 0; k < 3; ++k) {
-            data_->qvel[m.v_mj + k] = v[m.v_ours + 3 + k];
-            data_->qvel[m.v_mj + 3 + k] = v[m.v_ours + k];
-          }
-          break;
-        case mjJNT_BALL:
-          for (int k = 0; k < 4; ++k) data_->qpos[m.q_mj + k] = q[m.q_ours + k];
-          for (int k = 0; k < 3; ++k) data_->qvel[m.v_mj + k] = v[m.v_ours + k];
-          break;
-        default:
-          data_->qpos[m.q_mj] = q[m.q_ours] + m.qpos0;
-          data_->qvel[m.v_mj] = v[m.v_ours];
-      }
-    }
-  }
-  /// MuJoCo's state read back into Stiction's order.
-  void FromMuJoCo(VectorX* q, VectorX* v) const {
-    *q = model().DefaultPositions();
-    *v = VectorX::Zero(model().num_velocities());
-    for (const JointMap& m : maps_) {
-      switch (m.type) {
-        case mjJNT_FREE:
-          for (int k = 0; k < 3; ++k) (*q)[m.q_ours + 4 + k] = data_->qpos[m.q_mj + k];
-          for (int k = 0; k < 4; ++k) (*q)[m.q_ours + k] = data_->qpos[m.q_mj + 3 + k];
-          for (int k = 0; k < 3; ++k) {
-            (*v)[m.v_ours + 3 + k] = data_->qvel[m.v_mj + k];
-            (*v)[m.v_ours + k] = data_->qvel[m.v_mj + 3 + k];
-          }
-          break;
-        case mjJNT_BALL:
-          for (int k = 0; k < 4; ++k) (*q)[m.q_ours + k] = data_->qpos[m.q_mj + k];
-          for (int k = 0; k < 3; ++k) (*v)[m.v_ours + k] = data_->qvel[m.v_mj + k];
-          break;
-        default:
-          (*q)[m.q_ours] = data_->qpos[m.q_mj] - m.qpos0;
-          (*v)[m.v_ours] = data_->qvel[m.v_mj];
-      }
-    }
-  }
-
-  /// Ours-index → MuJoCo-index permutation of the velocities.
-  std::vector<int> VelocityPermutation() const {
-    std::vector<int> perm(nv());
-    for (const JointMap& m : maps_) {
-      if (m.type == mjJNT_FREE) {
-        for (int k = 0; k < 3; ++k) {
-          perm[m.v_ours + k] = m.v_mj + 3 + k;
-          perm[m.v_ours + 3 + k] = m.v_mj + k;
-        }
-      } else {
-        const int n = m.type == mjJNT_BALL ? 3 : 1;
-        for (int k = 0; k < n; ++k) perm[m.v_ours + k] = m.v_mj + k;
-      }
-    }
-    return perm;
-  }
-
-  /// Largest relative differences of M and of the bias at one state.
-  void Compare(const VectorX& q, const VectorX& v, double* dM, double* dbias) {
-    const MultibodyModel& model = this->model();
-    KinematicsCache cache(model);
-    CalcKinematics(model, q, v, BodyRange::All(model), &cache);
-    MatrixX M;
-    CalcMassMatrix(model, cache, &M);
-    VectorX bias = VectorX::Zero(nv());
-    const VectorX zero = VectorX::Zero(nv());
-    for (int t = 0; t < model.num_trees(); ++t) {
-      if (model.tree(t).nv > 0) CalcTreeInverseDynamics(model, cache, t, zero, &bias);  // C v − τ_g (v̇ = 0).
-    }
-    ToMuJoCo(q, v);
-    mj_forward(mj_.get(), data_.get());
-    std::vector<mjtNum> dense(nv() * nv());
-    mj_fullM(mj_.get(), dense.data(), data_->qM);
-    const std::vector<int> perm = VelocityPermutation();
-    MatrixX M_mj(nv(), nv());
-    VectorX bias_mj(nv());
-    for (int i = 0; i < nv(); ++i) {
-      bias_mj[i] = data_->qfrc_bias[perm[i]];
-      for (int k = 0; k < nv(); ++k) M_mj(i, k) = dense[perm[i] * nv() + perm[k]];
-    }
-    // MuJoCo adds armature to M's diagonal; ours adds rotor inertia: both
-    // are in the compared matrices.
-    *dM = (M - M_mj).cwiseAbs().maxCoeff() / M_mj.cwiseAbs().maxCoeff();
-    *dbias = (bias - bias_mj).cwiseAbs().maxCoeff() / std::max(1.0, bias_mj.cwiseAbs().maxCoeff());
-  }
-
-  mjModel* mj() { return mj_.get(); }
-  mjData* data() { return data_.get(); }
-  Simulation& sim() { return *sim_; }
-
- private:
-  std::unique_ptr<mjModel, MjModelDeleter> mj_;
-  std::unique_ptr<mjData, MjDataDeleter> data_;
-  std::unique_ptr<Simulation> sim_;
-  std::vector<JointMap> maps_;
-};
+// MujocoCrossValidation (bench/crossval/): both engines on one file,
+// joints mapped by name, M and the bias at random states. Its states keep
+// every hinge and slide coordinate within ±3 (rad or m), as this test always
+// has, so that its figures stay comparable from run to run.
+constexpr double kCoordinateBound = 3.0;
 
 // Appended rather than `std::string(...) + "..."`, which g++ 12 misreads
 // as an out-of-bounds copy at -O1 (-Warray-bounds, GCC PR 105651).
@@ -237,7 +41,9 @@ std::string Robot(const std::string& name) {
 /// An MJCF model exercising what URDF cannot: a free base, a ball joint,
 /// slide joints, armature, a non-zero joint reference, capsules.
 std::string WriteMjcfModel() {
-  const std::string path = test::TempPath("stiction_xval_model.xml").string();
+  // One file per process: ctest runs this file's two tests at once, and a
+  // shared name let one truncate the model while the other compiled it.
+  const std::string path = test::FreshTempPath("stiction_xval", "model.xml").string();
   std::ofstream out(path);
   out << R"(<mujoco model="xval">
   <option gravity="0 0 -9.81"/>
@@ -278,6 +84,15 @@ std::string MultijointModel() {
   return path;
 }
 
+/// dm_control's finger's case: gravity disabled by a flag; also a massive
+/// body welded to a moving one, hinges with ref, passive forces:
+/// tests/scene/data/gravity_disabled.xml.
+std::string GravityDisabledModel() {
+  std::string path = STICTION_SOURCE_DIR;
+  path.append("/tests/scene/data/gravity_disabled.xml");
+  return path;
+}
+
 std::vector<Case> Cases() {
   const std::string mjcf = WriteMjcfModel();
   return {
@@ -287,6 +102,7 @@ std::vector<Case> Cases() {
       {"quadruped (fixed base)", Robot("quadruped.urdf"), Robot("quadruped.urdf")},
       {"mjcf free+ball+hinge+slide", mjcf, mjcf},
       {"mjcf multi-joint bodies", MultijointModel(), MultijointModel()},
+      {"mjcf gravity off, welded", GravityDisabledModel(), GravityDisabledModel()},
   };
 }
 
@@ -295,29 +111,22 @@ TEST(RobotCrossValidationTest, MassMatrixAndBiasMatchMuJoCoAtRandomStates) {
               "dmass rel", "dcom [m]", "dI rel");
   for (const Case& c : Cases()) {
     SCOPED_TRACE(c.name);
-    CrossValidation xv(c.robot_file, c.mujoco_file);
+    MujocoCrossValidation xv(c.robot_file, c.mujoco_file);
     ASSERT_GT(xv.nv(), 0);
-    std::mt19937 rng(7);
-    double worst_M = 0, worst_bias = 0;
-    for (int trial = 0; trial < 20; ++trial) {
-      VectorX q, v;
-      xv.RandomState(&rng, &q, &v);
-      double dM = 0, dbias = 0;
-      xv.Compare(q, v, &dM, &dbias);
-      worst_M = std::max(worst_M, dM);
-      worst_bias = std::max(worst_bias, dbias);
-    }
+    const CrossValidationFigures figures = xv.Run(20, 7, kCoordinateBound);
+    const double worst_M = figures.max_rel_dM, worst_bias = figures.max_rel_dbias;
+    const InertialDifferences& import = xv.import_differences();
     std::printf("%-28s %4d %14.3e %14.3e %11.1e %11.1e %11.1e\n", c.name, xv.nv(), worst_M, worst_bias,
-                xv.import_mass_error, xv.import_com_error, xv.import_inertia_error);
+                import.mass_rel, import.com_m, import.inertia_rel);
     // The import itself: masses and centres of mass are copied numbers;
     // a tensor with products of inertia differs by what MuJoCo's compile of
     // it loses (its diagonalization; measured up to 1.4e-7 of the body's
     // largest entry, the order of single-precision rounding, while diagonal
     // tensors agree to 1e-16). 1e-6 leaves room; a wrong rotation, sign or
     // unit of an inertial is off by 1e-2 or more.
-    EXPECT_LT(xv.import_mass_error, 1e-14);
-    EXPECT_LT(xv.import_com_error, 1e-14);
-    EXPECT_LT(xv.import_inertia_error, 1e-6);
+    EXPECT_LT(import.mass_rel, 1e-14);
+    EXPECT_LT(import.com_m, 1e-14);
+    EXPECT_LT(import.inertia_rel, 1e-6);
     // Both are exact recursive algorithms in double precision on the same
     // numbers: only round-off separates them (the issue's 1e-9 relative).
     EXPECT_LT(worst_M, 1e-9);
@@ -337,7 +146,7 @@ namespace {
 /// (midpoint, θ = θ_vq = ½, second order) against MuJoCo's RK4 (fourth
 /// order, so at these steps effectively the exact trajectory).
 double TrajectoryDifference(const std::string& file, double dt) {
-  CrossValidation xv(file, file);
+  MujocoCrossValidation xv(file, file);
   SceneDescription scene = xv.sim().scene();
   // MuJoCo's side runs without contact and passive forces (below): so does
   // ours, without geometry and springs.
@@ -364,7 +173,7 @@ double TrajectoryDifference(const std::string& file, double dt) {
   m->opt.disableflags |= mjDSBL_CONTACT | mjDSBL_LIMIT | mjDSBL_PASSIVE | mjDSBL_ACTUATION;
   std::mt19937 rng(3);
   VectorX q, v;
-  xv.RandomState(&rng, &q, &v);
+  xv.RandomState(&rng, &q, &v, kCoordinateBound);
   for (int j = 0; j < sim.model().num_joints(); ++j) {  // Swing within ±0.9 rad of straight.
     const Joint& joint = sim.model().joint(j);
     if (joint.nq == 1) q[joint.q_start] = 0.3 * std::clamp(q[joint.q_start], -3.0, 3.0);

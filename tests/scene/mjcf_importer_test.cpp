@@ -614,6 +614,19 @@ TEST_F(MjcfImporterTest, ARobotWithMultiJointBodiesHasAPositiveDefiniteMassMatri
   EXPECT_TRUE(sim.positions().allFinite());
 }
 
+// dm_control's finger keeps <option gravity> as written and disables it with
+// a flag: MuJoCo's dynamics then have no gravity, and neither must the scene
+// that takes the file's options (the MuJoCo cross-validation compares the
+// bias of this file).
+TEST_F(MjcfImporterTest, AFlagThatDisablesGravityLeavesTheFileWithoutGravity) {
+  std::string path = STICTION_SOURCE_DIR;
+  path.append("/tests/scene/data/gravity_disabled.xml");
+  EXPECT_EQ(ImportMjcf(path).gravity, Vector3::Zero());
+  const SceneDescription scene =
+      LoadSceneString("robots:\n  - file: " + path + "\n    use_file_options: true\n", "scene.yaml", dir_.string());
+  EXPECT_EQ(scene.gravity, Vector3::Zero());
+}
+
 // MuJoCo filters contacts between a body and its parent (unless the parent
 // is the world); the joint frames between them must not hide that pair from
 // Stiction's joint filter, which would otherwise see the torso as the
