@@ -23,11 +23,15 @@ constexpr double kResidualRelativeTolerance = 1e-14;
 // ‖m(v)‖∞ negligible relative to the momentum change of the step (tight
 // enough for midpoint to conserve energy), or at the round-off floor of
 // evaluating m = M(v − v0) − δt k, which grows with the inertia entries that
-// multiply the velocities.
-bool ResidualConverged(double r_norm, double momentum_scale, double inertia_scale, double v_norm,
-                       double v0_norm) {
-  const double round_off =
-      16 * std::numeric_limits<double>::epsilon() * (inertia_scale * (v_norm + v0_norm) + momentum_scale);
+// multiply the velocities and with the forces k sums before they cancel
+// (`applied_scale`: δt ‖τ_ext‖∞ and δt |g| m|p|, gravity's moments about
+// the world origin, in which the generic path sums them). A robot whose
+// gravity compensation cancels its weight has k ≈ 0 to that round-off and
+// no momentum change to measure the residual against.
+bool ResidualConverged(double r_norm, double momentum_scale, double inertia_scale, double v_norm, double v0_norm,
+                       double applied_scale) {
+  const double round_off = 16 * std::numeric_limits<double>::epsilon() *
+                           (inertia_scale * (v_norm + v0_norm) + momentum_scale + applied_scale);
   return r_norm <= std::max(kResidualRelativeTolerance * momentum_scale, round_off);
 }
 }  // namespace
@@ -142,6 +146,12 @@ FreeMotionStatus ThetaMethod::SolveFreeMotion(int tree, const VectorX& q0,
   double r_prev = std::numeric_limits<double>::infinity();
   status.converged = false;
   bool cache_current = false;  // cache and M_t hold the state at vs.
+  double tree_mass = 0;
+  for (int b = t.body_begin; b < t.body_end; ++b) tree_mass += model_.body(b).mass;
+  // Gravity's moment about the world origin, m|p| g, from the largest
+  // spatial inertia entry m|p|² (inertia_scale, below) and the tree's mass.
+  const double applied_scale =
+      tau_ext != nullptr ? dt * tau_ext->segment(t.v_start, t.nv).lpNorm<Eigen::Infinity>() : 0.0;
   for (int it = 0; it <= kMaxNewtonIterations; ++it) {
     CalcResidual(tree, q0, v0, *v_star, dt, p, tau_ext, cache, M_t, &r);
     cache_current = true;
@@ -158,8 +168,9 @@ FreeMotionStatus ThetaMethod::SolveFreeMotion(int tree, const VectorX& q0,
       inertia_scale = std::max(inertia_scale, cache->I_Wo[b].lpNorm<Eigen::Infinity>());
     }
     if (!std::isfinite(r_norm)) break;
+    const double gravity_scale = dt * model_.gravity().norm() * std::sqrt(inertia_scale * tree_mass);
     if (ResidualConverged(r_norm, momentum_scale, inertia_scale, vs.lpNorm<Eigen::Infinity>(),
-                          v0t.lpNorm<Eigen::Infinity>())) {
+                          v0t.lpNorm<Eigen::Infinity>(), applied_scale + gravity_scale)) {
       status.converged = true;
       break;
     }
@@ -284,7 +295,7 @@ FreeMotionStatus ThetaMethod::SolveFreeBodyMotion(int tree, const VectorX& q0, c
         (M * (v - v0t)).lpNorm<Eigen::Infinity>() + dt * k.lpNorm<Eigen::Infinity>();
     if (!std::isfinite(r_norm)) break;
     if (ResidualConverged(r_norm, momentum_scale, M.lpNorm<Eigen::Infinity>(), v.lpNorm<Eigen::Infinity>(),
-                          v0t.lpNorm<Eigen::Infinity>())) {
+                          v0t.lpNorm<Eigen::Infinity>(), dt * tau.lpNorm<Eigen::Infinity>())) {
       status.converged = true;
       break;
     }
