@@ -276,6 +276,24 @@ std::set<int> RobotBodies(const RobotSummary& robot, const MultibodyModel& model
   return bodies;
 }
 
+/// The revolute and prismatic joints of every `gravity_compensation` robot
+/// (each body's inboard joint, joint frames' included) and their trees.
+GravityCompensation CompileGravityCompensation(const SceneDescription& scene, const MultibodyModel& model) {
+  GravityCompensation comp;
+  std::set<int> trees;
+  for (const RobotSummary& robot : scene.robots) {
+    if (!robot.gravity_compensation) continue;
+    for (int b : RobotBodies(robot, model)) {
+      const Joint& j = model.joint(model.body(b).joint);
+      if (!IsAxial(j.type)) continue;
+      comp.velocities.push_back(j.v_start);
+      trees.insert(model.body(b).tree);
+    }
+  }
+  comp.trees.assign(trees.begin(), trees.end());
+  return comp;
+}
+
 /// The scene with each `rest_on_ground` robot moved along z so that its
 /// lowest collision geometry at the initial configuration touches z = 0:
 /// its joints to the world are shifted (a floating base through its initial
@@ -375,6 +393,7 @@ CompiledScene CompileScene(const SceneDescription& loaded) {
   }
   out.joint_couplers = CompileJointCouplers(scene, model);
   out.tendons = CompileTendons(scene, model);
+  out.gravity_compensation = CompileGravityCompensation(scene, model);
   out.actuators = CompileActuators(scene, model);
   out.motors = CompileMotors(scene, model);
   out.gripper_impedance = CompileGripperImpedance(scene.gripper, out.multibody);

@@ -43,6 +43,7 @@
 #include "engine/contact/tendon_constraints.h"
 #include "engine/contact/weld_constraints.h"
 #include "engine/geometry/collision_world.h"
+#include "engine/multibody/gravity_compensation.h"
 #include "engine/multibody/joint_motors.h"
 #include "engine/multibody/model_builder.h"
 #include "engine/scene/scene_description.h"
@@ -69,6 +70,8 @@ struct CompiledScene {
   std::vector<JointActuator> actuators;
   /// One per scene motor, in scene order, with its initial control.
   std::vector<JointMotor> motors;
+  /// The joints of the robots with `gravity_compensation`.
+  GravityCompensation gravity_compensation;
   /// An arm gripper's controller (docs/teleop.md): the end-effector frame
   /// held where it starts (q0), with a posture term on the revolute and
   /// prismatic joints between it and the world at their initial values.

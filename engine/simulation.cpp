@@ -46,6 +46,7 @@ void Simulation::TakeCompiledScene(CompiledScene* compiled) {
   sources_->tendons = std::move(compiled->tendons);
   sources_->actuators = std::move(compiled->actuators);
   motors_ = std::move(compiled->motors);
+  gravity_compensation_ = std::move(compiled->gravity_compensation);
   theta_stepper_ = std::make_unique<ThetaMethodStepper>(*model_, collision_.get(), sources_.get());
   nmdp_stepper_ = std::make_unique<NmdpStepper>(*model_, collision_.get(), sources_.get());
   last_stepper_ = theta_stepper_.get();
@@ -424,9 +425,10 @@ StepResult Simulation::Step() {
   const auto start = std::chrono::steady_clock::now();
   StepResult result;
   VectorX tau_ext;
-  const bool has_tau_ext = !wrenches_.empty() || !motors_.empty();
+  const bool has_tau_ext = !wrenches_.empty() || !motors_.empty() || !gravity_compensation_.velocities.empty();
   if (has_tau_ext) tau_ext = VectorX::Zero(model_->num_velocities());
   AddMotorForces(motors_, &tau_ext);
+  AddGravityCompensation(*model_, gravity_compensation_, q_, &tau_ext);
   if (!wrenches_.empty()) {
     // Generalized forces τ = Jᵀ [τ_W; f_W] at the start-of-step configuration.
     KinematicsCache cache(*model_);

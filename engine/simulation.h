@@ -16,6 +16,7 @@
 #include "engine/contact/contact_constraints.h"
 #include "engine/contact/contact_problem.h"
 #include "engine/contact/pd_actuator_constraints.h"
+#include "engine/multibody/gravity_compensation.h"
 #include "engine/multibody/joint_motors.h"
 #include "engine/multibody/multibody_model.h"
 #include "engine/parameters/contact_parameters.h"
@@ -287,6 +288,7 @@ class Simulation {
   VectorX q0_, v0_;  // Initial state from the scene.
   std::vector<ExternalWrench> wrenches_;
   std::vector<JointMotor> motors_;  // Their controls, set by SetMotorControl.
+  GravityCompensation gravity_compensation_;  // Robots' `gravity_compensation`.
   VectorX q_, v_;
   double time_ = 0;
   std::int64_t step_index_ = 0;

@@ -43,7 +43,8 @@ std::string RobotFileScene(const std::string& path) {
                                                   " opened on its own (docs/robots.md).") + "\n";
   if (LooksLikeUrdf(file)) {
     yaml += "world_geometry:\n  - name: ground\n    shape: {type: half_space}\n    color: [0.55, 0.57, 0.6, 1]\n";
-    yaml += "robots:\n  - file: " + YamlQuoted(file) + "\n    joint_pd: {kp: 100, kd: 10}\n    rest_on_ground: true\n";
+    yaml += "robots:\n  - file: " + YamlQuoted(file) +
+            "\n    joint_pd: {kp: 100, kd: 10}\n    gravity_compensation: true\n    rest_on_ground: true\n";
   } else {
     yaml += "robots:\n  - file: " + YamlQuoted(file) + "\n    use_file_options: true\n";
   }

@@ -22,9 +22,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::array<std::string_view, 13> kRobotKeys = {
+constexpr std::array<std::string_view, 14> kRobotKeys = {
     "file", "name", "pose", "parent", "fixed_base", "initial", "joint_pd", "groups", "self_collision",
-    "material", "use_file_options", "rest_on_ground", "keyframe"};
+    "material", "use_file_options", "rest_on_ground", "keyframe", "gravity_compensation"};
 constexpr std::array<std::string_view, 3> kJointPdKeys = {"kp", "kd", "joints"};
 
 JointPdGains ReadPdGains(const YamlReader& reader, const MapView& map) {
@@ -189,6 +189,10 @@ void SceneParser::ParseRobot(const Ctx& ctx, const YAML::Node& node, const std::
   const bool rest_on_ground = ReadRestOnGround(reader_, map, placement);
   PlaceRobot(robot, placement, &scene_);
   scene_.robots.push_back(SummarizeRobot(robot, placement, path, rest_on_ground));
+  if (map.Has("gravity_compensation")) {
+    scene_.robots.back().gravity_compensation =
+        reader_.ReadBool(map.CtxOf("gravity_compensation"), map.Get("gravity_compensation"));
+  }
 }
 
 void SceneParser::ParseRobots() {

@@ -290,6 +290,10 @@ struct RobotSummary {
   /// that its lowest collision geometry, posed at the initial
   /// configuration, touches z = 0 (a robot mounted on the world only).
   bool rest_on_ground = false;
+  /// Scene key `gravity_compensation`: every revolute and prismatic joint of
+  /// the robot gets the torque or force that holds what is outboard of it
+  /// against gravity (engine/multibody/gravity_compensation.h).
+  bool gravity_compensation = false;
 };
 
 /// Ranges of the camera keys (scene key `camera:`, command files' camera
