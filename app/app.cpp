@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "app/debug_glyphs.h"
@@ -295,6 +296,13 @@ bool App::LoadScene(const std::string& path, bool keep_camera) {
     ui_.Error(std::string("cannot open scene: ") + e.what());
     return false;
   }
+  const std::string gripper_error = InstallScene(std::move(sim), std::move(render), path, keep_camera);
+  ReportLoad(path, gripper_error);
+  return true;
+}
+
+std::string App::InstallScene(std::unique_ptr<Simulation> sim, RenderScene render, const std::string& path,
+                              bool keep_camera) {
   perturber_.End();
   perturber_.Deselect();
   scene_.sim = std::move(sim);
@@ -315,8 +323,7 @@ bool App::LoadScene(const std::string& path, bool keep_camera) {
     layout_.ViewSize(&w, &h);
     director_.ApplySceneCamera(w, h);
   }
-  ReportLoad(path, gripper_error);
-  return true;
+  return gripper_error;
 }
 
 void App::ClearRunHistory(bool new_scene) {
@@ -439,9 +446,61 @@ void App::SetJointPosition(int joint, double position) {
 // ---------------------------------------------------------------- gripper
 
 void App::SetTeleop(bool on) {
+  if (on && gripper_.controller() == nullptr && perturber_.selected_body() > 0) {
+    TeleoperateSelectedLink();
+    return;
+  }
   if (!gripper_.SetTeleop(on)) return;
   input_.CancelDrag();
   if (on) perturber_.End();
+}
+
+// T with a link selected in a scene without a gripper (a robot file dropped
+// on the window): the scene again, from its initial state, with an arm
+// gripper whose end effector is the point where the link was picked (its
+// orientation the link's), and teleop on. The joint
+// PD actuators on the chain from the world to the link (joint_pd's, named
+// like their joints) would hold the arm against the end effector's
+// impedance: the gripper's posture term takes their place. Reload returns
+// to the file.
+void App::TeleoperateSelectedLink() {
+  const MultibodyModel& model = scene_.sim->model();
+  const int body = perturber_.selected_body();
+  const std::string name = model.body(body).name;
+  if (model.tree(model.body(body).tree).nv == 0) {
+    ui_.Error("link '" + name + "' is welded to the world: nothing moves it; select a link of a moving chain");
+    return;
+  }
+  SceneDescription scene = scene_.sim->scene();
+  scene.gripper = GripperDescription{};
+  scene.gripper.present = true;
+  scene.gripper.end_effector_body = name;
+  scene.gripper.X_BE.p = perturber_.selected_point_B();
+  std::set<std::string> chain;
+  for (int b = body; b > 0; b = model.body(b).parent) chain.insert(model.joint(model.body(b).joint).name);
+  std::erase_if(scene.actuators, [&](const ActuatorDescription& a) { return a.name == a.joint && chain.count(a.joint); });
+  std::erase_if(scene.oscillators, [&](const OscillatorDescription& o) {
+    return std::none_of(scene.actuators.begin(), scene.actuators.end(),
+                        [&](const ActuatorDescription& a) { return a.name == o.actuator; });
+  });
+  std::unique_ptr<Simulation> sim;
+  RenderScene render;
+  try {
+    sim = std::make_unique<Simulation>(scene);
+    render = BuildRenderScene(*sim);
+  } catch (const std::exception& e) {
+    ui_.Error("cannot teleoperate link '" + name + "': " + e.what());
+    return;
+  }
+  const std::string gripper_error = InstallScene(std::move(sim), std::move(render), scene_.path, /*keep_camera=*/true);
+  if (!gripper_error.empty()) {
+    ui_.Error(gripper_error);
+    return;
+  }
+  if (!gripper_.SetTeleop(true)) return;
+  input_.CancelDrag();
+  ui_.Info("teleoperating link '" + name + "' as an end effector (restarted from the initial state; Reload "
+           "returns to the file): drag moves it, scroll/Shift+drag height, Ctrl+drag yaw, Esc leaves");
 }
 
 void App::SetGripClosed(bool closed) { gripper_.SetGripClosed(closed); }

@@ -169,6 +169,13 @@ class App final : public AppCommands, public GripperCommands {
   /// Replaces the scene by the file at `path`; a file that does not load
   /// leaves the current scene running and shows why (false).
   bool LoadScene(const std::string& path, bool keep_camera);
+  /// Makes `sim` the running scene (drawn by `render`, from file `path`):
+  /// what LoadScene does once nothing can fail. Returns the gripper's set-up
+  /// error ("" when none).
+  std::string InstallScene(std::unique_ptr<Simulation> sim, RenderScene render, const std::string& path,
+                           bool keep_camera);
+  /// T with a link selected and no gripper: teleoperates that link.
+  void TeleoperateSelectedLink();
   /// What a load and a reset share: no last step, no plots, no inspected
   /// contact, the pressure scale and the physics clock start over (after a
   /// load, new_scene: the step count too).

@@ -22,6 +22,8 @@ class BodyPerturber {
 
   /// The selected model body (−1: none).
   int selected_body() const { return selected_body_; }
+  /// Where the selection picked it, in its body frame [m].
+  const Vector3& selected_point_B() const { return selected_point_B_; }
   const Perturbation& perturbation() const { return perturbation_; }
   /// The wrenches the engine currently applies (empty when not perturbing).
   const std::vector<ExternalWrench>& applied_wrenches() const { return applied_wrenches_; }

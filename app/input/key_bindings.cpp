@@ -24,7 +24,7 @@ constexpr Binding kBindings[] = {
     {"Esc", "Deselect the body and the inspected contact"},
     {"Tab", "Hide / show the left column (scene, simulation, recording, contact, solver, visualization)"},
     {"Shift + Tab", "Hide / show the right column (plots, gripper, contacts)"},
-    {"T", "Teleop focus (scenes with a gripper): mouse and keys drive the gripper"},
+    {"T", "Teleop focus: mouse and keys drive the scene's gripper; without one, the selected link"},
     {"Teleop: left drag", "Move the gripper target in the horizontal plane"},
     {"Teleop: Shift + left drag, scroll", "Move the target up / down (scroll: 1 cm per notch)"},
     {"Teleop: Ctrl + left drag", "Turn the target about z (yaw)"},

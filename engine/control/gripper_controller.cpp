@@ -41,8 +41,10 @@ GripperController::GripperController(const Simulation& sim) {
     R_WE0_ = sim.CalcFramePose(g.end_effector_body, X_BE_).R;
     root = model.tree(model.body(palm_body_).tree).body_begin;
   }
-  if (g.fingers.empty()) throw InputError("gripper: no fingers");
-  grip_force_limited_ = g.fingers.front().grip_force_limited;
+  // An arm may have none (the viewer's teleop of a picked link): G then
+  // has nothing to close.
+  if (g.fingers.empty() && !arm_) throw InputError("gripper: no fingers");
+  grip_force_limited_ = !g.fingers.empty() && g.fingers.front().grip_force_limited;
   for (const FingerDescription& d : g.fingers) {
     Finger finger{d.name, {}, {}};
     for (std::size_t i = 0; i < d.actuators.size(); ++i) {

@@ -48,6 +48,8 @@ class GripperController {
   /// Model body index of the palm (child of the yaw joint, or the arm's
   /// end-effector body).
   int palm_body() const { return palm_body_; }
+  /// An arm's end-effector frame E on the palm body (identity for a gantry).
+  const RigidTransform& X_BE() const { return X_BE_; }
   /// The fingers in scene order (two-finger shorthand: left, right).
   int num_fingers() const { return static_cast<int>(fingers_.size()); }
   const std::string& finger_name(int f) const { return fingers_[f].name; }
