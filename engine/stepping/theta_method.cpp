@@ -23,11 +23,11 @@ constexpr double kResidualRelativeTolerance = 1e-14;
 // ‖m(v)‖∞ negligible relative to the momentum change of the step (tight
 // enough for midpoint to conserve energy), or at the round-off floor of
 // evaluating m = M(v − v0) − δt k, which grows with the inertia entries that
-// multiply the velocities and with the forces k sums before they cancel
-// (`applied_scale`: δt ‖τ_ext‖∞ and δt |g| m|p|, gravity's moments about
-// the world origin, in which the generic path sums them). A robot whose
-// gravity compensation cancels its weight has k ≈ 0 to that round-off and
-// no momentum change to measure the residual against.
+// multiply the velocities and, when forces are applied, with the forces k
+// sums before they cancel (`applied_scale`: δt ‖τ_ext‖∞ and δt |g| m|p|,
+// gravity's moments about the world origin, in which the generic path sums
+// them). A robot whose gravity compensation cancels its weight has k ≈ 0 to
+// that round-off and no momentum change to measure the residual against.
 bool ResidualConverged(double r_norm, double momentum_scale, double inertia_scale, double v_norm, double v0_norm,
                        double applied_scale) {
   const double round_off = 16 * std::numeric_limits<double>::epsilon() *
@@ -168,7 +168,10 @@ FreeMotionStatus ThetaMethod::SolveFreeMotion(int tree, const VectorX& q0,
       inertia_scale = std::max(inertia_scale, cache->I_Wo[b].lpNorm<Eigen::Infinity>());
     }
     if (!std::isfinite(r_norm)) break;
-    const double gravity_scale = dt * model_.gravity().norm() * std::sqrt(inertia_scale * tree_mass);
+    // Only an applied force can cancel gravity to k ≈ 0; without one the
+    // momentum change measures the residual (and results stay as they were).
+    const double gravity_scale =
+        tau_ext != nullptr ? dt * model_.gravity().norm() * std::sqrt(inertia_scale * tree_mass) : 0.0;
     if (ResidualConverged(r_norm, momentum_scale, inertia_scale, vs.lpNorm<Eigen::Infinity>(),
                           v0t.lpNorm<Eigen::Infinity>(), applied_scale + gravity_scale)) {
       status.converged = true;
