@@ -5,7 +5,7 @@
 # commit that updates the goldens, with the reason.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-cmake --build build --target scene_golden_test stiction-sim -j"$(nproc)"
+cmake --build build --target regression_tests stiction-sim -j"$(nproc)"
 rm -f tests/regression/golden/*.json
-STICTION_RECORD_GOLDENS=1 build/tests/scene_golden_test --gtest_brief=1
+STICTION_RECORD_GOLDENS=1 build/tests/regression_tests --gtest_brief=1
 echo "record-goldens: $(ls tests/regression/golden/*.json | wc -l) goldens in tests/regression/golden/"
