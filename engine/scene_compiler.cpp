@@ -98,30 +98,52 @@ std::vector<JointCoupler> CompileJointCouplers(const SceneDescription& scene, co
   return out;
 }
 
-/// Each tendon on its model joints. Its rows hold at most two trees (a
-/// constraint's Jacobian has one block per tree): a tendon over more is
-/// refused, naming its trees' joints.
+/// A tendon's joints as (model joint, coefficient). Its rows hold at most
+/// two trees (a constraint's Jacobian has one block per tree): a tendon
+/// over more is refused, naming it.
+std::vector<std::pair<int, double>> CompileTendonJoints(const std::string& name, const std::vector<JointTerm>& terms,
+                                                        const SourceLocation& where, const MultibodyModel& model) {
+  std::vector<std::pair<int, double>> joints;
+  std::set<int> trees;
+  for (const JointTerm& j : terms) {
+    const int joint = model.FindJoint(j.joint);
+    if (joint < 0 || !IsAxial(model.joint(joint).type)) {
+      throw InputError(where.ToString() + ": tendon '" + name + "': joint '" + j.joint +
+                       "' is not a revolute or prismatic joint of the scene");
+    }
+    joints.emplace_back(joint, j.coefficient);
+    trees.insert(model.body(model.joint(joint).child).tree);
+  }
+  if (trees.size() > 2) {
+    throw InputError(where.ToString() + ": tendon '" + name + "' spans " + std::to_string(trees.size()) +
+                     " separate bodies' chains; Stiction holds a tendon over at most two");
+  }
+  return joints;
+}
+
 std::vector<TendonConstraint> CompileTendons(const SceneDescription& scene, const MultibodyModel& model) {
   std::vector<TendonConstraint> out;
   for (const TendonDescription& t : scene.tendons) {
     TendonConstraint tendon;
-    std::set<int> trees;
-    for (const JointTerm& j : t.joints) {
-      const int joint = model.FindJoint(j.joint);
-      if (joint < 0 || !IsAxial(model.joint(joint).type)) {
-        throw InputError(t.where.ToString() + ": tendon '" + t.name + "': joint '" + j.joint +
-                         "' is not a revolute or prismatic joint of the scene");
-      }
-      tendon.joints.emplace_back(joint, j.coefficient);
-      trees.insert(model.body(model.joint(joint).child).tree);
-    }
-    if (trees.size() > 2) {
-      throw InputError(t.where.ToString() + ": tendon '" + t.name + "' spans " + std::to_string(trees.size()) +
-                       " separate bodies' chains; Stiction holds a tendon over at most two");
-    }
+    tendon.joints = CompileTendonJoints(t.name, t.joints, t.where, model);
     tendon.lower = t.lower;
     tendon.upper = t.upper;
     out.push_back(std::move(tendon));
+  }
+  return out;
+}
+
+std::vector<TendonServo> CompileTendonServos(const SceneDescription& scene, const MultibodyModel& model) {
+  std::vector<TendonServo> out;
+  for (const TendonServoDescription& t : scene.tendon_servos) {
+    TendonServo servo;
+    servo.joints = CompileTendonJoints(t.name, t.joints, t.where, model);
+    servo.kp = t.kp;
+    servo.kd = t.kd;
+    servo.effort_limit = t.effort_limit;
+    servo.target_length = t.target_length;
+    servo.target_velocity = t.target_velocity;
+    out.push_back(std::move(servo));
   }
   return out;
 }
@@ -393,6 +415,7 @@ CompiledScene CompileScene(const SceneDescription& loaded) {
   }
   out.joint_couplers = CompileJointCouplers(scene, model);
   out.tendons = CompileTendons(scene, model);
+  out.tendon_servos = CompileTendonServos(scene, model);
   out.gravity_compensation = CompileGravityCompensation(scene, model);
   out.actuators = CompileActuators(scene, model);
   out.motors = CompileMotors(scene, model);

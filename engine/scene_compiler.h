@@ -64,6 +64,8 @@ struct CompiledScene {
   std::vector<JointCoupler> joint_couplers;
   /// Tendon limits and equalities (robots' MJCF files), in scene order.
   std::vector<TendonConstraint> tendons;
+  /// PD servos on tendon lengths (robots' MJCF files), in scene order.
+  std::vector<TendonServo> tendon_servos;
   /// One per scene actuator, in scene order, on its model joint. Gains and
   /// targets are left to Simulation::SetActuatorGains/SetActuatorTarget,
   /// which check them (and an oscillator's centre is its target).

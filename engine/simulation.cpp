@@ -44,6 +44,7 @@ void Simulation::TakeCompiledScene(CompiledScene* compiled) {
   sources_->body_constraints = std::move(compiled->body_constraints);
   sources_->joint_couplers = std::move(compiled->joint_couplers);
   sources_->tendons = std::move(compiled->tendons);
+  sources_->tendon_servos = std::move(compiled->tendon_servos);
   sources_->actuators = std::move(compiled->actuators);
   motors_ = std::move(compiled->motors);
   gravity_compensation_ = std::move(compiled->gravity_compensation);

@@ -29,6 +29,8 @@ struct ConstraintSources {
   std::vector<JointCoupler> joint_couplers;
   /// Limits and equalities on fixed tendons' lengths Σ c_i q_i.
   std::vector<TendonConstraint> tendons;
+  /// PD servos on fixed tendons' lengths.
+  std::vector<TendonServo> tendon_servos;
   /// Task-space impedance controllers (the arm gripper's is controller 0).
   std::vector<CartesianImpedance> cartesian_impedances;
 };

@@ -23,6 +23,7 @@ void ContactProblemBuilder::Build(const KinematicsCache& cache_q0, const VectorX
   // before they existed, constraint for constraint.
   AddJointCouplerConstraints(sources.joint_couplers, params, &assembly_);
   AddTendonConstraints(sources.tendons, params, &assembly_);
+  AddTendonServoConstraints(sources.tendon_servos, &assembly_);
 }
 
 }  // namespace stiction

@@ -7,6 +7,7 @@
 #include <set>
 #include <span>
 
+#include "engine/contact/clamped_constraint.h"
 #include "engine/contact/near_rigid.h"
 
 namespace stiction {
@@ -31,10 +32,10 @@ double TendonLoadLength(const MultibodyModel& model, const TendonConstraint& ten
 
 // Appends the row's constraint with J = sign · Σ c_i e_i, one block per tree
 // (at most two, the compiler's check), and returns it with w = J A⁻¹ Jᵀ.
-Constraint& AppendTendonRow(const MultibodyModel& model, const TendonConstraint& tendon, double sign,
-                            ConstraintAssembly* assembly, double* w) {
+Constraint& AppendTendonRow(const MultibodyModel& model, const std::vector<std::pair<int, double>>& joints,
+                            double sign, ConstraintAssembly* assembly, double* w) {
   std::vector<int> trees;
-  for (const auto& [joint, c] : tendon.joints) {
+  for (const auto& [joint, c] : joints) {
     const int tree = model.body(model.joint(joint).child).tree;
     if (std::find(trees.begin(), trees.end(), tree) == trees.end()) trees.push_back(tree);
   }
@@ -45,7 +46,7 @@ Constraint& AppendTendonRow(const MultibodyModel& model, const TendonConstraint&
     constraint.blocks[k].tree = trees[k];
     constraint.blocks[k].J.setZero(1, model.tree(trees[k]).nv);
   }
-  for (const auto& [joint, c] : tendon.joints) {
+  for (const auto& [joint, c] : joints) {
     const Joint& j = model.joint(joint);
     const int tree = model.body(j.child).tree;
     const std::size_t k = tree == trees[0] ? 0 : 1;
@@ -66,6 +67,22 @@ double CalcTendonLength(const MultibodyModel& model, const TendonConstraint& ten
   return length;
 }
 
+void AddTendonServoConstraints(const std::vector<TendonServo>& servos, ConstraintAssembly* assembly) {
+  const MultibodyModel& model = assembly->model();
+  for (const TendonServo& servo : servos) {
+    double length = 0;
+    for (const auto& [joint, c] : servo.joints) length += c * assembly->q0()[model.joint(joint).q_start];
+    double w = 0;
+    Constraint& c = AppendTendonRow(model, servo.joints, 1.0, assembly, &w);
+    c.kind = ConstraintKind::kClamped;
+    c.origin = ConstraintOrigin::kActuator;
+    c.key = MakeConstraintKey(ConstraintOrigin::kActuator,
+                              static_cast<std::uint64_t>(&servo - servos.data()), 1, 0);
+    c.clamped = ImplicitPdRow(assembly->dt(), servo.kp, servo.kd, length - servo.target_length,
+                              servo.target_velocity, servo.effort_limit);
+  }
+}
+
 void AddTendonConstraints(const std::vector<TendonConstraint>& tendons, const ContactModelParameters& params,
                           ConstraintAssembly* assembly) {
   const MultibodyModel& model = assembly->model();
@@ -78,7 +95,7 @@ void AddTendonConstraints(const std::vector<TendonConstraint>& tendons, const Co
     const double length = CalcTendonLength(model, tendon, assembly->q0());
     if (tendon.lower == tendon.upper) {
       double w = 0;
-      Constraint& c = AppendTendonRow(model, tendon, 1.0, assembly, &w);
+      Constraint& c = AppendTendonRow(model, tendon.joints, 1.0, assembly, &w);
       c.kind = ConstraintKind::kBilateral;
       c.origin = ConstraintOrigin::kTendon;
       c.key = MakeConstraintKey(ConstraintOrigin::kTendon, index, 2, 0);
@@ -100,7 +117,7 @@ void AddTendonConstraints(const std::vector<TendonConstraint>& tendons, const Co
       const double phi = side == 0 ? length - limit : limit - length;
       if (phi > reach) continue;
       double w = 0;
-      Constraint& c = AppendTendonRow(model, tendon, side == 0 ? 1.0 : -1.0, assembly, &w);
+      Constraint& c = AppendTendonRow(model, tendon.joints, side == 0 ? 1.0 : -1.0, assembly, &w);
       c.kind = ConstraintKind::kClamped;
       c.origin = ConstraintOrigin::kTendon;
       c.key = MakeConstraintKey(ConstraintOrigin::kTendon, index, static_cast<std::uint64_t>(side), 0);

@@ -29,6 +29,18 @@ struct TendonConstraint {
   double upper = std::numeric_limits<double>::infinity();
 };
 
+/// A PD servo on a tendon's length (MJCF position servos on fixed tendons):
+/// the generalized force Jᵀ clamp(−kp (L − L_d) − kd (L̇ − L̇_d), ±effort_limit)
+/// with J = Σ c_i e_i, solved implicitly as a PD actuator's row is.
+struct TendonServo {
+  std::vector<std::pair<int, double>> joints;  ///< As TendonConstraint's.
+  double kp = 0;  ///< [N m/rad or N/m per unit of L], ≥ 0.
+  double kd = 0;  ///< ≥ 0; kp + kd > 0.
+  double effort_limit = std::numeric_limits<double>::infinity();  ///< > 0.
+  double target_length = 0;    ///< L_d.
+  double target_velocity = 0;  ///< L̇_d.
+};
+
 /// L(q) = Σ c_i q_i.
 double CalcTendonLength(const MultibodyModel& model, const TendonConstraint& tendon, const VectorX& q);
 
@@ -40,5 +52,8 @@ double CalcTendonLength(const MultibodyModel& model, const TendonConstraint& ten
 /// w = J A⁻¹ Jᵀ. β is `params.near_rigid_threshold`.
 void AddTendonConstraints(const std::vector<TendonConstraint>& tendons, const ContactModelParameters& params,
                           ConstraintAssembly* assembly);
+
+/// Appends one clamped row per servo (ImplicitPdRow on L̇, e0 = L(q0) − L_d).
+void AddTendonServoConstraints(const std::vector<TendonServo>& servos, ConstraintAssembly* assembly);
 
 }  // namespace stiction

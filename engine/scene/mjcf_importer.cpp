@@ -87,7 +87,7 @@ class MjcfConverter {
     }
     for (int e = 0; e < m_.neq; ++e) AddEquality(e);
     for (int u = 0; u < m_.nu; ++u) AddActuator(u);
-    if (out_.actuators.empty() && out_.motors.empty()) {
+    if (out_.actuators.empty() && out_.motors.empty() && out_.tendon_servos.empty()) {
       Note(m_.nu == 0 ? "no actuators: nothing drives the joints (the viewer's Joints section poses them while paused)"
                       : "none of the " + std::to_string(m_.nu) + " actuators maps to Stiction's: nothing drives the joints");
     }
@@ -193,6 +193,10 @@ class MjcfConverter {
       const int u = mj_actuator_of_.at(a.name);
       SetServoTarget(u, ctrl[u], &a);
     }
+    for (TendonServoDescription& servo : out_.tendon_servos) {
+      const int u = mj_actuator_of_.at(servo.name);
+      SetTendonServoTarget(u, ctrl[u], &servo);
+    }
     const char* name = mj_id2name(&m_, mjOBJ_KEY, key_);
     Note("initial state from keyframe " +
          (name != nullptr && name[0] != '\0' ? "'" + std::string(name) + "'" : "#" + std::to_string(key_)) +
@@ -217,6 +221,24 @@ class MjcfConverter {
       a->target_position += drive / (-bias[1] * gear);
     } else {
       a->target_velocity = drive / (-bias[2] * gear);
+    }
+  }
+
+  /// A tendon servo's target for `ctrl`: as SetServoTarget's, on the
+  /// tendon's length L_mj = gear⁻¹·actuator length, minus its length at
+  /// qpos0 in our coordinates.
+  void SetTendonServoTarget(int u, double ctrl, TendonServoDescription* servo) const {
+    if (m_.actuator_ctrllimited[u]) ctrl = std::clamp(ctrl, m_.actuator_ctrlrange[2 * u], m_.actuator_ctrlrange[2 * u + 1]);
+    const double gear = m_.actuator_gear[6 * u];
+    const mjtNum* bias = m_.actuator_biasprm + mjNBIAS * u;
+    const double drive = m_.actuator_gainprm[mjNGAIN * u] * ctrl + bias[0];
+    const double length0 = m_.tendon_length0[m_.actuator_trnid[2 * u]];
+    servo->target_length = -length0;
+    servo->target_velocity = 0;
+    if (bias[1] < 0) {
+      servo->target_length += drive / (-bias[1] * gear);
+    } else {
+      servo->target_velocity = drive / (-bias[2] * gear);
     }
   }
 
@@ -745,28 +767,44 @@ class MjcfConverter {
       if (m_.actuator_biastype[u] != mjBIAS_AFFINE || !(kp >= 0) || !(kd >= 0) || kp + kd <= 0) {
         return skip("their bias is not that of a position or velocity servo");
       }
-      if (joints.size() != 1 || joints[0].coefficient != 1) {
-        return skip("a servo on a tendon has no counterpart (Stiction's PD actuators drive one joint)");
+      if (m_.actuator_trntype[u] == mjTRN_TENDON) {
+        TendonServoDescription servo;
+        servo.name = name;
+        servo.joints = std::move(joints);
+        servo.kp = kp;
+        servo.kd = kd;
+        if (force_limit > 0) servo.effort_limit = force_limit;
+        servo.where = SourceLocation{label_, 0};
+        SetTendonServoTarget(u, 0.0, &servo);
+        mj_actuator_of_[servo.name] = u;
+        out_.tendon_servos.push_back(std::move(servo));
+      } else {
+        AddJointServo(u, name, joints[0].joint, kp, kd, force_limit);
       }
-      ActuatorDescription a;
-      a.name = name;
-      a.joint = joints[0].joint;
-      a.kp = kp;
-      a.kd = kd;
-      a.where = SourceLocation{label_, 0};
-      if (force_limit > 0 && std::isfinite(force_limit)) {
-        a.effort_limit = force_limit;
-        out_.joint_limits[a.joint].effort = a.effort_limit;
-      }
-      // ctrl = 0 until the scene sets targets (or a keyframe does).
-      SetServoTarget(u, 0.0, &a);
-      mj_actuator_of_[a.name] = u;
-      out_.actuators.push_back(a);
     }
     if (dyn == mjDYN_FILTER) {
       NoteInGroup("actuator(s) with an activation filter that is not modelled (the force follows ctrl at once)",
                   "'" + name + "' (" + FormatNumber(m_.actuator_dynprm[mjNDYN * u]) + " s)");
     }
+  }
+
+  /// A position or velocity servo on a hinge or slide: a PD actuator.
+  void AddJointServo(int u, const std::string& name, const std::string& joint, double kp, double kd,
+                     double force_limit) {
+    ActuatorDescription a;
+    a.name = name;
+    a.joint = joint;
+    a.kp = kp;
+    a.kd = kd;
+    a.where = SourceLocation{label_, 0};
+    if (force_limit > 0 && std::isfinite(force_limit)) {
+      a.effort_limit = force_limit;
+      out_.joint_limits[a.joint].effort = a.effort_limit;
+    }
+    // ctrl = 0 until the scene sets targets (or a keyframe does).
+    SetServoTarget(u, 0.0, &a);
+    mj_actuator_of_[a.name] = u;
+    out_.actuators.push_back(a);
   }
 
   /// A motor: effort gain·ctrl at the joints (with their coefficients). A

@@ -51,6 +51,8 @@ struct RobotDescription {
   std::vector<JointCouplerDescription> couplers;
   /// MJCF fixed-tendon limits and tendon equalities (unprefixed joint names).
   std::vector<TendonDescription> tendons;
+  /// MJCF position servos on fixed tendons.
+  std::vector<TendonServoDescription> tendon_servos;
   Vector3 gravity = Vector3(0, 0, -9.81);  ///< MJCF <option gravity> [m/s²].
   double time_step = 0;                    ///< MJCF <option timestep> [s]; 0 = none.
   /// One line per element the importer skipped, naming it and why

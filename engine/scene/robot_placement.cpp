@@ -272,6 +272,12 @@ class RobotPlacer {
       for (JointTerm& j : t.joints) j.joint = Prefixed(j.joint);
       scene_.tendons.push_back(std::move(t));
     }
+    for (const TendonServoDescription& file_servo : robot_.tendon_servos) {
+      TendonServoDescription t = file_servo;
+      t.name = Prefixed(t.name);
+      for (JointTerm& j : t.joints) j.joint = Prefixed(j.joint);
+      scene_.tendon_servos.push_back(std::move(t));
+    }
   }
 
   bool Follows(const std::string& joint) const {

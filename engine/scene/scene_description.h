@@ -221,6 +221,20 @@ struct TendonDescription {
   SourceLocation where;
 };
 
+/// A PD servo on a fixed tendon's length L = Σ c_i q_i (MJCF position
+/// servos on tendons, engine/contact/tendon_constraints.h): the generalized
+/// force Jᵀ clamp(−kp (L − target) − kd L̇, ±effort_limit).
+struct TendonServoDescription {
+  std::string name;
+  std::vector<JointTerm> joints;  ///< Revolute or prismatic joints on at most two trees.
+  double kp = 0;                  ///< [N m or N per unit of L], ≥ 0.
+  double kd = 0;                  ///< [N m s or N s per unit of L], ≥ 0; kp + kd > 0.
+  double effort_limit = std::numeric_limits<double>::infinity();  ///< > 0.
+  double target_length = 0;       ///< [rad or m, weighted by c].
+  double target_velocity = 0;
+  SourceLocation where;
+};
+
 /// One finger of a gripper or hand: its actuators (joint PD) with their
 /// open and closed targets (joint coordinates, [m] or [rad]).
 struct FingerDescription {
@@ -359,6 +373,8 @@ struct SceneDescription {
   std::vector<JointCouplerDescription> couplers;
   /// Tendon limits and equalities (robots' MJCF files only), in robot order.
   std::vector<TendonDescription> tendons;
+  /// Servos on tendon lengths (robots' MJCF files only), in robot order.
+  std::vector<TendonServoDescription> tendon_servos;
   GripperDescription gripper;
   /// Robots imported from URDF or MJCF files, in scene order.
   std::vector<RobotSummary> robots;

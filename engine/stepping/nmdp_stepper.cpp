@@ -216,10 +216,10 @@ StepStatus NmdpStepper::Step(const StepperParameters& params, const VectorX& q0,
 
 bool NmdpStepper::ListCandidates(const StepperParameters& params, std::vector<NmdpCandidatePoint>* candidates,
                                  std::string* message) const {
-  if (!sources_.body_constraints.empty() || !sources_.joint_couplers.empty() || !sources_.tendons.empty() ||
+  if (!sources_.body_constraints.empty() || !sources_.joint_couplers.empty() || !sources_.tendons.empty() || !sources_.tendon_servos.empty() ||
       !sources_.cartesian_impedances.empty()) {
     *message = std::string(GetSteppingSchemeInfo(params.scheme).title) +
-               ": weld and ball constraints, joint couplers, tendon limits and equalities and Cartesian impedance "
+               ": weld and ball constraints, joint couplers, tendon limits, equalities and servos and Cartesian impedance "
                "controllers are not supported (stepping: theta_method supports them)";
     return false;
   }

@@ -196,5 +196,48 @@ TEST_F(MotorArmTest, AServoWithAnOffsetHoldsWhereMuJoCosHolds) {
   EXPECT_GT(std::abs(d->qpos[0] - 1.5 / 40), 1e-2);
 }
 
+// A pendulum held by a position servo on a fixed tendon L = 2 q (a
+// dm_control quadruped-style servo, here on one joint so that the servo
+// alone sets the rest pose; ref 0.2, gear 1.5, ctrl from a keyframe): it
+// settles where MuJoCo's does. This checks the tendon servo's import: the
+// coefficient, gear, gains, the tendon's length at qpos0 and the keyframe's
+// ctrl.
+TEST_F(MotorArmTest, ATendonServoHoldsWhereMuJoCosHolds) {
+  const std::string file = Write("tendon_servo.xml", R"(<mujoco model="tendon_servo">
+  <compiler angle="radian"/>
+  <worldbody>
+    <body name="arm">
+      <joint name="hinge" axis="0 1 0" ref="0.2" damping="0.5"/>
+      <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.03" mass="1" contype="0" conaffinity="0"/>
+    </body>
+  </worldbody>
+  <tendon><fixed name="double"><joint joint="hinge" coef="2"/></fixed></tendon>
+  <actuator>
+    <position name="servo" tendon="double" kp="30" gear="1.5" ctrllimited="true" ctrlrange="-1 1"/>
+  </actuator>
+  <keyframe><key name="hold" ctrl="0.4"/></keyframe>
+</mujoco>
+)");
+  Simulation sim(LoadSceneString("robots:\n  - file: " + file + "\n    use_file_options: true\n    keyframe: hold\n",
+                                 "t.yaml", "."));
+  ASSERT_TRUE(sim.actuator_names().empty());  // A tendon servo, not a joint's PD actuator.
+  test::Run(&sim, 10.0, [] {});
+  char error[1000] = "";
+  std::unique_ptr<mjModel, void (*)(mjModel*)> m(mj_loadXML(file.c_str(), nullptr, error, sizeof(error)),
+                                                 mj_deleteModel);
+  ASSERT_TRUE(m) << error;
+  std::unique_ptr<mjData, void (*)(mjData*)> d(mj_makeData(m.get()), mj_deleteData);
+  mj_resetDataKeyframe(m.get(), d.get(), 0);
+  for (int k = 0; k < 5000; ++k) mj_step(m.get(), d.get());
+  const double ours = JointQ(sim, "hinge") + 0.2;  // MuJoCo's qpos = ours + qpos0.
+  std::printf("tendon servo at rest: q_mj %.9f (Stiction) vs %.9f (MuJoCo)\n", ours, d->qpos[0]);
+  ASSERT_LT(std::abs(d->qvel[0]), 1e-6);  // Both at rest.
+  ASSERT_LT(std::abs(sim.velocities()[0]), 1e-6);
+  EXPECT_NEAR(ours, d->qpos[0], 1e-6);
+  // Without gravity the servo would hold 2 q_mj = ctrl/gear: gravity's
+  // 1.47 N m against its 270 N m/rad sags it by 5.4e-3 rad, which both see.
+  EXPECT_GT(std::abs(d->qpos[0] - 0.4 / 1.5 / 2), 2e-3);
+}
+
 }  // namespace
 }  // namespace stiction

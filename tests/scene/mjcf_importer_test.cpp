@@ -288,8 +288,13 @@ TEST_F(MjcfImporterTest, ActuatorsWithoutACounterpartAreNotedOneByOne) {
   EXPECT_DOUBLE_EQ(r.actuators[0].kp, 4);
   EXPECT_DOUBLE_EQ(r.actuators[0].target_position, 0.125);
   // The rest, one note per reason.
-  EXPECT_THAT(notes, HasSubstr("1 actuator(s) skipped: a servo on a tendon has no counterpart (Stiction's PD "
-                               "actuators drive one joint): 'tendon_servo'"));
+  // The position servo on the fixed tendon 2 ja − jb: a tendon servo.
+  ASSERT_EQ(r.tendon_servos.size(), 1u);
+  EXPECT_EQ(r.tendon_servos[0].name, "tendon_servo");
+  EXPECT_DOUBLE_EQ(r.tendon_servos[0].kp, 10);
+  ASSERT_EQ(r.tendon_servos[0].joints.size(), 2u);
+  EXPECT_DOUBLE_EQ(r.tendon_servos[0].joints[0].coefficient, 2);
+  EXPECT_DOUBLE_EQ(r.tendon_servos[0].target_length, 0);
   EXPECT_THAT(notes, HasSubstr("1 actuator(s) skipped: they drive a spatial tendon"));
   EXPECT_THAT(notes, HasSubstr("1 actuator(s) skipped: their bias is not that of a position or velocity servo: 'biased'"));
   EXPECT_THAT(notes, HasSubstr("1 actuator(s) skipped: only motors and position/velocity servos (fixed gain, no muscle "
