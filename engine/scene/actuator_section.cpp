@@ -31,22 +31,6 @@ ActuatorDescription ParseActuator(const YamlReader& reader, const Ctx& ctx, cons
   return out;
 }
 
-/// The actuator's joint must exist and be revolute or prismatic: an
-/// actuator drives one joint coordinate.
-void CheckActuatedJoint(const MapView& map, const ActuatorDescription& actuator,
-                        const std::vector<JointDescription>& joints) {
-  const auto joint = std::find_if(joints.begin(), joints.end(),
-                                  [&](const JointDescription& j) { return j.name == actuator.joint; });
-  if (joint == joints.end()) {
-    Fail(map.CtxOf("joint"), map.Get("joint"),
-         "unknown joint " + Quote(actuator.joint) + " (joints: " + ShortList(NamesOf(joints)) + ")");
-  }
-  if (joint->type != JointType::kRevolute && joint->type != JointType::kPrismatic) {
-    Fail(map.CtxOf("joint"), map.Get("joint"),
-         "joint " + Quote(actuator.joint) + " is not revolute or prismatic; an actuator drives one joint coordinate");
-  }
-}
-
 }  // namespace
 
 void SceneParser::ParseActuators() {
@@ -54,7 +38,7 @@ void SceneParser::ParseActuators() {
   for (const auto& [node, ctx] : merged_.ListElements("actuators")) {
     ActuatorDescription actuator = ParseActuator(reader_, ctx, node);
     const MapView map = Register(&actuator_names_, ctx, node, actuator.name, actuator.where);
-    CheckActuatedJoint(map, actuator, scene_.joints);
+    CheckAxialJoint(map, "joint", actuator.joint, scene_.joints, "an actuator drives one joint coordinate");
     scene_.actuators.push_back(std::move(actuator));
   }
 }

@@ -12,21 +12,6 @@ namespace {
 
 constexpr std::array<std::string_view, 4> kCouplerKeys = {"joint", "to", "ratio", "offset"};
 
-/// `key` (joint or to) must name a revolute or prismatic joint: a coupler
-/// relates two joint coordinates.
-void CheckCoupledJoint(const MapView& map, const char* key, const std::string& name,
-                       const std::vector<JointDescription>& joints) {
-  const auto joint =
-      std::find_if(joints.begin(), joints.end(), [&](const JointDescription& j) { return j.name == name; });
-  if (joint == joints.end()) {
-    Fail(map.CtxOf(key), map.Get(key), "unknown joint " + Quote(name) + " (joints: " + ShortList(NamesOf(joints)) + ")");
-  }
-  if (joint->type != JointType::kRevolute && joint->type != JointType::kPrismatic) {
-    Fail(map.CtxOf(key), map.Get(key),
-         "joint " + Quote(name) + " is not revolute or prismatic; a coupler relates two joint coordinates");
-  }
-}
-
 }  // namespace
 
 void SceneParser::ParseCouplers() {
@@ -41,8 +26,8 @@ void SceneParser::ParseCouplers() {
     // ReadNumber refuses .inf and .nan: a coupler's ratio and offset are finite.
     if (map.Has("ratio")) c.ratio = reader_.ReadNumber(map.CtxOf("ratio"), map.Get("ratio"));
     if (map.Has("offset")) c.offset = reader_.ReadNumber(map.CtxOf("offset"), map.Get("offset"));
-    CheckCoupledJoint(map, "joint", c.joint, scene_.joints);
-    CheckCoupledJoint(map, "to", c.to, scene_.joints);
+    CheckAxialJoint(map, "joint", c.joint, scene_.joints, "a coupler relates two joint coordinates");
+    CheckAxialJoint(map, "to", c.to, scene_.joints, "a coupler relates two joint coordinates");
     if (c.joint == c.to) {
       Fail(map.CtxOf("to"), map.Get("to"), "a joint cannot follow itself (joint and to are both " + Quote(c.to) + ")");
     }

@@ -60,23 +60,6 @@ MotorDescription ParseMotor(const YamlReader& reader, const Ctx& ctx, const YAML
   return out;
 }
 
-/// Each joint must exist, be revolute or prismatic and appear once.
-void CheckMotorJoints(const MapView& map, const MotorDescription& motor, const std::vector<JointDescription>& joints) {
-  const char* key = map.Has("joint") ? "joint" : "joints";
-  for (std::size_t i = 0; i < motor.joints.size(); ++i) {
-    const std::string& name = motor.joints[i].joint;
-    const auto joint =
-        std::find_if(joints.begin(), joints.end(), [&](const JointDescription& j) { return j.name == name; });
-    if (joint == joints.end()) {
-      Fail(map.CtxOf(key), map.Get(key), "unknown joint " + Quote(name) + " (joints: " + ShortList(NamesOf(joints)) + ")");
-    }
-    if (joint->type != JointType::kRevolute && joint->type != JointType::kPrismatic) {
-      Fail(map.CtxOf(key), map.Get(key),
-           "joint " + Quote(name) + " is not revolute or prismatic; a motor drives joint coordinates");
-    }
-  }
-}
-
 }  // namespace
 
 void SceneParser::ParseMotors() {
@@ -84,7 +67,10 @@ void SceneParser::ParseMotors() {
   for (const auto& [node, ctx] : merged_.ListElements("motors")) {
     MotorDescription motor = ParseMotor(reader_, ctx, node);
     const MapView map = Register(&actuator_names_, ctx, node, motor.name, motor.where);
-    CheckMotorJoints(map, motor, scene_.joints);
+    for (const JointTerm& j : motor.joints) {
+      CheckAxialJoint(map, map.Has("joint") ? "joint" : "joints", j.joint, scene_.joints,
+                      "a motor drives joint coordinates");
+    }
     scene_.motors.push_back(std::move(motor));
   }
 }

@@ -56,6 +56,13 @@ std::vector<std::string> NamesOf(const std::vector<Description>& items) {
   return names;
 }
 
+/// `name`, under `key` of `map`, must be a revolute or prismatic joint of
+/// `joints`; else fails at that key ("unknown joint 'x' (joints: ...)", or
+/// "joint 'x' is not revolute or prismatic; <why>", e.g. "a coupler
+/// relates two joint coordinates").
+void CheckAxialJoint(const MapView& map, const char* key, const std::string& name,
+                     const std::vector<JointDescription>& joints, const std::string& why);
+
 /// A named list element's map: only `keys` allowed, `required` present;
 /// its location and `name` read into *out.
 template <typename Description, typename Keys>
