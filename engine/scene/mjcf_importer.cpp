@@ -203,43 +203,35 @@ class MjcfConverter {
          " (qpos, qvel, ctrl)");
   }
 
-  /// A servo's target for control `ctrl`: the force gain·ctrl + b0 +
-  /// b1·gear·q_mj − kv·gear·v vanishes at q_mj = (gain·ctrl + b0)/(−b1·gear)
-  /// for a position servo (b1 < 0; a <position>'s gain is −b1, so ctrl/gear),
-  /// i.e. that minus qpos0 in our coordinates; a velocity servo (b1 = 0)
-  /// drives v to (gain·ctrl + b0)/(−b2·gear). A limited ctrl is clamped into
-  /// its range first, as MuJoCo does.
-  void SetServoTarget(int u, double ctrl, ActuatorDescription* a) const {
+  /// A servo's target at control `ctrl`, in MuJoCo's coordinate x of its
+  /// transmission (q_mj of a joint, L_mj of a tendon): the force gain·ctrl +
+  /// b0 + b1·gear·x + b2·gear·ẋ vanishes at x = (gain·ctrl + b0)/(−b1·gear)
+  /// for a position servo (b1 < 0; a <position>'s gain is −b1, so
+  /// ctrl/gear), with ẋ = 0; a velocity servo (b1 = 0) drives ẋ to
+  /// (gain·ctrl + b0)/(−b2·gear), x = 0 unused. A limited ctrl is clamped
+  /// into its range first, as MuJoCo does. Returns {x, ẋ}.
+  std::pair<double, double> ServoTarget(int u, double ctrl) const {
     if (m_.actuator_ctrllimited[u]) ctrl = std::clamp(ctrl, m_.actuator_ctrlrange[2 * u], m_.actuator_ctrlrange[2 * u + 1]);
     const double gear = m_.actuator_gear[6 * u];
     const mjtNum* bias = m_.actuator_biasprm + mjNBIAS * u;
     const double drive = m_.actuator_gainprm[mjNGAIN * u] * ctrl + bias[0];
-    const int qadr = m_.jnt_qposadr[m_.actuator_trnid[2 * u]];
-    a->target_position = -m_.qpos0[qadr];
-    a->target_velocity = 0;
-    if (bias[1] < 0) {
-      a->target_position += drive / (-bias[1] * gear);
-    } else {
-      a->target_velocity = drive / (-bias[2] * gear);
-    }
+    if (bias[1] < 0) return {drive / (-bias[1] * gear), 0.0};
+    return {0.0, drive / (-bias[2] * gear)};
   }
 
-  /// A tendon servo's target for `ctrl`: as SetServoTarget's, on the
-  /// tendon's length L_mj = gear⁻¹·actuator length, minus its length at
+  /// A joint servo's targets: ServoTarget's, from qpos0 in our coordinates.
+  void SetServoTarget(int u, double ctrl, ActuatorDescription* a) const {
+    const auto [x, xdot] = ServoTarget(u, ctrl);
+    a->target_position = x - m_.qpos0[m_.jnt_qposadr[m_.actuator_trnid[2 * u]]];
+    a->target_velocity = xdot;
+  }
+
+  /// A tendon servo's targets: ServoTarget's, less the tendon's length at
   /// qpos0 in our coordinates.
   void SetTendonServoTarget(int u, double ctrl, TendonServoDescription* servo) const {
-    if (m_.actuator_ctrllimited[u]) ctrl = std::clamp(ctrl, m_.actuator_ctrlrange[2 * u], m_.actuator_ctrlrange[2 * u + 1]);
-    const double gear = m_.actuator_gear[6 * u];
-    const mjtNum* bias = m_.actuator_biasprm + mjNBIAS * u;
-    const double drive = m_.actuator_gainprm[mjNGAIN * u] * ctrl + bias[0];
-    const double length0 = m_.tendon_length0[m_.actuator_trnid[2 * u]];
-    servo->target_length = -length0;
-    servo->target_velocity = 0;
-    if (bias[1] < 0) {
-      servo->target_length += drive / (-bias[1] * gear);
-    } else {
-      servo->target_velocity = drive / (-bias[2] * gear);
-    }
+    const auto [x, xdot] = ServoTarget(u, ctrl);
+    servo->target_length = x - m_.tendon_length0[m_.actuator_trnid[2 * u]];
+    servo->target_velocity = xdot;
   }
 
   /// Body b and its joints. A body with n > 1 joints becomes a chain of n
