@@ -88,6 +88,12 @@ void ConstraintAssembly::AddDelassusBlock(const ConstraintJacobianBlock& b, Matr
   }
 }
 
+double ConstraintAssembly::RowDelassus(const Constraint& c) {
+  double w = 0;
+  for (const ConstraintJacobianBlock& b : c.blocks) w += (b.J * InverseA(b.tree) * b.J.transpose())(0, 0);
+  return w;
+}
+
 const Matrix6X& ConstraintAssembly::TreeJacobian(int body, const Vector3& p_W) {
   CalcTreeFrameJacobian(model_, *cache_, body, p_W, &jacobian_);
   return jacobian_;

@@ -78,6 +78,9 @@ class ConstraintAssembly {
   const MatrixX& InverseA(int tree);
   /// W += J A_t⁻¹ Jᵀ for a 3-row block (fixed-size kernels for 6 columns).
   void AddDelassusBlock(const ConstraintJacobianBlock& b, Matrix3* W);
+  /// The exact Delassus value w = Σ_blocks J A⁻¹ Jᵀ of a one-row constraint
+  /// (a joint coupler's or a tendon's row).
+  double RowDelassus(const Constraint& c);
   /// The frame Jacobian (6 × nv_tree, [ω; v of the point]) of `body`'s tree
   /// at the world point p_W; valid until the next call.
   const Matrix6X& TreeJacobian(int body, const Vector3& p_W);

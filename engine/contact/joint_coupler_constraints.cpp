@@ -76,10 +76,7 @@ void AddJointCouplerConstraints(const std::vector<JointCoupler>& couplers, const
       c.blocks[1].J.setZero(1, model.tree(tree_a).nv);
       c.blocks[1].J(0, col_a) = -coupler.ratio;
     }
-    double w = 0;
-    for (const ConstraintJacobianBlock& block : c.blocks) {
-      w += (block.J * assembly->InverseA(block.tree) * block.J.transpose())(0, 0);
-    }
+    const double w = assembly->RowDelassus(c);
     c.key = MakeConstraintKey(ConstraintOrigin::kCoupler, index, 0, 0);
     const std::span<const double> previous = assembly->PreviousImpulse(c.key, 1);
     const double load = previous.empty() ? 0.0 : std::abs(previous[0]);

@@ -31,9 +31,9 @@ double TendonLoadLength(const MultibodyModel& model, const TendonConstraint& ten
 }
 
 // Appends the row's constraint with J = sign · Σ c_i e_i, one block per tree
-// (at most two, the compiler's check), and returns it with w = J A⁻¹ Jᵀ.
+// (at most two, the compiler's check), and returns it.
 Constraint& AppendTendonRow(const MultibodyModel& model, const std::vector<std::pair<int, double>>& joints,
-                            double sign, ConstraintAssembly* assembly, double* w) {
+                            double sign, ConstraintAssembly* assembly) {
   std::vector<int> trees;
   for (const auto& [joint, c] : joints) {
     const int tree = model.body(model.joint(joint).child).tree;
@@ -52,28 +52,23 @@ Constraint& AppendTendonRow(const MultibodyModel& model, const std::vector<std::
     const std::size_t k = tree == trees[0] ? 0 : 1;
     constraint.blocks[k].J(0, j.v_start - model.tree(tree).v_start) += sign * c;
   }
-  *w = 0;
-  for (const ConstraintJacobianBlock& block : constraint.blocks) {
-    *w += (block.J * assembly->InverseA(block.tree) * block.J.transpose())(0, 0);
-  }
   return constraint;
 }
 
 }  // namespace
 
-double CalcTendonLength(const MultibodyModel& model, const TendonConstraint& tendon, const VectorX& q) {
+double CalcTendonLength(const MultibodyModel& model, const std::vector<std::pair<int, double>>& joints,
+                        const VectorX& q) {
   double length = 0;
-  for (const auto& [joint, c] : tendon.joints) length += c * q[model.joint(joint).q_start];
+  for (const auto& [joint, c] : joints) length += c * q[model.joint(joint).q_start];
   return length;
 }
 
 void AddTendonServoConstraints(const std::vector<TendonServo>& servos, ConstraintAssembly* assembly) {
   const MultibodyModel& model = assembly->model();
   for (const TendonServo& servo : servos) {
-    double length = 0;
-    for (const auto& [joint, c] : servo.joints) length += c * assembly->q0()[model.joint(joint).q_start];
-    double w = 0;
-    Constraint& c = AppendTendonRow(model, servo.joints, 1.0, assembly, &w);
+    const double length = CalcTendonLength(model, servo.joints, assembly->q0());
+    Constraint& c = AppendTendonRow(model, servo.joints, 1.0, assembly);
     c.kind = ConstraintKind::kClamped;
     c.origin = ConstraintOrigin::kActuator;
     c.key = MakeConstraintKey(ConstraintOrigin::kActuator,
@@ -92,10 +87,10 @@ void AddTendonConstraints(const std::vector<TendonConstraint>& tendons, const Co
   const double tau_d = NearRigidDissipationTime(beta, dt);
   for (const TendonConstraint& tendon : tendons) {
     const std::uint64_t index = static_cast<std::uint64_t>(&tendon - tendons.data());
-    const double length = CalcTendonLength(model, tendon, assembly->q0());
+    const double length = CalcTendonLength(model, tendon.joints, assembly->q0());
     if (tendon.lower == tendon.upper) {
-      double w = 0;
-      Constraint& c = AppendTendonRow(model, tendon.joints, 1.0, assembly, &w);
+      Constraint& c = AppendTendonRow(model, tendon.joints, 1.0, assembly);
+      const double w = assembly->RowDelassus(c);
       c.kind = ConstraintKind::kBilateral;
       c.origin = ConstraintOrigin::kTendon;
       c.key = MakeConstraintKey(ConstraintOrigin::kTendon, index, 2, 0);
@@ -116,8 +111,8 @@ void AddTendonConstraints(const std::vector<TendonConstraint>& tendons, const Co
       if (!std::isfinite(limit)) continue;
       const double phi = side == 0 ? length - limit : limit - length;
       if (phi > reach) continue;
-      double w = 0;
-      Constraint& c = AppendTendonRow(model, tendon.joints, side == 0 ? 1.0 : -1.0, assembly, &w);
+      Constraint& c = AppendTendonRow(model, tendon.joints, side == 0 ? 1.0 : -1.0, assembly);
+      const double w = assembly->RowDelassus(c);
       c.kind = ConstraintKind::kClamped;
       c.origin = ConstraintOrigin::kTendon;
       c.key = MakeConstraintKey(ConstraintOrigin::kTendon, index, static_cast<std::uint64_t>(side), 0);

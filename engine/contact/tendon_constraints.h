@@ -41,8 +41,9 @@ struct TendonServo {
   double target_velocity = 0;  ///< L̇_d.
 };
 
-/// L(q) = Σ c_i q_i.
-double CalcTendonLength(const MultibodyModel& model, const TendonConstraint& tendon, const VectorX& q);
+/// L(q) = Σ c_i q_i over `joints` (model joint index, coefficient).
+double CalcTendonLength(const MultibodyModel& model, const std::vector<std::pair<int, double>>& joints,
+                        const VectorX& q);
 
 /// Appends, per tendon, one bilateral row when lower = upper (v̂ =
 /// −(L(q0) − lower)/(δt + τd)), else one unilateral row per finite side
