@@ -100,6 +100,9 @@ void InputController::TeleopKey(int key) {
         p_.gripper_commands.SetGripClosed(gripper->grip() != GripState::kClosed);
       }
       break;
+    // Recording a take is what one teleoperates for: V starts and stops a
+    // video without leaving teleop.
+    case GLFW_KEY_V: p_.commands.ToggleRecording(); break;
     default: break;  // Swallowed: viewer shortcuts are off while teleoperating.
   }
 }

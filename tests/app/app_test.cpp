@@ -875,6 +875,15 @@ TEST(AppGripperTest, TeleopFocusSwallowsViewerShortcutsAndEscLeaves) {
   EXPECT_EQ(app.ui().settings.layout.show_left, panels);
   EXPECT_FALSE(app.ui().show_help);
   EXPECT_EQ(app.physics().clock().real_time_factor(), 1.0);
+  // V records a take without leaving teleop.
+  app.Frame();
+  app.input().HandleKey(GLFW_KEY_V, GLFW_PRESS, 0);
+  EXPECT_TRUE(app.video().recording()) << app.ui().message;
+  EXPECT_TRUE(app.gripper().teleop());
+  app.Frame();
+  app.input().HandleKey(GLFW_KEY_V, GLFW_PRESS, 0);
+  EXPECT_FALSE(app.video().recording()) << app.ui().message;
+  EXPECT_TRUE(app.gripper().teleop());
   // A double-click does not select a body while teleoperating.
   double x = 0, y = 0;
   ASSERT_TRUE(ProjectToWindow(app, app.snapshot().X_WB[app.simulation().model().FindBody("box")].p, &x, &y));
