@@ -31,6 +31,7 @@ constexpr Binding kBindings[] = {
     {"Teleop: Alt + left drag", "Tilt an arm's target about its horizontal x axis (±90°)"},
     {"Teleop: right drag", "Orbit the camera"},
     {"Teleop: G", "Open / close the gripper or every finger of the hand (closing presses with the grip force or the fingers' effort limits)"},
+    {"Teleop: V", "Start / stop a recording without leaving teleop"},
     {"Teleop: Esc", "Leave teleop focus (other keys do nothing while in it)"},
     {"F1", "This list"},
     {"F2", "Hide / show the info overlay"},
