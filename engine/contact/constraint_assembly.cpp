@@ -83,8 +83,10 @@ void ConstraintAssembly::AddDelassusBlock(const ConstraintJacobianBlock& b, Matr
     const Eigen::Matrix<double, 3, 6> JA = J * Eigen::Map<const Matrix6>(A_inv.data());
     W->noalias() += JA * J.transpose();
   } else {
-    JA_.noalias() = b.J * A_inv;
-    W->noalias() += JA_ * b.J.transpose();
+    // Coefficient-wise products: at 3 × nv × nv, a blocked GEMM's packing
+    // costs more than it saves.
+    JA_.noalias() = b.J.lazyProduct(A_inv);
+    W->noalias() += JA_.lazyProduct(b.J.transpose());
   }
 }
 

@@ -36,7 +36,9 @@ void CalcTreeMassMatrix(const MultibodyModel& model, const KinematicsCache& cach
   const Tree& t = model.tree(tree);
   M_t->setZero(t.nv, t.nv);
   // Composite inertias about Wo are plain sums in the absolute formulation.
-  std::vector<Matrix6> Ic(t.body_end - t.body_begin);
+  // Scratch kept per thread: stage 1 evaluates M several times per step.
+  thread_local std::vector<Matrix6> Ic;
+  Ic.resize(t.body_end - t.body_begin);
   for (int b = t.body_begin; b < t.body_end; ++b) Ic[b - t.body_begin] = cache.I_Wo[b];
   for (int b = t.body_end - 1; b >= t.body_begin; --b) {
     const int p = model.body(b).parent;
@@ -46,13 +48,16 @@ void CalcTreeMassMatrix(const MultibodyModel& model, const KinematicsCache& cach
     const Joint& ji = model.joint(model.body(b).joint);
     if (ji.nv == 0) continue;
     const int i0 = ji.v_start - t.v_start;
-    const Matrix6X F = Ic[b - t.body_begin] * cache.S.middleCols(ji.v_start, ji.nv);
+    // A joint has at most 6 velocities: fixed-capacity blocks, no heap.
+    const Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6> F =
+        Ic[b - t.body_begin] * cache.S.middleCols(ji.v_start, ji.nv);
     // M_ij = S_jᵀ Ic_i S_i for every ancestor j of i (and j = i).
     for (int a = b; a > 0; a = model.body(a).parent) {
       const Joint& jj = model.joint(model.body(a).joint);
       if (jj.nv == 0) continue;
       const int j0 = jj.v_start - t.v_start;
-      const MatrixX block = cache.S.middleCols(jj.v_start, jj.nv).transpose() * F;
+      const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6> block =
+          cache.S.middleCols(jj.v_start, jj.nv).transpose().lazyProduct(F);
       M_t->block(j0, i0, jj.nv, ji.nv) = block;
       if (a != b) M_t->block(i0, j0, ji.nv, jj.nv) = block.transpose();
     }
@@ -68,7 +73,9 @@ void InverseDynamics(const MultibodyModel& model, const KinematicsCache& cache, 
                      const VectorX* vdot, VectorX* tau) {
   const Tree& t = model.tree(tree);
   const int n = t.body_end - t.body_begin;
-  std::vector<Vector6> A(n), F(n);
+  thread_local std::vector<Vector6> A, F;  // Scratch: evaluated several times per step.
+  A.resize(n);
+  F.resize(n);
   Vector6 A_world;
   A_world << Vector3::Zero(), -model.gravity();
   for (int b = t.body_begin; b < t.body_end; ++b) {

@@ -74,6 +74,24 @@ void BlockNewtonMatrix::BuildPairBlocks(const ContactProblem& problem, const Sol
       }
     }
   }
+  // Each block on its nonzero columns, for AddProducts' general shapes: a
+  // foot's contact touches its leg and the floating base (9 of a
+  // quadruped's 18 velocities), a joint row one column. The pattern holds
+  // for every Newton iteration of this problem.
+  compact_.resize(problem.constraints.size());
+  for (size_t i = 0; i < problem.constraints.size(); ++i) {
+    const std::vector<ConstraintJacobianBlock>& blocks = problem.constraints[i].blocks;
+    compact_[i].resize(blocks.size());
+    for (size_t a = 0; a < blocks.size(); ++a) {
+      const MatrixX& J = blocks[a].J;
+      CompactJacobian& cj = compact_[i][a];
+      cj.columns.clear();
+      for (int col = 0; col < J.cols(); ++col) {
+        if (!J.col(col).isZero(0)) cj.columns.push_back(col);
+      }
+      cj.J = J(Eigen::all, cj.columns);
+    }
+  }
 }
 
 void BlockNewtonMatrix::AnalyzeBlockPattern(const ContactProblem& problem, const SolverLayout& layout) {
@@ -161,7 +179,8 @@ void AddJtGJLower(const Matrix63& Jt, const Matrix63& X, double* h) {
 
 }  // namespace
 
-void BlockNewtonMatrix::AddProducts(const Constraint& c, const MatrixX& G, const std::vector<int>& pairs) {
+void BlockNewtonMatrix::AddProducts(const Constraint& c, const MatrixX& G, const std::vector<int>& pairs,
+                                    const std::vector<CompactJacobian>& compact) {
   // The common case, a contact on one or two free bodies (3 rows, 6
   // velocities per tree), with fixed-size kernels; any other shape with
   // dynamic ones. Term (i, j) is J_jᵀ G J_i (rows of tree j, columns of
@@ -191,14 +210,24 @@ void BlockNewtonMatrix::AddProducts(const Constraint& c, const MatrixX& G, const
     }
     return;
   }
+  // Other shapes on the columns their blocks touch (compact_, from
+  // BuildPairBlocks), with coefficient-wise products: a few rows against
+  // tens of velocities, where a blocked GEMM's packing costs more than it
+  // saves.
   int p = 0;
-  for (const ConstraintJacobianBlock& bi : c.blocks) {
-    gj_.noalias() = G * bi.J;
-    for (const ConstraintJacobianBlock& bj : c.blocks) {
+  for (int a = 0; a < nb; ++a) {
+    const CompactJacobian& ca = compact[a];
+    gj_.noalias() = G.lazyProduct(ca.J);
+    for (int b = 0; b < nb; ++b) {
       PairBlock& pb = pair_blocks_[pairs[p++]];
       // pb holds rows of tree pb.row_tree, columns of pb.col_tree.
-      if (bj.tree != pb.row_tree || bi.tree != pb.col_tree) continue;
-      pb.H.noalias() += bj.J.transpose() * gj_;
+      if (c.blocks[b].tree != pb.row_tree || c.blocks[a].tree != pb.col_tree) continue;
+      const CompactJacobian& cb = compact[b];
+      jtgj_.noalias() = cb.J.transpose().lazyProduct(gj_);
+      for (int j = 0; j < jtgj_.cols(); ++j) {
+        double* column = &pb.H(0, ca.columns[j]);
+        for (int i = 0; i < jtgj_.rows(); ++i) column[cb.columns[i]] += jtgj_(i, j);
+      }
     }
   }
 }
@@ -217,7 +246,7 @@ void BlockNewtonMatrix::Assemble(const ContactProblem& problem, const SolverLayo
   for (size_t k = 0; k < problem.constraints.size(); ++k) {
     const MatrixX* Gk = G(static_cast<int>(k));
     if (Gk == nullptr) continue;
-    AddProducts(problem.constraints[k], *Gk, constraint_pairs_[k]);
+    AddProducts(problem.constraints[k], *Gk, constraint_pairs_[k], compact_[k]);
   }
   if (use_block_) return;  // Factor() reads the pair blocks directly.
   if (use_dense_) {

@@ -64,7 +64,13 @@ class BlockNewtonMatrix {
   int PairBlockOf(const ContactProblem& problem, int row_tree, int col_tree);
   void AnalyzeBlockPattern(const ContactProblem& problem, const SolverLayout& layout);
   void AnalyzeSparsePattern(const SolverLayout& layout);
-  void AddProducts(const Constraint& c, const MatrixX& G, const std::vector<int>& pairs);
+  // A constraint's block on the columns it touches.
+  struct CompactJacobian {
+    std::vector<int> columns;  // Nonzero columns of the block's J.
+    MatrixX J;                 // J on those columns.
+  };
+  void AddProducts(const Constraint& c, const MatrixX& G, const std::vector<int>& pairs,
+                   const std::vector<CompactJacobian>& compact);
   // The blocks of the current pattern are the first num_pair_blocks_ of
   // pair_blocks_ (the rest keep their storage for later calls).
   std::span<PairBlock> ActiveBlocks() { return {pair_blocks_.data(), static_cast<std::size_t>(num_pair_blocks_)}; }
@@ -74,6 +80,8 @@ class BlockNewtonMatrix {
   std::vector<int> diagonal_block_;                 // Per tree: its diagonal block.
   std::vector<std::vector<int>> constraint_pairs_;  // Per constraint: block per (i, j).
   MatrixX gj_;                                      // G J scratch.
+  MatrixX jtgj_;                                    // Jᵀ G J scratch.
+  std::vector<std::vector<CompactJacobian>> compact_;  // Per constraint, per block.
   Eigen::SparseMatrix<double> H_;
   Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt_;
   bool pattern_analyzed_ = false;

@@ -6,6 +6,9 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/Cholesky>
+#include <Eigen/LU>
+
 #include "engine/common/eigen_types.h"
 #include "engine/multibody/kinematics.h"
 #include "engine/multibody/multibody_model.h"
@@ -44,14 +47,18 @@ class ThetaMethod {
   /// Stage 1 (Eq. 13) for tree t: writes the tree's slice of v_star. Newton's
   /// method on m(v) when θ > 0; a single mass-matrix solve when θ = 0. A tree
   /// that is one free body uses the closed-form M, k and an analytic ∂m/∂v
-  /// (below); other trees the generic kinematics/CRBA/RNEA with a
-  /// forward-difference Jacobian. Writes the mass matrix M(q^θ(v*)) in *M_t.
+  /// (below); other trees the generic kinematics/CRBA/RNEA with quasi-Newton
+  /// steps on A of Eq. (15), then a forward-difference Jacobian if those stop
+  /// contracting. Writes the mass matrix M(q^θ(v*)) in *M_t.
   /// `cache` is scratch for the generic path (its entries for the tree are
-  /// overwritten; the free-body path leaves it alone).
+  /// overwritten; the free-body path leaves it alone). `cache_q0`, when
+  /// given, holds the kinematics at (q0, v0) (the stepper has them for the
+  /// contact query), which the explicit first guess then does not recompute.
   FreeMotionStatus SolveFreeMotion(int tree, const VectorX& q0, const VectorX& v0,
                                    double dt, const ThetaParameters& p,
                                    const VectorX* tau_ext, VectorX* v_star,
-                                   KinematicsCache* cache, MatrixX* M_t);
+                                   KinematicsCache* cache, MatrixX* M_t,
+                                   const KinematicsCache* cache_q0 = nullptr);
 
  private:
   // Momentum residual m(v) of Eq. (14) for tree t, into r (size nv_t).
@@ -91,6 +98,12 @@ class ThetaMethod {
   // Scratch, full size; only tree slices are touched.
   VectorX q_theta_, q_next_, v_theta_, k_, v_work_;
   mutable VectorX qdot_, v_vq_;  // CalcPositions scratch.
+  VectorX K_, D_;                // Joint spring stiffness and damping per velocity.
+  // Newton scratch of the generic path (no allocation once sized).
+  VectorX r_, r_h_, dv_;
+  MatrixX jacobian_, M_scratch_;
+  Eigen::LLT<MatrixX> llt_;
+  Eigen::PartialPivLU<MatrixX> lu_;
 };
 
 }  // namespace stiction

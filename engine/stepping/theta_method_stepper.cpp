@@ -45,13 +45,16 @@ StepStatus ThetaMethodStepper::Step(const StepperParameters& params, const Vecto
   *v = v0;
   {
     ScopedTimer timer(&stats->time.free_motion);
+    // Kinematics at (q0, v0): the explicit guess of stage 1 and, below, the
+    // contact query and the constraint Jacobians (J = J(q0), Eq. 7).
+    CalcKinematics(model_, q0, v0, BodyRange::All(model_), &cache_q0_);
     const StepStatus status = SolveFreeMotion(theta, q0, v0, tau_ext, stats, message);
     if (status != StepStatus::kSuccess) return status;
     CalcLinearization(theta);
   }
   {
     ScopedTimer timer(&stats->time.collision);
-    QueryContacts(q0, v0);
+    QueryContacts();
   }
   if (collision_ != nullptr) stats->time.contact_surfaces = collision_->surface_seconds();
   {
@@ -73,7 +76,8 @@ StepStatus ThetaMethodStepper::SolveFreeMotion(const ThetaParameters& theta, con
   int iterations = 0;
   for (int t = 0; t < model_.num_trees(); ++t) {
     const FreeMotionStatus s =
-        theta_method_.SolveFreeMotion(t, q0, v0, problem_.dt, theta, tau_ext, &v_star, &cache_, &problem_.A[t]);
+        theta_method_.SolveFreeMotion(t, q0, v0, problem_.dt, theta, tau_ext, &v_star, &cache_, &problem_.A[t],
+                                      &cache_q0_);
     iterations = std::max(iterations, s.newton_iterations);
     if (!s.converged) {
       std::ostringstream os;
@@ -117,9 +121,9 @@ double ThetaMethodStepper::CalcSpeculativeMargin(double dt) const {
   return std::clamp(1e-3 + 2 * dt * v_max, 1e-3, 0.05);
 }
 
-void ThetaMethodStepper::QueryContacts(const VectorX& q0, const VectorX& v0) {
-  // Constraints are evaluated at q0 (J = J(q0), Eq. 7).
-  CalcKinematics(model_, q0, v0, BodyRange::All(model_), &cache_q0_);
+void ThetaMethodStepper::QueryContacts() {
+  // Constraints are evaluated at q0 (J = J(q0), Eq. 7): cache_q0_ holds
+  // the kinematics there (Step computed them before stage 1).
   margin_ = CalcSpeculativeMargin(problem_.dt);
   contact_points_.clear();
   if (collision_ != nullptr) {

@@ -1,9 +1,10 @@
 #pragma once
 // The θ-method stepper: one time step of [SAP] Alg. 1, as the named stages
 // of ThetaMethodStepper::Step:
+//   (kinematics at q0, v0: the explicit guess of stage 1, the contacts and J)
 //   SolveFreeMotion      stage 1: v* from m(v*) = 0 (Eq. 13), per tree;
 //   CalcLinearization    A = M + δt² θ θ_vq K + δt θ D (Eq. 15), per tree;
-//   QueryContacts        kinematics at q0 and the contact points (FCL);
+//   QueryContacts        the contact points at q0 (FCL);
 //   BuildContactProblem  the constraints of every family at q0 (Eq. 7);
 //   SolveContactProblem  A (v − v*) = Jᵀ γ (Eq. 18) by the chosen solver;
 //   ReportResults        per-contact impulses and states, actuator efforts;
@@ -51,7 +52,7 @@ class ThetaMethodStepper : public Stepper {
   StepStatus SolveFreeMotion(const ThetaParameters& theta, const VectorX& q0, const VectorX& v0,
                              const VectorX* tau_ext, StepStats* stats, std::string* message);
   void CalcLinearization(const ThetaParameters& theta);
-  void QueryContacts(const VectorX& q0, const VectorX& v0);
+  void QueryContacts();
   void BuildContactProblem(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
                            StepStats* stats);
   StepStatus SolveContactProblem(const StepperParameters& params, const VectorX& v0, VectorX* v, StepStats* stats,
