@@ -117,13 +117,19 @@ void CalcTreeGeneralizedForces(const MultibodyModel& model, const KinematicsCach
   const Tree& t = model.tree(tree);
   InverseDynamics(model, cache, tree, nullptr, k);
   k->segment(t.v_start, t.nv) *= -1.0;
+  AddTreeJointSpringDamperForces(model, tree, q, v, 1.0, k);
+  if (tau_ext != nullptr) k->segment(t.v_start, t.nv) += tau_ext->segment(t.v_start, t.nv);
+}
+
+void AddTreeJointSpringDamperForces(const MultibodyModel& model, int tree, const VectorX& q, const VectorX& v,
+                                    double scale, VectorX* tau) {
+  const Tree& t = model.tree(tree);
   for (int b = t.body_begin; b < t.body_end; ++b) {
     const Joint& j = model.joint(model.body(b).joint);
     if (!HasScalarCoordinate(j)) continue;
-    (*k)[j.v_start] += -j.spring_stiffness * (q[j.q_start] - j.spring_reference) -
-                       j.damping * v[j.v_start];
+    (*tau)[j.v_start] += scale * (-j.spring_stiffness * (q[j.q_start] - j.spring_reference) -
+                                  j.damping * v[j.v_start]);
   }
-  if (tau_ext != nullptr) k->segment(t.v_start, t.nv) += tau_ext->segment(t.v_start, t.nv);
 }
 
 void CalcJointStiffnessAndDamping(const MultibodyModel& model, VectorX* K, VectorX* D) {

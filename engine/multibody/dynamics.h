@@ -33,6 +33,11 @@ void CalcTreeGeneralizedForces(const MultibodyModel& model, const KinematicsCach
                                int tree, const VectorX& q, const VectorX& v,
                                const VectorX* tau_ext, VectorX* k);
 
+/// Adds scale · (−K (q − q_ref) − D v), the joint springs' and dampers'
+/// generalized forces, into tree t's slice of tau (full size).
+void AddTreeJointSpringDamperForces(const MultibodyModel& model, int tree, const VectorX& q, const VectorX& v,
+                                    double scale, VectorX* tau);
+
 /// Joint stiffness K and damping D diagonals ([SAP] Eqs. 16–17) for the
 /// joint springs and dampers: constant, so computed once.
 void CalcJointStiffnessAndDamping(const MultibodyModel& model, VectorX* K, VectorX* D);

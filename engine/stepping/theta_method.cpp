@@ -45,6 +45,7 @@ ThetaMethod::ThetaMethod(const MultibodyModel& model)
       v_work_(VectorX::Zero(model.num_velocities())),
       qdot_(VectorX::Zero(model.num_positions())),
       v_vq_(VectorX::Zero(model.num_velocities())) {
+  accel_ = VectorX::Zero(model.num_velocities());
   CalcJointStiffnessAndDamping(model, &K_, &D_);
   free_bodies_.resize(model.num_trees());
   for (int t = 0; t < model.num_trees(); ++t) {
@@ -98,18 +99,20 @@ void ThetaMethod::CalcPositions(int tree, const VectorX& q0, const VectorX& v0,
 
 void ThetaMethod::CalcResidual(int tree, const VectorX& q0, const VectorX& v0,
                                const VectorX& v, double dt, const ThetaParameters& p,
-                               const VectorX* tau_ext, KinematicsCache* cache,
-                               MatrixX* M_t, VectorX* r) {
+                               const VectorX* tau_ext, KinematicsCache* cache, VectorX* r) {
   const Tree& t = model_.tree(tree);
   CalcPositions(tree, q0, v0, v, dt, p, &q_theta_, &q_next_);
   v_theta_.segment(t.v_start, t.nv) =
       p.theta * v.segment(t.v_start, t.nv) + (1 - p.theta) * v0.segment(t.v_start, t.nv);
   CalcKinematics(model_, q_theta_, v_theta_, BodyRange::OfTree(model_, tree), cache);
-  CalcTreeMassMatrix(model_, *cache, tree, M_t);
-  CalcTreeGeneralizedForces(model_, *cache, tree, q_theta_, v_theta_, tau_ext, &k_);
-  // Eq. (14): m(v) = M(q^θ)(v − v0) − δt k(q^θ, v^θ).
-  *r = (*M_t) * (v.segment(t.v_start, t.nv) - v0.segment(t.v_start, t.nv)) -
-       dt * k_.segment(t.v_start, t.nv);
+  // Eq. (14), m(v) = M(q^θ)(v − v0) − δt k(q^θ, v^θ), as δt times the
+  // inverse dynamics at the mean acceleration (v − v0)/δt: one O(n)
+  // recursive Newton–Euler pass instead of forming M.
+  accel_.segment(t.v_start, t.nv) = (v.segment(t.v_start, t.nv) - v0.segment(t.v_start, t.nv)) / dt;
+  CalcTreeInverseDynamics(model_, *cache, tree, accel_, &k_);
+  AddTreeJointSpringDamperForces(model_, tree, q_theta_, v_theta_, -1.0, &k_);
+  if (tau_ext != nullptr) k_.segment(t.v_start, t.nv) -= tau_ext->segment(t.v_start, t.nv);
+  *r = dt * k_.segment(t.v_start, t.nv);
 }
 
 FreeMotionStatus ThetaMethod::SolveFreeMotion(int tree, const VectorX& q0,
@@ -128,60 +131,70 @@ FreeMotionStatus ThetaMethod::SolveFreeMotion(int tree, const VectorX& q0,
     return SolveFreeBodyMotion(tree, q0, v0, dt, p, tau_ext, v_star, M_t);
   }
   auto vs = v_star->segment(t.v_start, t.nv);
-  // Explicit step v = v0 + δt M(q0)⁻¹ k(q0, v0): the answer when θ = 0 (then
-  // q^θ = q0 and v^θ = v0), the initial guess for Newton otherwise.
   if (cache_q0 == nullptr) {
     CalcKinematics(model_, q0, v0, BodyRange::OfTree(model_, tree), cache);
     cache_q0 = cache;
   }
   CalcTreeMassMatrix(model_, *cache_q0, tree, M_t);
   CalcTreeGeneralizedForces(model_, *cache_q0, tree, q0, v0, tau_ext, &k_);
-  llt_.compute(*M_t);
-  vs = v0.segment(t.v_start, t.nv) + dt * llt_.solve(k_.segment(t.v_start, t.nv));
-  if (!p.implicit_in_v()) return status;
+  const auto v0t = v0.segment(t.v_start, t.nv);
+  if (!p.implicit_in_v()) {
+    // θ = 0: q^θ = q0 and v^θ = v0, so v = v0 + δt M(q0)⁻¹ k(q0, v0) is exact.
+    llt_.compute(*M_t);
+    vs = v0t + dt * llt_.solve(k_.segment(t.v_start, t.nv));
+    return status;
+  }
+
+  // Newton's method on m(v) = 0. Its Jacobian ∂m/∂v is M(q^θ) + δt θ D +
+  // δt² θ θ_vq K (the joints' linear springs and dampers) plus the
+  // derivatives of the Coriolis, centrifugal and gravity terms and of
+  // M(q^θ(v)), which are O(δt |ω|) and O(δt² ∂τ_g/∂q / M) smaller: about
+  // 1e-3 on a standing robot at δt = 10 ms. So the steps are quasi-Newton
+  // with A0 = M(q0) + δt θ D + δt² θ θ_vq K, factored once per step (the
+  // first from v0 with m taken at q0, v0: a linearly implicit Euler guess),
+  // each then costing one O(n) evaluation of m. If one fails to contract the
+  // residual 10× (a fast, light link), the rest use a forward-difference
+  // Jacobian (nv evaluations; exact for linear problems up to round-off, O(h)
+  // accurate otherwise), reused while it keeps contracting the residual 10×
+  // per iteration.
+  const auto K_t = K_.segment(t.v_start, t.nv);
+  const auto D_t = D_.segment(t.v_start, t.nv);
+  jacobian_ = *M_t;
+  jacobian_.diagonal() += dt * p.theta * D_t + dt * dt * p.theta * p.theta_vq * K_t;
+  llt_.compute(jacobian_);
+  M0_ = *M_t;
+  vs = v0t + dt * llt_.solve(k_.segment(t.v_start, t.nv));
 
   VectorX& r = r_;
-  // Newton's method on m(v) = 0. Its Jacobian ∂m/∂v is M(q^θ) + δt θ D +
-  // δt² θ θ_vq K (the linear springs and dampers of the joints: the SPD A of
-  // Eq. 15) plus the derivatives of the Coriolis, centrifugal and gravity
-  // terms and of M(q^θ(v)), which are O(δt |ω|) and O(δt² ∂τ_g/∂q / M)
-  // smaller: about 1e-3 on a standing robot at δt = 10 ms. So the first
-  // steps are quasi-Newton with A (one evaluation of m and a Cholesky factor
-  // each); if one fails to contract the residual 10× (a fast, light link),
-  // the rest use a forward-difference Jacobian (exact for linear problems up
-  // to round-off, O(h) accurate otherwise), reused while it keeps
-  // contracting the residual by 10× per iteration.
   bool finite_differences = false;
   bool have_jacobian = false;
   double r_prev = std::numeric_limits<double>::infinity();
   status.converged = false;
-  bool cache_current = false;  // cache and M_t hold the state at vs.
+  bool cache_current = false;  // cache and r hold the state at vs.
   double tree_mass = 0;
   for (int b = t.body_begin; b < t.body_end; ++b) tree_mass += model_.body(b).mass;
   // Gravity's moment about the world origin, m|p| g, from the largest
   // spatial inertia entry m|p|² (inertia_scale, below) and the tree's mass.
   const double applied_scale =
       tau_ext != nullptr ? dt * tau_ext->segment(t.v_start, t.nv).lpNorm<Eigen::Infinity>() : 0.0;
-  const auto K_t = K_.segment(t.v_start, t.nv);
-  const auto D_t = D_.segment(t.v_start, t.nv);
   for (int it = 0; it <= kMaxNewtonIterations; ++it) {
-    CalcResidual(tree, q0, v0, *v_star, dt, p, tau_ext, cache, M_t, &r);
+    CalcResidual(tree, q0, v0, *v_star, dt, p, tau_ext, cache, &r);
     cache_current = true;
     const double r_norm = r.lpNorm<Eigen::Infinity>();
-    // Spatial inertias about the world origin hold m|p|² terms that cancel
-    // in M = SᵀIS, so the round-off floor grows with the bodies' distance
-    // from the origin and their speed.
-    const auto v0t = v0.segment(t.v_start, t.nv);
-    const double momentum_scale =
-        ((*M_t) * (vs - v0t)).lpNorm<Eigen::Infinity>() +
-        dt * k_.segment(t.v_start, t.nv).lpNorm<Eigen::Infinity>();
-    double inertia_scale = M_t->lpNorm<Eigen::Infinity>();
+    if (!std::isfinite(r_norm)) break;
+    // The residual's scale: the momentum change M(v − v0) (M at q0, which
+    // differs from M(q^θ) by O(δt |v|): a scale, not part of m) and δt k,
+    // the rest of m. Spatial inertias about the world origin hold m|p|²
+    // terms that cancel in M = SᵀIS, so the round-off floor grows with the
+    // bodies' distance from the origin and their speed.
+    dv_.noalias() = M0_ * (vs - v0t);
+    const double momentum_scale = dv_.lpNorm<Eigen::Infinity>() + (dv_ - r).lpNorm<Eigen::Infinity>();
+    double inertia_scale = M0_.lpNorm<Eigen::Infinity>();
     for (int b = t.body_begin; b < t.body_end; ++b) {
       inertia_scale = std::max(inertia_scale, cache->I_Wo[b].lpNorm<Eigen::Infinity>());
     }
-    if (!std::isfinite(r_norm)) break;
     // Only an applied force can cancel gravity to k ≈ 0; without one the
-    // momentum change measures the residual (and results stay as they were).
+    // momentum change measures the residual.
     const double gravity_scale =
         tau_ext != nullptr ? dt * model_.gravity().norm() * std::sqrt(inertia_scale * tree_mass) : 0.0;
     if (ResidualConverged(r_norm, momentum_scale, inertia_scale, vs.lpNorm<Eigen::Infinity>(),
@@ -193,9 +206,6 @@ FreeMotionStatus ThetaMethod::SolveFreeMotion(int tree, const VectorX& q0,
     const bool contracting = r_norm <= 0.1 * r_prev;
     if (!contracting) finite_differences = true;
     if (!finite_differences) {
-      jacobian_ = *M_t;
-      jacobian_.diagonal() += dt * p.theta * D_t + dt * dt * p.theta * p.theta_vq * K_t;
-      llt_.compute(jacobian_);
       dv_ = -llt_.solve(r);
     } else {
       if (!have_jacobian || !contracting) {
@@ -205,7 +215,7 @@ FreeMotionStatus ThetaMethod::SolveFreeMotion(int tree, const VectorX& q0,
           const int col = t.v_start + i;
           const double h = 1e-7 * std::max(1.0, std::abs(v_work_[col]));
           v_work_[col] += h;
-          CalcResidual(tree, q0, v0, v_work_, dt, p, tau_ext, cache, &M_scratch_, &r_h_);
+          CalcResidual(tree, q0, v0, v_work_, dt, p, tau_ext, cache, &r_h_);
           jacobian_.col(i) = (r_h_ - r) / h;
           v_work_[col] = vs[i];
         }
@@ -226,7 +236,9 @@ FreeMotionStatus ThetaMethod::SolveFreeMotion(int tree, const VectorX& q0,
       break;
     }
   }
-  if (!cache_current) CalcResidual(tree, q0, v0, *v_star, dt, p, tau_ext, cache, M_t, &r);
+  // M(q^θ(v*)) for A (Eq. 15), from the kinematics at v*.
+  if (!cache_current) CalcResidual(tree, q0, v0, *v_star, dt, p, tau_ext, cache, &r);
+  CalcTreeMassMatrix(model_, *cache, tree, M_t);
   status.residual_norm = r.lpNorm<Eigen::Infinity>();
   if (!std::isfinite(status.residual_norm) || !vs.allFinite()) status.converged = false;
   return status;

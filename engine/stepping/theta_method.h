@@ -64,7 +64,7 @@ class ThetaMethod {
   // Momentum residual m(v) of Eq. (14) for tree t, into r (size nv_t).
   void CalcResidual(int tree, const VectorX& q0, const VectorX& v0, const VectorX& v,
                     double dt, const ThetaParameters& p, const VectorX* tau_ext,
-                    KinematicsCache* cache, MatrixX* M_t, VectorX* r);
+                    KinematicsCache* cache, VectorX* r);
 
   // A tree made of a single body on a free joint (its parent is the world, so
   // the joint frame F is fixed). With v = [ω_M (in M); u = ṗ_FM (in F)], the
@@ -100,8 +100,8 @@ class ThetaMethod {
   mutable VectorX qdot_, v_vq_;  // CalcPositions scratch.
   VectorX K_, D_;                // Joint spring stiffness and damping per velocity.
   // Newton scratch of the generic path (no allocation once sized).
-  VectorX r_, r_h_, dv_;
-  MatrixX jacobian_, M_scratch_;
+  VectorX r_, r_h_, dv_, accel_;
+  MatrixX jacobian_, M0_;
   Eigen::LLT<MatrixX> llt_;
   Eigen::PartialPivLU<MatrixX> lu_;
 };
