@@ -107,7 +107,9 @@ class ConstraintAssembly {
   Eigen::LLT<MatrixX> llt_;       // Scratch for trees that are not 6-DOF.
   std::vector<Constraint> pool_;  // Recycled constraints.
   Matrix6X jacobian_;             // Scratch: a tree frame Jacobian.
-  MatrixX JA_;                    // Scratch: J A⁻¹ for trees that are not 6-DOF.
+  std::vector<Eigen::LLT<MatrixX>> A_factor_;  // Per tree: Cholesky of A, when asked for.
+  std::vector<bool> A_factor_valid_;
+  MatrixX Y_;                     // Scratch: L⁻¹ Jᵀ for trees that are not 6-DOF.
   MatrixX same_tree_;             // Scratch: A's block within B's tree (AppendRelative).
 };
 

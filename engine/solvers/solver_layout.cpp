@@ -101,7 +101,9 @@ void SolverLayout::MultiplyJ(const ContactProblem& problem, const VectorX& v, Ve
       problem, *this,
       [&](const auto& J, int row, int o) { vc->segment<3>(row).noalias() += J * v.segment<6>(o); },
       [&](const MatrixX& J, int row, int m, int o, int nv) {
-        vc->segment(row, m).noalias() += J * v.segment(o, nv);
+        // Coefficient-wise: a few rows by tens of columns is below where a
+        // blocked matrix-vector kernel pays for its dispatch.
+        vc->segment(row, m).noalias() += J.lazyProduct(v.segment(o, nv));
       });
 }
 
@@ -112,7 +114,7 @@ void SolverLayout::MultiplyJTranspose(const ContactProblem& problem, const Vecto
       problem, *this,
       [&](const auto& J, int row, int o) { y->segment<6>(o).noalias() += J.transpose() * gamma.segment<3>(row); },
       [&](const MatrixX& J, int row, int m, int o, int nv) {
-        y->segment(o, nv).noalias() += J.transpose() * gamma.segment(row, m);
+        y->segment(o, nv).noalias() += J.transpose().lazyProduct(gamma.segment(row, m));
       });
 }
 
