@@ -7,6 +7,15 @@
 
 namespace stiction {
 
+namespace {
+// A contact on one or two free bodies (3 rows, 6 velocities per tree): the
+// fixed-size kernels of AddProducts.
+bool UsesFixedKernels(const Constraint& c) {
+  return c.num_rows == 3 && c.blocks.size() <= 2 &&
+         std::all_of(c.blocks.begin(), c.blocks.end(), [](const auto& b) { return b.J.cols() == 6; });
+}
+}  // namespace
+
 void BlockNewtonMatrix::Analyze(const ContactProblem& problem, const SolverLayout& layout,
                                 LinearSolverKind kind, int dense_max_size) {
   n_ = layout.n;
@@ -81,6 +90,7 @@ void BlockNewtonMatrix::BuildPairBlocks(const ContactProblem& problem, const Sol
   compact_.resize(problem.constraints.size());
   for (size_t i = 0; i < problem.constraints.size(); ++i) {
     const std::vector<ConstraintJacobianBlock>& blocks = problem.constraints[i].blocks;
+    if (UsesFixedKernels(problem.constraints[i])) continue;
     compact_[i].resize(blocks.size());
     for (size_t a = 0; a < blocks.size(); ++a) {
       const MatrixX& J = blocks[a].J;
@@ -186,10 +196,7 @@ void BlockNewtonMatrix::AddProducts(const Constraint& c, const MatrixX& G, const
   // dynamic ones. Term (i, j) is J_jᵀ G J_i (rows of tree j, columns of
   // tree i); only the orientation stored in the lower part is formed.
   const int nb = static_cast<int>(c.blocks.size());
-  const bool fixed = c.num_rows == 3 && nb <= 2 && std::all_of(c.blocks.begin(), c.blocks.end(), [](const auto& b) {
-    return b.J.cols() == 6;
-  });
-  if (fixed) {
+  if (UsesFixedKernels(c)) {
     // Jt[a] = J_aᵀ and X[a] = (G J_a)ᵀ = J_aᵀ Gᵀ, each formed once.
     Matrix63 Jt[2], X[2];
     const Eigen::Map<const Eigen::Matrix3d> Gm(G.data());
