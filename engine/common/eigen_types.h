@@ -3,6 +3,7 @@
 // 6-vectors; dynamic types for generalized coordinates and velocities.
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <vector>
 
 namespace stiction {
 
@@ -31,6 +32,21 @@ struct RigidTransform {
   /// Maps a point expressed in B to A: p_AQ = X_AB * p_BQ.
   Vector3 operator*(const Vector3& p_BQ) const { return p + R * p_BQ; }
   RigidTransform inverse() const { return {R.transpose(), -(R.transpose() * p)}; }
+};
+
+/// Scratch storage for matrices whose size changes from call to call (a
+/// contact between a 9-DOF finger and a 6-DOF box, then the next): it grows
+/// to the largest size asked for and never shrinks, so that a hot loop stops
+/// allocating once warm (MatrixX::resize reallocates at every new size).
+class ScratchMatrix {
+ public:
+  Eigen::Map<MatrixX> Get(Eigen::Index rows, Eigen::Index cols) {
+    if (static_cast<Eigen::Index>(storage_.size()) < rows * cols) storage_.resize(rows * cols);
+    return Eigen::Map<MatrixX>(storage_.data(), rows, cols);
+  }
+
+ private:
+  std::vector<double> storage_;
 };
 
 /// Skew-symmetric matrix [a]x such that [a]x b = a x b.

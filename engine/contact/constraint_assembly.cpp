@@ -94,9 +94,10 @@ void ConstraintAssembly::AddDelassusBlock(const ConstraintJacobianBlock& b, Matr
     llt.compute(problem_->A[b.tree]);
     A_factor_valid_[b.tree] = true;
   }
-  Y_ = b.J.transpose();
-  llt.matrixL().solveInPlace(Y_);
-  W->noalias() += Y_.transpose().lazyProduct(Y_);
+  Eigen::Map<MatrixX> Y = Y_.Get(b.J.cols(), b.J.rows());
+  Y = b.J.transpose();
+  llt.matrixL().solveInPlace(Y);
+  W->noalias() += Y.transpose().lazyProduct(Y);
 }
 
 double ConstraintAssembly::RowDelassus(const Constraint& c) {

@@ -109,7 +109,7 @@ class ConstraintAssembly {
   Matrix6X jacobian_;             // Scratch: a tree frame Jacobian.
   std::vector<Eigen::LLT<MatrixX>> A_factor_;  // Per tree: Cholesky of A, when asked for.
   std::vector<bool> A_factor_valid_;
-  MatrixX Y_;                     // Scratch: L⁻¹ Jᵀ for trees that are not 6-DOF.
+  ScratchMatrix Y_;               // Scratch: L⁻¹ Jᵀ for trees that are not 6-DOF.
   MatrixX same_tree_;             // Scratch: A's block within B's tree (AppendRelative).
 };
 

@@ -224,16 +224,18 @@ void BlockNewtonMatrix::AddProducts(const Constraint& c, const MatrixX& G, const
   int p = 0;
   for (int a = 0; a < nb; ++a) {
     const CompactJacobian& ca = compact[a];
-    gj_.noalias() = G.lazyProduct(ca.J);
+    Eigen::Map<MatrixX> gj = gj_.Get(G.rows(), ca.J.cols());
+    gj.noalias() = G.lazyProduct(ca.J);
     for (int b = 0; b < nb; ++b) {
       PairBlock& pb = pair_blocks_[pairs[p++]];
       // pb holds rows of tree pb.row_tree, columns of pb.col_tree.
       if (c.blocks[b].tree != pb.row_tree || c.blocks[a].tree != pb.col_tree) continue;
       const CompactJacobian& cb = compact[b];
-      jtgj_.noalias() = cb.J.transpose().lazyProduct(gj_);
-      for (int j = 0; j < jtgj_.cols(); ++j) {
+      Eigen::Map<MatrixX> jtgj = jtgj_.Get(cb.J.cols(), gj.cols());
+      jtgj.noalias() = cb.J.transpose().lazyProduct(gj);
+      for (int j = 0; j < jtgj.cols(); ++j) {
         double* column = &pb.H(0, ca.columns[j]);
-        for (int i = 0; i < jtgj_.rows(); ++i) column[cb.columns[i]] += jtgj_(i, j);
+        for (int i = 0; i < jtgj.rows(); ++i) column[cb.columns[i]] += jtgj(i, j);
       }
     }
   }

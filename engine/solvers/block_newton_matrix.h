@@ -79,8 +79,8 @@ class BlockNewtonMatrix {
   std::vector<std::vector<std::pair<int, int>>> pairs_of_row_tree_;  // Per row tree: (column tree, block).
   std::vector<int> diagonal_block_;                 // Per tree: its diagonal block.
   std::vector<std::vector<int>> constraint_pairs_;  // Per constraint: block per (i, j).
-  MatrixX gj_;                                      // G J scratch.
-  MatrixX jtgj_;                                    // Jᵀ G J scratch.
+  ScratchMatrix gj_;                                // G J scratch.
+  ScratchMatrix jtgj_;                              // Jᵀ G J scratch.
   std::vector<std::vector<CompactJacobian>> compact_;  // Per constraint, per block.
   Eigen::SparseMatrix<double> H_;
   Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt_;
