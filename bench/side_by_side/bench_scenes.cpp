@@ -168,6 +168,13 @@ BenchScene MakeQuadrupeds8(double dt, double duration) {
   return b;
 }
 
+BenchScene MakeHumanoids(int count, double dt, double duration) {
+  BenchScene b = LoadBenchScene(count == 1 ? "humanoid" : "humanoid" + std::to_string(count),
+                                count == 1 ? "bench_humanoid.yaml" : "bench_humanoid" + std::to_string(count) + ".yaml",
+                                dt, duration, Metric::kSettle);
+  return b;
+}
+
 std::vector<BenchScene> MakeBenchScenes(bool short_run) {
   std::vector<BenchScene> scenes;
   if (short_run) {
@@ -195,6 +202,8 @@ std::vector<BenchScene> MakeBenchScenes(bool short_run) {
   scenes.push_back(MakeMassRatio(0.01, 10));
   scenes.push_back(MakeArmHold(0.01, 10));
   scenes.push_back(MakeQuadrupeds8(0.01, 10));
+  scenes.push_back(MakeHumanoids(1, 0.01, 10));
+  scenes.push_back(MakeHumanoids(22, 0.01, 10));
   return scenes;
 }
 

@@ -79,6 +79,9 @@ BenchScene MakeArmHold(double dt, double duration);
 /// quadrupeds (URDF, floating base, 144 DOF) standing under joint PD;
 /// metric kStand on their trunks. Named "quadrupeds8".
 BenchScene MakeQuadrupeds8(double dt, double duration);
+/// MuJoCo's humanoid (assets/robots/humanoid.xml, 27 DOF), one or 22 of them
+/// (bench_humanoid.yaml, bench_humanoid22.yaml), collapsing onto the ground.
+BenchScene MakeHumanoids(int count, double dt, double duration);
 
 /// The benchmark's scene list. `short_run`: every scene kind once, short
 /// durations and one scaled clutter, so the whole table takes well under a

@@ -2,6 +2,7 @@
 // is written as MJCF (mujoco_scene_writer.h), loaded from an in-memory VFS
 // file, and stepped with mj_step in MuJoCo's default configuration except
 // for the cone (and noslip) chosen by MujocoConfig.
+#include <map>
 #include <memory>
 #include <string>
 
@@ -170,10 +171,20 @@ std::unique_ptr<PeerEngine> MakeMujocoEngine(const SceneDescription& scene, Mujo
     if (why_not) *why_not = reason;
     return nullptr;
   };
+  // A joint frame (between an MJCF body's several joints) is that body in
+  // MuJoCo: the body its chain of joints ends in.
+  std::map<std::string, const BodyDescription*> child_of;  // Parent name -> the child of its (one) joint.
+  std::map<std::string, const BodyDescription*> by_name;
+  for (const BodyDescription& body : scene.bodies) by_name[body.name] = &body;
+  for (const JointDescription& joint : scene.joints) {
+    if (by_name.count(joint.child) != 0) child_of[joint.parent] = by_name[joint.child];
+  }
   std::vector<int> body_ids;
-  for (const BodyDescription& body : scene.bodies) {
-    const int id = mj_name2id(m, mjOBJ_BODY, body.name.c_str());
-    if (id < 0) return fail("body '" + body.name + "' is missing from the MuJoCo model");
+  for (const BodyDescription& frame : scene.bodies) {
+    const BodyDescription* body = &frame;
+    while (body->joint_frame && child_of.count(body->name) != 0) body = child_of[body->name];
+    const int id = mj_name2id(m, mjOBJ_BODY, body->name.c_str());
+    if (id < 0) return fail("body '" + body->name + "' is missing from the MuJoCo model");
     body_ids.push_back(id);
   }
   for (const JointDescription& joint : scene.joints) {

@@ -186,6 +186,16 @@ bool MjcfBuilder::CheckSceneLevel() {
     return Refuse("gripper" + Where(scene_.gripper.where) +
                   ": the teleoperated gripper is not mapped to MuJoCo");
   }
+  if (!scene_.tendon_servos.empty()) {
+    const TendonServoDescription& t = scene_.tendon_servos.front();
+    return Refuse("tendon servo '" + t.name + "'" + Where(t.where) + ": tendon servos are not mapped to MuJoCo");
+  }
+  for (const MotorDescription& m : scene_.motors) {
+    if (m.ctrl != 0) {
+      return Refuse("motor '" + m.name + "'" + Where(m.where) +
+                    ": motors with a nonzero control are not mapped to MuJoCo (the writer has no <motor>)");
+    }
+  }
   if (!(scene_.time_step > 0)) return Refuse("time_step must be positive for MuJoCo");
   return true;
 }
@@ -314,29 +324,48 @@ void MjcfBuilder::WriteJoint(const JointDescription& joint, const std::string& i
   out_ << "/>\n";
 }
 
-bool MjcfBuilder::WriteBody(int b, const JointDescription& joint, const std::string& indent) {
-  const BodyDescription& body = scene_.bodies[b];
-  if (!written_bodies_.insert(b).second) {
-    return Refuse("body '" + body.name + "'" + Where(body.where) +
-                  " is the child of more than one joint");
-  }
+bool MjcfBuilder::WriteBody(int b, const JointDescription& first_joint, const std::string& indent) {
   // Pose of C in its parent: at the initial state for free bodies (MuJoCo's
   // qpos0), else at q = 0: X_PC = X_PF · X_CM⁻¹.
-  RigidTransform X_PC = joint.X_PF * joint.X_CM.inverse();
-  if (joint.type == JointType::kFree) X_PC = joint.X_PF * FreeJointPose(joint) * joint.X_CM.inverse();
+  RigidTransform X_PC = first_joint.X_PF * first_joint.X_CM.inverse();
+  if (first_joint.type == JointType::kFree) {
+    X_PC = first_joint.X_PF * FreeJointPose(first_joint) * first_joint.X_CM.inverse();
+  }
+  // A chain of joint frames "B [j]" (an MJCF body with several joints, as the
+  // importer splits it) becomes that one body again, with its joints in
+  // order: every frame of the chain coincides with B at q = 0, so each
+  // joint's X_CM is already in B's frame.
+  std::vector<const JointDescription*> joints = {&first_joint};
+  for (;;) {
+    const BodyDescription& body = scene_.bodies[b];
+    if (!written_bodies_.insert(b).second) {
+      return Refuse("body '" + body.name + "'" + Where(body.where) + " is the child of more than one joint");
+    }
+    if (!body.joint_frame) break;
+    const std::vector<int>& next = child_joints_[body.name];
+    if (next.size() != 1 || !body.geometries.empty() || body.mass > 0) {
+      return Refuse("body '" + body.name + "'" + Where(body.where) +
+                    ": a joint frame with other than one joint after it is not mapped to MuJoCo");
+    }
+    const JointDescription& joint = scene_.joints[next.front()];
+    const RigidTransform X = joint.X_PF * joint.X_CM.inverse();
+    if (!X.R.isIdentity(1e-12) || !X.p.isZero(1e-12)) {
+      return Refuse("joint '" + joint.name + "'" + Where(joint.where) +
+                    ": a joint frame that moves its body at q = 0 is not mapped to MuJoCo");
+    }
+    joints.push_back(&joint);
+    b = body_index_.at(joint.child);
+  }
+  const BodyDescription& body = scene_.bodies[b];
+  const JointDescription& joint = *joints.back();
   out_ << indent << "<body name=\"" << Escape(body.name) << "\" " << PoseAttributes(X_PC) << ">\n";
   const std::string inner = indent + "  ";
-  WriteJoint(joint, inner);
+  for (const JointDescription* j : joints) WriteJoint(*j, inner);
   if (body.mass > 0) {
     const Matrix3& I = body.I_Bcm_B;
     out_ << inner << "<inertial pos=\"" << Vec(body.com_B) << "\" mass=\"" << Num(body.mass)
          << "\" fullinertia=\"" << Num(I(0, 0)) << " " << Num(I(1, 1)) << " " << Num(I(2, 2)) << " "
          << Num(I(0, 1)) << " " << Num(I(0, 2)) << " " << Num(I(1, 2)) << "\"/>\n";
-  } else if (body.joint_frame) {
-    // MuJoCo's counterpart is one body with several joints, which the writer
-    // does not assemble from the chain.
-    return Refuse("body '" + body.name + "'" + Where(body.where) +
-                  ": a joint frame (of an MJCF body with several joints) is not mapped to MuJoCo");
   } else if (joint.type != JointType::kFixed) {
     return Refuse("body '" + body.name + "'" + Where(body.where) + ": a massless body on a " +
                   JointTypeName(joint.type) + " joint (MuJoCo, like Stiction, needs mass on moving bodies)");
@@ -422,6 +451,27 @@ std::string MjcfBuilder::Build() {
       out_ << "    <exclude body1=\"" << Escape(pair.body1) << "\" body2=\"" << Escape(pair.body2) << "\"/>\n";
     }
     out_ << "  </contact>\n";
+  }
+  if (!scene_.tendons.empty()) {
+    // Fixed tendons with limits (an MJCF model's, imported): Stiction holds
+    // them from its zero, the MJCF's qpos0, which is the written model's
+    // q = 0 too, so the range is written as stored.
+    out_ << "  <tendon>\n";
+    for (const TendonDescription& t : scene_.tendons) {
+      if (t.lower == t.upper) {
+        Refuse("tendon '" + t.name + "'" + Where(t.where) +
+               ": tendon equalities are not mapped to MuJoCo (equality constraints)");
+        return "";
+      }
+      out_ << "    <fixed name=\"" << Escape(t.name) << "\" limited=\"true\" range=\""
+           << Num(std::isfinite(t.lower) ? t.lower : -kUnboundedLimit) << " "
+           << Num(std::isfinite(t.upper) ? t.upper : kUnboundedLimit) << "\">\n";
+      for (const JointTerm& term : t.joints) {
+        out_ << "      <joint joint=\"" << Escape(term.joint) << "\" coef=\"" << Num(term.coefficient) << "\"/>\n";
+      }
+      out_ << "    </fixed>\n";
+    }
+    out_ << "  </tendon>\n";
   }
   if (!scene_.actuators.empty()) {
     out_ << "  <actuator>\n";

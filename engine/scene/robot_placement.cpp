@@ -88,8 +88,9 @@ class RobotPlacer {
       m.name = RobotElementName(placement_, "friction_" + FormatNumber(it->second));
       m.material.friction = it->second;
       m.where = placement_.where;
-      if (HasName(scene_.materials, m.name)) Fail("material name '" + m.name + "' already exists");
-      scene_.materials.push_back(m);
+      // A scene material of that name (a saved scene's, with the user's
+      // edits) is used as it is.
+      if (!HasName(scene_.materials, m.name)) scene_.materials.push_back(m);
       entry->second = m.name;
     }
     return entry->second;

@@ -177,8 +177,10 @@ YAML::Node NmdpNode(const NmdpParameters& p) {
 
 /// Sets the materials of `root` to `p`'s: an entry's keys are replaced in
 /// place (whichever file defined it: includes are merged); the built-in
-/// `default` gets an entry of its own. Materials a robot file made (MJCF
-/// friction variants) have no entry and are made again on load.
+/// `default` and the materials a robot file made (MJCF friction variants,
+/// `ROBOT/friction_MU`) get entries of their own at the end, which the
+/// loader then uses instead of making them again, so that their edits
+/// are kept.
 void WriteMaterials(YAML::Node& root, const SceneParameters& p) {
   YAML::Node list = root["materials"];
   if (!list.IsSequence()) {
@@ -194,9 +196,9 @@ void WriteMaterials(YAML::Node& root, const SceneParameters& p) {
       }
     }
     if (!entry.IsDefined() || entry.IsNull()) {
-      if (name != "default") continue;
       // The loader appends the built-in default after the file's
-      // materials; an entry at the end keeps that order.
+      // materials, and robots' materials after that; entries at the end
+      // keep that order.
       entry.reset(FlowMap());
       entry["name"] = name;
       list.push_back(entry);

@@ -380,10 +380,12 @@ TEST(MujocoSceneWriterTest, MasslessWeldedBodiesHaveNoInertial) {
   scene.bodies[1].mass = 0;
   EXPECT_EQ(Refusal(scene).find("body 'lower' (scene.yaml:"), 0u) << Refusal(scene);
   EXPECT_TRUE(Contains(Refusal(scene), "massless body on a prismatic joint")) << Refusal(scene);
-  // A joint frame (an MJCF body's several joints) is refused as such.
+  // A joint frame whose next joint moves the body at q = 0 is not one the
+  // MJCF importer makes (its frames all coincide with the body): refused,
+  // naming the joint.
   scene.bodies[1].joint_frame = true;
-  EXPECT_EQ(Refusal(scene).find("body 'lower' (scene.yaml:"), 0u) << Refusal(scene);
-  EXPECT_TRUE(Contains(Refusal(scene), "a joint frame (of an MJCF body with several joints) is not mapped to MuJoCo"))
+  EXPECT_EQ(Refusal(scene).find("joint 'weld' (scene.yaml:"), 0u) << Refusal(scene);
+  EXPECT_TRUE(Contains(Refusal(scene), "a joint frame that moves its body at q = 0 is not mapped to MuJoCo"))
       << Refusal(scene);
 }
 
@@ -594,6 +596,21 @@ TEST(MujocoSceneWriterTest, ArmHoldMjcfImportsBackAsTheSameModel) {
 
 TEST(MujocoSceneWriterTest, QuadrupedsMjcfImportsBackAsTheSameModel) {
   ExpectSameModelThroughMjcf("quadrupeds8_standing.yaml");
+}
+
+// MuJoCo's humanoid: bodies with two and three joints (imported as chains of
+// joint frames) become those bodies again, and its hamstring tendons'
+// limits are written as fixed tendons.
+TEST(MujocoSceneWriterTest, HumanoidMjcfImportsBackAsTheSameModel) {
+  ExpectSameModelThroughMjcf("bench_humanoid.yaml");
+  const SceneDescription scene = LoadSceneFile(ScenePath("bench_humanoid.yaml"));
+  const std::string mjcf = Write(scene);
+  const std::size_t thigh = mjcf.find("<body name=\"h0/thigh_right\"");
+  ASSERT_NE(thigh, std::string::npos) << mjcf;
+  const std::size_t next_body = mjcf.find("<body", thigh + 1);
+  EXPECT_EQ(Count(mjcf.substr(thigh, next_body - thigh), "<joint "), 3) << "hip_x, hip_z and hip_y in one body";
+  EXPECT_EQ(mjcf.find("[h0/"), std::string::npos) << "a joint frame written as a body";
+  EXPECT_EQ(Count(mjcf, "<fixed "), 2);
 }
 
 TEST(MujocoSceneWriterTest, CapacityGrowsWithTheScene) {
