@@ -151,16 +151,16 @@ FreeMotionStatus ThetaMethod::SolveFreeMotion(int tree, const VectorX& q0,
 
   // Newton's method on m(v) = 0. Its Jacobian ∂m/∂v is M(q^θ) + δt θ D +
   // δt² θ θ_vq K (the joints' linear springs and dampers) plus the
-  // derivatives of the Coriolis, centrifugal and gravity terms and of
-  // M(q^θ(v)), which are O(δt |ω|) and O(δt² ∂τ_g/∂q / M) smaller: about
-  // 1e-3 on a standing robot at δt = 10 ms. So the steps are quasi-Newton
-  // with A0 = M(q0) + δt θ D + δt² θ θ_vq K, factored once per step (the
-  // first from v0 with m taken at q0, v0: a linearly implicit Euler guess),
-  // each then costing one O(n) evaluation of m. If one fails to contract the
-  // residual 10× (a fast, light link), the rest use a forward-difference
-  // Jacobian (nv evaluations; exact for linear problems up to round-off, O(h)
-  // accurate otherwise), reused while it keeps contracting the residual 10×
-  // per iteration.
+  // derivatives of the Coriolis and centrifugal terms, O(δt |ω|) smaller,
+  // and δt² θ θ_vq ∂(M a − τ_g)/∂q at the step's acceleration a: about 1e-3
+  // on a robot at δt = 10 ms. So the steps are quasi-Newton with A0 =
+  // M(q0) + δt θ D + δt² θ θ_vq K, factored once per step (the first from v0
+  // with m taken at q0, v0: a linearly implicit Euler guess), each then
+  // costing one O(n) evaluation of m. Where their measured contraction would
+  // need more iterations than a forward-difference Jacobian costs (below: a
+  // fast, light link), the rest use that Jacobian (nv evaluations; exact for
+  // linear problems up to round-off, O(h) accurate otherwise), reused while
+  // it keeps contracting the residual 10× per iteration.
   const auto K_t = K_.segment(t.v_start, t.nv);
   const auto D_t = D_.segment(t.v_start, t.nv);
   jacobian_ = *M_t;
