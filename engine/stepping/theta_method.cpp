@@ -235,6 +235,7 @@ FreeMotionStatus ThetaMethod::SolveFreeMotion(int tree, const VectorX& q0,
         }
         lu_.compute(jacobian_);
         have_jacobian = true;
+        ++status.finite_difference_jacobians;
       }
       dv_ = -lu_.solve(r);
     }

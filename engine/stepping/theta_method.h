@@ -29,6 +29,7 @@ struct ThetaParameters {
 struct FreeMotionStatus {
   bool converged = true;
   int newton_iterations = 0;
+  int finite_difference_jacobians = 0;  ///< Forward-difference Jacobians formed (nv evaluations each).
   double residual_norm = 0;  ///< ‖m(v*)‖∞ at exit [N s].
 };
 

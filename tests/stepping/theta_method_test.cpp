@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "engine/multibody/dynamics.h"
+#include "engine/multibody/model_builder.h"
+#include "engine/scene/scene_loader.h"
 #include "tests/multibody/test_models.h"
 
 namespace stiction {
@@ -91,6 +93,61 @@ TEST(ThetaMethodTest, MidpointQuaternionUpdatePreservesNorm) {
 
 namespace stiction {
 namespace {
+
+TEST(ThetaMethodTest, AStandingRobotsStageOneNeedsNoForwardDifferences) {
+  // The quadruped of quadruped_stand.yaml at its start (legs bent, at
+  // rest), a midpoint step of 10 ms: the quasi-Newton steps on A0 contract
+  // the residual ~1e-3 per iteration, so stage 1 converges in a few O(n)
+  // evaluations and never forms a forward-difference Jacobian (18 more).
+  const BuiltModel built = BuildModel(LoadSceneFile(STICTION_SOURCE_DIR "/assets/scenes/quadruped_stand.yaml"));
+  const MultibodyModel& model = *built.model;
+  ThetaMethod method(model);
+  KinematicsCache cache(model);
+  for (int t = 0; t < model.num_trees(); ++t) {
+    if (model.tree(t).nv != 18) continue;
+    MatrixX M;
+    VectorX v_star = built.v0;
+    const FreeMotionStatus s = method.SolveFreeMotion(t, built.q0, built.v0, 0.01, ThetaParameters{0.5, 0.5},
+                                                      nullptr, &v_star, &cache, &M);
+    ASSERT_TRUE(s.converged) << s.residual_norm;
+    EXPECT_EQ(s.finite_difference_jacobians, 0);
+    EXPECT_LE(s.newton_iterations, 4);
+    return;
+  }
+  FAIL() << "no 18-DOF tree in quadruped_stand.yaml";
+}
+
+TEST(ThetaMethodTest, ASlowQuasiNewtonFallsBackToForwardDifferencesAndConverges) {
+  // The three-link arm spinning at 15–25 rad/s with δt = 20 ms (0.3–0.5
+  // rad per step): the Coriolis terms A0 leaves out are a large part of the
+  // Jacobian, quasi-Newton stalls, and the forward-difference Jacobian takes
+  // over; the answer still satisfies Eq. (14) (checked as in
+  // ImplicitStageOneSolvesTheMomentumResidual).
+  const MultibodyModel model = test::MakeThreeLinkArm();
+  VectorX q0, v0;
+  test::RandomState(model, 5, &q0, &v0);
+  v0 << 20, -15, 25;
+  const double dt = 0.02;
+  const ThetaParameters p{0.5, 0.5};
+  ThetaMethod method(model);
+  KinematicsCache cache(model);
+  MatrixX M;
+  VectorX v_star = v0;
+  const FreeMotionStatus s = method.SolveFreeMotion(0, q0, v0, dt, p, nullptr, &v_star, &cache, &M);
+  ASSERT_TRUE(s.converged) << s.residual_norm;
+  EXPECT_GE(s.finite_difference_jacobians, 1);
+  VectorX q_theta = q0, q = q0;
+  method.CalcPositions(0, q0, v0, v_star, dt, p, &q_theta, &q);
+  const VectorX v_theta = p.theta * v_star + (1 - p.theta) * v0;
+  KinematicsCache c2(model);
+  CalcKinematics(model, q_theta, v_theta, BodyRange::All(model), &c2);
+  MatrixX M2;
+  CalcTreeMassMatrix(model, c2, 0, &M2);
+  VectorX k = VectorX::Zero(3);
+  CalcTreeGeneralizedForces(model, c2, 0, q_theta, v_theta, nullptr, &k);
+  const VectorX m = M2 * (v_star - v0) - dt * k;
+  EXPECT_LT(m.norm(), 1e-11 * (1 + (M2 * v_star).norm()));
+}
 
 TEST(ThetaMethodTest, FastBodyFarFromTheOriginConverges) {
   // Spatial inertias about the world origin carry m|p|² terms that cancel
