@@ -15,7 +15,6 @@
 namespace stiction::cli {
 namespace {
 
-constexpr const char* kProgramName = "stiction-sim";
 static_assert(kExitInputError == kCommandLineError);
 
 // The options given as text: checked after the parse (--duration) or handed
@@ -87,20 +86,20 @@ ParseResult ParseCommandLine(const std::vector<std::string>& args, std::ostream&
   CLI::App app{
       "Runs a Stiction scene headless for a fixed simulated time and writes a JSON report "
       "and a per-step CSV trace.",
-      kProgramName};
+      kSimProgramName};
   app.get_formatter()->column_width(34);
   CliOptions options;
   OptionTexts texts;
   AddOptions(app, &options, &texts);
   bool listed = false;  // --list printed the reference: no help after it.
   AddListFlag(app, out, &listed);
-  if (const std::optional<int> exit_code = ParseArguments(app, args, out, err, kProgramName, &listed)) {
+  if (const std::optional<int> exit_code = ParseArguments(app, args, out, err, kSimProgramName, &listed)) {
     return {std::nullopt, *exit_code};
   }
   try {
     FinishOptions(texts, &options);
   } catch (const InputError& e) {
-    PrintError(err, kProgramName, e.what());
+    PrintError(err, kSimProgramName, e.what());
     return {std::nullopt, kExitInputError};
   }
   return {std::move(options), kExitOk};

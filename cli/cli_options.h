@@ -9,6 +9,9 @@
 
 namespace stiction::cli {
 
+/// The name stiction-sim prints before its errors and notes.
+inline constexpr const char* kSimProgramName = "stiction-sim";
+
 /// Process exit codes (docs/cli.md "Exit codes").
 enum ExitCode : int {
   kExitOk = 0,

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 
+#include "cli/cli_options.h"
 #include "cli/csv_writer.h"
 #include "cli/progress_bar.h"
 #include "cli/report_writer.h"
@@ -21,7 +22,6 @@
 namespace stiction::cli {
 namespace {
 
-constexpr const char* kProgramName = "stiction-sim";
 
 // The output files, opened before the (possibly long) run so that a bad path
 // fails fast.
@@ -139,7 +139,7 @@ int WriteResults(const CliOptions& options, const RunnerIo& io, const RunSummary
                  const RunStatistics& stats, OutputFiles* files) {
   const bool failed = run.status != StepStatus::kSuccess;
   if (failed) {
-    PrintError(io.err, kProgramName,
+    PrintError(io.err, kSimProgramName,
                "step " + std::to_string(run.steps + 1) + " at t=" + FormatNumber(run.sim_time_s, 9) + ": " +
                    run.error);
   }
@@ -187,7 +187,7 @@ int RunSimulation(const CliOptions& options, const RunnerIo& io) {
     SceneGripper gripper = SetUpGripper(sim, options.replay_path);
     RunSummary run = StartSummary(options, sim, gripper.commands_file(), duration_s, load_wall_time_s);
     if (!options.quiet) {
-      for (const std::string& note : run.load_notes) io.err << kProgramName << ": note: " << note << '\n';
+      for (const std::string& note : run.load_notes) io.err << kSimProgramName << ": note: " << note << '\n';
     }
     std::optional<CsvTrace> csv;
     if (files.csv.is_open()) csv.emplace(files.csv, sim, run.energy, options.csv_every);
@@ -196,10 +196,10 @@ int RunSimulation(const CliOptions& options, const RunnerIo& io) {
     FinishSummary(sim, &run);
     return WriteResults(options, io, run, stats, &files);
   } catch (const InputError& e) {
-    PrintError(io.err, kProgramName, e.what());
+    PrintError(io.err, kSimProgramName, e.what());
     return kExitInputError;
   } catch (const OutputError& e) {
-    PrintError(io.err, kProgramName, e.what());
+    PrintError(io.err, kSimProgramName, e.what());
     return kExitInputError;
   }
 }

@@ -9,6 +9,9 @@
 
 namespace stiction::cli {
 
+/// Bytes per MiB, the unit of every memory figure the soak prints.
+inline constexpr double kMiB = 1024.0 * 1024.0;
+
 /// Resident set size of this process [bytes] from /proc/self/statm (second
 /// field × page size); nullopt when it cannot be read (not Linux).
 std::optional<std::int64_t> ResidentMemoryBytes();

@@ -12,7 +12,6 @@
 namespace stiction::cli {
 namespace {
 
-constexpr const char* kProgramName = "stiction-soak";
 static_assert(kSoakInputError == kCommandLineError);
 
 // "a,b,,c" -> {"a", "b", "c"}.
@@ -159,7 +158,7 @@ SoakParseResult ParseSoakCommandLine(const std::vector<std::string>& args, std::
       "Soaks a Stiction scene: steps it for a long time under random perturbation wrenches, parameter "
       "edits, solver and contact-model switches and resets, and checks invariants after every step "
       "(docs/soak.md).",
-      kProgramName};
+      kSoakProgramName};
   app.get_formatter()->column_width(40);
   SoakOptions o;
   OptionTexts texts;
@@ -168,14 +167,14 @@ SoakParseResult ParseSoakCommandLine(const std::vector<std::string>& args, std::
   AddEventOptions(app, &o);
   AddLimitOptions(app, &o, &texts);
   AddSelectionOptions(app, &o, &texts);
-  if (const std::optional<int> exit_code = ParseArguments(app, args, out, err, kProgramName)) {
+  if (const std::optional<int> exit_code = ParseArguments(app, args, out, err, kSoakProgramName)) {
     return {std::nullopt, *exit_code};
   }
   try {
     CheckRanges(o, texts);
     ReadNameLists(texts, &o);
   } catch (const InputError& e) {
-    PrintError(err, kProgramName, e.what());
+    PrintError(err, kSoakProgramName, e.what());
     return {std::nullopt, kSoakInputError};
   }
   o.rss_growth_limit_mb = texts.rss_limit;

@@ -12,6 +12,9 @@
 
 namespace stiction::cli {
 
+/// The name stiction-soak prints before its errors.
+inline constexpr const char* kSoakProgramName = "stiction-soak";
+
 /// stiction-soak's exit codes (docs/soak.md).
 enum SoakExitCode : int {
   kSoakOk = 0,

@@ -3,12 +3,11 @@
 #include <cmath>
 #include <iomanip>
 
+#include "cli/soak_memory.h"
 #include "engine/common/text.h"
 
 namespace stiction::cli {
 namespace {
-
-constexpr double kMiB = 1024.0 * 1024.0;
 
 // Non-finite numbers become null (JSON has none).
 nlohmann::json Num(double value) { return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr); }

@@ -14,6 +14,7 @@
 #include "cli/soak_events.h"
 #include "cli/soak_invariants.h"
 #include "cli/soak_memory.h"
+#include "cli/soak_options.h"
 #include "cli/soak_report.h"
 #include "engine/common/error.h"
 #include "engine/common/text.h"
@@ -23,8 +24,6 @@
 namespace stiction::cli {
 namespace {
 
-constexpr const char* kProgramName = "stiction-soak";
-constexpr double kMiB = 1024.0 * 1024.0;
 
 // One soak: the simulation under the events, the invariants judged after
 // every step, and what was found.
@@ -304,7 +303,7 @@ bool SoakRun::Violate(const std::string& invariant, const std::string& detail) {
     return false;
   }
   Violation v{fig_.steps, fig_.soak_time_s, sim_.time(), invariant, detail, {recent_.begin(), recent_.end()}};
-  PrintError(err_, kProgramName,
+  PrintError(err_, kSoakProgramName,
              "violation at step " + std::to_string(v.step) + " (soak time " + FormatNumber(v.time_s, 9) +
                  " s, simulation time " + FormatNumber(v.sim_time_s, 9) + " s): " + invariant + ": " + detail);
   for (const LoggedEvent& e : v.recent) {
@@ -350,10 +349,10 @@ int RunSoak(const SoakOptions& options, std::ostream& out, std::ostream& err, bo
     if (!options.quiet) PrintSoakSummary(options, results, out);
     return results.violations.empty() ? kSoakOk : kSoakViolation;
   } catch (const InputError& e) {
-    PrintError(err, kProgramName, e.what());
+    PrintError(err, kSoakProgramName, e.what());
     return kSoakInputError;
   } catch (const OutputError& e) {
-    PrintError(err, kProgramName, e.what());
+    PrintError(err, kSoakProgramName, e.what());
     return kSoakInputError;
   }
 }

@@ -1,5 +1,7 @@
 #include "engine/geometry/contact_manifold.h"
 
+#include "engine/common/constants.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -8,7 +10,6 @@
 namespace stiction {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 // Points closer than this are the same point (clipping produces near
 // duplicates when an incident vertex lies on a side plane) [m].
 constexpr double kDuplicateDistance = 1e-7;
