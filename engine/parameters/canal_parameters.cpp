@@ -23,6 +23,8 @@ ParameterTable BindParameters(CanalSolverParameters& p) {
        &p.newton_tolerance, {0, 1, false, true}},
       {"max_newton_iterations", "", "Newton iterations per inner problem", &p.max_newton_iterations,
        ClosedRange(1, 1e9)},
+      {"line_search_tolerance", "", "inner exact line search: stop at |dh/dalpha| <= this |dh/dalpha(0)|",
+       &p.line_search_tolerance, OpenRange(0, 1)},
       PenetrationRecoveryParameter(&p.penetration_recovery),
       {"acceleration_memory", "", "Anderson acceleration of the AL update: iterates mixed (0: the plain update)",
        &p.acceleration_memory, ClosedRange(0, 50)},

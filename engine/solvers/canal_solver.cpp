@@ -14,8 +14,6 @@ namespace {
 
 // The exact line search brackets α in (0, α_max] as SAP's default does.
 constexpr double kAlphaMax = 1.5;
-// The inner line search to round-off, as before SAP got its tolerance.
-constexpr double kLineSearchTolerance = 1e-12;
 constexpr int kMaxLineSearchIterations = 100;
 
 }  // namespace
@@ -72,26 +70,35 @@ void CanalSolver::FreezeErrors(const ContactProblem& problem) {
   }
 }
 
+Vector3 CanalSolver::ContactImpulse(const ContactProblem& problem, int k, const Vector3& vc, Matrix3* D) const {
+  // Eq. (21): λ = Π_C(λ̃*), λ̃* = −β J v − u − β ẽ; ∂Π/∂λ̃* into *D.
+  const int r = layout_.row_start[k];
+  const Vector3 y = -Beta(k) * (vc + e_tilde_.segment<3>(r)) - u_.segment<3>(r);
+  return ProjectCone(y, problem.constraints[k].mu, nullptr, D);
+}
+
+double CanalSolver::HardImpulse(int k, double vc) const {
+  // Eq. (14): λ = Π_{≥0}(λ*), λ* = −β (J v + e) − u (Eq. 18).
+  const int r = layout_.row_start[k];
+  return std::max(-Beta(k) * (vc + e_tilde_[r]) - u_[r], 0.0);
+}
+
 double CanalSolver::EvaluateConstraint(const ContactProblem& problem, int k, const VectorX& vc,
                                        VectorX* lambda, MatrixX* G) {
   const Constraint& c = problem.constraints[k];
   const int r = layout_.row_start[k], m = c.num_rows;
   switch (types_[k]) {
     case NcpConstraintType::kContact: {
-      // Eq. (21): λ = Π_C(λ̃*), λ̃* = −β J v − u − β ẽ; G = β ∂Π/∂λ̃* (Eq. 24).
-      const Vector3 y = -Beta(k) * (vc.segment<3>(r) + e_tilde_.segment<3>(r)) - u_.segment<3>(r);
       Matrix3 D;
-      const Vector3 l = ProjectCone(y, c.mu, nullptr, &D);
+      const Vector3 l = ContactImpulse(problem, k, vc.segment<3>(r), &D);
       lambda->segment<3>(r) = l;
-      *G = Beta(k) * D;
+      *G = Beta(k) * D;  // G = β ∂Π/∂λ̃* (Eq. 24).
       return 0.5 / Beta(k) * l.squaredNorm();  // Eq. (22).
     }
     case NcpConstraintType::kHard: {
-      // Eq. (14): λ = Π_{≥0}(λ*), λ* = −β (J v + e) − u (Eq. 18).
-      const double y = -Beta(k) * (vc[r] + e_tilde_[r]) - u_[r];
-      const double l = std::max(y, 0.0);
+      const double l = HardImpulse(k, vc[r]);
       (*lambda)[r] = l;
-      G->setConstant(1, 1, y > 0 ? Beta(k) : 0.0);
+      G->setConstant(1, 1, l > 0 ? Beta(k) : 0.0);
       return 0.5 / Beta(k) * l * l;
     }
     case NcpConstraintType::kSoft:
@@ -104,32 +111,59 @@ double CanalSolver::EvaluateConstraint(const ContactProblem& problem, int k, con
   return eval_.cost;
 }
 
-double CanalSolver::EvaluateAt(const ContactProblem& problem) {
-  layout_.MultiplyJ(problem, v_, &vc_);
+double CanalSolver::EvaluateAt(const ContactProblem& problem, bool products_current) {
+  if (!products_current) {
+    layout_.MultiplyJ(problem, v_, &vc_);
+    layout_.MultiplyA(problem, v_ - v_star_, &adv_);
+  }
   lambda_.resize(layout_.rows);
   double cost = 0;
   for (size_t k = 0; k < problem.constraints.size(); ++k) {
     cost += EvaluateConstraint(problem, static_cast<int>(k), vc_, &lambda_, &G_[k]);
   }
-  layout_.MultiplyA(problem, v_ - v_star_, &adv_);
   return cost + 0.5 * (v_ - v_star_).dot(adv_);
 }
 
 LineSample CanalSolver::SampleLine(const ContactProblem& problem, double alpha) {
   // As SAP's Sec. IV-C: h(α) = ½‖v − v*‖²_A + αΔpᵀ(v − v*) + ½α²ΔvᵀΔp + Σ h_i(v_c + αΔv_c),
   // dh/dα = Δpᵀ(v(α) − v*) − Σ Δv_c,iᵀ λ_i(α), d²h/dα² = ΔvᵀΔp + Σ Δv_c,iᵀ G_i Δv_c,i.
-  vc_alpha_ = vc_ + alpha * dvc_;
-  lambda_scratch_.resize(layout_.rows);
+  // Contacts and hard rows in fixed-size arithmetic (every sample of every
+  // line search passes here: most of CANAL's time on a pile).
   LineSample s;
   s.cost = line_a_cost_ + alpha * line_dp_dot_dv_star_ + 0.5 * alpha * alpha * line_dv_dot_dp_;
   s.d_cost = line_dp_dot_dv_star_ + alpha * line_dv_dot_dp_;
   s.d2_cost = line_dv_dot_dp_;
-  for (size_t k = 0; k < problem.constraints.size(); ++k) {
-    s.cost += EvaluateConstraint(problem, static_cast<int>(k), vc_alpha_, &lambda_scratch_, &G_scratch_);
-    const int r = layout_.row_start[k], m = problem.constraints[k].num_rows;
-    const auto dvc = dvc_.segment(r, m);
-    s.d_cost -= dvc.dot(lambda_scratch_.segment(r, m));
-    s.d2_cost += dvc.dot(G_scratch_ * dvc);
+  for (size_t i = 0; i < problem.constraints.size(); ++i) {
+    const int k = static_cast<int>(i);
+    const int r = layout_.row_start[i], m = problem.constraints[i].num_rows;
+    switch (types_[i]) {
+      case NcpConstraintType::kContact: {
+        const Vector3 dvc = dvc_.segment<3>(r);
+        Matrix3 D;
+        const Vector3 l = ContactImpulse(problem, k, vc_.segment<3>(r) + alpha * dvc, &D);
+        s.cost += 0.5 / Beta(k) * l.squaredNorm();
+        s.d_cost -= dvc.dot(l);
+        s.d2_cost += Beta(k) * dvc.dot(D * dvc);
+        break;
+      }
+      case NcpConstraintType::kHard: {
+        const double dvc = dvc_[r];
+        const double l = HardImpulse(k, vc_[r] + alpha * dvc);
+        s.cost += 0.5 / Beta(k) * l * l;
+        s.d_cost -= dvc * l;
+        if (l > 0) s.d2_cost += Beta(k) * dvc * dvc;
+        break;
+      }
+      case NcpConstraintType::kSoft: {
+        vc_alpha_ = vc_.segment(r, m) + alpha * dvc_.segment(r, m);
+        problem.constraints[i].Evaluate(vc_alpha_, &eval_);
+        const auto dvc = dvc_.segment(r, m);
+        s.cost += eval_.cost;
+        s.d_cost -= dvc.dot(eval_.gamma);
+        s.d2_cost += dvc.dot(eval_.G * dvc);
+        break;
+      }
+    }
   }
   return s;
 }
@@ -137,9 +171,12 @@ LineSample CanalSolver::SampleLine(const ContactProblem& problem, double alpha) 
 SolverStatus CanalSolver::SolveInner(const ContactProblem& problem, SolverResult* result) {
   SolverResult& r = *result;
   layout_.CalcScaling(problem, &scale_);
+  layout_.MultiplyA(problem, v_star_, &a_v_star_);
   double h_prev = std::numeric_limits<double>::infinity();
   for (int it = 0;; ++it) {
-    const double h = EvaluateAt(problem);
+    // J v and A(v − v*) formed anew at each AL iteration's start, then
+    // carried along the Newton steps (PerformLineSearch).
+    const double h = EvaluateAt(problem, /*products_current=*/it > 0);
     const MomentumResidual residual = CalcInnerResidual(problem, &r);
     if (const std::optional<SolverStatus> stop = CheckInnerStoppingCriteria(it, h, h_prev, residual, &r)) {
       return *stop;
@@ -150,6 +187,8 @@ SolverStatus CanalSolver::SolveInner(const ContactProblem& problem, SolverResult
     if (!(d0 < 0)) return SolverStatus::kConverged;  // No descent left at round-off level.
     const double alpha = PerformLineSearch(problem, d0, &r);
     v_ += alpha * dv_;
+    vc_ += alpha * dvc_;  // J v and A(v − v*) at the new v, linear in α.
+    adv_ += alpha * dp_;
     ++r.iterations;
   }
 }
@@ -160,7 +199,7 @@ MomentumResidual CanalSolver::CalcInnerResidual(const ContactProblem& problem, S
   // A(v − v*) from EvaluateAt.
   L.MultiplyJTranspose(problem, lambda_, &jc_);
   grad_ = adv_ - jc_;
-  L.MultiplyA(problem, v_, &p_);
+  p_ = adv_ + a_v_star_;  // A v.
   const MomentumResidual residual = SolverLayout::CalcMomentumResidual(grad_, p_, jc_, scale_);
   r->momentum_error = residual.relative();
   return residual;
@@ -199,7 +238,7 @@ double CanalSolver::PerformLineSearch(const ContactProblem& problem, double d0, 
   line_a_cost_ = 0.5 * (v_ - v_star_).dot(adv_);
   int ls_iters = 0;
   const double alpha = ExactLineSearch([&](double a) { return SampleLine(problem, a); }, d0, kAlphaMax,
-                                       kLineSearchTolerance, kMaxLineSearchIterations, &ls_iters);
+                                       params_.line_search_tolerance, kMaxLineSearchIterations, &ls_iters);
   r->line_search_iterations += ls_iters;
   r->line_search_time_s += SecondsSince(t0);
   return alpha;
@@ -352,7 +391,7 @@ double CanalSolver::EvaluateInner(const ContactProblem& problem, const VectorX& 
   ComputeEffectiveMasses(problem);
   u_ = u;
   e_tilde_ = e_tilde;
-  const double h = EvaluateAt(problem);
+  const double h = EvaluateAt(problem, /*products_current=*/false);
   L.MultiplyJTranspose(problem, lambda_, &jc_);
   *gradient = adv_ - jc_;
   hessian->setZero(L.n, L.n);

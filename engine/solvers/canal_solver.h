@@ -78,12 +78,17 @@ class CanalSolver final : public SolverBase<CanalSolverParameters, SolverType::k
   void UnpackState(const ContactProblem& problem, const VectorX& x);
   /// Frozen errors ẽ of Eq. (21) from the current slack z.
   void FreezeErrors(const ContactProblem& problem);
+  /// λ of contact k at its constraint velocity vc (Eq. 21), ∂Π/∂λ̃* into *D.
+  Vector3 ContactImpulse(const ContactProblem& problem, int k, const Vector3& vc, Matrix3* D) const;
+  /// λ of hard row k at its constraint velocity vc (Eq. 14).
+  double HardImpulse(int k, double vc) const;
   /// Evaluates constraint k at constraint velocity vc: its impulse λ (or
   /// SAP γ) into *lambda, the weight G of Eq. (24) into *G; returns its cost.
   double EvaluateConstraint(const ContactProblem& problem, int k, const VectorX& vc,
                             VectorX* lambda, MatrixX* G);
-  /// h at v_ (½‖v − v*‖²_A + Σ costs); fills vc_, lambda_, G_ and adv_.
-  double EvaluateAt(const ContactProblem& problem);
+  /// h at v_ (½‖v − v*‖²_A + Σ costs); fills lambda_ and G_, and vc_ = J v
+  /// and adv_ = A(v − v*) unless products_current says they hold already.
+  double EvaluateAt(const ContactProblem& problem, bool products_current);
   LineSample SampleLine(const ContactProblem& problem, double alpha);
   /// Minimizes h from v_ (Alg. 1 lines 6–14), in SAP's shape: the
   /// stopping test, the Newton direction, the exact line search. kConverged
@@ -122,14 +127,14 @@ class CanalSolver final : public SolverBase<CanalSolverParameters, SolverType::k
   VectorX vc_prev_;                        // J v̂ of the previous AL iteration.
   VectorX dv_, grad_;
   VectorX scale_, adv_, jc_, p_;  // D, A(v − v*), Jᵀλ and A v of the inner iterate.
+  VectorX a_v_star_;              // A v*.
   VectorX vc_, dvc_, dp_;
   VectorX e_, e_tilde_;  // Errors e and ẽ per row (0 on tangential and soft rows).
   VectorX u_, z_;        // AL multiplier and slack per row.
   VectorX lambda_;       // λ (hard rows) or SAP γ (soft rows) at v_.
   std::vector<MatrixX> G_;
   double line_a_cost_ = 0, line_dp_dot_dv_star_ = 0, line_dv_dot_dp_ = 0;
-  VectorX vc_alpha_, lambda_scratch_;
-  MatrixX G_scratch_;
+  VectorX vc_alpha_;  // A soft constraint's velocity along the line.
   ConstraintEvaluation eval_;
 };
 
