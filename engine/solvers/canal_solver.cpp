@@ -70,11 +70,15 @@ void CanalSolver::FreezeErrors(const ContactProblem& problem) {
   }
 }
 
-Vector3 CanalSolver::ContactImpulse(const ContactProblem& problem, int k, const Vector3& vc, Matrix3* D) const {
-  // Eq. (21): λ = Π_C(λ̃*), λ̃* = −β J v − u − β ẽ; ∂Π/∂λ̃* into *D.
+Vector3 CanalSolver::ConeArgument(int k, const Vector3& vc) const {
+  // Eq. (21): λ̃* = −β J v − u − β ẽ.
   const int r = layout_.row_start[k];
-  const Vector3 y = -Beta(k) * (vc + e_tilde_.segment<3>(r)) - u_.segment<3>(r);
-  return ProjectCone(y, problem.constraints[k].mu, nullptr, D);
+  return -Beta(k) * (vc + e_tilde_.segment<3>(r)) - u_.segment<3>(r);
+}
+
+Vector3 CanalSolver::ContactImpulse(const ContactProblem& problem, int k, const Vector3& vc, Matrix3* D) const {
+  // λ = Π_C(λ̃*), ∂Π/∂λ̃* into *D.
+  return ProjectCone(ConeArgument(k, vc), problem.constraints[k].mu, nullptr, D);
 }
 
 double CanalSolver::HardImpulse(int k, double vc) const {
@@ -112,10 +116,11 @@ double CanalSolver::EvaluateConstraint(const ContactProblem& problem, int k, con
 }
 
 double CanalSolver::EvaluateAt(const ContactProblem& problem, bool products_current) {
-  if (!products_current) {
-    layout_.MultiplyJ(problem, v_, &vc_);
-    layout_.MultiplyA(problem, v_ - v_star_, &adv_);
-  }
+  // J v always from v: the impulses are β_i (up to 1e4 m_i) times it, so a
+  // J v carried along the steps (round-off of each J Δv accumulating) moved
+  // the inner solutions and slowed a resting pile's AL loop.
+  layout_.MultiplyJ(problem, v_, &vc_);
+  if (!products_current) layout_.MultiplyA(problem, v_ - v_star_, &adv_);
   lambda_.resize(layout_.rows);
   double cost = 0;
   for (size_t k = 0; k < problem.constraints.size(); ++k) {
@@ -138,12 +143,14 @@ LineSample CanalSolver::SampleLine(const ContactProblem& problem, double alpha) 
     const int r = layout_.row_start[i], m = problem.constraints[i].num_rows;
     switch (types_[i]) {
       case NcpConstraintType::kContact: {
+        // dλ̃*/dα = −β Δv_c, so d²h_i/dα² = β Δv_cᵀ ∂Π Δv_c.
         const Vector3 dvc = dvc_.segment<3>(r);
-        Matrix3 D;
-        const Vector3 l = ContactImpulse(problem, k, vc_.segment<3>(r) + alpha * dvc, &D);
+        double d_D_d = 0;
+        const Vector3 l = ProjectConeAlong(ConeArgument(k, vc_.segment<3>(r) + alpha * dvc),
+                                           problem.constraints[i].mu, dvc, &d_D_d);
         s.cost += 0.5 / Beta(k) * l.squaredNorm();
         s.d_cost -= dvc.dot(l);
-        s.d2_cost += Beta(k) * dvc.dot(D * dvc);
+        s.d2_cost += Beta(k) * d_D_d;
         break;
       }
       case NcpConstraintType::kHard: {
@@ -174,8 +181,8 @@ SolverStatus CanalSolver::SolveInner(const ContactProblem& problem, SolverResult
   layout_.MultiplyA(problem, v_star_, &a_v_star_);
   double h_prev = std::numeric_limits<double>::infinity();
   for (int it = 0;; ++it) {
-    // J v and A(v − v*) formed anew at each AL iteration's start, then
-    // carried along the Newton steps (PerformLineSearch).
+    // A(v − v*) formed anew at each AL iteration's start, then carried
+    // along the Newton steps (PerformLineSearch forms A Δv).
     const double h = EvaluateAt(problem, /*products_current=*/it > 0);
     const MomentumResidual residual = CalcInnerResidual(problem, &r);
     if (const std::optional<SolverStatus> stop = CheckInnerStoppingCriteria(it, h, h_prev, residual, &r)) {
@@ -187,8 +194,7 @@ SolverStatus CanalSolver::SolveInner(const ContactProblem& problem, SolverResult
     if (!(d0 < 0)) return SolverStatus::kConverged;  // No descent left at round-off level.
     const double alpha = PerformLineSearch(problem, d0, &r);
     v_ += alpha * dv_;
-    vc_ += alpha * dvc_;  // J v and A(v − v*) at the new v, linear in α.
-    adv_ += alpha * dp_;
+    adv_ += alpha * dp_;  // A(v − v*) at the new v, linear in α.
     ++r.iterations;
   }
 }

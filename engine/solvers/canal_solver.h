@@ -78,6 +78,8 @@ class CanalSolver final : public SolverBase<CanalSolverParameters, SolverType::k
   void UnpackState(const ContactProblem& problem, const VectorX& x);
   /// Frozen errors ẽ of Eq. (21) from the current slack z.
   void FreezeErrors(const ContactProblem& problem);
+  /// λ̃* of contact k at its constraint velocity vc (Eq. 21).
+  Vector3 ConeArgument(int k, const Vector3& vc) const;
   /// λ of contact k at its constraint velocity vc (Eq. 21), ∂Π/∂λ̃* into *D.
   Vector3 ContactImpulse(const ContactProblem& problem, int k, const Vector3& vc, Matrix3* D) const;
   /// λ of hard row k at its constraint velocity vc (Eq. 14).

@@ -48,4 +48,8 @@ Vector3 ProjectStrict(const Vector3& lambda_star, double mu);
 Vector3 ProjectCone(const Vector3& y, double mu, ConeRegion* region = nullptr,
                     Matrix3* derivative = nullptr);
 
+/// ProjectCone(y, μ) with dᵀ (∂Π/∂y) d into *d_D_d, without forming ∂Π/∂y:
+/// what a line search along d needs of the projection's curvature.
+Vector3 ProjectConeAlong(const Vector3& y, double mu, const Vector3& d, double* d_D_d);
+
 }  // namespace stiction

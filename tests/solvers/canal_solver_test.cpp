@@ -76,6 +76,12 @@ TEST(CanalSolverTest, ConeProjectionIsTheEuclideanProjectionAndItsDerivativeMatc
       near_boundary = near_boundary || rp != region || rm != region;
       fd.col(j) = (pp - pm) / (2 * h);
     }
+    // The line search's form: the same λ, and dᵀ ∂Π d in closed form.
+    const Vector3 d = RandomVector(&rng, 1.0);
+    double d_D_d = -1;
+    const Vector3 p_along = ProjectConeAlong(y, mu, d, &d_D_d);
+    EXPECT_EQ(p_along, p);
+    EXPECT_NEAR(d_D_d, d.dot(D * d), 1e-12 * (1 + std::abs(d.dot(D * d))));
     if (near_boundary) continue;
     EXPECT_LT((fd - D).norm(), 1e-7) << "y = " << y.transpose() << ", mu = " << mu;
   }
