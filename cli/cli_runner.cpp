@@ -22,7 +22,6 @@
 namespace stiction::cli {
 namespace {
 
-
 // The output files, opened before the (possibly long) run so that a bad path
 // fails fast.
 struct OutputFiles {

@@ -24,7 +24,6 @@
 namespace stiction::cli {
 namespace {
 
-
 // One soak: the simulation under the events, the invariants judged after
 // every step, and what was found.
 class SoakRun {

@@ -1,11 +1,11 @@
 #include "engine/geometry/contact_manifold.h"
 
-#include "engine/common/constants.h"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <tuple>
+
+#include "engine/common/constants.h"
 
 namespace stiction {
 namespace {

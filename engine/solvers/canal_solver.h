@@ -88,8 +88,8 @@ class CanalSolver final : public SolverBase<CanalSolverParameters, SolverType::k
   /// SAP γ) into *lambda, the weight G of Eq. (24) into *G; returns its cost.
   double EvaluateConstraint(const ContactProblem& problem, int k, const VectorX& vc,
                             VectorX* lambda, MatrixX* G);
-  /// h at v_ (½‖v − v*‖²_A + Σ costs); fills lambda_ and G_, and vc_ = J v
-  /// and adv_ = A(v − v*) unless products_current says they hold already.
+  /// h at v_ (½‖v − v*‖²_A + Σ costs); fills vc_ = J v, lambda_ and G_,
+  /// and adv_ = A(v − v*) unless products_current says it holds already.
   double EvaluateAt(const ContactProblem& problem, bool products_current);
   LineSample SampleLine(const ContactProblem& problem, double alpha);
   /// Minimizes h from v_ (Alg. 1 lines 6–14), in SAP's shape: the
