@@ -178,7 +178,6 @@ LineSample CanalSolver::SampleLine(const ContactProblem& problem, double alpha) 
 SolverStatus CanalSolver::SolveInner(const ContactProblem& problem, SolverResult* result) {
   SolverResult& r = *result;
   layout_.CalcScaling(problem, &scale_);
-  layout_.MultiplyA(problem, v_star_, &a_v_star_);
   double h_prev = std::numeric_limits<double>::infinity();
   for (int it = 0;; ++it) {
     // A(v − v*) formed anew at each AL iteration's start, then carried
@@ -285,6 +284,7 @@ void CanalSolver::StartAugmentedLagrangian(const ContactProblem& problem) {
   rho_ = 2 * static_cast<std::size_t>(warm) > problem.constraints.size() ? params_.warm_penalty_ratio
                                                                           : params_.initial_penalty_ratio;
   ComputeEffectiveMasses(problem);
+  L.MultiplyA(problem, v_star_, &a_v_star_);  // A v*, fixed for the whole solve.
   accelerator_.set_memory(params_.acceleration_memory);
   H_.Analyze(problem, L, params_.linear_solver, params_.dense_max_size);
   const double infinity = std::numeric_limits<double>::infinity();

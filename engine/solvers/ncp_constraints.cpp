@@ -39,30 +39,6 @@ Vector3 ProjectStrict(const Vector3& lambda_star, double mu) {
   return out;
 }
 
-Vector3 ProjectConeAlong(const Vector3& y, double mu, const Vector3& d, double* d_D_d) {
-  // The regions and λ of ProjectCone; dᵀ ∂Π d from Eq. (23) in closed form.
-  const double n = y.z();
-  const double t = y.head<2>().norm();
-  if (t <= mu * n) {
-    *d_D_d = d.squaredNorm();  // ∂Π = I.
-    return y;
-  }
-  if (mu * t <= -n) {
-    *d_D_d = 0;  // ∂Π = 0.
-    return Vector3::Zero();
-  }
-  const Eigen::Vector2d that = y.head<2>() / t;
-  const double s = 1.0 / (1.0 + mu * mu);
-  const double ln = (mu * t + n) * s;
-  // dᵀ D d with D = s [μ² I₂ + (μ y_n/‖y_t‖) P(t̂), μ t̂; μ t̂ᵀ, 1], P = I − t̂ t̂ᵀ.
-  const double dt2 = d.head<2>().squaredNorm();
-  const double along = that.dot(d.head<2>());
-  *d_D_d = s * (mu * mu * dt2 + (mu * n / t) * (dt2 - along * along) + 2 * mu * along * d.z() + d.z() * d.z());
-  Vector3 out;
-  out << mu * ln * that, ln;
-  return out;
-}
-
 Vector3 ProjectCone(const Vector3& y, double mu, ConeRegion* region, Matrix3* derivative) {
   const double n = y.z();
   const double t = y.head<2>().norm();
@@ -95,6 +71,28 @@ Vector3 ProjectCone(const Vector3& y, double mu, ConeRegion* region, Matrix3* de
     }
   }
   if (region != nullptr) *region = where;
+  return out;
+}
+
+Vector3 ProjectConeAlong(const Vector3& y, double mu, const Vector3& d, double* d_D_d) {
+  ConeRegion region;
+  const Vector3 out = ProjectCone(y, mu, &region);
+  switch (region) {
+    case ConeRegion::kStiction: *d_D_d = d.squaredNorm(); break;  // ∂Π = I.
+    case ConeRegion::kNoContact: *d_D_d = 0; break;                // ∂Π = 0.
+    case ConeRegion::kSliding: {
+      // dᵀ D d with Eq. (23)'s D = s [μ² I₂ + (μ y_n/‖y_t‖) P(t̂), μ t̂; μ t̂ᵀ, 1],
+      // s = 1/(1 + μ²), P = I − t̂ t̂ᵀ.
+      const double t = y.head<2>().norm();
+      const Eigen::Vector2d that = y.head<2>() / t;
+      const double s = 1.0 / (1.0 + mu * mu);
+      const double dt2 = d.head<2>().squaredNorm();
+      const double along = that.dot(d.head<2>());
+      *d_D_d = s * (mu * mu * dt2 + (mu * y.z() / t) * (dt2 - along * along) + 2 * mu * along * d.z() +
+                    d.z() * d.z());
+      break;
+    }
+  }
   return out;
 }
 
