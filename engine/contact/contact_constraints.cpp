@@ -1,5 +1,6 @@
 #include "engine/contact/contact_constraints.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <span>
@@ -83,9 +84,11 @@ ContactReport MakeContactReport(const ContactPoint& cp, const Matrix3& R_WC, dou
   return report;
 }
 
-// The SAP-model points of the current manifold, whose cones are made once
-// the manifold is complete: the carried-load estimate (near_rigid.h,
-// Eq. L1) gives every point of a manifold the mean λ of its points. Per
+// The SAP-model and Similar-model points of the current manifold, whose
+// parameters are set once the manifold is complete: the carried-load
+// estimate (near_rigid.h, Eq. L1) gives every point of a manifold the mean λ
+// of its points. SAP points get their cones with w/λ; Similar points their
+// stiffness capped at λ times the near-rigid stiffness of w. Per
 // point, λ would make each point's stiffness follow its own share of the
 // load and leave the split of a face's load among its points undetermined
 // (every point settles to the same violation whatever it carries), which
@@ -104,24 +107,39 @@ class ManifoldLoad {
     return point_index_;
   }
 
-  // Adds the SAP point just appended (constraint `c`, Delassus estimate w):
-  // its previous normal impulse against the weight of its effective mass
-  // 1/w votes for λ (points new to the manifold do not vote).
-  void Add(const Constraint& c, double w, const ContactMaterial& m, const ConstraintAssembly& assembly) {
-    points_.push_back({assembly.num_constraints() - 1, w, m});
+  // Adds the point just appended (constraint `c`, Delassus estimate w, a
+  // SAP or Similar contact): its previous normal impulse against the weight
+  // of its effective mass 1/w votes for λ (points new to the manifold do not
+  // vote).
+  void Add(const Constraint& c, double w, const ContactMaterial& m, ContactModel model,
+           const ConstraintAssembly& assembly) {
+    points_.push_back({assembly.num_constraints() - 1, w, m, model});
     if (const std::span<const double> previous = assembly.PreviousImpulse(c.key, 3); !previous.empty()) {
       lambda_sum_ += assembly.RawLoadFactor(w, previous[2], 1.0);
       ++lambda_count_;
     }
   }
 
-  // Makes the cones of the manifold's points with its λ.
+  // Sets the parameters of the manifold's points with its λ.
   void Finish(const ContactModelParameters& params, ConstraintAssembly* assembly) {
     const double lambda = lambda_count_ > 0 ? ClampLoadFactor(lambda_sum_ / lambda_count_, params) : 1.0;
-    for (const PendingCone& p : points_) {
+    for (const PendingPoint& p : points_) {
       Constraint& c = assembly->constraint(p.constraint);
-      c.cone = MakeFrictionConeParameters(p.w / lambda, p.material.stiffness, p.material.dissipation,
-                                          p.material.friction, c.phi0, assembly->dt(), params);
+      if (p.model == ContactModel::kSap) {
+        c.cone = MakeFrictionConeParameters(p.w / lambda, p.material.stiffness, p.material.dissipation,
+                                            p.material.friction, c.phi0, assembly->dt(), params);
+        continue;
+      }
+      // The Similar model at a stiffness the step cannot resolve: its
+      // Newton problem is stiff along ∇z = (−μ t̂_s, 1), a direction that
+      // turns with the slip direction within ε_s, and Newton stalls (the
+      // clutter at k = 1e12 N/m, e_m ≈ 1 after 300 iterations). Capped as
+      // SAP's Eq. (29) caps R_n: the stiffest spring of period β δt on the
+      // manifold's loaded effective mass.
+      ContactMaterial m = p.material;
+      m.stiffness = std::min(m.stiffness, lambda * NearRigidStiffness(params.near_rigid_threshold, p.w,
+                                                                      assembly->dt()));
+      SetHuntCrossley(p.model, m, c.phi0, p.w, params, *assembly, &c);
     }
     points_.clear();
     lambda_sum_ = 0;
@@ -129,12 +147,13 @@ class ManifoldLoad {
   }
 
  private:
-  struct PendingCone {
+  struct PendingPoint {
     int constraint;
     double w;
     ContactMaterial material;
+    ContactModel model;
   };
-  std::vector<PendingCone> points_;
+  std::vector<PendingPoint> points_;
   double lambda_sum_ = 0;
   int lambda_count_ = 0;
   int previous_ga_ = -1, previous_gb_ = -1, point_index_ = 0;
@@ -201,8 +220,8 @@ void AddContactConstraints(const std::vector<ContactPoint>& contacts, const Geom
     if (cp.stiffness > 0) m.stiffness = cp.stiffness;
     c->mu = m.friction;
     const ContactModel model = m.model.value_or(params.model);
-    if (model == ContactModel::kSap) {
-      manifold.Add(*c, w, m, *assembly);
+    if (model == ContactModel::kSap || model == ContactModel::kSimilar) {
+      manifold.Add(*c, w, m, model, *assembly);
     } else {
       SetHuntCrossley(model, m, cp.phi, w, params, *assembly, c);
     }

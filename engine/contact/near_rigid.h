@@ -28,6 +28,7 @@
 // unchanged); the load only comes from the previous step.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "engine/common/constants.h"
 #include "engine/parameters/contact_parameters.h"
@@ -41,6 +42,16 @@ inline double NearRigidFactor(double beta) { return beta * beta / (4 * kPi * kPi
 /// estimate w [s/kg] → [s/kg]. Contacts take the larger of this and their
 /// physical compliance.
 inline double NearRigidRegularization(double beta, double w) { return NearRigidFactor(beta) * w; }
+
+/// The near-rigid stiffness [N/m] of a Hunt & Crossley contact with Delassus
+/// estimate w [s/kg] at step δt [s]: the k whose normal impulse slope δt² k
+/// equals 1/R of Eq. (29), a spring of period β δt on the effective mass
+/// 1/w. The Similar model caps its k there (docs/contact-model.md, "Similar
+/// at near-rigid stiffness"); infinite for β = 0 (no cap).
+inline double NearRigidStiffness(double beta, double w, double dt) {
+  const double r = NearRigidRegularization(beta, w);
+  return r > 0 ? 1.0 / (r * dt * dt) : std::numeric_limits<double>::infinity();
+}
 
 /// Floor of the factor for constraints with no physical compliance (joint
 /// limits, welds), so that β = 0 still gives R > 0.

@@ -57,7 +57,7 @@ void ValidateContactMaterial(std::string_view name, const ContactMaterial& m);
 /// Model-wide contact parameters ([SAP] Sec. V-B, the carried-load
 /// estimate) and the scene's model.
 struct ContactModelParameters {
-  double near_rigid_threshold = 1.0;  ///< β of [SAP] Eq. (29), ≥ 0 (SAP model).
+  double near_rigid_threshold = 1.0;  ///< β of [SAP] Eq. (29), ≥ 0 (SAP and Similar models).
   double stiction_tolerance = 1e-3;   ///< σ of [SAP] Eq. (30), > 0 (SAP, regularized Lagged).
   /// The carried-load estimate of near-rigid constraints (SAP model, joint
   /// limits, welds; docs/contact-model.md): a constraint that carried more

@@ -352,13 +352,15 @@ TEST(SoakCommandLineTest, AnUnenforcedMemoryBreachIsCountedAndTheRunGoesOn) {
 // failure reproduces with the same command. Event rates raised above the
 // hour-long defaults (docs/soak.md) so that every kind of event occurs.
 //
-// - "every_event": every solver and contact model the viewer offers; the
-//   robustness invariants (finite state, flat memory) are enforced. Energy,
-//   penetration and recovery are measured and their breaches counted but not
-//   enforced here: the soak found that they do not hold for every solver and
-//   model yet (docs/soak.md "Findings": SAP with the Similar model stalls on
-//   the near-rigid clutter; Lagged/Similar and the AL solvers gain energy or
-//   leave bodies deep in the ground under some edits).
+// - "every_event": every solver and contact model the viewer offers. On the
+//   clutter every invariant is enforced (since the Similar model caps its
+//   stiffness at the near-rigid one, it no longer stalls there: issue 36).
+//   On the grasp demo only the robustness invariants (finite state, flat
+//   memory) are; energy, penetration and recovery are measured and their
+//   breaches counted but not enforced: the soak found that they do not hold
+//   for every solver and model there yet (docs/soak.md "Findings":
+//   Lagged/Similar and the AL solvers gain energy or leave the box deep in
+//   the ground under some edits).
 // - "sap": the SAP solver and contact model only (perturbations, edits and
 //   resets as above); every invariant enforced.
 
@@ -366,6 +368,7 @@ struct CiSoak {
   std::string scene;
   double duration_s;
   std::string config;  // "every_event" or "sap".
+  bool every_invariant = true;  // "every_event": all enforced, or finite state and memory only.
 };
 
 class CiSoakTest : public ::testing::TestWithParam<CiSoak> {};
@@ -381,8 +384,9 @@ TEST_P(CiSoakTest, EveryKindOfEventAndNoViolation) {
                               " --quiet --seed 1 --perturbation-rate 2 --edit-rate 2 --solver-switch-rate 0.5"
                               " --model-switch-rate 0.5 --reset-rate 0.3 --report " +
                               report.string() +
-                              (every_event ? " --invariants finite_state,resident_memory"
-                                           : " --solvers sap --contact-models sap");
+                              (!every_event                ? " --solvers sap --contact-models sap"
+                               : c.every_invariant ? ""
+                                                   : " --invariants finite_state,resident_memory");
   const int code = test::RunCommand(command, &output);
   std::cout << command << "\n" << output;
   EXPECT_EQ(code, 0) << output;
@@ -398,7 +402,8 @@ TEST_P(CiSoakTest, EveryKindOfEventAndNoViolation) {
   if (every_event) {
     EXPECT_GT(r["solver_switches"].get<int>(), 0);
     EXPECT_GT(r["contact_model_switches"].get<int>(), 0);
-  } else {
+  }
+  if (c.every_invariant) {
     // Every invariant enforced, so the step-by-step checks above judged
     // energy, penetration and recovery too.
     EXPECT_EQ(r["invariants_enforced"].size(), 5u);
@@ -412,7 +417,7 @@ std::string CiName(const ::testing::TestParamInfo<CiSoak>& info) { return info.p
 
 INSTANTIATE_TEST_SUITE_P(Demos, CiSoakTest,
                          ::testing::Values(CiSoak{"clutter", 10.0, "every_event"}, CiSoak{"clutter", 10.0, "sap"},
-                                           CiSoak{"grasp_box", 300.0, "every_event"},
+                                           CiSoak{"grasp_box", 300.0, "every_event", false},
                                            CiSoak{"grasp_box", 300.0, "sap"}),
                          CiName);
 
