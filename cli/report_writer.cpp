@@ -90,6 +90,8 @@ nlohmann::json StatsJson(const RunStatistics& stats, JsonNumbers& num) {
   s["max_qp_iterations"] = stats.max_qp_iterations();
   s["subdivided_steps"] = stats.subdivided_steps();
   s["max_subdivisions"] = stats.max_subdivisions();
+  s["load_resolve_steps"] = stats.load_resolve_steps();
+  s["load_resolves"] = stats.load_resolves();
   s["smallest_dt_s"] = num(stats.smallest_dt_s());
   s["max_complementarity_error"] = num(stats.max_complementarity_error());
   s["max_ncp_residual"] = num(stats.max_ncp_residual());

@@ -38,6 +38,8 @@ void RunStatistics::Add(const StepStats& s) {
   sum_qp_iterations_ += s.qp_iterations;
   max_qp_iterations_ = std::max(max_qp_iterations_, s.qp_iterations);
   if (s.subdivisions > 0) ++subdivided_steps_;
+  if (s.load_resolves > 0) ++load_resolve_steps_;
+  load_resolves_ += s.load_resolves;
   max_subdivisions_ = std::max(max_subdivisions_, s.subdivisions);
   // Over the steps that report a substep (NMDP; 0 under the θ-method).
   if (s.smallest_dt_s != 0) {

@@ -46,6 +46,11 @@ class RunStatistics {
   int max_subdivisions() const { return max_subdivisions_; }
   double smallest_dt_s() const { return smallest_dt_s_; }
   int max_contacts() const { return max_contacts_; }
+  /// Sudden loads (StepStats::load_resolves): the steps whose contact
+  /// problem was solved again with its own impulses as the load, and the
+  /// repeated solves summed over the run.
+  std::int64_t load_resolve_steps() const { return load_resolve_steps_; }
+  std::int64_t load_resolves() const { return load_resolves_; }
   /// Largest e_m over the run ([SAP] Eq. (32)).
   double max_momentum_error() const { return max_momentum_error_; }
   /// Largest e_μ over the run ([SAP] Eq. (33)).
@@ -87,6 +92,8 @@ class RunStatistics {
   double sum_qp_iterations_ = 0;
   int max_qp_iterations_ = 0;
   std::int64_t subdivided_steps_ = 0;
+  std::int64_t load_resolve_steps_ = 0;
+  std::int64_t load_resolves_ = 0;
   int max_subdivisions_ = 0;
   double smallest_dt_s_ = 0;
   double sum_contact_penetration_m_ = 0;

@@ -69,6 +69,10 @@ void PrintSolverRows(const RunSummary& run, const RunStatistics& stats, const Su
     row("AL") << "mean " << FormatNumber(stats.mean_outer_iterations(), 4) << " outer iterations, max residual "
               << FormatNumber(stats.max_constraint_residual(), 3) << '\n';
   }
+  if (stats.load_resolve_steps() > 0) {
+    row("sudden loads") << stats.load_resolve_steps() << " steps solved again with their own impulses as the load ("
+                        << stats.load_resolves() << " extra solves; solver.max_load_resolves)\n";
+  }
   if (stats.unconverged_steps() > 0 || stats.budget_hit_steps() > 0) {
     row("stopped early") << stats.unconverged_steps() << " steps short of the tolerance (at the iteration cap or "
                          << "budget), " << stats.budget_hit_steps() << " of them at the time budget\n";

@@ -28,10 +28,7 @@ void ConstraintAssembly::Begin(const KinematicsCache& cache_q0, const VectorX& q
 }
 
 double ConstraintAssembly::RawLoadFactor(double w, double impulse, double length) const {
-  const double dt = previous_dt();
-  if (!(impulse > 0) || !(dt > 0)) return 0;
-  const double g = model_.gravity().norm();
-  return w * impulse * length / ((g > 0 ? g : kStandardGravity) * dt);
+  return stiction::RawLoadFactor(w, impulse, length, LoadReferenceAcceleration(model_.gravity().norm()), previous_dt());
 }
 
 double ConstraintAssembly::LoadFactor(double w, double impulse, double length,

@@ -125,6 +125,11 @@ class ManifoldLoad {
     const double lambda = lambda_count_ > 0 ? ClampLoadFactor(lambda_sum_ / lambda_count_, params) : 1.0;
     for (const PendingPoint& p : points_) {
       Constraint& c = assembly->constraint(p.constraint);
+      if (params.load_aware_regularization) {
+        c.load_w = p.w;
+        c.load_factor = lambda;
+        c.load_group = points_.front().constraint;
+      }
       if (p.model == ContactModel::kSap) {
         c.cone = MakeFrictionConeParameters(p.w / lambda, p.material.stiffness, p.material.dissipation,
                                             p.material.friction, c.phi0, assembly->dt(), params);
@@ -228,6 +233,32 @@ void AddContactConstraints(const std::vector<ContactPoint>& contacts, const Geom
     reports->push_back(MakeContactReport(cp, R_WC, m.friction, model));
   }
   manifold.Finish(params, assembly);
+}
+
+bool CarriedLoadJumped(const ContactProblem& problem, const VectorX& gamma, double gravity,
+                       const ContactModelParameters& params) {
+  if (!params.load_aware_regularization) return false;
+  const double a = LoadReferenceAcceleration(gravity);
+  int group = -1, count = 0, row = 0;
+  double sum = 0, used = 1;
+  const auto jumped = [&] {
+    return count > 0 && ClampLoadFactor(sum / count, params) > params.load_resolve_ratio * used;
+  };
+  for (const Constraint& c : problem.constraints) {
+    if (c.load_group != group) {
+      if (jumped()) return true;
+      group = c.load_group;
+      sum = 0;
+      count = 0;
+      used = c.load_factor;
+    }
+    if (c.load_group >= 0) {
+      sum += RawLoadFactor(c.load_w, gamma[row + 2], 1.0, a, problem.dt);  // Row 2: the normal impulse.
+      ++count;
+    }
+    row += c.num_rows;
+  }
+  return jumped();
 }
 
 }  // namespace stiction

@@ -58,4 +58,13 @@ void AddContactConstraints(const std::vector<ContactPoint>& contacts, const Geom
                            const ContactModelParameters& params, ConstraintAssembly* assembly,
                            std::vector<ContactReport>* reports);
 
+/// Sudden loads: whether some contact manifold of `problem` carried, in the
+/// solved impulses `gamma` (stacked in problem order), more than
+/// `params.load_resolve_ratio` times the load its λ assumed: the clamped
+/// mean of its points' w γ_n/(a δt) (near_rigid.h, Eq. L1) against the λ
+/// they were made with. `gravity` [m/s²] is the scene's |g|. False when the
+/// carried-load estimate is off.
+bool CarriedLoadJumped(const ContactProblem& problem, const VectorX& gamma, double gravity,
+                       const ContactModelParameters& params);
+
 }  // namespace stiction

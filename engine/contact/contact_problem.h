@@ -69,6 +69,13 @@ struct Constraint {
   /// filled before the solve for solvers that warm start
   /// (engine/solvers/constraint_warm_start.h); empty when there are none.
   VectorX warm_gamma, warm_slack;
+  /// Contacts under the carried-load estimate (near_rigid.h): the Delassus
+  /// estimate w [s/kg] and the λ their parameters were made with, and the
+  /// index of the first constraint of their manifold (−1: no estimate).
+  /// Read after the solve to see whether the load jumped (sudden loads).
+  double load_w = 0;
+  double load_factor = 1;
+  int load_group = -1;
 
   /// Evaluates ℓ, γ and G at the constraint velocity vc (any contiguous
   /// segment, no temporary).

@@ -67,6 +67,18 @@ inline double RigidConstraintRegularization(double beta, double w) {
 /// constraint (critical damping of its β δt period).
 inline double NearRigidDissipationTime(double beta, double dt) { return beta / kPi * dt; }
 
+/// a of Eq. (L1) for a scene whose gravity has magnitude `gravity` [m/s²]:
+/// that magnitude, or standard gravity in a scene without gravity.
+inline double LoadReferenceAcceleration(double gravity) { return gravity > 0 ? gravity : kStandardGravity; }
+
+/// The unclamped λ of Eq. (L1), w γ ℓ/(a δt), of a constraint with Delassus
+/// estimate w [s/kg] that carried the impulse γ over δt [s] under the
+/// reference acceleration a [m/s²] (0 when γ ≤ 0 or δt ≤ 0).
+inline double RawLoadFactor(double w, double impulse, double length, double a, double dt) {
+  if (!(impulse > 0) || !(dt > 0)) return 0;
+  return w * impulse * length / (a * dt);
+}
+
 /// λ of Eq. (L1) (see the file comment) from its unclamped value
 /// w γ_prev ℓ/(a δt): 1 when the estimate is off or the value is not a
 /// finite number, else clamped to [1, λ_max].

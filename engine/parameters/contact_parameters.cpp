@@ -60,6 +60,12 @@ ParameterTable BindParameters(ContactModelParameters& p) {
       {"max_load_factor", "",
        "lambda_max: a loaded constraint is at most this many times stiffer than [SAP] Eq. (29)",
        &p.max_load_factor, AtLeast(1)},
+      {"max_load_resolves", "",
+       "sudden loads: solve a step again with its own impulses as the load, at most this many times (0 = never)",
+       &p.max_load_resolves, ClosedRange(0, 100)},
+      {"load_resolve_ratio", "",
+       "sudden loads: solve again when a contact carries more than this many times the load its stiffness assumed",
+       &p.load_resolve_ratio, AtLeast(1)},
   };
 }
 

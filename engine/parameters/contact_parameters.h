@@ -65,11 +65,18 @@ struct ContactModelParameters {
   /// [SAP] Eq. (29) as published (the Delassus diagonal alone).
   bool load_aware_regularization = true;
   double max_load_factor = 1e4;  ///< λ_max ≥ 1: at most this many times stiffer than Eq. (29).
+  /// Sudden loads: when a contact manifold's solved impulses say it carries
+  /// more than `load_resolve_ratio` times the load its λ assumed (the
+  /// estimate lags by a step), the step is rebuilt with those impulses and
+  /// solved again, at most `max_load_resolves` times (0: never).
+  int max_load_resolves = 3;
+  double load_resolve_ratio = 2.0;  ///< > 1.
   ContactModel model = ContactModel::kSap;  ///< For pairs whose materials name none.
 };
 
 /// β, σ and the carried-load estimate (scene keys `solver.near_rigid_threshold`,
-/// `solver.stiction_tolerance`, `solver.load_aware_regularization`, `solver.max_load_factor`).
+/// `solver.stiction_tolerance`, `solver.load_aware_regularization`, `solver.max_load_factor`,
+/// `solver.max_load_resolves`, `solver.load_resolve_ratio`).
 ParameterTable BindParameters(ContactModelParameters& p);
 /// Throws InputError when β or σ is out of range.
 void ValidateContactModelParameters(const ContactModelParameters& p);

@@ -44,6 +44,11 @@ struct StepStats {
   /// The contact solver stopped at its time budget (SolverBudget) and the
   /// step went on with its last iterate; ncp_residual says how far it was.
   bool budget_hit = false;
+  /// Contact solves repeated because a manifold's solved impulses carried
+  /// more load than its near-rigid stiffness assumed (sudden loads;
+  /// `solver.max_load_resolves`); the stats above are the last solve's,
+  /// iterations and times summed over all.
+  int load_resolves = 0;
   /// Where the step's time went [s] (benchmarks, docs/benchmarks.md), by
   /// the stages of ThetaMethodStepper::Step.
   struct TimeSplit {

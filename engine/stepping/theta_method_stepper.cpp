@@ -61,7 +61,33 @@ StepStatus ThetaMethodStepper::Step(const StepperParameters& params, const Vecto
     ScopedTimer timer(&stats->time.assembly);
     BuildContactProblem(params, q0, v0, stats);
   }
-  const StepStatus status = SolveContactProblem(params, v0, v, stats, message);
+  StepStatus status = SolveContactProblem(params, v0, v, stats, message);
+  // Sudden loads: the carried-load estimate takes λ from the previous step,
+  // so a load that arrives within this one (a heavy body landing on a light
+  // one, a grasp closing on a light object) meets contacts sized for the
+  // old load, which give way by millimetres. When the solved impulses say
+  // so, build the problem again with them as the load (history_ now holds
+  // them) and solve again: each solve stays convex with R fixed before it.
+  // Solvers of the exact NCP do not use R (SolverTypeInfo::exact_contact).
+  const bool uses_regularization = !GetSolverTypeInfo(params.solver.type).exact_contact(params.solver);
+  while (status == StepStatus::kSuccess && uses_regularization &&
+         stats->load_resolves < params.contact.max_load_resolves &&
+         CarriedLoadJumped(problem_, solver_result_.gamma, model_.gravity().norm(), params.contact)) {
+    const StepStats previous = *stats;
+    {
+      ScopedTimer timer(&stats->time.assembly);
+      BuildContactProblem(params, q0, v0, stats);
+    }
+    // From the solution just found: only the loaded manifolds' R changed.
+    resolve_guess_ = *v;
+    status = SolveContactProblem(params, resolve_guess_, v, stats, message);
+    stats->load_resolves = previous.load_resolves + 1;
+    stats->iterations += previous.iterations;
+    stats->outer_iterations += previous.outer_iterations;
+    stats->line_search_iterations += previous.line_search_iterations;
+    stats->time.factorization += previous.time.factorization;
+    stats->time.line_search += previous.time.line_search;
+  }
   if (status != StepStatus::kSuccess) return status;
   ReportResults(params, *v, stats);
   return UpdatePositions(theta, q0, v0, *v, q, message);

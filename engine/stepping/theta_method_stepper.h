@@ -75,6 +75,7 @@ class ThetaMethodStepper : public Stepper {
   ContactProblemBuilder builder_;
   std::unique_ptr<ContactSolver> solver_;
   ConstraintHistory history_;  // γ and z of the last usable solve, by key.
+  VectorX resolve_guess_;      // A sudden-load re-solve starts from the solve before it.
   std::optional<SolverType> history_solver_;  // The solver that wrote history_.
   KinematicsCache cache_;     // Mid-step kinematics (stage 1 scratch).
   KinematicsCache cache_q0_;  // Start-of-step kinematics (contact query, J).
