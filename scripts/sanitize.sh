@@ -97,6 +97,10 @@ echo "sanitize.sh: $mode build took $((built - start)) s (wall)"
 export ASAN_OPTIONS="halt_on_error=1:abort_on_error=0:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1:print_summary=1:log_path=$logs/asan"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$supp/ubsan.supp:log_path=$logs/ubsan"
 export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
+# Tests that wait on wall time for a program they started (the viewer
+# writing video fragments) scale their waits by this, as ctest's timeouts
+# are scaled (tests/CMakeLists.txt, stiction_timeout_scale).
+export STICTION_TEST_TIMEOUT_SCALE=10
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$supp/tsan.supp:log_path=$logs/tsan"
 
 # LSan names a leaked block by the module that allocated it; the Mesa driver

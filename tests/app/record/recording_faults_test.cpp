@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -92,9 +93,18 @@ int WaitExit(pid_t pid) {
   return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
 }
 
-// Polls `done` every 50 ms for up to `seconds`.
+// The factor scripts/sanitize.sh sets in STICTION_TEST_TIMEOUT_SCALE (the
+// instrumented viewer runs many times slower; ctest's timeouts get the same
+// factor, tests/CMakeLists.txt); 1 otherwise.
+double TimeoutScale() {
+  const char* scale = std::getenv("STICTION_TEST_TIMEOUT_SCALE");
+  const double value = scale != nullptr ? std::atof(scale) : 1.0;
+  return value >= 1 ? value : 1.0;
+}
+
+// Polls `done` every 50 ms for up to `seconds` (times TimeoutScale()).
 bool WaitFor(const std::function<bool()>& done, double seconds) {
-  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds * TimeoutScale());
   while (std::chrono::steady_clock::now() < end) {
     if (done()) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
