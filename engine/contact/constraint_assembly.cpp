@@ -1,6 +1,5 @@
 #include "engine/contact/constraint_assembly.h"
 
-#include "engine/common/constants.h"
 #include "engine/contact/near_rigid.h"
 
 namespace stiction {
@@ -28,7 +27,8 @@ void ConstraintAssembly::Begin(const KinematicsCache& cache_q0, const VectorX& q
 }
 
 double ConstraintAssembly::RawLoadFactor(double w, double impulse, double length) const {
-  return stiction::RawLoadFactor(w, impulse, length, LoadReferenceAcceleration(model_.gravity().norm()), previous_dt());
+  const double a = LoadReferenceAcceleration(model_.gravity().norm());
+  return stiction::RawLoadFactor(w, impulse, length, a, previous_dt());
 }
 
 double ConstraintAssembly::LoadFactor(double w, double impulse, double length,

@@ -50,7 +50,8 @@ void ValidateContactMaterial(std::string_view name, const ContactMaterial& m) {
 ParameterTable BindParameters(ContactModelParameters& p) {
   return {
       {"near_rigid_threshold", "",
-       "beta of [SAP] Eq. (29): SAP and Similar contacts are never stiffer than a period of beta dt (0 = physical k only)",
+       "beta of [SAP] Eq. (29): SAP and Similar contacts are never stiffer than a period of beta dt "
+       "(0 = physical k only)",
        &p.near_rigid_threshold, kNonNegative},
       {"stiction_tolerance", "", "sigma of [SAP] Eq. (30): regularized friction slips at most mu sigma g dt",
        &p.stiction_tolerance, kPositive},
