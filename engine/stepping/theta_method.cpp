@@ -14,6 +14,8 @@ namespace stiction {
 namespace {
 constexpr int kMaxFixedPointIterations = 100;
 constexpr int kMaxNewtonIterations = 25;
+// Halvings of a damped Newton step before its Jacobian is refreshed.
+constexpr int kMaxStepHalvings = 12;
 // Stage 1 is converged when the Newton update is below this relative size;
 // tight enough that the midpoint rule conserves energy to round-off.
 constexpr double kNewtonRelativeTolerance = 1e-13;
@@ -47,6 +49,7 @@ ThetaMethod::ThetaMethod(const MultibodyModel& model)
       v_theta_(VectorX::Zero(model.num_velocities())),
       k_(VectorX::Zero(model.num_velocities())),
       v_work_(VectorX::Zero(model.num_velocities())),
+      v_trial_(VectorX::Zero(model.num_velocities())),
       qdot_(VectorX::Zero(model.num_positions())),
       v_vq_(VectorX::Zero(model.num_velocities())) {
   accel_ = VectorX::Zero(model.num_velocities());
@@ -172,18 +175,18 @@ FreeMotionStatus ThetaMethod::SolveFreeMotion(int tree, const VectorX& q0,
   VectorX& r = r_;
   bool finite_differences = false;
   bool have_jacobian = false;
+  bool jacobian_fresh = false;  // Formed at the current vs.
   double r_prev = std::numeric_limits<double>::infinity();
   status.converged = false;
-  bool cache_current = false;  // cache and r hold the state at vs.
   double tree_mass = 0;
   for (int b = t.body_begin; b < t.body_end; ++b) tree_mass += model_.body(b).mass;
   // Gravity's moment about the world origin, m|p| g, from the largest
   // spatial inertia entry m|p|² (inertia_scale, below) and the tree's mass.
   const double applied_scale =
       tau_ext != nullptr ? dt * tau_ext->segment(t.v_start, t.nv).lpNorm<Eigen::Infinity>() : 0.0;
+  CalcResidual(tree, q0, v0, *v_star, dt, p, tau_ext, cache, &r);
+  bool cache_current = true;  // cache and r hold the state at vs.
   for (int it = 0; it <= kMaxNewtonIterations; ++it) {
-    CalcResidual(tree, q0, v0, *v_star, dt, p, tau_ext, cache, &r);
-    cache_current = true;
     const double r_norm = r.lpNorm<Eigen::Infinity>();
     if (!std::isfinite(r_norm)) break;
     // The residual's scale: the momentum change M(v − v0) (M at q0, which
@@ -219,37 +222,80 @@ FreeMotionStatus ThetaMethod::SolveFreeMotion(int tree, const VectorX& q0,
       const double needed = rho < 1 ? std::log(threshold / r_norm) / std::log(rho) : kMaxNewtonIterations;
       if (needed > std::min(t.nv, kMaxNewtonIterations - 2 - it)) finite_differences = true;
     }
-    if (!finite_differences) {
-      dv_ = -llt_.solve(r);
-    } else {
-      if (!have_jacobian || !contracting) {
-        v_work_.segment(t.v_start, t.nv) = vs;
-        jacobian_.resize(t.nv, t.nv);
-        for (int i = 0; i < t.nv; ++i) {
-          const int col = t.v_start + i;
-          const double h = 1e-7 * std::max(1.0, std::abs(v_work_[col]));
-          v_work_[col] += h;
-          CalcResidual(tree, q0, v0, v_work_, dt, p, tau_ext, cache, &r_h_);
-          jacobian_.col(i) = (r_h_ - r) / h;
-          v_work_[col] = vs[i];
+    // The step: quasi-Newton on A0, or Newton on a forward-difference
+    // Jacobian, damped so that it never increases ‖m‖∞ (below).
+    double alpha = 1;
+    bool accepted = false;
+    while (!accepted) {
+      if (!finite_differences) {
+        dv_ = -llt_.solve(r);
+      } else {
+        if (!have_jacobian || (!contracting && !jacobian_fresh)) {
+          v_work_.segment(t.v_start, t.nv) = vs;
+          jacobian_.resize(t.nv, t.nv);
+          for (int i = 0; i < t.nv; ++i) {
+            const int col = t.v_start + i;
+            const double h = 1e-7 * std::max(1.0, std::abs(v_work_[col]));
+            v_work_[col] += h;
+            CalcResidual(tree, q0, v0, v_work_, dt, p, tau_ext, cache, &r_h_);
+            jacobian_.col(i) = (r_h_ - r) / h;
+            v_work_[col] = vs[i];
+          }
+          lu_.compute(jacobian_);
+          have_jacobian = true;
+          jacobian_fresh = true;
+          cache_current = false;
+          ++status.finite_difference_jacobians;
         }
-        lu_.compute(jacobian_);
-        have_jacobian = true;
-        ++status.finite_difference_jacobians;
+        dv_ = -lu_.solve(r);
       }
-      dv_ = -lu_.solve(r);
+      if (!dv_.allFinite()) break;
+      // A vanishing update means convergence (the residual at round-off):
+      // taken without a test, as the residual no longer measures progress.
+      if (dv_.lpNorm<Eigen::Infinity>() <=
+          kNewtonRelativeTolerance * std::max(1e-3, (vs + dv_).lpNorm<Eigen::Infinity>())) {
+        vs += dv_;
+        cache_current = false;
+        status.newton_iterations = it + 1;
+        status.converged = true;
+        break;
+      }
+      // Damping: a step must decrease ‖m‖∞. Along a Newton direction
+      // m(v + α δv) ≈ (1 − α) m(v), so halving α finds one unless the
+      // Jacobian is stale; a fast, light link's centrifugal terms (∝ ω²)
+      // make the full step overshoot by orders of magnitude (a hand's
+      // phalanx at 300 rad/s). A quasi-Newton step that fails the test
+      // hands over to a forward-difference Jacobian at the same point.
+      for (int halving = 0; halving <= kMaxStepHalvings; ++halving, alpha *= 0.5) {
+        v_trial_.segment(t.v_start, t.nv) = vs + alpha * dv_;
+        CalcResidual(tree, q0, v0, v_trial_, dt, p, tau_ext, cache, &r_h_);
+        cache_current = true;
+        const double r_trial = r_h_.lpNorm<Eigen::Infinity>();
+        if (std::isfinite(r_trial) && r_trial <= (1 - 1e-4 * alpha) * r_norm) {
+          accepted = true;
+          break;
+        }
+        if (!finite_differences) break;
+      }
+      if (accepted) break;
+      cache_current = false;
+      alpha = 1;
+      if (!finite_differences) {
+        finite_differences = true;
+      } else if (jacobian_fresh) {
+        break;  // No descent along an exact direction: a local minimum of ‖m‖ (fails below).
+      } else {
+        have_jacobian = false;
+      }
     }
+    if (status.converged) break;
+    if (!accepted) break;
+    if (alpha < 1) ++status.damped_steps;
     r_prev = r_norm;
-    vs += dv_;
-    cache_current = false;
+    vs = v_trial_.segment(t.v_start, t.nv);
+    r.swap(r_h_);
+    jacobian_fresh = false;
     status.newton_iterations = it + 1;
-    if (!dv_.allFinite()) break;
-    // A vanishing update also means convergence (residual at round-off).
-    if (dv_.lpNorm<Eigen::Infinity>() <= kNewtonRelativeTolerance *
-                                             std::max(1e-3, vs.lpNorm<Eigen::Infinity>())) {
-      status.converged = true;
-      break;
-    }
   }
   // M(q^θ(v*)) for A (Eq. 15), from the kinematics at v*.
   if (!cache_current) CalcResidual(tree, q0, v0, *v_star, dt, p, tau_ext, cache, &r);

@@ -30,6 +30,7 @@ struct FreeMotionStatus {
   bool converged = true;
   int newton_iterations = 0;
   int finite_difference_jacobians = 0;  ///< Forward-difference Jacobians formed (nv evaluations each).
+  int damped_steps = 0;  ///< Newton steps shortened so that ‖m‖∞ decreases.
   double residual_norm = 0;  ///< ‖m(v*)‖∞ at exit [N s].
 };
 
@@ -97,7 +98,7 @@ class ThetaMethod {
   const MultibodyModel& model_;
   std::vector<FreeBody> free_bodies_;  // Per tree.
   // Scratch, full size; only tree slices are touched.
-  VectorX q_theta_, q_next_, v_theta_, k_, v_work_;
+  VectorX q_theta_, q_next_, v_theta_, k_, v_work_, v_trial_;
   mutable VectorX qdot_, v_vq_;  // CalcPositions scratch.
   VectorX K_, D_;                // Joint spring stiffness and damping per velocity.
   // Newton scratch of the generic path (no allocation once sized).
