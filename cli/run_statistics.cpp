@@ -41,7 +41,7 @@ void RunStatistics::Add(const StepStats& s) {
   if (s.load_resolves > 0) ++load_resolve_steps_;
   load_resolves_ += s.load_resolves;
   max_subdivisions_ = std::max(max_subdivisions_, s.subdivisions);
-  // Over the steps that report a substep (NMDP; 0 under the θ-method).
+  // Over the steps that report a substep (NMDP; the θ-method only when it halved a step).
   if (s.smallest_dt_s != 0) {
     smallest_dt_s_ = smallest_dt_s_ == 0 ? s.smallest_dt_s : NanMin(smallest_dt_s_, s.smallest_dt_s);
   }

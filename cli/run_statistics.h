@@ -36,10 +36,11 @@ class RunStatistics {
   /// Steps whose contact solver stopped at its time budget (StepStats::budget_hit).
   std::int64_t budget_hit_steps() const { return budget_hit_steps_; }
   /// NMDP schemes (docs/nmdp.md): active-set QP iterations per step
-  /// (StepStats::qp_iterations), the steps Alg. 2 subdivided and the most
-  /// substeps beyond the first one step took (StepStats::subdivisions), and
-  /// the smallest substep taken over the run [s] (0 when no step reported
-  /// one, as under the θ-method). Zero for the θ-method.
+  /// (StepStats::qp_iterations; zero for the θ-method). Both schemes: the
+  /// steps subdivided (NMDP's Alg. 2; the θ-method's halvings of a failed
+  /// step) and the most substeps beyond the first one step took
+  /// (StepStats::subdivisions), and the smallest substep taken over the run
+  /// [s] (0 when no step reported one, as under an undivided θ-method).
   double mean_qp_iterations() const { return Mean(sum_qp_iterations_); }
   int max_qp_iterations() const { return max_qp_iterations_; }
   std::int64_t subdivided_steps() const { return subdivided_steps_; }

@@ -65,6 +65,11 @@ void PrintSolverRows(const RunSummary& run, const RunStatistics& stats, const Su
                 << stats.max_subdivisions() << " times), smallest substep " << FormatNumber(stats.smallest_dt_s(), 6)
                 << " s\n";
   }
+  if (uses_contact_solver && stats.subdivided_steps() > 0) {
+    row("halved steps") << stats.subdivided_steps() << " steps failed at dt and were taken in halves (at most "
+                        << stats.max_subdivisions() + 1 << " substeps, smallest " << FormatNumber(stats.smallest_dt_s(), 6)
+                        << " s; solver.max_step_halvings)\n";
+  }
   if (uses_contact_solver && GetSolverTypeInfo(run.solver).augmented_lagrangian) {
     row("AL") << "mean " << FormatNumber(stats.mean_outer_iterations(), 4) << " outer iterations, max residual "
               << FormatNumber(stats.max_constraint_residual(), 3) << '\n';

@@ -501,6 +501,11 @@ void DrawInfoOverlay(const AppView& view, const Rect& scene) {
     } else if (s != nullptr) {
       ImGui::Text("iterations   %d (line search %d)", s->last_stats.iterations, s->last_stats.line_search_iterations);
       ImGui::Text("e_m          %.3g", s->last_stats.momentum_error);
+      if (s->last_stats.subdivisions > 0) {
+        // The step failed at δt and was taken in halves (solver.max_step_halvings).
+        ImGui::Text("substeps     %d (failed at dt; smallest %.3g s)", s->last_stats.subdivisions + 1,
+                    s->last_stats.smallest_dt_s);
+      }
     }
     if (s != nullptr) {
       ImGui::Text("NCP residual %.3g", s->last_stats.ncp_residual);

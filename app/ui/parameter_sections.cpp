@@ -545,6 +545,9 @@ void DrawSolverBudget(const Simulation& sim, UiState* ui, AppCommands* commands,
   ImGui::TextDisabled("%lld of %lld steps at the time budget, %lld short of the tolerance",
                       static_cast<long long>(stops.budget_hits), static_cast<long long>(stops.steps),
                       static_cast<long long>(stops.short_of_tolerance));
+  if (stops.halved > 0) {
+    ImGui::TextDisabled("%lld steps failed at dt and were taken in halves", static_cast<long long>(stops.halved));
+  }
   if (uses_contact_solver && GetSolverTypeInfo(sim.solver_type()).augmented_lagrangian) {
     const SolverResult& r = sim.solver_result();
     ImGui::TextDisabled("last step: %d AL iterations, %d inner steps,\nresidual %.2e, AL penalty %.3g kg",

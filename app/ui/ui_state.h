@@ -119,10 +119,13 @@ struct SolverStopCounts {
   std::int64_t steps = 0;
   std::int64_t short_of_tolerance = 0;  ///< At the iteration cap or the budget (!solver_converged).
   std::int64_t budget_hits = 0;         ///< At the time budget (StepStats::budget_hit).
+  /// Failed at δt and taken in halves (StepStats::subdivisions, θ-method).
+  std::int64_t halved = 0;
   void Add(const StepStats& s) {
     ++steps;
     if (!s.solver_converged) ++short_of_tolerance;
     if (s.budget_hit) ++budget_hits;
+    if (s.subdivisions > 0) ++halved;
   }
 };
 

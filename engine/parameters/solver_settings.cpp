@@ -54,7 +54,11 @@ ParameterTable BindParameters(SolverBudget& b) {
   return {{"budget_ms", "ms",
            "wall-clock time per step for the contact solver, whichever runs; 0 = none. At the budget the step goes "
            "on with the solver's last iterate",
-           &b.time_ms, ClosedRange(0, 1e6)}};  // Up to 1000 s: a deadline in int64 nanoseconds.
+           &b.time_ms, ClosedRange(0, 1e6)},  // Up to 1000 s: a deadline in int64 nanoseconds.
+          {"max_step_halvings", "",
+           "a step that fails (stage 1 or the contact solve does not converge) is taken again as two steps of dt/2, "
+           "each halved again if it fails, down to dt/2^n; 0 = the step fails (theta-method)",
+           &b.max_step_halvings, ClosedRange(0, 10)}};
 }
 
 void ValidateSolverSettings(const SolverSettings& settings) {

@@ -27,9 +27,15 @@ struct SolverBudget {
   /// reaches it stops and the step goes on with its last iterate
   /// (SolverResult::budget_hit), as at an AL iteration cap.
   double time_ms = 0;
+  /// The θ-method's fallback for a step that fails (stage 1 or the contact
+  /// solve short of convergence, or a non-finite result): it is taken again
+  /// as two steps of δt/2, each halved again when it fails, down to
+  /// δt/2^max_step_halvings; 0: the step fails at once. NMDP schemes
+  /// subdivide by their own `nmdp.max_subdivisions`.
+  int max_step_halvings = 3;
 };
 
-/// The key `budget_ms` at `solver:`'s top level.
+/// The keys `budget_ms` and `max_step_halvings` at `solver:`'s top level.
 ParameterTable BindParameters(SolverBudget& b);
 
 struct SolverSettings {

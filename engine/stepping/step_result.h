@@ -34,8 +34,12 @@ struct StepStats {
   // their manifold-projection Newton steps, `outer_iterations` the PGM
   // iterations, both summed over the substeps of Alg. 2.
   int qp_iterations = 0;     ///< Active-set iterations of the MDP QPs (Eqs. 8, 10, NE-MDP).
-  int subdivisions = 0;      ///< Substeps beyond the first taken by Alg. 2 (0: δt as asked).
-  double smallest_dt_s = 0;  ///< The smallest substep taken [s] (δt without subdivision).
+  /// Substeps beyond the first: NMDP's Alg. 2, or the θ-method's halvings
+  /// of a step that failed at δt (`solver.max_step_halvings`); 0: δt as asked.
+  int subdivisions = 0;
+  /// The smallest substep taken [s]: NMDP, δt without subdivision; the
+  /// θ-method, 0 without subdivision.
+  double smallest_dt_s = 0;
   // Augmented-Lagrangian solvers (CANAL, SubADMM); zero for SAP.
   int outer_iterations = 0;        ///< CANAL: AL (outer) iterations.
   double constraint_residual = 0;  ///< ‖J v̂ − z‖ at exit [m/s] (SubADMM: θ_p + θ_d).

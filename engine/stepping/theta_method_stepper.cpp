@@ -13,6 +13,31 @@
 
 namespace stiction {
 
+namespace {
+// Folds a substep's statistics into the step's: work summed, the deepest
+// penetration and the smallest δt kept, the rest (contacts, errors, the
+// solver's state at exit) the last substep's. `subdivisions` is the caller's.
+void AddSubstepStats(const StepStats& s, StepStats* total) {
+  const StepStats sum = *total;
+  *total = s;
+  total->iterations += sum.iterations;
+  total->line_search_iterations += sum.line_search_iterations;
+  total->outer_iterations += sum.outer_iterations;
+  total->qp_iterations += sum.qp_iterations;
+  total->load_resolves += sum.load_resolves;
+  total->budget_hit = s.budget_hit || sum.budget_hit;
+  total->solver_converged = s.solver_converged && sum.solver_converged;
+  total->max_penetration_m = std::max(s.max_penetration_m, sum.max_penetration_m);
+  if (sum.smallest_dt_s > 0) total->smallest_dt_s = std::min(s.smallest_dt_s, sum.smallest_dt_s);
+  total->time.free_motion += sum.time.free_motion;
+  total->time.collision += sum.time.collision;
+  total->time.contact_surfaces += sum.time.contact_surfaces;
+  total->time.assembly += sum.time.assembly;
+  total->time.factorization += sum.time.factorization;
+  total->time.line_search += sum.time.line_search;
+}
+}  // namespace
+
 ThetaMethodStepper::ThetaMethodStepper(const MultibodyModel& model, CollisionWorld* collision,
                                        const ConstraintSources* sources)
     : model_(model),
@@ -39,6 +64,66 @@ void ThetaMethodStepper::ClearHistory() { history_.Clear(); }
 StepStatus ThetaMethodStepper::Step(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
                                     const VectorX* tau_ext, VectorX* q, VectorX* v, StepStats* stats,
                                     std::string* message) {
+  const StepStatus status = StepOnce(params, q0, v0, tau_ext, q, v, stats, message);
+  if (status == StepStatus::kSuccess || params.solver.budget.max_step_halvings == 0) return status;
+  // The fallback: the same interval as two half steps, each halved again
+  // where it fails. A step the solvers cannot take at δt (a fast, light
+  // link whose stage-1 Newton has no nearby solution at ω δt ~ 3 rad, a
+  // contact problem SAP cannot converge) is usually an easy one at δt/2:
+  // the simulation goes on and the step's statistics say it was divided.
+  const std::string first_message = *message;
+  StepStats halves;
+  const StepStatus halved = StepInHalves(params, q0, v0, tau_ext, 1, q, v, &halves, message);
+  if (halved != StepStatus::kSuccess) {
+    std::ostringstream os;
+    os << first_message << "; in halves down to dt/" << (1 << params.solver.budget.max_step_halvings) << ": "
+       << *message;
+    *message = os.str();
+    return halved;
+  }
+  message->clear();
+  *stats = halves;
+  return StepStatus::kSuccess;
+}
+
+StepStatus ThetaMethodStepper::StepInHalves(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
+                                            const VectorX* tau_ext, int depth, VectorX* q, VectorX* v,
+                                            StepStats* total, std::string* message) {
+  StepperParameters half = params;
+  half.dt = params.dt / 2;
+  VectorX q_mid, v_mid;
+  int leaves = 0;  // Steps taken at their own δt.
+  for (int i = 0; i < 2; ++i) {
+    const VectorX& qa = i == 0 ? q0 : q_mid;
+    const VectorX& va = i == 0 ? v0 : v_mid;
+    VectorX& qb = i == 0 ? q_mid : *q;
+    VectorX& vb = i == 0 ? v_mid : *v;
+    StepStats s;
+    StepStatus status = StepOnce(half, qa, va, tau_ext, &qb, &vb, &s, message);
+    if (status == StepStatus::kSuccess) {
+      s.smallest_dt_s = half.dt;
+      ++leaves;
+    } else if (depth < params.solver.budget.max_step_halvings) {
+      s = StepStats();
+      status = StepInHalves(half, qa, va, tau_ext, depth + 1, &qb, &vb, &s, message);
+      leaves += s.subdivisions + 1;
+    }
+    if (status != StepStatus::kSuccess) return status;
+    AddSubstepStats(s, total);
+  }
+  total->subdivisions = leaves - 1;
+  if (depth == 1) {
+    // The reports are the last substep's: scale its impulses to the whole
+    // step, so that γ/δt is still their average force (consumers divide by δt).
+    const double scale = params.dt / problem_.dt;
+    for (ContactReport& r : reports_) r.gamma_C *= scale;
+  }
+  return StepStatus::kSuccess;
+}
+
+StepStatus ThetaMethodStepper::StepOnce(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
+                                        const VectorX* tau_ext, VectorX* q, VectorX* v, StepStats* stats,
+                                        std::string* message) {
   const ThetaParameters theta{params.integrator.theta, params.integrator.theta_vq};
   problem_.dt = params.dt;
   *q = q0;

@@ -9,6 +9,7 @@
 //   SolveContactProblem  A (v − v*) = Jᵀ γ (Eq. 18) by the chosen solver;
 //   ReportResults        per-contact impulses and states, actuator efforts;
 //   UpdatePositions      q = q0 + δt N(q^θ) v^θvq (Eqs. 11–12), normalized.
+// A step that fails is taken again in halves (solver.max_step_halvings).
 // Its sibling for the NMDP schemes is NmdpStepper (stepper.h).
 #include <memory>
 #include <optional>
@@ -47,7 +48,16 @@ class ThetaMethodStepper : public Stepper {
   void ClearHistory() override;
 
  private:
-  // The stages of Step, in order (see the file comment). A stage that can
+  // One step of params.dt (the stages below); Step falls back to
+  // StepInHalves when it fails.
+  StepStatus StepOnce(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
+                      const VectorX* tau_ext, VectorX* q, VectorX* v, StepStats* stats, std::string* message);
+  // params.dt as two steps of params.dt/2, each halved again where it fails
+  // while depth < solver.max_step_halvings; *total sums their statistics.
+  StepStatus StepInHalves(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
+                          const VectorX* tau_ext, int depth, VectorX* q, VectorX* v, StepStats* total,
+                          std::string* message);
+  // The stages of StepOnce, in order (see the file comment). A stage that can
   // fail returns its status and sets *message.
   StepStatus SolveFreeMotion(const ThetaParameters& theta, const VectorX& q0, const VectorX& v0,
                              const VectorX* tau_ext, StepStats* stats, std::string* message);
