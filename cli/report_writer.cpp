@@ -91,6 +91,7 @@ nlohmann::json StatsJson(const RunStatistics& stats, JsonNumbers& num) {
   s["subdivided_steps"] = stats.subdivided_steps();
   s["max_subdivisions"] = stats.max_subdivisions();
   s["load_resolve_steps"] = stats.load_resolve_steps();
+  s["solver_fallback_steps"] = stats.solver_fallback_steps();
   s["load_resolves"] = stats.load_resolves();
   s["smallest_dt_s"] = num(stats.smallest_dt_s());
   s["max_complementarity_error"] = num(stats.max_complementarity_error());

@@ -39,6 +39,7 @@ void RunStatistics::Add(const StepStats& s) {
   max_qp_iterations_ = std::max(max_qp_iterations_, s.qp_iterations);
   if (s.subdivisions > 0) ++subdivided_steps_;
   if (s.load_resolves > 0) ++load_resolve_steps_;
+  if (s.solver_fallback) ++solver_fallback_steps_;
   load_resolves_ += s.load_resolves;
   max_subdivisions_ = std::max(max_subdivisions_, s.subdivisions);
   // Over the steps that report a substep (NMDP; the θ-method only when it halved a step).

@@ -51,6 +51,9 @@ class RunStatistics {
   /// problem was solved again with its own impulses as the load, and the
   /// repeated solves summed over the run.
   std::int64_t load_resolve_steps() const { return load_resolve_steps_; }
+  /// Steps the chosen contact solver could not take, at δt or in halves,
+  /// that SAP took instead (StepStats::solver_fallback).
+  std::int64_t solver_fallback_steps() const { return solver_fallback_steps_; }
   std::int64_t load_resolves() const { return load_resolves_; }
   /// Largest e_m over the run ([SAP] Eq. (32)).
   double max_momentum_error() const { return max_momentum_error_; }
@@ -94,6 +97,7 @@ class RunStatistics {
   int max_qp_iterations_ = 0;
   std::int64_t subdivided_steps_ = 0;
   std::int64_t load_resolve_steps_ = 0;
+  std::int64_t solver_fallback_steps_ = 0;
   std::int64_t load_resolves_ = 0;
   int max_subdivisions_ = 0;
   double smallest_dt_s_ = 0;

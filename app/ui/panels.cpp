@@ -506,6 +506,7 @@ void DrawInfoOverlay(const AppView& view, const Rect& scene) {
         ImGui::Text("substeps     %d (failed at dt; smallest %.3g s)", s->last_stats.subdivisions + 1,
                     s->last_stats.smallest_dt_s);
       }
+      if (s->last_stats.solver_fallback) ImGui::Text("fallback     SAP took the step (the solver failed)");
     }
     if (s != nullptr) {
       ImGui::Text("NCP residual %.3g", s->last_stats.ncp_residual);

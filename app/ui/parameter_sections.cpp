@@ -548,6 +548,10 @@ void DrawSolverBudget(const Simulation& sim, UiState* ui, AppCommands* commands,
   if (stops.halved > 0) {
     ImGui::TextDisabled("%lld steps failed at dt and were taken in halves", static_cast<long long>(stops.halved));
   }
+  if (stops.sap_fallbacks > 0) {
+    ImGui::TextDisabled("%lld steps the solver could not take were taken by SAP",
+                        static_cast<long long>(stops.sap_fallbacks));
+  }
   if (uses_contact_solver && GetSolverTypeInfo(sim.solver_type()).augmented_lagrangian) {
     const SolverResult& r = sim.solver_result();
     ImGui::TextDisabled("last step: %d AL iterations, %d inner steps,\nresidual %.2e, AL penalty %.3g kg",

@@ -121,11 +121,14 @@ struct SolverStopCounts {
   std::int64_t budget_hits = 0;         ///< At the time budget (StepStats::budget_hit).
   /// Failed at δt and taken in halves (StepStats::subdivisions, θ-method).
   std::int64_t halved = 0;
+  /// Taken by SAP after the chosen solver failed (StepStats::solver_fallback).
+  std::int64_t sap_fallbacks = 0;
   void Add(const StepStats& s) {
     ++steps;
     if (!s.solver_converged) ++short_of_tolerance;
     if (s.budget_hit) ++budget_hits;
     if (s.subdivisions > 0) ++halved;
+    if (s.solver_fallback) ++sap_fallbacks;
   }
 };
 

@@ -26,6 +26,7 @@ void AddSubstepStats(const StepStats& s, StepStats* total) {
   total->qp_iterations += sum.qp_iterations;
   total->load_resolves += sum.load_resolves;
   total->budget_hit = s.budget_hit || sum.budget_hit;
+  total->solver_fallback = s.solver_fallback || sum.solver_fallback;
   total->solver_converged = s.solver_converged && sum.solver_converged;
   total->max_penetration_m = std::max(s.max_penetration_m, sum.max_penetration_m);
   if (sum.smallest_dt_s > 0) total->smallest_dt_s = std::min(s.smallest_dt_s, sum.smallest_dt_s);
@@ -35,6 +36,50 @@ void AddSubstepStats(const StepStats& s, StepStats* total) {
   total->time.assembly += sum.time.assembly;
   total->time.factorization += sum.time.factorization;
   total->time.line_search += sum.time.line_search;
+}
+
+// Energy a step's impulses created beyond what dissipative contact may
+// give, in J (≤ 0: none), for an iterate short of convergence. In the
+// metric of A, ½vᵀAv − ½v*ᵀAv* = Σ_rows γᵀ J (v + v*)/2 + ½ eᵀ(v + v*),
+// with e = A (v − v*) − Jᵀ γ the momentum the impulses do not explain
+// (zero at convergence; SubADMM's dual residual at its cap). Contact and
+// joint-limit rows do no work beyond pushing overlaps out, at most
+// Σ γ_n r max(0, −φ0)/δt (r: the solver's penetration recovery, the
+// fraction of an overlap removed per step); the unexplained
+// momentum is no physical force and may do none. Actuator and controller
+// rows do work, which the impulses account for. Allowed on top: 0.1% of
+// the free motion's ½v*ᵀAv* and `tolerance` (the stepper's: lifting every
+// body by 0.1 mm), for a solver's tolerance and a soft model's stored
+// energy (CANAL at its cap returns ~1 mJ per step to the arm holding a box).
+double CreatedEnergy(const ContactProblem& problem, const VectorX& gamma, const VectorX& v, double recovery_fraction,
+                     double tolerance, VectorX* jt) {
+  double work = 0, recovery = 0;
+  jt->setZero(v.size());
+  int row = 0;
+  for (const Constraint& c : problem.constraints) {
+    const bool dissipative = c.origin == ConstraintOrigin::kContact || c.origin == ConstraintOrigin::kJointLimit;
+    for (const ConstraintJacobianBlock& b : c.blocks) {
+      const int start = problem.tree_v_start[b.tree];
+      const int nv = problem.tree_nv[b.tree];
+      jt->segment(start, nv).noalias() += b.J.transpose() * gamma.segment(row, c.num_rows);
+      if (!dissipative) continue;
+      for (int i = 0; i < c.num_rows; ++i) {
+        work += 0.5 * gamma[row + i] * b.J.row(i).dot(v.segment(start, nv) + problem.v_star.segment(start, nv));
+      }
+    }
+    const double gn = gamma[row + c.num_rows - 1];
+    if (dissipative && c.phi0 < 0 && gn > 0) recovery += gn * recovery_fraction * (-c.phi0) / problem.dt;
+    row += c.num_rows;
+  }
+  double unexplained = 0, free_energy = 0;
+  for (int t = 0; t < problem.num_trees(); ++t) {
+    const int start = problem.tree_v_start[t], nv = problem.tree_nv[t];
+    const auto vs = problem.v_star.segment(start, nv);
+    const auto vt = v.segment(start, nv);
+    free_energy += 0.5 * vs.dot(problem.A[t] * vs);
+    unexplained += 0.5 * (problem.A[t] * (vt - vs) - jt->segment(start, nv)).dot(vt + vs);
+  }
+  return std::max(work - recovery, 0.0) + std::max(unexplained, 0.0) - (1e-3 * free_energy + tolerance);
 }
 }  // namespace
 
@@ -55,6 +100,11 @@ ThetaMethodStepper::ThetaMethodStepper(const MultibodyModel& model, CollisionWor
     problem_.tree_nv.push_back(model.tree(t).nv);
   }
   q_theta_ = VectorX::Zero(model.num_positions());
+  // What a capped iterate may create per step (CreatedEnergy): the work of
+  // lifting every body by 0.1 mm, and 1 µJ.
+  double mass = 0;
+  for (int b = 1; b < model.num_bodies(); ++b) mass += model.body(b).mass;
+  energy_tolerance_ = mass * model.gravity().norm() * 1e-4 + 1e-6;
 }
 
 ThetaMethodStepper::~ThetaMethodStepper() = default;
@@ -73,7 +123,25 @@ StepStatus ThetaMethodStepper::Step(const StepperParameters& params, const Vecto
   // the simulation goes on and the step's statistics say it was divided.
   const std::string first_message = *message;
   StepStats halves;
-  const StepStatus halved = StepInHalves(params, q0, v0, tau_ext, 1, q, v, &halves, message);
+  StepStatus halved = StepInHalves(params, q0, v0, tau_ext, 1, q, v, &halves, message);
+  if (halved != StepStatus::kSuccess && params.solver.type != SolverType::kSap) {
+    // Then the last usable solver: SAP, whose convex problem has one
+    // solution it reaches with a certificate (an AL solver's capped iterate
+    // may have been refused for creating energy, below).
+    StepperParameters sap = params;
+    sap.solver.type = SolverType::kSap;
+    std::string sap_message;
+    halved = StepOnce(sap, q0, v0, tau_ext, q, v, &halves, &sap_message);
+    if (halved != StepStatus::kSuccess) {
+      halves = StepStats();
+      halved = StepInHalves(sap, q0, v0, tau_ext, 1, q, v, &halves, &sap_message);
+    }
+    if (halved == StepStatus::kSuccess) {
+      halves.solver_fallback = true;
+    } else {
+      *message += "; SAP: " + sap_message;
+    }
+  }
   if (halved != StepStatus::kSuccess) {
     std::ostringstream os;
     os << first_message << "; in halves down to dt/" << (1 << params.solver.budget.max_step_halvings) << ": "
@@ -287,6 +355,24 @@ StepStatus ThetaMethodStepper::SolveContactProblem(const StepperParameters& para
   if (!r.usable) {
     *message = r.message;
     return status == SolverStatus::kNonFinite ? StepStatus::kNonFinite : StepStatus::kSolverFailed;
+  }
+  // An iterate short of convergence (an AL solver's cap, a time budget) is
+  // usable only if it did not create energy: contact work beyond pushing
+  // overlaps out, or momentum its impulses do not explain, means it is not a
+  // contact answer at all (SubADMM at its cap gave a held box 11.8 kJ in one
+  // step, the soft ball pile 113 J). Such a step fails, and is taken in
+  // halves, instead of going on.
+  if (status != SolverStatus::kConverged) {
+    const double created = CreatedEnergy(
+        problem_, r.gamma, r.v, GetSolverTypeInfo(params.solver.type).penetration_recovery(params.solver),
+        energy_tolerance_, &energy_scratch_);
+    if (created > 0) {
+      std::ostringstream os;
+      os << GetSolverTypeInfo(params.solver.type).title << " stopped short of its tolerance with an iterate whose "
+         << "impulses create " << created << " J";
+      *message = os.str();
+      return StepStatus::kSolverFailed;
+    }
   }
   // The common accuracy figure of every solver ([CANAL] Sec. VII-A), with
   // the penetration recovery of the exact solver that runs, CANAL's for the

@@ -94,6 +94,8 @@ class ThetaMethodStepper : public Stepper {
   std::vector<ContactPoint> contact_points_;
   NcpResidual ncp_residual_;  ///< Scratch of StepStats::ncp_residual.
   VectorX q_theta_;
+  VectorX energy_scratch_;  // Jᵀγ of an iterate short of convergence (CreatedEnergy).
+  double energy_tolerance_ = 0;  // [J] What such an iterate may create per step.
 };
 
 }  // namespace stiction
