@@ -266,7 +266,7 @@ TEST(ThetaMethodTest, AFastLightLinkNeverTakesStageOneToASpuriousRoot) {
   ASSERT_EQ(model.num_trees(), 1);
   const Tree& tree = model.tree(0);
   for (const ThetaParameters p : {ThetaParameters{0.5, 0.5}, ThetaParameters{1, 1}}) {
-    int converged = 0;
+    int converged = 0, damped = 0;
     double worst = 0;
     for (int j = 0; j < tree.nv; ++j) {
       for (const double speed : {300.0, -300.0}) {
@@ -275,6 +275,7 @@ TEST(ThetaMethodTest, AFastLightLinkNeverTakesStageOneToASpuriousRoot) {
         VectorX v_star = v0;
         MatrixX M;
         const FreeMotionStatus s = method.SolveFreeMotion(0, built.q0, v0, 0.01, p, nullptr, &v_star, &cache, &M);
+        damped += s.damped_steps;
         if (!s.converged) continue;
         ++converged;
         worst = std::max(worst, v_star.lpNorm<Eigen::Infinity>() / 300.0);
@@ -282,8 +283,9 @@ TEST(ThetaMethodTest, AFastLightLinkNeverTakesStageOneToASpuriousRoot) {
         EXPECT_LT(RelativeMomentumResidual(model, method, built.q0, v0, v_star, 0.01, p, &q_theta, &q), 1e-11);
       }
     }
-    std::printf("theta %.1f: %d of %d solves converged, largest |v*| / |v0| %.3f\n", p.theta, converged,
-                2 * tree.nv, worst);
+    std::printf("theta %.1f: %d of %d solves converged, largest |v*| / |v0| %.3f, %d damped Newton steps\n", p.theta,
+                converged, 2 * tree.nv, worst, damped);
+    EXPECT_GT(damped, 0);  // The damping acted.
     EXPECT_LE(worst, 1.0);  // Joint limits aside, the free motion only turns and damps the spin.
     EXPECT_GE(converged, tree.nv);  // Most do converge; the rest fall back to halves.
   }
