@@ -51,8 +51,8 @@ class RunStatistics {
   /// problem was solved again with its own impulses as the load, and the
   /// repeated solves summed over the run.
   std::int64_t load_resolve_steps() const { return load_resolve_steps_; }
-  /// Steps the chosen contact solver could not take, at δt or in halves,
-  /// that SAP took instead (StepStats::solver_fallback).
+  /// Steps the chosen contact solver could not take that SAP took instead
+  /// (StepStats::solver_fallback).
   std::int64_t solver_fallback_steps() const { return solver_fallback_steps_; }
   std::int64_t load_resolves() const { return load_resolves_; }
   /// Largest e_m over the run ([SAP] Eq. (32)).

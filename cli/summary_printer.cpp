@@ -71,8 +71,7 @@ void PrintSolverRows(const RunSummary& run, const RunStatistics& stats, const Su
                         << " s; solver.max_step_halvings)\n";
   }
   if (stats.solver_fallback_steps() > 0) {
-    row("SAP fallback") << stats.solver_fallback_steps() << " steps the solver could not take, at dt or in halves, "
-                        << "were taken by SAP\n";
+    row("SAP fallback") << stats.solver_fallback_steps() << " steps the solver could not take were taken by SAP\n";
   }
   if (uses_contact_solver && GetSolverTypeInfo(run.solver).augmented_lagrangian) {
     row("AL") << "mean " << FormatNumber(stats.mean_outer_iterations(), 4) << " outer iterations, max residual "

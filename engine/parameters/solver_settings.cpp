@@ -57,8 +57,9 @@ ParameterTable BindParameters(SolverBudget& b) {
            &b.time_ms, ClosedRange(0, 1e6)},  // Up to 1000 s: a deadline in int64 nanoseconds.
           {"max_step_halvings", "",
            "a step that fails (stage 1 or the contact solve does not converge) is taken again as two steps of dt/2, "
-           "each halved again if it fails, down to dt/2^n; 0 = the step fails (theta-method)",
-           &b.max_step_halvings, ClosedRange(0, 10)}};
+           "each halved again if it fails, down to dt/2^n (a contact solver other than SAP first hands the step to "
+           "SAP); 0 = the step fails (theta-method)",
+           &b.max_step_halvings, ClosedRange(0, 6)}};  // A failed step costs at most 2^(n+1) solves.
 }
 
 void ValidateSolverSettings(const SolverSettings& settings) {

@@ -30,8 +30,9 @@ struct SolverBudget {
   /// The θ-method's fallback for a step that fails (stage 1 or the contact
   /// solve short of convergence, or a non-finite result): it is taken again
   /// as two steps of δt/2, each halved again when it fails, down to
-  /// δt/2^max_step_halvings; 0: the step fails at once. NMDP schemes
-  /// subdivide by their own `nmdp.max_subdivisions`.
+  /// δt/2^max_step_halvings, in [0, 6]; 0: the step fails at once. A
+  /// contact solver other than SAP that fails first hands the step to SAP.
+  /// NMDP schemes subdivide by their own `nmdp.max_subdivisions`.
   int max_step_halvings = 3;
 };
 

@@ -53,8 +53,9 @@ struct StepStats {
   /// `solver.max_load_resolves`); the stats above are the last solve's,
   /// iterations and times summed over all.
   int load_resolves = 0;
-  /// The chosen contact solver failed at δt and in every halving, and SAP
-  /// took the step instead (`solver` says SAP; ThetaMethodStepper::Step).
+  /// The chosen contact solver failed (or its iterate was refused for
+  /// creating energy) and SAP took the step instead (`solver` says SAP;
+  /// ThetaMethodStepper::Step).
   bool solver_fallback = false;
   /// Where the step's time went [s] (benchmarks, docs/benchmarks.md), by
   /// the stages of ThetaMethodStepper::Step.

@@ -116,42 +116,38 @@ StepStatus ThetaMethodStepper::Step(const StepperParameters& params, const Vecto
                                     std::string* message) {
   const StepStatus status = StepOnce(params, q0, v0, tau_ext, q, v, stats, message);
   if (status == StepStatus::kSuccess || params.solver.budget.max_step_halvings == 0) return status;
-  // The fallback: the same interval as two half steps, each halved again
-  // where it fails. A step the solvers cannot take at δt (a fast, light
-  // link whose stage-1 Newton has no nearby solution at ω δt ~ 3 rad, a
-  // contact problem SAP cannot converge) is usually an easy one at δt/2:
-  // the simulation goes on and the step's statistics say it was divided.
+  // The fallbacks. When the chosen contact solver failed (or its iterate
+  // was refused for creating energy, below) and it is not SAP, the last
+  // usable solver takes the step: SAP, whose convex problem has one
+  // solution it reaches with a certificate, first at δt. Then the same
+  // interval as two half steps, each halved again where it fails: a step
+  // the solvers cannot take at δt (a fast, light link whose stage-1 Newton
+  // has no nearby solution at ω δt ~ 3 rad, a contact problem SAP cannot
+  // converge) is usually an easy one at δt/2. Each retry costs a solve, so
+  // a failed step costs at most 2^(n+1) of them (n = max_step_halvings).
   const std::string first_message = *message;
-  StepStats halves;
-  StepStatus halved = StepInHalves(params, q0, v0, tau_ext, 1, q, v, &halves, message);
-  if (halved != StepStatus::kSuccess && params.solver.type != SolverType::kSap) {
-    // Then the last usable solver: SAP, whose convex problem has one
-    // solution it reaches with a certificate (an AL solver's capped iterate
-    // may have been refused for creating energy, below).
-    StepperParameters sap = params;
-    sap.solver.type = SolverType::kSap;
-    std::string sap_message;
-    halves = StepStats();
-    halved = StepOnce(sap, q0, v0, tau_ext, q, v, &halves, &sap_message);
-    if (halved != StepStatus::kSuccess) {
-      halves = StepStats();
-      halved = StepInHalves(sap, q0, v0, tau_ext, 1, q, v, &halves, &sap_message);
-    }
-    if (halved == StepStatus::kSuccess) {
-      halves.solver_fallback = true;
-    } else {
-      *message += "; SAP: " + sap_message;
-    }
+  StepperParameters fallback = params;
+  StepStats taken;
+  std::string fallback_message;
+  StepStatus retried = status;
+  if (!stage1_failed_ && params.solver.type != SolverType::kSap) {
+    fallback.solver.type = SolverType::kSap;
+    retried = StepOnce(fallback, q0, v0, tau_ext, q, v, &taken, &fallback_message);
   }
-  if (halved != StepStatus::kSuccess) {
+  if (retried != StepStatus::kSuccess) {
+    taken = StepStats();
+    retried = StepInHalves(fallback, q0, v0, tau_ext, 1, q, v, &taken, &fallback_message);
+  }
+  if (retried != StepStatus::kSuccess) {
     std::ostringstream os;
-    os << first_message << "; in halves down to dt/" << (1 << params.solver.budget.max_step_halvings) << ": "
-       << *message;
+    os << first_message << "; " << (fallback.solver.type != params.solver.type ? "SAP, then " : "")
+       << "in halves down to dt/" << (1 << params.solver.budget.max_step_halvings) << ": " << fallback_message;
     *message = os.str();
-    return halved;
+    return retried;
   }
+  taken.solver_fallback = fallback.solver.type != params.solver.type;
   message->clear();
-  *stats = halves;
+  *stats = taken;
   return StepStatus::kSuccess;
 }
 
@@ -203,7 +199,8 @@ StepStatus ThetaMethodStepper::StepOnce(const StepperParameters& params, const V
     // contact query and the constraint Jacobians (J = J(q0), Eq. 7).
     CalcKinematics(model_, q0, v0, BodyRange::All(model_), &cache_q0_);
     const StepStatus status = SolveFreeMotion(theta, q0, v0, tau_ext, stats, message);
-    if (status != StepStatus::kSuccess) return status;
+    stage1_failed_ = status != StepStatus::kSuccess;
+    if (stage1_failed_) return status;
     CalcLinearization(theta);
   }
   {

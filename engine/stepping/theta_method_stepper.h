@@ -96,6 +96,7 @@ class ThetaMethodStepper : public Stepper {
   VectorX q_theta_;
   VectorX energy_scratch_;  // Jᵀγ of an iterate short of convergence (CreatedEnergy).
   double energy_tolerance_ = 0;  // [J] What such an iterate may create per step.
+  bool stage1_failed_ = false;   // The last StepOnce failed in stage 1 (not in the contact solve).
 };
 
 }  // namespace stiction
