@@ -59,7 +59,8 @@ void WorkMeter::BeginStep(const Simulation& sim, const std::vector<ExternalWrenc
   }
 }
 
-StepWork WorkMeter::EndStep(const Simulation& sim) const {
+StepWork WorkMeter::EndStep(const Simulation& sim, const StepStats& stats) const {
+  if (stats.work_metered) return {stats.work_external_J, stats.work_actuators_J, stats.work_cartesian_J};
   const MultibodyModel& model = sim.model();
   const VectorX v_mid = 0.5 * (v0_ + sim.velocities());
   StepWork work;

@@ -27,7 +27,7 @@ std::string DeepestContactBodies(const Simulation& sim);
 /// Work done on the system over one step by the sources the soak measures
 /// [J].
 struct StepWork {
-  double perturbation = 0;  ///< External wrenches (SetExternalWrenches).
+  double perturbation = 0;  ///< External wrenches (SetExternalWrenches); under the θ-method all of τ_ext (motors, gravity compensation).
   double actuators = 0;     ///< PD actuators (scene `actuators:`).
   double cartesian = 0;     ///< Cartesian impedance controllers, posture rows included.
   double total() const { return perturbation + actuators + cartesian; }
@@ -48,8 +48,11 @@ class WorkMeter {
   /// `wrenches` and the Jacobians of the Cartesian controllers' frames at
   /// q_n.
   void BeginStep(const Simulation& sim, const std::vector<ExternalWrench>& wrenches);
-  /// After a successful Step(): the work over that step.
-  StepWork EndStep(const Simulation& sim) const;
+  /// After a successful Step(): the work over that step. The θ-method
+  /// meters it itself, substep by substep (StepStats::work_metered), and
+  /// that is what is returned; otherwise (NMDP) the forces' impulses over
+  /// the step times the mean of v_n and v_{n+1}.
+  StepWork EndStep(const Simulation& sim, const StepStats& stats) const;
 
  private:
   double dt_ = 0;

@@ -46,7 +46,7 @@ class SoakRun {
   // One step and its invariants; true on an enforced violation.
   bool StepAndJudge(const std::vector<ExternalWrench>& wrenches);
   bool JudgeFailedStep(const StepResult& result);
-  void AddWork();
+  void AddWork(const StepStats& stats);
   bool JudgeEnergy();
   bool JudgePenetration();
   // Resets when the run cannot go on from its state; false when a violation
@@ -195,7 +195,7 @@ bool SoakRun::StepAndJudge(const std::vector<ExternalWrench>& wrenches) {
   } else {
     failed_in_row_ = 0;
     fig_.soak_time_s += step_dt;
-    AddWork();
+    AddWork(result.stats);
   }
   if (!StateIsFinite(sim_)) {
     if (Violate("finite_state", "q or v holds NaN or Inf")) violated = true;
@@ -219,8 +219,8 @@ bool SoakRun::JudgeFailedStep(const StepResult& result) {
          Violate("recovery", std::to_string(failed_in_row_) + " failed steps in a row");
 }
 
-void SoakRun::AddWork() {
-  const StepWork work = meter_.EndStep(sim_);
+void SoakRun::AddWork(const StepStats& stats) {
+  const StepWork work = meter_.EndStep(sim_, stats);
   budget_.AddWork(work.total());
   fig_.work_perturbation_J += work.perturbation;
   fig_.work_actuators_J += work.actuators;

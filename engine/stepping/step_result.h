@@ -57,6 +57,18 @@ struct StepStats {
   /// creating energy) and SAP took the step instead (`solver` says SAP;
   /// ThetaMethodStepper::Step).
   bool solver_fallback = false;
+  /// Work done on the system within the step [J], θ-method only
+  /// (`work_metered`): by the generalized forces τ_ext (wrenches, motors,
+  /// gravity compensation), by the PD actuators' rows and by the Cartesian
+  /// impedance and posture rows, each Σ pᵀ (v_i + v_{i+1}) / 2 over the
+  /// substeps taken (p: the impulse of the forces over the substep). For a
+  /// constant mass matrix this is the kinetic energy they add, also when the
+  /// step was taken in halves (a meter that multiplies the last substep's
+  /// effort by the whole step's velocities is not).
+  bool work_metered = false;
+  double work_external_J = 0;
+  double work_actuators_J = 0;
+  double work_cartesian_J = 0;
   /// Where the step's time went [s] (benchmarks, docs/benchmarks.md), by
   /// the stages of ThetaMethodStepper::Step.
   struct TimeSplit {

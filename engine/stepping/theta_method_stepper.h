@@ -72,6 +72,8 @@ class ThetaMethodStepper : public Stepper {
   // the actuators' and Cartesian controllers' efforts (γ/δt of their rows).
   void ReportContacts(const StepperParameters& params, const VectorX& v);
   void ReportEfforts();
+  // StepStats' work of τ_ext and of the actuator and Cartesian rows.
+  void MeterWork(const VectorX& v0, const VectorX& v, const VectorX* tau_ext, StepStats* stats);
   StepStatus UpdatePositions(const ThetaParameters& theta, const VectorX& q0, const VectorX& v0, const VectorX& v,
                              VectorX* q, std::string* message);
   // Speculative margin [m]: pairs that can touch within the step.

@@ -84,8 +84,9 @@ TEST(SoakInvariantsTest, FreeFallBudgetIsMghAndTheKineticEnergyMatchesIt) {
   WorkMeter meter;
   for (int i = 0; i < 200; ++i) {
     meter.BeginStep(sim, {});
-    ASSERT_EQ(sim.Step().status, StepStatus::kSuccess);
-    const StepWork w = meter.EndStep(sim);
+    const StepResult result = sim.Step();
+    ASSERT_EQ(result.status, StepStatus::kSuccess);
+    const StepWork w = meter.EndStep(sim, result.stats);
     EXPECT_EQ(w.total(), 0.0);  // No wrench, no actuator.
     budget.AddWork(w.total());
   }
@@ -109,7 +110,7 @@ TEST(SoakInvariantsTest, WrenchWorkEqualsTheKineticEnergyItGives) {
   // centre of mass also spins the box.
   Simulation sim = Simulation::FromFile(Scene("falling_box"), {"gravity=[0,0,0]"});
   WorkMeter meter;
-  double work = 0;
+  double work = 0, work_by_meter = 0;
   for (int i = 0; i < 300; ++i) {
     const BodyState box = sim.CalcBodyStates()[0];
     // 3 N along x at a body-fixed point 3 cm off the centre along y.
@@ -120,8 +121,11 @@ TEST(SoakInvariantsTest, WrenchWorkEqualsTheKineticEnergyItGives) {
     std::vector<ExternalWrench> wrenches{w};
     sim.SetExternalWrenches(wrenches);
     meter.BeginStep(sim, wrenches);
-    ASSERT_EQ(sim.Step().status, StepStatus::kSuccess);
-    work += meter.EndStep(sim).perturbation;
+    const StepResult result = sim.Step();
+    ASSERT_EQ(result.status, StepStatus::kSuccess);
+    ASSERT_TRUE(result.stats.work_metered);
+    work += meter.EndStep(sim, result.stats).perturbation;  // The stepper's figure.
+    work_by_meter += meter.EndStep(sim, StepStats()).perturbation;  // The meter's own (NMDP).
   }
   const double kinetic = sim.CalcKineticEnergy();
   EXPECT_GT(sim.CalcBodyStates()[0].angular_velocity.norm(), 1.0);  // It does spin.
@@ -129,6 +133,7 @@ TEST(SoakInvariantsTest, WrenchWorkEqualsTheKineticEnergyItGives) {
   // which a free body has in its own velocity coordinates: rounding only
   // (300 steps of sums of O(1) numbers).
   EXPECT_NEAR(work, kinetic, 1e-9 * kinetic) << "work " << work << " J, KE " << kinetic << " J";
+  EXPECT_NEAR(work_by_meter, kinetic, 1e-9 * kinetic) << "work " << work_by_meter << " J, KE " << kinetic << " J";
 }
 
 TEST(SoakInvariantsTest, DefaultPenetrationLimitIsTheSmallestRadiusOfGyration) {
