@@ -35,10 +35,11 @@ class SapSolver final : public SolverBase<SapSolverParameters, SolverType::kSap,
   /// and returns the residual Eq. (26) tests.
   MomentumResidual CalcStoppingCriteriaResidual(const ContactProblem& problem, SolverResult* r);
   /// The final status when iteration `it` should stop: kNonFinite (message
-  /// set), kConverged by Eq. (26) or a round-off stall of ℓ_p below
-  /// `ell_prev`, kMaxIterations at the cap or the deadline (budget_hit).
+  /// set), kConverged by Eq. (26) or a round-off stall of ℓ_p (below
+  /// `ell_prev` for kStallIterations iterations in a row, counted in
+  /// *stalled), kMaxIterations at the cap or the deadline (budget_hit).
   std::optional<SolverStatus> CheckStoppingCriteria(int it, const MomentumResidual& residual, double ell_prev,
-                                                    SolverResult* r) const;
+                                                    int* stalled, SolverResult* r) const;
   /// The Newton direction dv_ = −H⁻¹∇ℓ_p (Alg. 2, line 3); false, with the
   /// message set, when H is not positive definite.
   bool CalcSearchDirectionData(const ContactProblem& problem, SolverResult* r);
