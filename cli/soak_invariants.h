@@ -27,7 +27,9 @@ std::string DeepestContactBodies(const Simulation& sim);
 /// Work done on the system over one step by the sources the soak measures
 /// [J].
 struct StepWork {
-  double perturbation = 0;  ///< External wrenches (SetExternalWrenches); under the θ-method all of τ_ext (motors, gravity compensation).
+  /// External wrenches (SetExternalWrenches); under the θ-method all of
+  /// τ_ext (motors and gravity compensation too).
+  double perturbation = 0;
   double actuators = 0;     ///< PD actuators (scene `actuators:`).
   double cartesian = 0;     ///< Cartesian impedance controllers, posture rows included.
   double total() const { return perturbation + actuators + cartesian; }

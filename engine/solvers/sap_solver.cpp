@@ -189,8 +189,9 @@ std::optional<SolverStatus> SapSolver::CheckStoppingCriteria(int it, const Momen
   // scaled gradient lowers ℓ by a few ulps, and one whose line meets a
   // contact changing region stops short (the clutter: a sphere nearly at
   // rest, ℓ = 2.6 mJ, a predicted decrease of 1.7e-17 J, α = 0.17, accepted
-  // at e_m = 2.8e-6 > ε_r; two more iterations reach 3.5e-8).
-  const bool flat = it > 0 && ell_prev - ell < params_.cost_abs_tolerance + params_.cost_rel_tolerance * std::abs(ell_prev);
+  // at e_m = 2.8e-6 > ε_r; Newton continued there reaches 3.5e-8).
+  const bool flat =
+      it > 0 && ell_prev - ell < params_.cost_abs_tolerance + params_.cost_rel_tolerance * std::abs(ell_prev);
   *stalled = flat ? *stalled + 1 : 0;
   if (*stalled >= kStallIterations && r->momentum_error <= params_.stall_momentum_error) {
     return SolverStatus::kConverged;
