@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -112,6 +113,42 @@ TEST(StepFallbackTest, AnIterateShortOfConvergenceThatCreatesEnergyIsRefused) {
               e0, rise, halved, by_sap);
   EXPECT_LT(rise, 0.1 * e0);
   EXPECT_GT(halved + by_sap, 0);  // The refusal acted.
+}
+
+// The work the stepper meters for a step taken in halves is the work of its
+// halves (StepStats::work_actuators_J, used by stiction-soak's energy
+// budget): the same as two steps of δt/2 from the same state. The effort the
+// step reports is the last half's, so effort × δt × the whole step's mean
+// velocity (the soak's meter before 2026-11-28) is not.
+TEST(StepFallbackTest, AHalvedStepMetersTheWorkOfItsHalves) {
+  Simulation halved = KickedHand("midpoint", "hand/index_joint_0", 300, 3);
+  const VectorX v0 = halved.velocities();
+  const StepResult r = halved.Step();
+  ASSERT_EQ(r.status, StepStatus::kSuccess) << r.message;
+  ASSERT_EQ(r.stats.subdivisions, 1);  // Two halves of 5 ms.
+  ASSERT_TRUE(r.stats.work_metered);
+
+  Simulation halves = KickedHand("midpoint", "hand/index_joint_0", 300, 0);
+  halves.SetTimeStep(0.005);
+  double work = 0;
+  for (int i = 0; i < 2; ++i) {
+    const StepResult h = halves.Step();
+    ASSERT_EQ(h.status, StepStatus::kSuccess) << h.message;
+    work += h.stats.work_actuators_J;
+  }
+  EXPECT_EQ((halved.positions() - halves.positions()).norm(), 0.0);  // The same substeps.
+  EXPECT_NEAR(r.stats.work_actuators_J, work, 1e-12 * std::abs(work));
+
+  double from_effort = 0;  // The last half's effort over the whole step.
+  const std::vector<double>& efforts = halved.actuator_efforts();
+  const std::vector<std::string> names = halved.actuator_names();
+  for (std::size_t i = 0; i < efforts.size(); ++i) {
+    const int dof = halved.model().joint(halved.actuator(names[i]).joint).v_start;
+    from_effort += 0.01 * efforts[i] * 0.5 * (v0[dof] + halved.velocities()[dof]);
+  }
+  std::printf("actuator work of the halved step %.6f J, of its two halves %.6f J, last effort x whole step %.6f J\n",
+              r.stats.work_actuators_J, work, from_effort);
+  EXPECT_GT(std::abs(from_effort - work), 0.1 * std::abs(work));
 }
 
 }  // namespace
