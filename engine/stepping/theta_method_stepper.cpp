@@ -41,6 +41,20 @@ void AddSubstepStats(const StepStats& s, StepStats* total) {
   total->time.line_search += sum.time.line_search;
 }
 
+// The work of constraint c's impulses γ (its rows) over a step from v0 to v:
+// γᵀ J (v0 + v)/2 [J] (an iterate's: v0 = v*).
+double RowWork(const ContactProblem& problem, const Constraint& c, const double* gamma, const VectorX& v0,
+               const VectorX& v) {
+  double work = 0;
+  for (const ConstraintJacobianBlock& b : c.blocks) {
+    const int start = problem.tree_v_start[b.tree], nv = problem.tree_nv[b.tree];
+    for (int i = 0; i < c.num_rows; ++i) {
+      work += 0.5 * gamma[i] * b.J.row(i).dot(v0.segment(start, nv) + v.segment(start, nv));
+    }
+  }
+  return work;
+}
+
 // Energy a step's impulses created beyond what dissipative contact may
 // give, in J (≤ 0: none), for an iterate short of convergence. In the
 // metric of A, ½vᵀAv − ½v*ᵀAv* = Σ_rows γᵀ J (v + v*)/2 + ½ eᵀ(v + v*),
@@ -63,13 +77,9 @@ double CreatedEnergy(const ContactProblem& problem, const VectorX& gamma, const 
     const bool dissipative = c.origin == ConstraintOrigin::kContact || c.origin == ConstraintOrigin::kJointLimit;
     for (const ConstraintJacobianBlock& b : c.blocks) {
       const int start = problem.tree_v_start[b.tree];
-      const int nv = problem.tree_nv[b.tree];
-      jt->segment(start, nv).noalias() += b.J.transpose() * gamma.segment(row, c.num_rows);
-      if (!dissipative) continue;
-      for (int i = 0; i < c.num_rows; ++i) {
-        work += 0.5 * gamma[row + i] * b.J.row(i).dot(v.segment(start, nv) + problem.v_star.segment(start, nv));
-      }
+      jt->segment(start, problem.tree_nv[b.tree]).noalias() += b.J.transpose() * gamma.segment(row, c.num_rows);
     }
+    if (dissipative) work += RowWork(problem, c, gamma.data() + row, problem.v_star, v);
     const double gn = gamma[row + c.num_rows - 1];
     if (dissipative && c.phi0 < 0 && gn > 0) recovery += gn * recovery_fraction * (-c.phi0) / problem.dt;
     row += c.num_rows;
@@ -83,20 +93,6 @@ double CreatedEnergy(const ContactProblem& problem, const VectorX& gamma, const 
     unexplained += 0.5 * (problem.A[t] * (vt - vs) - jt->segment(start, nv)).dot(vt + vs);
   }
   return std::max(work - recovery, 0.0) + std::max(unexplained, 0.0) - (1e-3 * free_energy + tolerance);
-}
-
-// The work of constraint c's impulses γ (its rows) over a step from v0 to v:
-// γᵀ J (v0 + v)/2 [J].
-double RowWork(const ContactProblem& problem, const Constraint& c, const double* gamma, const VectorX& v0,
-               const VectorX& v) {
-  double work = 0;
-  for (const ConstraintJacobianBlock& b : c.blocks) {
-    const int start = problem.tree_v_start[b.tree], nv = problem.tree_nv[b.tree];
-    for (int i = 0; i < c.num_rows; ++i) {
-      work += 0.5 * gamma[i] * b.J.row(i).dot(v0.segment(start, nv) + v.segment(start, nv));
-    }
-  }
-  return work;
 }
 
 }  // namespace
