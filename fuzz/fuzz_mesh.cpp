@@ -3,7 +3,10 @@
 // formats the scenes use (.obj, .stl; Assimp picks the reader by it), the
 // rest is the file, written to the scratch directory and removed after.
 // A mesh that loads for contact is then a body dropped onto the ground, once
-// rigid and once compliant (its volume mesh is generated from the hull).
+// rigid and once compliant (its volume mesh is generated from the hull). An
+// .obj is also read as a compound (`pieces: true`: Stiction's own OBJ
+// reader, one convex piece per object) with its mass from the pieces'
+// union, whether or not Assimp could load it.
 #include <string>
 
 #include "engine/common/error.h"
@@ -16,6 +19,15 @@ namespace stiction {
 namespace {
 
 constexpr const char* kExtensions[] = {"obj", "stl"};
+
+/// The OBJ file's objects as the convex pieces of a body of computed mass.
+std::string PiecesScene(const std::string& file) {
+  return std::string("time_step: 0.01\n"
+                     "world_geometry:\n  - {name: ground, shape: {type: half_space}}\n"
+                     "bodies:\n  - name: m\n    density: 1000\n    pose: {position: [0, 0, 0.05]}\n"
+                     "    geometry:\n      - shape: {type: mesh, file: ") +
+         file + ", scale: 0.1, pieces: true}\n";
+}
 
 std::string DropScene(const std::string& file, bool compliant) {
   return std::string("time_step: 0.01\n"
@@ -37,6 +49,9 @@ int StictionFuzzMesh(const std::uint8_t* data, std::size_t size) {
     LoadRenderMesh(file.path());
   } catch (const InputError& e) {
     CheckCleanError(e);
+  }
+  if (name == "mesh.obj") {
+    LoadAndStep([&] { return LoadSceneString(PiecesScene(name), FuzzScratchDir() + "/pieces.yaml", FuzzScratchDir()); });
   }
   try {
     LoadCollisionMesh(file.path(), Vector3(0.1, 0.2, 0.3));

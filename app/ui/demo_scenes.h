@@ -20,6 +20,7 @@ inline constexpr DemoScene kDemoScenes[] = {
     {"Slip control (SAP Sec. VI-D)", "slip_control.yaml"},
     {"Clutter (40 objects)", "clutter.yaml"},
     {"Dish piling: plates under a heavy pot (try PGS, a budget)", "dish_pile.yaml"},
+    {"Concave objects: marbles in a bowl and a cup (revolved shapes)", "marbles_in_bowl.yaml"},
     {"Incline", "incline.yaml"},
     {"Spring-cylinder (friction)", "spring_cylinder_friction.yaml"},
     {"Spring-cylinder (frictionless)", "spring_cylinder.yaml"},

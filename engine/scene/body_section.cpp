@@ -3,9 +3,11 @@
 // when not given), and a free body's pose and velocity (read by
 // joint_section.cpp once the joints are known).
 #include <array>
+#include <stdexcept>
 #include <string_view>
 #include <vector>
 
+#include "engine/scene/compound_mass.h"
 #include "engine/scene/scene_parser.h"
 #include "engine/scene/shape_inertia.h"
 
@@ -48,8 +50,9 @@ Matrix3 CalcSolidInertia(const std::vector<const GeometryDescription*>& solids, 
 }
 
 /// With `density`: the mass; without `inertia`: the inertia (and, without
-/// `com`, the centre of mass), both from the collision geometry as uniform
-/// solids of one density.
+/// `com`, the centre of mass), both from the collision geometry as one
+/// uniform solid: the union of its pieces, where they overlap counted once
+/// (compound_mass.h).
 void ComputeMassProperties(const YamlReader& reader, const MapView& body, BodyDescription* out) {
   std::vector<const GeometryDescription*> solids;
   for (const GeometryDescription& g : out->geometries) {
@@ -61,28 +64,49 @@ void ComputeMassProperties(const YamlReader& reader, const MapView& body, BodyDe
   const std::string needs = has_density ? "'density'" : "computing the inertia";
   const YAML::Node& at = has_density ? body.Get("density") : body.node();
   const Ctx at_ctx = has_density ? body.CtxOf("density") : body.ctx();
+  const std::string give = std::string(has_density ? "'mass' and " : "") + "'inertia'";
   if (solids.empty()) {
-    Fail(at_ctx, at,
-         needs + " needs collision geometry, and body " + Quote(out->name) +
-             " has none; give " + (has_density ? "'mass' and " : "") + "'inertia'");
+    Fail(at_ctx, at, needs + " needs collision geometry, and body " + Quote(out->name) + " has none; give " + give);
   }
+  bool primitives = true;
   for (const GeometryDescription* g : solids) {
-    if (!HasClosedFormMassProperties(g->shape.type)) {
+    std::string why_not;
+    if (!HasComputableMassProperties(g->shape, &why_not)) {
+      const std::string piece = g->shape.mesh_data ? " (" + g->shape.mesh_data->name + ")" : "";
       Fail(at_ctx, at,
-           needs + " needs solid primitives, but geometry " + Quote(g->name) +
-               " is a mesh (its volume is not computed); give " +
-               (has_density ? "'mass' and " : "") + "'inertia'");
+           needs + " needs solid primitives or convex pieces, but geometry " + Quote(g->name) + piece + ": " +
+               why_not + "; give " + give);
     }
+    primitives = primitives && HasClosedFormMassProperties(g->shape.type);
   }
-  const SolidVolume solid = CalcSolidVolume(solids);
+  UnionIntegrals solid;
+  try {
+    solid = IntegrateUnion(solids);
+  } catch (const std::invalid_argument& e) {
+    Fail(at_ctx, at, needs + ": " + e.what());
+  }
+  if (primitives && solid.overlapping_pairs == 0) {
+    // Disjoint primitives: their closed forms, summed.
+    const SolidVolume sum = CalcSolidVolume(solids);
+    if (has_density) {
+      out->mass = reader.ReadPositive(body.CtxOf("density"), body.Get("density")) * sum.volume;
+    }
+    if (has_inertia) return;
+    const Vector3 centroid = sum.weighted_centroid / sum.volume;
+    const Matrix3 I = CalcSolidInertia(solids, out->mass / sum.volume, centroid);
+    out->I_Bcm_B = 0.5 * (I + I.transpose());
+    if (!body.Has("com")) out->com_B = centroid;
+    return;
+  }
   if (has_density) {
-    out->mass = reader.ReadPositive(body.CtxOf("density"), body.Get("density")) * solid.volume;
+    out->mass = reader.ReadPositive(body.CtxOf("density"), body.Get("density")) * solid.integrals.volume;
   }
   if (has_inertia) return;
-  const Vector3 centroid = solid.weighted_centroid / solid.volume;
-  const Matrix3 I = CalcSolidInertia(solids, out->mass / solid.volume, centroid);
-  out->I_Bcm_B = 0.5 * (I + I.transpose());
-  if (!body.Has("com")) out->com_B = centroid;
+  // As above, a given `com` moves the centre of mass and keeps the solid's
+  // inertia about its own centroid (docs/scene-format.md).
+  const SolidMassProperties union_properties = ToMassProperties(solid.integrals, out->mass / solid.integrals.volume);
+  out->I_Bcm_B = union_properties.inertia_about_com;
+  if (!body.Has("com")) out->com_B = union_properties.com;
 }
 
 /// `mass` or `density`, `com`, `inertia`.
@@ -102,7 +126,8 @@ void ParseMass(const YamlReader& reader, const MapView& map, BodyDescription* ou
 
 }  // namespace
 
-BodyDescription SceneParser::ParseBody(const Ctx& ctx, const YAML::Node& node, PendingFreeState* free_state) const {
+BodyDescription SceneParser::ParseBody(const Ctx& ctx, const YAML::Node& node, PendingFreeState* free_state,
+                                       std::vector<std::size_t>* entry_of_geometry) const {
   const MapView map(reader_, ctx, node);
   map.AllowOnly(kBodyKeys);
   map.Require("name");
@@ -123,8 +148,12 @@ BodyDescription SceneParser::ParseBody(const Ctx& ctx, const YAML::Node& node, P
     if (geometry.IsSequence()) {
       std::size_t i = 0;
       for (const auto& [element, element_ctx] : reader_.Elements(geometry_ctx, geometry)) {
-        out.geometries.push_back(ParseGeometry(element_ctx, element, out.name + "_" + std::to_string(i++),
-                                               /*in_world=*/false, out.color));
+        for (GeometryDescription& g :
+             ParseGeometry(element_ctx, element, out.name + "_" + std::to_string(i), /*in_world=*/false, out.color)) {
+          out.geometries.push_back(std::move(g));
+          entry_of_geometry->push_back(i);
+        }
+        ++i;
       }
     }
   }
@@ -134,7 +163,8 @@ BodyDescription SceneParser::ParseBody(const Ctx& ctx, const YAML::Node& node, P
   return out;
 }
 
-void SceneParser::RegisterBodyGeometryNames(const BodyDescription& body, const Ctx& ctx, const YAML::Node& node) {
+void SceneParser::RegisterBodyGeometryNames(const BodyDescription& body, const Ctx& ctx, const YAML::Node& node,
+                                            const std::vector<std::size_t>& entry_of_geometry) {
   // Re-walk the list for exact error locations of duplicates.
   std::vector<std::pair<YAML::Node, Ctx>> elements;
   const MapView map(reader_, ctx, node);
@@ -142,16 +172,18 @@ void SceneParser::RegisterBodyGeometryNames(const BodyDescription& body, const C
     elements = reader_.Elements(map.CtxOf("geometry"), map.Get("geometry"));
   }
   for (std::size_t i = 0; i < body.geometries.size(); ++i) {
-    RegisterGeometryName(body.geometries[i], elements[i].second, elements[i].first);
+    const auto& [element, element_ctx] = elements[entry_of_geometry[i]];
+    RegisterGeometryName(body.geometries[i], element_ctx, element);
   }
 }
 
 void SceneParser::ParseBodies() {
   for (const auto& [node, ctx] : merged_.ListElements("bodies")) {
     PendingFreeState free_state;
-    BodyDescription body = ParseBody(ctx, node, &free_state);
+    std::vector<std::size_t> entry_of_geometry;
+    BodyDescription body = ParseBody(ctx, node, &free_state, &entry_of_geometry);
     Register(&body_names_, ctx, node, body.name, body.where);
-    RegisterBodyGeometryNames(body, ctx, node);
+    RegisterBodyGeometryNames(body, ctx, node, entry_of_geometry);
     scene_.bodies.push_back(std::move(body));
     free_states_.push_back(std::move(free_state));
     body_nodes_.emplace_back(node, ctx);

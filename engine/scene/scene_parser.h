@@ -124,14 +124,21 @@ class SceneParser {
                    const SourceLocation& where) const;
 
   // geometry_section.cpp
-  GeometryDescription ParseGeometry(const Ctx& ctx, const YAML::Node& node, const std::string& default_name,
-                                    bool in_world, const Vector4& default_color) const;
+  /// One geometry, or the convex pieces of a compound entry (a `revolved`
+  /// shape, a mesh with `pieces: true`), named "<name>_<k>".
+  std::vector<GeometryDescription> ParseGeometry(const Ctx& ctx, const YAML::Node& node,
+                                                 const std::string& default_name, bool in_world,
+                                                 const Vector4& default_color) const;
   /// Adds a geometry's name (a duplicate fails at the entry's `name`, or at
   /// the entry when it has none).
   void RegisterGeometryName(const GeometryDescription& geometry, const Ctx& ctx, const YAML::Node& node);
   // body_section.cpp
-  BodyDescription ParseBody(const Ctx& ctx, const YAML::Node& node, PendingFreeState* free_state) const;
-  void RegisterBodyGeometryNames(const BodyDescription& body, const Ctx& ctx, const YAML::Node& node);
+  /// `entry_of_geometry[i]`: the index of the `geometry` entry that made
+  /// the body's geometry i.
+  BodyDescription ParseBody(const Ctx& ctx, const YAML::Node& node, PendingFreeState* free_state,
+                            std::vector<std::size_t>* entry_of_geometry) const;
+  void RegisterBodyGeometryNames(const BodyDescription& body, const Ctx& ctx, const YAML::Node& node,
+                                 const std::vector<std::size_t>& entry_of_geometry);
   // joint_section.cpp
   void CheckJointBodies(const MapView& map, const JointDescription& joint);
   void RefuseFreeState(const BodyDescription& body, const JointDescription& joint,
