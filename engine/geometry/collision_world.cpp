@@ -159,7 +159,8 @@ void NarrowPhase(const CollisionGeometry& X, const CollisionGeometry& Y, double 
       case ShapeType::kBox:
         SphereBoxContacts(c, r, Y.shape().size, Y.X_WG(), margin, out);
         return;
-      default: break;  // Mesh, cylinder: FCL below.
+      case ShapeType::kMesh: SphereHullContacts(c, r, Hull(Y), margin, out); return;
+      default: break;  // Cylinder: FCL below.
     }
   }
   if (tx == ShapeType::kCapsule && ty == ShapeType::kCapsule) {

@@ -234,6 +234,79 @@ void SphereSphereContacts(const Vector3& c_A, double r_A, const Vector3& c_B, do
   out->push_back(c);
 }
 
+void SphereHullContacts(const Vector3& c_A, double r_A, const PlacedHull& B, double margin,
+                        std::vector<ContactPoint>* out) {
+  const ConvexHull& hull = *B.hull;
+  const Vector3 c = B.X_WG.R.transpose() * (c_A - B.X_WG.p);  // Centre in G.
+  // The face plane the centre is farthest beyond (or least inside).
+  int best = -1;
+  double s_best = -std::numeric_limits<double>::infinity();
+  for (std::size_t f = 0; f < hull.faces.size(); ++f) {
+    const double s = hull.faces[f].normal_G.dot(c) - hull.faces[f].offset;
+    if (s > s_best) {
+      s_best = s;
+      best = static_cast<int>(f);
+    }
+  }
+  if (best < 0) return;
+  Vector3 n = Vector3::UnitZ();  // Unit, from the hull surface towards the centre.
+  Vector3 q = Vector3::Zero();  // Hull surface point.
+  double phi = 0;
+  if (s_best <= 0) {
+    // Centre inside: leave through the nearest face.
+    n = hull.faces[best].normal_G;
+    q = c - s_best * n;
+    phi = s_best - r_A;
+  } else {
+    // Outside: the closest point lies on a face the centre sees (s > 0),
+    // inside it or on its boundary.
+    double d2_best = std::numeric_limits<double>::infinity();
+    for (const ConvexHull::Face& face : hull.faces) {
+      const double s = face.normal_G.dot(c) - face.offset;
+      if (s <= 0) continue;
+      const Vector3 projected = c - s * face.normal_G;
+      bool inside = true;
+      const std::size_t m = face.vertices.size();
+      for (std::size_t i = 0; i < m && inside; ++i) {
+        const Vector3& a = hull.vertices_G[face.vertices[i]];
+        const Vector3& b = hull.vertices_G[face.vertices[(i + 1) % m]];
+        inside = (b - a).cross(projected - a).dot(face.normal_G) >= 0;
+      }
+      if (inside) {
+        if (s * s < d2_best) {
+          d2_best = s * s;
+          q = projected;
+        }
+        continue;
+      }
+      for (std::size_t i = 0; i < m; ++i) {
+        const Vector3& a = hull.vertices_G[face.vertices[i]];
+        const Vector3& b = hull.vertices_G[face.vertices[(i + 1) % m]];
+        const Vector3 ab = b - a;
+        const double t = std::clamp((c - a).dot(ab) / std::max(ab.squaredNorm(), 1e-300), 0.0, 1.0);
+        const Vector3 x = a + t * ab;
+        const double d2 = (c - x).squaredNorm();
+        if (d2 < d2_best) {
+          d2_best = d2;
+          q = x;
+        }
+      }
+    }
+    const double distance = std::sqrt(d2_best);
+    n = distance > 0 ? Vector3((c - q) / distance) : hull.faces[best].normal_G;
+    phi = distance - r_A;
+  }
+  if (!(phi < margin)) return;
+  const Vector3 n_W = B.X_WG.R * n;
+  const Vector3 hull_point_W = B.X_WG * q;
+  const Vector3 sphere_point_W = c_A - r_A * n_W;
+  ContactPoint contact;
+  contact.nhat_AB_W = -n_W;  // From the sphere (A) towards the hull (B).
+  contact.phi = phi;
+  contact.p_W = 0.5 * (hull_point_W + sphere_point_W);
+  out->push_back(contact);
+}
+
 void SphereBoxContacts(const Vector3& c_A, double r_A, const Vector3& size_B,
                        const RigidTransform& X_WB, double margin,
                        std::vector<ContactPoint>* out) {

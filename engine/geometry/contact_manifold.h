@@ -92,6 +92,14 @@ void SphereSphereContacts(const Vector3& c_A, double r_A, const Vector3& c_B, do
 void SphereBoxContacts(const Vector3& c_A, double r_A, const Vector3& size_B,
                        const RigidTransform& X_WB, double margin,
                        std::vector<ContactPoint>* out);
+
+/// Sphere A (centre c_A [m], radius r_A [m]) against the convex hull B, in
+/// closed form: the exact closest point of the hull (on a face the centre
+/// sees, or on one of that face's edges), or with the centre inside, the
+/// nearest face. At most one point; normal from A towards B. FCL's GJK
+/// (libccd) did this to 1e-9 m at a fifth of a bowl of marbles' step.
+void SphereHullContacts(const Vector3& c_A, double r_A, const PlacedHull& B, double margin,
+                        std::vector<ContactPoint>* out);
 void SphereCapsuleContacts(const Vector3& c_A, double r_A, const PlacedRound& capsule_B,
                            double margin, std::vector<ContactPoint>* out);
 /// One point at the closest points of the two axes; two points (the ends of

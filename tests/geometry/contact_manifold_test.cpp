@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/geometry/mesh_loader.h"
 #include "tests/geometry/pose_helpers.h"
 
 namespace stiction {
@@ -79,6 +80,61 @@ TEST(ContactManifoldTest, SphereInsideBoxLeavesThroughNearestFace) {
   ASSERT_EQ(out.size(), 1u);
   EXPECT_NEAR(out[0].phi, 2e-3, kExact);
   EXPECT_TRUE(out[0].nhat_AB_W.isApprox(-dir, kExact));
+}
+
+TEST(ContactManifoldTest, SphereAgainstABoxHullMatchesTheBoxFormula) {
+  // The closed form for hulls against the one for boxes, on a rotated,
+  // shifted 0.2 x 0.1 x 0.3 box: sphere centres on a grid through the face,
+  // edge and vertex regions and the inside.
+  const Vector3 size(0.2, 0.1, 0.3);
+  const ConvexHull hull = MakeBoxHull(size);
+  const RigidTransform X_WB = Pose(Vector3(0.3, -0.2, 0.1), Rot(0.7, Vector3(1, 2, 3).normalized()));
+  int outside = 0, inside = 0;
+  for (double x = -0.2; x <= 0.2001; x += 0.05) {
+    for (double y = -0.15; y <= 0.1501; y += 0.05) {
+      for (double z = -0.25; z <= 0.2501; z += 0.05) {
+        const Vector3 c_W = X_WB * Vector3(x + 0.013, y + 0.007, z + 0.003);  // Off the symmetry planes.
+        std::vector<ContactPoint> box, from_hull;
+        SphereBoxContacts(c_W, 0.02, size, X_WB, 1.0, &box);
+        SphereHullContacts(c_W, 0.02, PlacedHull{&hull, X_WB}, 1.0, &from_hull);
+        ASSERT_EQ(box.size(), 1u);
+        ASSERT_EQ(from_hull.size(), 1u);
+        EXPECT_NEAR(from_hull[0].phi, box[0].phi, kExact);
+        EXPECT_TRUE(from_hull[0].nhat_AB_W.isApprox(box[0].nhat_AB_W, 1e-9));
+        EXPECT_TRUE(from_hull[0].p_W.isApprox(box[0].p_W, 1e-9));
+        (box[0].phi + 0.02 > 0 ? outside : inside) += 1;
+      }
+    }
+  }
+  EXPECT_GT(outside, 100);
+  EXPECT_GT(inside, 10);
+}
+
+TEST(ContactManifoldTest, SphereAgainstATetrahedronFindsItsVertexEdgeAndFace) {
+  // The unit corner tetrahedron (0, e_x, e_y, e_z): a centre beyond the
+  // origin is nearest the vertex, one below the x axis the edge, one above
+  // the slanted face that face.
+  std::vector<Vector3> points = {Vector3::Zero(), Vector3::UnitX(), Vector3::UnitY(), Vector3::UnitZ()};
+  const ConvexHull hull = ComputeConvexHull(points, "tetrahedron");
+  const PlacedHull tet{&hull, Pose(Vector3::Zero())};
+  auto contact = [&](const Vector3& c) {
+    std::vector<ContactPoint> out;
+    SphereHullContacts(c, 0.1, tet, 10.0, &out);
+    EXPECT_EQ(out.size(), 1u);
+    return out.at(0);
+  };
+  const ContactPoint vertex = contact(Vector3(-0.3, -0.4, -1.2));
+  EXPECT_NEAR(vertex.phi, 1.3 - 0.1, kExact);
+  const ContactPoint edge = contact(Vector3(0.5, -0.3, -0.4));
+  EXPECT_NEAR(edge.phi, 0.5 - 0.1, kExact);
+  EXPECT_TRUE(edge.nhat_AB_W.isApprox(Vector3(0, 0.6, 0.8), kExact));
+  const Vector3 n = Vector3::Ones().normalized();
+  const ContactPoint face = contact(Vector3::Constant(0.25) + 0.7 * n);
+  EXPECT_NEAR(face.phi, 0.7 + (0.75 - 1.0) / std::sqrt(3.0) - 0.1, kExact);
+  EXPECT_TRUE(face.nhat_AB_W.isApprox(-n, kExact));
+  const ContactPoint deep = contact(Vector3(0.1, 0.2, 0.3));  // Inside, nearest the x = 0 face.
+  EXPECT_NEAR(deep.phi, -0.1 - 0.1, kExact);
+  EXPECT_TRUE(deep.nhat_AB_W.isApprox(Vector3::UnitX(), kExact));
 }
 
 TEST(ContactManifoldTest, HullHullReportsEdgeContactAsNotAFace) {
