@@ -234,6 +234,25 @@ void SphereSphereContacts(const Vector3& c_A, double r_A, const Vector3& c_B, do
   out->push_back(c);
 }
 
+namespace {
+
+/// Sphere A (centre c_A, radius r_A) against a polytope B whose surface
+/// point nearest the centre is `surface_W`, `n_W` the unit normal from it
+/// towards the centre: one point halfway between the surfaces, normal from
+/// A towards B, when phi < margin.
+void AppendSphereContact(const Vector3& c_A, double r_A, double phi, const Vector3& n_W, const Vector3& surface_W,
+                         double margin, std::vector<ContactPoint>* out) {
+  if (!(phi < margin)) return;
+  const Vector3 sphere_point_W = c_A - r_A * n_W;
+  ContactPoint c;
+  c.nhat_AB_W = -n_W;
+  c.phi = phi;
+  c.p_W = 0.5 * (surface_W + sphere_point_W);
+  out->push_back(c);
+}
+
+}  // namespace
+
 void SphereHullContacts(const Vector3& c_A, double r_A, const PlacedHull& B, double margin,
                         std::vector<ContactPoint>* out) {
   const ConvexHull& hull = *B.hull;
@@ -296,15 +315,7 @@ void SphereHullContacts(const Vector3& c_A, double r_A, const PlacedHull& B, dou
     n = distance > 0 ? Vector3((c - q) / distance) : hull.faces[best].normal_G;
     phi = distance - r_A;
   }
-  if (!(phi < margin)) return;
-  const Vector3 n_W = B.X_WG.R * n;
-  const Vector3 hull_point_W = B.X_WG * q;
-  const Vector3 sphere_point_W = c_A - r_A * n_W;
-  ContactPoint contact;
-  contact.nhat_AB_W = -n_W;  // From the sphere (A) towards the hull (B).
-  contact.phi = phi;
-  contact.p_W = 0.5 * (hull_point_W + sphere_point_W);
-  out->push_back(contact);
+  AppendSphereContact(c_A, r_A, phi, B.X_WG.R * n, B.X_WG * q, margin, out);
 }
 
 void SphereBoxContacts(const Vector3& c_A, double r_A, const Vector3& size_B,
@@ -338,15 +349,7 @@ void SphereBoxContacts(const Vector3& c_A, double r_A, const Vector3& size_B,
     s_B[axis] = n_B[axis] * h[axis];
     phi = -depth - r_A;
   }
-  if (!(phi < margin)) return;
-  const Vector3 n_W = X_WB.R * n_B;
-  const Vector3 box_point_W = X_WB * s_B;
-  const Vector3 sphere_point_W = c_A - r_A * n_W;
-  ContactPoint c;
-  c.nhat_AB_W = -n_W;  // From the sphere (A) towards the box (B).
-  c.phi = phi;
-  c.p_W = 0.5 * (box_point_W + sphere_point_W);
-  out->push_back(c);
+  AppendSphereContact(c_A, r_A, phi, X_WB.R * n_B, X_WB * s_B, margin, out);
 }
 
 void SphereCapsuleContacts(const Vector3& c_A, double r_A, const PlacedRound& capsule_B,
