@@ -1,5 +1,6 @@
 #include "engine/scene/obj_pieces.h"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
