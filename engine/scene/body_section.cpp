@@ -72,16 +72,17 @@ void ComputeMassProperties(const YamlReader& reader, const MapView& body, BodyDe
   for (const GeometryDescription* g : solids) {
     std::string why_not;
     if (!HasComputableMassProperties(g->shape, &why_not)) {
-      const std::string piece = g->shape.mesh_data ? " (" + g->shape.mesh_data->name + ")" : "";
       Fail(at_ctx, at,
-           needs + " needs solid primitives or convex pieces, but geometry " + Quote(g->name) + piece + ": " +
-               why_not + "; give " + give);
+           needs + " needs solid primitives or convex pieces, but geometry " + Quote(g->name) + ": " + why_not +
+               "; give " + give);
     }
     primitives = primitives && HasClosedFormMassProperties(g->shape.type);
   }
   UnionIntegrals solid;
   try {
     solid = IntegrateUnion(solids);
+  } catch (const UnusablePieceError& e) {
+    Fail(at_ctx, at, needs + " needs solid primitives or convex pieces, but " + e.what() + "; give " + give);
   } catch (const std::invalid_argument& e) {
     Fail(at_ctx, at, needs + ": " + e.what());
   }

@@ -157,7 +157,7 @@ bool HasComputableMassProperties(const ShapeDescription& shape, std::string* why
                "an OBJ file with 'pieces: true')";
     return false;
   }
-  return !PolyhedronOfConvexMesh(*shape.mesh_data, shape.mesh_scale, why_not).empty();
+  return true;
 }
 
 UnionIntegrals IntegrateUnion(const std::vector<const GeometryDescription*>& geometries, int max_terms) {
@@ -170,7 +170,9 @@ UnionIntegrals IntegrateUnion(const std::vector<const GeometryDescription*>& geo
     if (g->shape.type == ShapeType::kMesh) {
       std::string why_not;
       local = PolyhedronOfConvexMesh(*g->shape.mesh_data, g->shape.mesh_scale, &why_not);
-      if (local.empty()) throw std::invalid_argument("geometry '" + g->name + "': " + why_not);
+      if (local.empty()) {
+        throw UnusablePieceError("geometry '" + g->name + "' (" + g->shape.mesh_data->name + "): " + why_not);
+      }
       integrals = Integrate(local);
     } else {
       local = g->shape.type == ShapeType::kBox ? BoxPolyhedron(g->shape.size) : StandIn(g->shape);
@@ -186,8 +188,9 @@ UnionIntegrals IntegrateUnion(const std::vector<const GeometryDescription*>& geo
   const int n = static_cast<int>(pieces.size());
   UnionIntegrals out;
   for (const Piece& p : pieces) out.integrals += p.integrals;
-  // Which pairs share volume.
+  // Which pairs share volume, and what they share.
   std::vector<std::vector<bool>> overlap(n, std::vector<bool>(n, false));
+  std::map<std::pair<int, int>, ConvexPolyhedron> shared;
   for (int i = 0; i < n; ++i) {
     for (int j = i + 1; j < n; ++j) {
       const Piece& a = pieces[i];
@@ -197,7 +200,9 @@ UnionIntegrals IntegrateUnion(const std::vector<const GeometryDescription*>& geo
         continue;
       }
       if (SeparatedByAFacePlane(a.polyhedron, b.polyhedron, tolerance)) continue;
-      if (Intersect(a.polyhedron, b.polyhedron, tolerance).empty()) continue;
+      ConvexPolyhedron common = Intersect(a.polyhedron, b.polyhedron, tolerance);
+      if (common.empty()) continue;
+      shared.emplace(std::make_pair(i, j), std::move(common));
       overlap[i][j] = overlap[j][i] = true;
       ++out.overlapping_pairs;
     }
@@ -211,7 +216,8 @@ UnionIntegrals IntegrateUnion(const std::vector<const GeometryDescription*>& geo
       bool all = true;
       for (int m : members) all = all && overlap[m][j];
       if (!all) continue;
-      const ConvexPolyhedron next = Intersect(common, pieces[j].polyhedron, tolerance);
+      const ConvexPolyhedron next = members.size() == 1 ? shared.at({members[0], j})
+                                                         : Intersect(common, pieces[j].polyhedron, tolerance);
       if (next.empty()) continue;
       if (++out.intersection_terms > max_terms) {
         throw std::invalid_argument("more than " + std::to_string(max_terms) +

@@ -4,6 +4,7 @@
 // the union of its pieces, so that where pieces overlap the overlap counts
 // once. Used by body_section.cpp for `density` and for an inertia the file
 // does not give.
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,16 @@ ConvexPolyhedron PolyhedronOfConvexMesh(const MeshData& mesh, const Vector3& sca
 
 /// True for the pieces whose volume the loader computes: sphere, box,
 /// capsule, cylinder, and a mesh given in memory (a revolved shape's tile, a
-/// piece of an OBJ file) that is closed and convex.
+/// piece of an OBJ file; IntegrateUnion checks that it is closed and convex).
+/// Else false with *why_not set.
 bool HasComputableMassProperties(const ShapeDescription& shape, std::string* why_not);
+
+/// IntegrateUnion's refusal of one piece: a mesh that is not closed or not
+/// convex. what() is "geometry '<name>' (<mesh name>): <reason>".
+class UnusablePieceError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
 
 struct UnionIntegrals {
   SolidIntegrals integrals;     ///< Of the union, in the body frame.
@@ -33,8 +42,9 @@ struct UnionIntegrals {
 /// plus those of three, .... Intersections are of convex polyhedra: exact for
 /// boxes and meshes; spheres, capsules and cylinders stand in as polyhedra
 /// of 32 sectors and 16 rings, so an overlap with one of them is computed to
-/// about 1% of the overlap's own integrals. Throws std::invalid_argument when
-/// more than `max_terms` intersections overlap.
+/// about 1% of the overlap's own integrals. Throws UnusablePieceError for a
+/// mesh piece that is not closed and convex, std::invalid_argument when more
+/// than `max_terms` intersections overlap.
 UnionIntegrals IntegrateUnion(const std::vector<const GeometryDescription*>& pieces, int max_terms = 10000);
 
 }  // namespace stiction

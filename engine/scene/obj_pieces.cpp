@@ -16,7 +16,6 @@ namespace {
 struct RawPiece {
   std::string name;
   std::vector<std::vector<int>> faces;  ///< Global vertex indices, 0-based.
-  std::vector<int> face_lines;
 };
 
 [[noreturn]] void FailAt(const std::string& path, int line, const std::string& reason) {
@@ -56,7 +55,7 @@ std::vector<MeshData> ReadObjPieces(const std::string& path) {
       std::getline(words >> std::ws, name);
       while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.pop_back();
       if (keyword == "o") has_objects = true;
-      (keyword == "o" ? by_object : by_group).push_back({name, {}, {}});
+      (keyword == "o" ? by_object : by_group).push_back({name, {}});
     } else if (keyword == "f") {
       std::vector<int> face;
       std::string corner;
@@ -77,9 +76,8 @@ std::vector<MeshData> ReadObjPieces(const std::string& path) {
       }
       if (face.size() < 3) FailAt(path, line, "a face needs at least three vertices");
       for (auto* list : {&by_object, &by_group}) {
-        if (list->empty()) list->push_back({"", {}, {}});
+        if (list->empty()) list->push_back({"", {}});
         list->back().faces.push_back(face);
-        list->back().face_lines.push_back(line);
       }
     }
   }
