@@ -70,7 +70,6 @@ class SoakRun {
   // reset; one second after the script's last command the soak resets (a
   // "replay restart") so that the script runs again and again.
   SceneGripper gripper_;
-  std::int64_t replay_end_step_ = 0;
   SoakEventSource events_;
   WorkMeter meter_;
   EnergyBudget budget_;
@@ -88,9 +87,6 @@ SoakRun::SoakRun(const SoakOptions& options, Simulation* sim, std::ostream& out,
       err_(err),
       gripper_(SceneGripper::ForScene(*sim)),
       events_(*sim, options.events, options.seed) {
-  if (const CommandPlayer* player = gripper_.player()) {
-    replay_end_step_ = player->last_step() + static_cast<std::int64_t>(std::llround(1.0 / sim_.time_step()));
-  }
   results_.energy_limit = {options.energy_ratio_max, EnergyFloor(sim_.model(), options.energy_floor_height_m)};
   results_.max_penetration_m = options.max_penetration_m.value_or(SmallestRadiusOfGyration(sim_.model(), 0.05));
   results_.memory = ResidentMemoryMonitor(options.rss_growth_limit_mb * kMiB);
@@ -159,7 +155,10 @@ std::vector<ExternalWrench> SoakRun::DrawEvents() {
     Log("reset");
   }
   const CommandPlayer* player = gripper_.player();
-  if (player && player->finished() && sim_.step_index() >= replay_end_step_) {
+  // The script ran to its end (waits make that step known only then): 1 s
+  // later it starts over.
+  if (player && player->finished() &&
+      sim_.step_index() >= player->finished_step() + static_cast<std::int64_t>(std::llround(1.0 / sim_.time_step()))) {
     Reset();
     ++fig_.replay_restarts;
     Log("reset (replay restart)");

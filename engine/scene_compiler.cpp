@@ -261,7 +261,7 @@ std::vector<RigidTransform> InitialPoses(const BuiltModel& built) {
 /// An arm gripper's impedance at the start pose: E = X_BE on the
 /// end-effector body (a known body: the loader's check, gripper_section.cpp).
 std::optional<CartesianImpedance> CompileGripperImpedance(const GripperDescription& g, const BuiltModel& built) {
-  if (!g.present || g.end_effector_body.empty()) return std::nullopt;
+  if (g.end_effector_body.empty()) return std::nullopt;
   const MultibodyModel& model = *built.model;
   const VectorX& q0 = built.q0;
   const int body = model.FindBody(g.end_effector_body);
@@ -419,7 +419,11 @@ CompiledScene CompileScene(const SceneDescription& loaded) {
   out.gravity_compensation = CompileGravityCompensation(scene, model);
   out.actuators = CompileActuators(scene, model);
   out.motors = CompileMotors(scene, model);
-  out.gripper_impedance = CompileGripperImpedance(scene.gripper, out.multibody);
+  for (const GripperDescription& g : scene.grippers) {
+    if (std::optional<CartesianImpedance> c = CompileGripperImpedance(g, out.multibody)) {
+      out.gripper_impedances.push_back({&g - scene.grippers.data(), std::move(*c)});
+    }
+  }
   return out;
 }
 

@@ -34,6 +34,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "engine/contact/cartesian_impedance_constraints.h"
@@ -74,11 +76,12 @@ struct CompiledScene {
   std::vector<JointMotor> motors;
   /// The joints of the robots with `gravity_compensation`.
   GravityCompensation gravity_compensation;
-  /// An arm gripper's controller (docs/teleop.md): the end-effector frame
-  /// held where it starts (q0), with a posture term on the revolute and
-  /// prismatic joints between it and the world at their initial values.
-  /// nullopt for a gantry gripper or none.
-  std::optional<CartesianImpedance> gripper_impedance;
+  /// The arm grippers' controllers (docs/teleop.md), one per arm gripper in
+  /// scene order as (index in scene.grippers, impedance): the end-effector
+  /// frame held where it starts (q0), with a posture term on the revolute
+  /// and prismatic joints between it and the world at their initial values.
+  /// Gantry grippers have none.
+  std::vector<std::pair<std::ptrdiff_t, CartesianImpedance>> gripper_impedances;
   /// What compiling changed that a user should know, one line each:
   /// coupled joints started on their coupling (or off it), robot links that
   /// overlap at the start and therefore ignore each other.

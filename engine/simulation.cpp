@@ -24,7 +24,7 @@ Simulation::Simulation(const SceneDescription& scene) : scene_(scene) {
   SetActuatorsFromScene();
   SetParametersFromScene();
   Reset();
-  AddGripperImpedance(compiled.gripper_impedance);
+  AddGripperImpedances(compiled.gripper_impedances);
 }
 
 void Simulation::TakeCompiledScene(CompiledScene* compiled) {
@@ -77,13 +77,15 @@ void Simulation::SetParametersFromScene() {
   SetNmdpParameters(scene_.nmdp);
 }
 
-void Simulation::AddGripperImpedance(const std::optional<CartesianImpedance>& impedance) {
-  // Controller 0 (docs/teleop.md).
-  if (!impedance) return;
-  try {
-    AddCartesianImpedance(scene_.gripper.end_effector_body, *impedance);
-  } catch (const InputError& e) {
-    throw InputError(scene_.gripper.where.ToString() + ": gripper: " + e.what());
+void Simulation::AddGripperImpedances(const std::vector<std::pair<std::ptrdiff_t, CartesianImpedance>>& impedances) {
+  // Controller k for the k-th arm gripper (docs/teleop.md).
+  for (const auto& [index, impedance] : impedances) {
+    const GripperDescription& g = scene_.grippers[static_cast<size_t>(index)];
+    try {
+      AddCartesianImpedance(g.end_effector_body, impedance);
+    } catch (const InputError& e) {
+      throw InputError(g.where.ToString() + ": gripper " + g.name + ": " + e.what());
+    }
   }
 }
 

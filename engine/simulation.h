@@ -257,8 +257,8 @@ class Simulation {
   /// δt, stepping scheme, integrator, contact, solver and NMDP settings,
   /// through their setters.
   void SetParametersFromScene();
-  /// The arm gripper's controller, as controller 0.
-  void AddGripperImpedance(const std::optional<CartesianImpedance>& impedance);
+  /// The arm grippers' controllers, as controllers 0, 1, ... in scene order.
+  void AddGripperImpedances(const std::vector<std::pair<std::ptrdiff_t, CartesianImpedance>>& impedances);
 
   size_t FindActuator(const std::string& name) const;
   size_t FindMotor(const std::string& name) const;

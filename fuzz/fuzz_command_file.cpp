@@ -1,16 +1,17 @@
 // Harness: gripper command files (docs/teleop.md). A file that parses must
 // survive the viewer's record/save cycle: FormatCommandLog's text parses
 // again and formats to the same text (the format promises bit-identical
-// replay, so a value that does not read back is a bug). Then every command
-// is applied to the gripper of assets/scenes/grasp_box.yaml and the scene is
-// stepped.
+// replay, so a value that does not read back is a bug). Then it plays on
+// the gripper of assets/scenes/grasp_box.yaml for a few steps: its names are
+// bound, its early commands applied and its waits judged; a refused command
+// or a timed-out wait must be a clean one-line error.
 #include <optional>
 #include <string>
 
 #include "engine/common/error.h"
 #include "engine/control/command_log.h"
 #include "engine/control/command_player.h"
-#include "engine/control/gripper_controller.h"
+#include "engine/control/scene_gripper.h"
 #include "engine/scene/scene_loader.h"
 #include "engine/simulation.h"
 #include "fuzz/fuzz_harness.h"
@@ -46,19 +47,21 @@ int StictionFuzzCommandFile(const std::uint8_t* data, std::size_t size) {
   }
 
   Simulation sim(GripperScene());
-  GripperController controller(sim);
-  std::optional<CommandPlayer> player;
+  SceneGripper gripper(sim);
   try {
-    player.emplace(log, sim.time_step());
-    // All of them at once: a file's commands span seconds, the harness a
-    // few steps.
-    player->ApplyDue(player->last_step(), &controller);
+    gripper.Play(sim, CommandPlayer(log, sim.time_step()), "fuzz_commands.yaml");
   } catch (const InputError& e) {
     CheckCleanError(e);
     return 0;
   }
   for (int i = 0; i < kFuzzSteps; ++i) {
-    PrepareGripperStep(&sim, &controller, &*player);
+    // A refused command or a timed-out wait is a clean error; the
+    // simulation steps on as a runner's does.
+    try {
+      gripper.PrepareStep(&sim);
+    } catch (const InputError& e) {
+      CheckCleanError(e);
+    }
     sim.Step();
   }
   return 0;

@@ -224,8 +224,9 @@ gripper:
   ASSERT_EQ(compiled.actuators.size(), 1u);
   EXPECT_EQ(compiled.actuators[0].joint, model.FindJoint("hinge"));
   // The gripper's impedance holds E where it starts, with the hinge as posture.
-  ASSERT_TRUE(compiled.gripper_impedance.has_value());
-  const CartesianImpedance& c = *compiled.gripper_impedance;
+  ASSERT_EQ(compiled.gripper_impedances.size(), 1u);
+  EXPECT_EQ(compiled.gripper_impedances[0].first, 0);
+  const CartesianImpedance& c = compiled.gripper_impedances[0].second;
   EXPECT_EQ(c.body, arm);
   EXPECT_NEAR(c.X_WT.p.x(), 0.2 * std::cos(0.5), 1e-12);
   EXPECT_NEAR(c.X_WT.p.y(), 0.2 * std::sin(0.5), 1e-12);

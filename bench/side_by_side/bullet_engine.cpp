@@ -151,8 +151,8 @@ std::string CheckJoint(const JointDescription& joint) {
 
 /// Why the scene cannot be mapped, or "" when every element can.
 std::string CheckScene(const SceneDescription& scene) {
-  if (scene.gripper.present) {
-    return "gripper (" + scene.gripper.where.ToString() + "): the gripper is not mapped to Bullet";
+  if (!scene.grippers.empty()) {
+    return "gripper (" + scene.grippers.front().where.ToString() + "): the gripper is not mapped to Bullet";
   }
   if (!scene.constraints.empty()) {
     const ConstraintDescription& constraint = scene.constraints.front();

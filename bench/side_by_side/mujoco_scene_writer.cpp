@@ -182,8 +182,8 @@ bool MjcfBuilder::CheckSceneLevel() {
     return Refuse("coupler of joint '" + c.joint + "'" + Where(c.where) +
                   ": joint couplers are not mapped to MuJoCo (joint equality constraints)");
   }
-  if (scene_.gripper.present) {
-    return Refuse("gripper" + Where(scene_.gripper.where) +
+  if (!scene_.grippers.empty()) {
+    return Refuse("gripper" + Where(scene_.grippers.front().where) +
                   ": the teleoperated gripper is not mapped to MuJoCo");
   }
   if (!scene_.tendon_servos.empty()) {

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <tuple>
+#include <utility>
 
 #include "engine/common/error.h"
 #include "engine/common/text.h"
@@ -32,20 +34,98 @@ double ReadNumber(const std::string& label, const YAML::Node& node, const std::s
   return *value;
 }
 
+/// [A, B]: two names of bodies or grippers.
+std::pair<std::string, std::string> ReadPair(const std::string& label, const YAML::Node& node, const std::string& key) {
+  if (!node.IsSequence() || node.size() != 2 || !node[0].IsScalar() || !node[1].IsScalar() ||
+      node[0].Scalar().empty() || node[1].Scalar().empty()) {
+    Fail(label, node, key, "expected [A, B]: two names of bodies, grippers or world");
+  }
+  return {node[0].Scalar(), node[1].Scalar()};
+}
+
+/// The map under `wait:`.
+WaitCondition ParseWait(const std::string& label, const YAML::Node& node, const std::string& key) {
+  constexpr const char* kExpected = "expected one of {force: [A, B], above: N} (or below: N), {touch: [A, B]}, "
+                                    "{separate: [A, B]}, {time: s}";
+  if (!node.IsMap()) Fail(label, node, key, kExpected);
+  for (const auto& kv : node) {
+    const std::string k = kv.first.Scalar();
+    if (k != "force" && k != "above" && k != "below" && k != "touch" && k != "separate" && k != "time") {
+      Fail(label, kv.first, key + "." + k, std::string("unknown key (") + kExpected + ")");
+    }
+  }
+  int kinds = 0;
+  for (const char* k : {"force", "touch", "separate", "time"}) kinds += node[k].IsDefined() ? 1 : 0;
+  if (kinds != 1) Fail(label, node, key, std::string("give exactly one condition: ") + kExpected);
+  WaitCondition w;
+  const YAML::Node above = node["above"], below = node["below"];
+  if (const YAML::Node f = node["force"]; f.IsDefined()) {
+    std::tie(w.a, w.b) = ReadPair(label, f, key + ".force");
+    if (above.IsDefined() == below.IsDefined()) {
+      Fail(label, node, key, "a force condition needs exactly one of 'above' and 'below' [N]");
+    }
+    const YAML::Node& limit = above.IsDefined() ? above : below;
+    const std::string limit_key = key + (above.IsDefined() ? ".above" : ".below");
+    w.kind = above.IsDefined() ? WaitCondition::Kind::kForceAbove : WaitCondition::Kind::kForceBelow;
+    w.value = ReadNumber(label, limit, limit_key);
+    if (w.value < 0) Fail(label, limit, limit_key, "must be >= 0 N, got " + limit.Scalar());
+    return w;
+  }
+  for (const char* k : {"above", "below"}) {
+    if (node[k].IsDefined()) Fail(label, node[k], key + "." + k, "belongs to a force condition {force: [A, B], ...}");
+  }
+  if (const YAML::Node t = node["touch"]; t.IsDefined()) {
+    w.kind = WaitCondition::Kind::kTouch;
+    std::tie(w.a, w.b) = ReadPair(label, t, key + ".touch");
+  } else if (const YAML::Node sep = node["separate"]; sep.IsDefined()) {
+    w.kind = WaitCondition::Kind::kSeparate;
+    std::tie(w.a, w.b) = ReadPair(label, sep, key + ".separate");
+  } else {
+    const YAML::Node time = node["time"];
+    w.kind = WaitCondition::Kind::kTime;
+    w.value = ReadNumber(label, time, key + ".time");
+    if (w.value < 0) Fail(label, time, key + ".time", "must be >= 0 s");
+  }
+  return w;
+}
+
 CommandEntry ParseEntry(const std::string& label, const YAML::Node& node, const std::string& key) {
-  if (!node.IsMap()) Fail(label, node, key, "expected a map {step or time, target, ramp, grip, grip_force}");
+  if (!node.IsMap()) {
+    Fail(label, node, key, "expected a map {step, time or after; gripper, target, ramp, grip, grip_force} or {wait}");
+  }
   CommandEntry e;
   e.line = node.Mark().is_null() ? 0 : node.Mark().line + 1;
   for (const auto& kv : node) {
     const std::string k = kv.first.Scalar();
-    if (k != "step" && k != "time" && k != "target" && k != "ramp" && k != "grip" && k != "grip_force") {
+    if (k != "step" && k != "time" && k != "after" && k != "gripper" && k != "target" && k != "ramp" &&
+        k != "grip" && k != "grip_force" && k != "wait" && k != "timeout") {
       Fail(label, kv.first, key + "." + k,
-           "unknown key (expected one of: step, time, target, ramp, grip, grip_force)");
+           "unknown key (expected one of: step, time, after, gripper, target, ramp, grip, grip_force, wait, timeout)");
     }
   }
-  const YAML::Node step = node["step"], time = node["time"];
-  if (step.IsDefined() == time.IsDefined()) {
-    Fail(label, node, key, "give exactly one of 'step' (index) and 'time' [s]");
+  const YAML::Node step = node["step"], time = node["time"], after = node["after"];
+  if (const YAML::Node w = node["wait"]; w.IsDefined()) {
+    // A wait is an entry of its own: the commands that follow it say what to do then.
+    for (const char* k : {"step", "time", "after", "gripper", "target", "ramp", "grip", "grip_force"}) {
+      if (node[k].IsDefined()) {
+        Fail(label, node[k], key + "." + k,
+             "a wait entry holds only 'wait' (and 'timeout'); put the command in the entry after it");
+      }
+    }
+    e.wait = ParseWait(label, w, key + ".wait");
+    if (const YAML::Node t = node["timeout"]; t.IsDefined()) {
+      e.timeout_s = ReadNumber(label, t, key + ".timeout");
+      if (!(*e.timeout_s > 0)) Fail(label, t, key + ".timeout", "must be > 0 s, got " + t.Scalar());
+    }
+    return e;
+  }
+  if (const YAML::Node t = node["timeout"]; t.IsDefined()) {
+    Fail(label, t, key + ".timeout", "a timeout belongs to a wait entry");
+  }
+  const int timings = (step.IsDefined() ? 1 : 0) + (time.IsDefined() ? 1 : 0) + (after.IsDefined() ? 1 : 0);
+  if (timings != 1) {
+    Fail(label, node, key,
+         "give exactly one of 'step' (index), 'time' [s] and 'after' [s since the entry before], or a 'wait'");
   }
   if (step.IsDefined()) {
     const double s = ReadNumber(label, step, key + ".step");
@@ -53,9 +133,17 @@ CommandEntry ParseEntry(const std::string& label, const YAML::Node& node, const 
       Fail(label, step, key + ".step", "expected a whole number >= 0, got '" + step.Scalar() + "'");
     }
     e.step = static_cast<std::int64_t>(s);
-  } else {
+  } else if (time.IsDefined()) {
     e.time_s = ReadNumber(label, time, key + ".time");
     if (*e.time_s < 0) Fail(label, time, key + ".time", "must be >= 0 s");
+  } else {
+    e.after_s = ReadNumber(label, after, key + ".after");
+    if (*e.after_s < 0) Fail(label, after, key + ".after", "must be >= 0 s");
+  }
+  if (const YAML::Node g = node["gripper"]; g.IsDefined()) {
+    if (!g.IsScalar() || g.Scalar().empty()) Fail(label, g, key + ".gripper", "expected a gripper's name");
+    e.gripper = g.Scalar();
+    e.gripper_line = g.Mark().is_null() ? e.line : g.Mark().line + 1;
   }
   if (const YAML::Node t = node["target"]; t.IsDefined()) {
     if (!t.IsSequence() || (t.size() != 4 && t.size() != 5)) {
@@ -148,7 +236,51 @@ CameraKeyframe ParseCameraKeyframe(const std::string& label, const YAML::Node& n
   return k;
 }
 
+/// A name as a YAML scalar (quoted if YAML needs it).
+std::string YamlScalar(const std::string& name) {
+  YAML::Emitter out;
+  out << name;
+  return out.c_str();
+}
+
+std::string FormatWait(const WaitCondition& w) {
+  std::ostringstream out;
+  switch (w.kind) {
+    case WaitCondition::Kind::kForceAbove:
+    case WaitCondition::Kind::kForceBelow:
+      out << "{force: [" << YamlScalar(w.a) << ", " << YamlScalar(w.b) << "], "
+          << (w.kind == WaitCondition::Kind::kForceAbove ? "above: " : "below: ")
+          << FormatNumber(w.value, kRoundTripDigits) << "}";
+      break;
+    case WaitCondition::Kind::kTouch:
+    case WaitCondition::Kind::kSeparate:
+      out << (w.kind == WaitCondition::Kind::kTouch ? "{touch: [" : "{separate: [") << YamlScalar(w.a) << ", "
+          << YamlScalar(w.b) << "]}";
+      break;
+    case WaitCondition::Kind::kTime:
+      out << "{time: " << FormatNumber(w.value, kRoundTripDigits) << "}";
+      break;
+  }
+  return out.str();
+}
+
 }  // namespace
+
+std::string DescribeWait(const WaitCondition& w) {
+  switch (w.kind) {
+    case WaitCondition::Kind::kForceAbove:
+      return "the contact force between " + w.a + " and " + w.b + " above " + FormatNumber(w.value, 6) + " N";
+    case WaitCondition::Kind::kForceBelow:
+      return "the contact force between " + w.a + " and " + w.b + " below " + FormatNumber(w.value, 6) + " N";
+    case WaitCondition::Kind::kTouch:
+      return w.a + " touching " + w.b;
+    case WaitCondition::Kind::kSeparate:
+      return w.a + " separated from " + w.b;
+    case WaitCondition::Kind::kTime:
+      break;
+  }
+  return "t = " + FormatNumber(w.value, 6) + " s";
+}
 
 CommandLog ParseCommandText(const std::string& text, const std::string& label) {
   YAML::Node root;
@@ -216,7 +348,7 @@ CommandLog LoadCommandFile(const std::string& path) {
 
 std::string FormatCommandLog(const CommandLog& log) {
   std::ostringstream out;
-  out << "# Stiction gripper commands (docs/teleop.md). Each entry applies before its step.\n";
+  out << "# Stiction commands (docs/teleop.md). Each entry applies before its step.\n";
   out << "format: " << kCommandFormat << '\n';
   if (!log.scene.empty()) {
     YAML::Emitter scene;  // Quotes the path if YAML needs it.
@@ -227,11 +359,20 @@ std::string FormatCommandLog(const CommandLog& log) {
   out << "commands:\n";
   for (const CommandEntry& e : log.entries) {
     out << "  - {";
+    if (e.wait) {
+      out << "wait: " << FormatWait(*e.wait);
+      if (e.timeout_s) out << ", timeout: " << FormatNumber(*e.timeout_s, kRoundTripDigits);
+      out << "}\n";
+      continue;
+    }
     if (e.step) {
       out << "step: " << *e.step;
+    } else if (e.after_s) {
+      out << "after: " << FormatNumber(*e.after_s, kRoundTripDigits);
     } else {
       out << "time: " << FormatNumber(e.time_s.value_or(0), kRoundTripDigits);
     }
+    if (!e.gripper.empty()) out << ", gripper: " << YamlScalar(e.gripper);
     if (e.target) {
       out << ", target: [" << FormatNumber(e.target->x, kRoundTripDigits) << ", "
           << FormatNumber(e.target->y, kRoundTripDigits) << ", " << FormatNumber(e.target->z, kRoundTripDigits) << ", "

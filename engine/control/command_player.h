@@ -1,9 +1,12 @@
 #pragma once
-// Replays a command log deterministically: each command is applied to the
-// GripperController before its step, so the same scene + the same command
+// Plays a command log deterministically: each command is applied to its
+// gripper's controller before its step, and a wait holds the script until
+// its condition holds after a step, so the same scene + the same command
 // file + the same settings give bit-identical trajectories (the engine is
-// deterministic and every command lands on the same step).
+// deterministic, and every command and every wait lands on the same step).
 #include <cstdint>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "engine/control/command_log.h"
@@ -13,33 +16,100 @@
 
 namespace stiction {
 
+/// A wait the script passed: the entry and the step the entries after it
+/// applied from (its condition held after step `step` − 1).
+struct ScriptEvent {
+  int entry = 0;           ///< Index in the log's entries.
+  std::int64_t step = 0;   ///< The step index the script resumed at.
+  std::string what;        ///< DescribeWait of the condition.
+};
+
 class CommandPlayer {
  public:
   CommandPlayer() = default;
   /// Resolves the log's entries to steps at time step `dt` [s]: `time: t`
-  /// becomes step round(t / dt), `ramp: r` round(r / dt) steps. Throws
-  /// InputError "FILE:LINE: KEY: ..." when `step:` entries were recorded at
-  /// another δt than `dt`, or entries go back in time.
+  /// becomes step round(t / dt), `after: a` and `ramp: r` round(a / dt)
+  /// and round(r / dt) steps, a wait's `timeout` round(timeout / dt) steps.
+  /// Throws InputError "FILE:LINE: KEY: ..." when `step:` entries were
+  /// recorded at another δt than `dt`, or fixed-time entries go back in time.
   CommandPlayer(const CommandLog& log, double dt);
 
-  /// Applies, in file order, every command not yet applied whose step is
-  /// <= `step`.
-  void ApplyDue(std::int64_t step, GripperController* controller);
-  bool finished() const { return next_ == commands_.size(); }
-  /// Step of the last command (0 if none).
-  std::int64_t last_step() const { return commands_.empty() ? 0 : commands_.back().step; }
-  const std::vector<GripperCommand>& commands() const { return commands_; }
-  /// Back to the first command (after a simulation Reset).
-  void Rewind() { next_ = 0; }
+  /// Resolves the names the log uses against a simulation: grippers (by
+  /// their scene names, `grippers` in scene order) and the bodies of the
+  /// waits (a body's name, "world", or a gripper's name for all its
+  /// bodies). ApplyDue binds on first use; call it early to report a bad
+  /// name at load. Throws InputError "FILE:LINE: KEY: unknown ...".
+  void Bind(const Simulation& sim, std::span<const GripperController> grippers);
+
+  /// Before step sim.step_index(): passes the waits whose condition holds
+  /// after the last step and applies, in file order, every command that is
+  /// then due, each to its gripper (a held gripper's commands are skipped).
+  /// Appends each applied command to `applied` when given. Throws
+  /// InputError "FILE:LINE: commands[i].wait: ..." when a wait times out
+  /// (the script stops there) or a controller refuses a command.
+  void ApplyDue(const Simulation& sim, std::span<GripperController> grippers,
+                std::vector<GripperCommand>* applied = nullptr);
+
+  /// A user holds gripper `index` (teleop): the script's commands for it
+  /// are skipped until it is handed back; the rest of the script goes on.
+  void Hold(int index, bool held);
+  bool held(int index) const;
+
+  bool finished() const { return next_ == items_.size(); }
+  /// The step the last entry took effect at; −1 until finished().
+  std::int64_t finished_step() const { return finished() ? anchor_ : -1; }
+  /// Step of the last fixed-time command (0 if none); the script may run
+  /// longer when it waits.
+  std::int64_t last_step() const { return last_fixed_step_; }
+  /// The wait the script is at, described ("" when it is not waiting).
+  std::string waiting_for() const;
+  /// The waits passed so far, in order.
+  const std::vector<ScriptEvent>& events() const { return events_; }
+  /// The commands at fixed times (`step:`, `time:`) with their resolved
+  /// steps, in file order.
+  std::vector<GripperCommand> fixed_commands() const;
+  /// The number of entries (commands and waits).
+  int num_entries() const { return static_cast<int>(items_.size()); }
+  /// Back to the first entry (after a simulation Reset); holds are kept.
+  void Rewind();
 
  private:
-  std::vector<GripperCommand> commands_;
+  struct Item {
+    enum class Timing { kStep, kAfter, kWait } timing = Timing::kStep;
+    std::int64_t steps = 0;  // kStep: the step; kAfter: the delay in steps.
+    GripperCommand command;  // Its step is set when applied.
+    std::string gripper;     // As written ("" = the first).
+    int gripper_index = 0;   // Bound.
+    WaitCondition wait;
+    std::int64_t timeout_steps = -1;  // −1: none.
+    std::vector<char> in_a, in_b;     // Bound: body masks of the wait's sides.
+    int line = 0, gripper_line = 0;
+  };
+  std::string Where(const Item& item, int line) const;
+  /// Whether a wait's condition holds after the simulation's last step.
+  bool Holds(const Item& item, const Simulation& sim) const;
+  std::vector<char> BodyMask(const Simulation& sim, std::span<const GripperController> grippers,
+                             const std::string& name, const Item& item, const std::string& key) const;
+
+  std::string file_;
+  double dt_ = 0.01;
+  std::vector<Item> items_;
+  std::int64_t last_fixed_step_ = 0;
+  bool bound_ = false;
+  std::vector<char> held_;
+  // Playing state.
   std::size_t next_ = 0;
+  std::int64_t anchor_ = 0;       // When the entry before next_ took effect.
+  std::int64_t wait_start_ = -1;  // When the current wait began (−1: not yet).
+  std::vector<ScriptEvent> events_;
 };
 
 /// What runs before every Step() of a gripper scene (viewer, stiction-sim,
 /// headless recording): the player's due commands (player may be null), then
-/// the controller's actuator targets for the step.
+/// every controller's actuator targets for the step.
+void PrepareGripperStep(Simulation* sim, std::span<GripperController> grippers, CommandPlayer* player,
+                        std::vector<GripperCommand>* applied = nullptr);
+/// The same for a scene with one gripper.
 void PrepareGripperStep(Simulation* sim, GripperController* controller, CommandPlayer* player);
 
 }  // namespace stiction

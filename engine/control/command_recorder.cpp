@@ -1,9 +1,12 @@
 #include "engine/control/command_recorder.h"
 
+#include <utility>
+
 namespace stiction {
 
-void CommandRecorder::Start(const std::string& scene, double dt) {
+void CommandRecorder::Start(const std::string& scene, double dt, std::vector<std::string> grippers) {
   log_ = CommandLog{};
+  grippers_ = std::move(grippers);
   log_.scene = scene;
   log_.time_step = dt;
   dt_ = dt;
@@ -18,7 +21,11 @@ void CommandRecorder::Record(const GripperCommand& command) {
   e.ramp_s = static_cast<double>(command.ramp_steps) * dt_;
   e.grip = command.grip;
   e.grip_force = command.grip_force;
-  if (!log_.entries.empty() && log_.entries.back().step == e.step && !e.grip && !e.grip_force &&
+  if (grippers_.size() > 1 && command.gripper >= 0 && static_cast<size_t>(command.gripper) < grippers_.size()) {
+    e.gripper = grippers_[static_cast<size_t>(command.gripper)];
+  }
+  if (!log_.entries.empty() && log_.entries.back().step == e.step && log_.entries.back().gripper == e.gripper &&
+      !e.grip && !e.grip_force &&
       log_.entries.back().target && e.target && e.ramp_s == 0 && log_.entries.back().ramp_s == 0) {
     // Several mouse moves before one step: only the last target matters.
     log_.entries.back().target = e.target;

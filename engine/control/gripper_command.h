@@ -24,6 +24,9 @@ enum class GripState { kOpen, kClosed };
 /// fields leave the controller's state unchanged.
 struct GripperCommand {
   std::int64_t step = 0;
+  /// The gripper it drives: its index in the scene's grippers (0 = the
+  /// first, the only one of a `gripper:` scene).
+  int gripper = 0;
   std::optional<GripperPose> target;
   /// With a target: move there linearly over this many steps (0 = at once).
   std::int64_t ramp_steps = 0;

@@ -16,9 +16,18 @@ Matrix3 YawTilt(double yaw, double tilt) {
 
 }  // namespace
 
-GripperController::GripperController(const Simulation& sim) {
-  const GripperDescription& g = sim.scene().gripper;
-  if (!g.present) throw InputError("the scene has no gripper (scene key 'gripper')");
+GripperController::GripperController(const Simulation& sim, int index) {
+  const std::vector<GripperDescription>& grippers = sim.scene().grippers;
+  if (grippers.empty()) throw InputError("the scene has no gripper (scene key 'gripper')");
+  if (index < 0 || index >= static_cast<int>(grippers.size())) {
+    throw InputError("the scene has no gripper " + std::to_string(index) + " (it has " +
+                     std::to_string(grippers.size()) + ")");
+  }
+  const GripperDescription& g = grippers[static_cast<size_t>(index)];
+  name_ = g.name;
+  // Arm grippers hold the simulation's Cartesian impedances in scene order.
+  impedance_ = static_cast<int>(std::count_if(grippers.begin(), grippers.begin() + index,
+                                              [](const GripperDescription& d) { return !d.end_effector_body.empty(); }));
   const MultibodyModel& model = sim.model();
   int root = 0;  // The first body that moves with the gripper.
   if (g.end_effector_body.empty()) {
@@ -30,12 +39,12 @@ GripperController::GripperController(const Simulation& sim) {
       if (i == 3) palm_body_ = child;
     }
   } else {
-    // An arm: the simulation's Cartesian impedance 0 drives the frame E;
+    // An arm: the simulation's Cartesian impedance impedance_ drives the frame E;
     // the target's yaw turns E about the world z axis from where it starts.
     arm_ = true;
     palm_body_ = model.FindBody(g.end_effector_body);
     X_BE_ = g.X_BE;
-    if (palm_body_ <= 0 || sim.num_cartesian_impedances() < 1) {
+    if (palm_body_ <= 0 || sim.num_cartesian_impedances() <= impedance_) {
       throw InputError("gripper: end-effector body '" + g.end_effector_body + "' has no Cartesian impedance");
     }
     R_WE0_ = sim.CalcFramePose(g.end_effector_body, X_BE_).R;
@@ -151,7 +160,7 @@ void GripperController::Actuate(Simulation* sim) const {
   if (arm_) {
     // R = Rz(yaw) Rx(tilt): ω = ẏaw ẑ + ṫilt Rz(yaw) x̂.
     const Vector3 w = Vector3(0, 0, v.yaw) + v.tilt * Vector3(std::cos(p.yaw), std::sin(p.yaw), 0);
-    sim->SetCartesianTarget(0, ArmTargetPose(p), Vector3(v.x, v.y, v.z), w);
+    sim->SetCartesianTarget(impedance_, ArmTargetPose(p), Vector3(v.x, v.y, v.z), w);
   } else {
     sim->SetActuatorTarget(axes_[0].actuator, p.x, v.x);
     sim->SetActuatorTarget(axes_[1].actuator, p.y, v.y);

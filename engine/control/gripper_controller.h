@@ -21,10 +21,13 @@ namespace stiction {
 
 class GripperController {
  public:
-  /// Reads the scene's `gripper:` section and the actuators' current
-  /// positions as the initial target. Throws InputError if the scene has no
-  /// gripper.
-  explicit GripperController(const Simulation& sim);
+  /// Reads the scene's gripper `index` (scene.grippers, in scene order) and
+  /// the actuators' current positions as the initial target. Throws
+  /// InputError if the scene has no such gripper.
+  explicit GripperController(const Simulation& sim, int index = 0);
+
+  /// The gripper's name in the scene ("gripper" for the `gripper:` key).
+  const std::string& name() const { return name_; }
 
   /// Applies a command at its step: a new target (ramped from the target
   /// current at that step), grip state, grip force. Throws InputError for a
@@ -85,7 +88,9 @@ class GripperController {
   /// x axis, then yaw about world z).
   RigidTransform ArmTargetPose(const GripperPose& p) const;
 
-  bool arm_ = false;  // Arm (Cartesian impedance 0) instead of gantry axes.
+  std::string name_;
+  bool arm_ = false;  // Arm (Cartesian impedance impedance_) instead of gantry axes.
+  int impedance_ = 0; // Arm: the simulation's controller for this gripper.
   RigidTransform X_BE_;             // Arm: the end-effector frame on palm_body_.
   Matrix3 R_WE0_ = Matrix3::Identity();  // Arm: E's orientation at yaw 0.
   struct FingerAxis {

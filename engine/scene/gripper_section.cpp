@@ -13,8 +13,8 @@
 namespace stiction {
 namespace {
 
-constexpr std::array<std::string_view, 13> kGripperKeys = {
-    "x", "y", "z", "yaw", "left_finger", "right_finger", "finger_open", "finger_closed",
+constexpr std::array<std::string_view, 14> kGripperKeys = {
+    "name", "x", "y", "z", "yaw", "left_finger", "right_finger", "finger_open", "finger_closed",
     "fingers", "grip_force", "end_effector", "impedance", "posture"};
 constexpr std::array<std::string_view, 4> kFingerKeys = {"name", "actuators", "open", "closed"};
 constexpr std::array<std::string_view, 6> kImpedanceKeys = {
@@ -27,10 +27,18 @@ class GripperParser {
   GripperParser(const YamlReader& reader, const SceneDescription& scene, const Ctx& ctx, const YAML::Node& node)
       : reader_(reader), scene_(scene), map_(reader, ctx, node) {}
 
-  GripperDescription Parse() {
+  /// `named`: an entry of `grippers:`, which must have a `name`; the
+  /// `gripper:` key has none (its name is "gripper").
+  GripperDescription Parse(bool named) {
     map_.AllowOnly(kGripperKeys);
-    out_.present = true;
     out_.where = WhereOf(map_.ctx(), map_.node());
+    if (named) {
+      map_.Require("name", "for a gripper of 'grippers'");
+      out_.name = reader_.ReadName(map_.CtxOf("name"), map_.Get("name"));
+    } else if (map_.Has("name")) {
+      Fail(map_.CtxOf("name"), map_.Get("name"),
+           "the one 'gripper' is named \"gripper\"; list several under 'grippers', each with a name");
+    }
     if (map_.Has("end_effector")) {
       ParseArm();
     } else {
@@ -214,15 +222,48 @@ class GripperParser {
 
 void SceneParser::ParseGripper() {
   // After the actuators, which it names.
-  if (Has("gripper")) scene_.gripper = GripperParser(reader_, scene_, KeyCtx("gripper"), Get("gripper")).Parse();
+  if (Has("gripper") && Has("grippers")) {
+    Fail(KeyCtx("grippers"), Get("grippers"),
+         "give either 'gripper' (one) or 'grippers' (a list of named grippers), not both");
+  }
+  if (Has("gripper")) {
+    scene_.grippers.push_back(GripperParser(reader_, scene_, KeyCtx("gripper"), Get("gripper")).Parse(false));
+  }
+  if (!Has("grippers")) return;
+  const Ctx list_ctx = KeyCtx("grippers");
+  const YAML::Node& list = Get("grippers");
+  if (!list.IsSequence() || list.size() == 0) {
+    Fail(list_ctx, list, "expected a non-empty list of grippers, got " + Describe(list));
+  }
+  std::vector<std::string> used;  // Actuators and end-effector bodies already in a gripper.
+  for (const auto& [element, element_ctx] : reader_.Elements(list_ctx, list)) {
+    GripperDescription g = GripperParser(reader_, scene_, element_ctx, element).Parse(true);
+    const MapView map(reader_, element_ctx, element);
+    for (const GripperDescription& other : scene_.grippers) {
+      if (other.name == g.name) Fail(map.CtxOf("name"), map.Get("name"), "duplicate gripper name " + Quote(g.name));
+    }
+    // Two grippers driving one actuator or one end effector would fight.
+    std::vector<std::string> mine = {g.x, g.y, g.z, g.yaw, g.end_effector_body};
+    for (const FingerDescription& f : g.fingers) mine.insert(mine.end(), f.actuators.begin(), f.actuators.end());
+    for (const std::string& name : mine) {
+      if (name.empty()) continue;
+      if (Contains(used, name)) {
+        Fail(element_ctx, element, Quote(name) + " is already driven by another gripper");
+      }
+    }
+    for (const std::string& name : mine) {
+      if (!name.empty()) used.push_back(name);
+    }
+    scene_.grippers.push_back(std::move(g));
+  }
 }
 
 void SceneParser::ParseCommands() {
   if (!Has("commands")) return;
   const Ctx ctx = KeyCtx("commands");
   const std::string file = reader_.ReadExistingFile(ctx, Get("commands"), "command file");
-  if (!scene_.gripper.present) {
-    Fail(ctx, Get("commands"), "a command file needs a gripper (scene key 'gripper')");
+  if (scene_.grippers.empty()) {
+    Fail(ctx, Get("commands"), "a command file needs a gripper (scene key 'gripper' or 'grippers')");
   }
   scene_.commands_file = file;
 }

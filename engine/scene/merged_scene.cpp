@@ -12,16 +12,17 @@ namespace {
 namespace fs = std::filesystem;
 
 /// Top-level keys of a file: the scene's and `include`.
-constexpr std::array<std::string_view, 25> kFileKeys = {
+constexpr std::array<std::string_view, 26> kFileKeys = {
     "description", "include",          "gravity",   "time_step",      "duration",
     "stepping",    "integrator",       "contact_model", "solver",     "nmdp",
     "default_material", "materials",   "world_geometry", "bodies",    "joints",
     "robots",      "package_path",     "actuators", "motors",         "oscillators",
-    "constraints", "couplers",         "gripper",   "commands",       "camera"};
-constexpr std::array<std::string_view, 10> kListKeys = {"materials",   "world_geometry", "bodies",
+    "constraints", "couplers",         "gripper",   "grippers",       "commands",
+    "camera"};
+constexpr std::array<std::string_view, 11> kListKeys = {"materials",   "world_geometry", "bodies",
                                                         "joints",      "robots",         "actuators",
                                                         "motors",      "oscillators",    "constraints",
-                                                        "couplers"};
+                                                        "couplers",    "grippers"};
 constexpr int kMaxIncludeDepth = 32;
 
 /// The whole text as YAML; refuses a syntax error, an empty file and a top

@@ -21,11 +21,11 @@ namespace stiction {
 
 /// The keys of a merged scene, in the order of docs/scene-format.md (the
 /// order the writer writes them). A file may also have `include`.
-inline constexpr std::array<std::string_view, 24> kSceneKeys = {
+inline constexpr std::array<std::string_view, 25> kSceneKeys = {
     "description", "gravity",   "time_step",      "duration", "stepping", "integrator", "contact_model",
     "solver",      "nmdp",      "default_material", "materials", "world_geometry", "bodies", "joints",
     "robots",      "package_path", "actuators",   "motors",   "oscillators", "constraints", "couplers",
-    "gripper",     "commands",    "camera"};
+    "gripper",     "grippers",    "commands",    "camera"};
 
 /// A YAML node and where it came from.
 struct MergedEntry {

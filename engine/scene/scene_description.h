@@ -247,14 +247,17 @@ struct FingerDescription {
   bool grip_force_limited = false;
 };
 
-/// The teleoperated gripper (scene key `gripper:`): what moves the palm (a
-/// gantry's PD actuators on prismatic x, y, z and revolute yaw joints from
-/// the world, or an arm's end-effector frame under a Cartesian impedance)
-/// and which actuators close its fingers (two prismatic jaws, or a hand's
-/// fingers). engine/control/gripper_controller.h drives them;
-/// docs/scene-format.md ("Gripper") documents the keys.
+/// A teleoperated or scripted gripper (scene key `gripper:`, or one entry
+/// of `grippers:`): what moves the palm (a gantry's PD actuators on
+/// prismatic x, y, z and revolute yaw joints from the world, or an arm's
+/// end-effector frame under a Cartesian impedance) and which actuators close
+/// its fingers (two prismatic jaws, or a hand's fingers).
+/// engine/control/gripper_controller.h drives them; docs/scene-format.md
+/// ("Gripper") documents the keys.
 struct GripperDescription {
-  bool present = false;          ///< false: the scene has no `gripper:`.
+  /// Unique in the scene: "gripper" for the `gripper:` key, the entry's
+  /// `name:` in `grippers:`. Command files address a gripper by it.
+  std::string name = "gripper";
   /// Gantry gripper: actuator names (prismatic, prismatic, prismatic,
   /// revolute). Empty for an arm gripper.
   std::string x, y, z, yaw;
@@ -375,10 +378,14 @@ struct SceneDescription {
   std::vector<TendonDescription> tendons;
   /// Servos on tendon lengths (robots' MJCF files only), in robot order.
   std::vector<TendonServoDescription> tendon_servos;
-  GripperDescription gripper;
+  /// The grippers (scene key `gripper:` for one, `grippers:` for several),
+  /// in scene order; the first is the one teleop takes first. An arm
+  /// gripper's Cartesian impedance is the simulation's controller k for the
+  /// k-th arm gripper in this list.
+  std::vector<GripperDescription> grippers;
   /// Robots imported from URDF or MJCF files, in scene order.
   std::vector<RobotSummary> robots;
-  /// The scene's own gripper command file (scene key `commands:`), resolved
+  /// The scene's own command file (scene key `commands:`), resolved
   /// to an absolute path; "" = none (idle). Played when no --replay is given.
   std::string commands_file;
   /// The scene's camera (scene key `camera:`); nullopt: the viewer's

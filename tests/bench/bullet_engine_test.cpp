@@ -301,8 +301,8 @@ TEST(BulletEngine, RefusesWhatItCannotMap) {
   }
   {
     SceneDescription scene = base;
-    scene.gripper.present = true;
-    scene.gripper.where = {"hand.yaml", 3};
+    scene.grippers.emplace_back();
+    scene.grippers.back().where = {"hand.yaml", 3};
     ExpectRefused(scene, "gripper", "hand.yaml:3");
   }
   {

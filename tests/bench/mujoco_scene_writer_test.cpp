@@ -357,8 +357,8 @@ TEST(MujocoSceneWriterTest, RefusesGroupsThatSplitABodyPairGripperAndBodyHalfSpa
   }
   {
     SceneDescription scene = BoxScene();
-    scene.gripper.present = true;
-    scene.gripper.where = {"scene.yaml", 40};
+    scene.grippers.emplace_back();
+    scene.grippers.back().where = {"scene.yaml", 40};
     EXPECT_EQ(Refusal(scene).find("gripper (scene.yaml:40)"), 0u) << Refusal(scene);
   }
   {

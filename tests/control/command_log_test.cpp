@@ -82,7 +82,8 @@ TEST(CommandLogTest, ErrorsNameFileLineAndKey) {
   EXPECT_EQ(ErrorOf(head + "  - {step: 1.5}\n"),
             "cmds.yaml:3: commands[0].step: expected a whole number >= 0, got '1.5'");
   EXPECT_EQ(ErrorOf(head + "  - {grip: open}\n"),
-            "cmds.yaml:3: commands[0]: give exactly one of 'step' (index) and 'time' [s]");
+            "cmds.yaml:3: commands[0]: give exactly one of 'step' (index), 'time' [s] and 'after' [s since the entry "
+            "before], or a 'wait'");
   EXPECT_EQ(ErrorOf(head + "  - {step: 0, target: [1, 2, 3]}\n"),
             "cmds.yaml:3: commands[0].target: expected [x, y, z, yaw] or [x, y, z, yaw, tilt] in [m, m, m, rad, rad]");
   EXPECT_EQ(ErrorOf(head + "  - {step: 0, target: [1, 2, 3, abc]}\n"),
@@ -90,8 +91,8 @@ TEST(CommandLogTest, ErrorsNameFileLineAndKey) {
   EXPECT_EQ(ErrorOf(head + "  - {step: 0, ramp: 1}\n"),
             "cmds.yaml:3: commands[0].ramp: a ramp needs a target");
   EXPECT_EQ(ErrorOf(head + "  - {step: 0, gripp: open}\n"),
-            "cmds.yaml:3: commands[0].gripp: unknown key (expected one of: step, time, target, ramp, "
-            "grip, grip_force)");
+            "cmds.yaml:3: commands[0].gripp: unknown key (expected one of: step, time, after, gripper, target, "
+            "ramp, grip, grip_force, wait, timeout)");
   EXPECT_EQ(ErrorOf("format: other\ncommands: []\n"), "cmds.yaml:1: format: expected stiction-commands-1");
   EXPECT_EQ(ErrorOf("time_step: -1\ncommands: []\n"), "cmds.yaml:1: time_step: must be > 0 s");
   EXPECT_EQ(ErrorOf("scene: a\n"), "cmds.yaml:1: commands: missing (a list of commands)");
@@ -126,16 +127,119 @@ TEST(CommandLogTest, FormatRoundTripsBitExactly) {
   EXPECT_EQ(back.entries[1].ramp_s, 0.7);
 }
 
+TEST(CommandLogTest, TaskScriptEntriesParseAndRoundTrip) {
+  const CommandLog log = ParseCommandText(
+      "commands:\n"
+      "  - {time: 0, gripper: left, target: [0.6, -0.3, 0.2, 0], grip: open}\n"
+      "  - {after: 0.25, gripper: 'right arm', grip: close}\n"
+      "  - {wait: {force: [left, red_cube], above: 20}, timeout: 2}\n"
+      "  - {wait: {force: [left, red_cube], below: 0.5}}\n"
+      "  - {wait: {touch: [red_cube, world]}}\n"
+      "  - {wait: {separate: [right arm, red_cube]}}\n"
+      "  - {wait: {time: 4.5}}\n",
+      "task.yaml");
+  ASSERT_EQ(log.entries.size(), 7u);
+  EXPECT_EQ(log.entries[0].gripper, "left");
+  EXPECT_EQ(log.entries[1].after_s, 0.25);
+  EXPECT_EQ(log.entries[1].gripper, "right arm");
+  ASSERT_TRUE(log.entries[2].wait.has_value());
+  EXPECT_EQ(log.entries[2].wait->kind, WaitCondition::Kind::kForceAbove);
+  EXPECT_EQ(log.entries[2].wait->a, "left");
+  EXPECT_EQ(log.entries[2].wait->b, "red_cube");
+  EXPECT_EQ(log.entries[2].wait->value, 20.0);
+  EXPECT_EQ(log.entries[2].timeout_s, 2.0);
+  EXPECT_EQ(log.entries[3].wait->kind, WaitCondition::Kind::kForceBelow);
+  EXPECT_EQ(log.entries[4].wait->kind, WaitCondition::Kind::kTouch);
+  EXPECT_EQ(log.entries[5].wait->kind, WaitCondition::Kind::kSeparate);
+  EXPECT_EQ(log.entries[6].wait->kind, WaitCondition::Kind::kTime);
+  EXPECT_EQ(log.entries[6].wait->value, 4.5);
+  EXPECT_FALSE(log.entries[6].timeout_s.has_value());
+  EXPECT_EQ(DescribeWait(*log.entries[3].wait), "the contact force between left and red_cube below 0.5 N");
+  // Written and read back, it is the same file.
+  const std::string written = FormatCommandLog(log);
+  EXPECT_EQ(FormatCommandLog(ParseCommandText(written, "again.yaml")), written);
+  EXPECT_NE(written.find("{after: 0.25, gripper: right arm, grip: close}"), std::string::npos) << written;
+  EXPECT_NE(written.find("{wait: {force: [left, red_cube], above: 20}, timeout: 2}"), std::string::npos) << written;
+}
+
+TEST(CommandLogTest, TaskScriptErrorsNameFileLineAndKey) {
+  const std::string head = "commands:\n";
+  EXPECT_EQ(ErrorOf(head + "  - {wait: {touch: [a, b]}, grip: open}\n"),
+            "cmds.yaml:2: commands[0].grip: a wait entry holds only 'wait' (and 'timeout'); put the command in "
+            "the entry after it");
+  EXPECT_EQ(ErrorOf(head + "  - {time: 1, grip: open, timeout: 2}\n"),
+            "cmds.yaml:2: commands[0].timeout: a timeout belongs to a wait entry");
+  EXPECT_EQ(ErrorOf(head + "  - {wait: {touch: [a, b]}, timeout: 0}\n"),
+            "cmds.yaml:2: commands[0].timeout: must be > 0 s, got 0");
+  EXPECT_EQ(ErrorOf(head + "  - {wait: {force: [a, b]}}\n"),
+            "cmds.yaml:2: commands[0].wait: a force condition needs exactly one of 'above' and 'below' [N]");
+  EXPECT_EQ(ErrorOf(head + "  - {wait: {force: [a, b], above: -1}}\n"),
+            "cmds.yaml:2: commands[0].wait.above: must be >= 0 N, got -1");
+  EXPECT_EQ(ErrorOf(head + "  - {wait: {touch: [a, b], time: 3}}\n"),
+            "cmds.yaml:2: commands[0].wait: give exactly one condition: expected one of {force: [A, B], above: "
+            "N} (or below: N), {touch: [A, B]}, {separate: [A, B]}, {time: s}");
+  EXPECT_EQ(ErrorOf(head + "  - {wait: {touch: [a]}}\n"),
+            "cmds.yaml:2: commands[0].wait.touch: expected [A, B]: two names of bodies, grippers or world");
+  EXPECT_EQ(ErrorOf(head + "  - {wait: {touch: [a, b], above: 3}}\n"),
+            "cmds.yaml:2: commands[0].wait.above: belongs to a force condition {force: [A, B], ...}");
+  EXPECT_EQ(ErrorOf(head + "  - {after: -0.1, grip: open}\n"), "cmds.yaml:2: commands[0].after: must be >= 0 s");
+  EXPECT_EQ(ErrorOf(head + "  - {time: 0, after: 1, grip: open}\n"),
+            "cmds.yaml:2: commands[0]: give exactly one of 'step' (index), 'time' [s] and 'after' [s since the "
+            "entry before], or a 'wait'");
+  EXPECT_EQ(ErrorOf(head + "  - {time: 0, gripper: [a, b]}\n"),
+            "cmds.yaml:2: commands[0].gripper: expected a gripper's name");
+}
+
+TEST(CommandLogTest, SeveralGrippersAreNamedAndChecked) {
+  const SceneDescription scene = LoadSceneFile(test::ScenePath("two_arm_stack.yaml"));
+  ASSERT_EQ(scene.grippers.size(), 2u);
+  EXPECT_EQ(scene.grippers[0].name, "left");
+  EXPECT_EQ(scene.grippers[1].name, "right");
+  EXPECT_EQ(scene.grippers[1].end_effector_body, "right_hand/gripper_base");
+  auto error = [](const std::vector<std::string>& overrides) -> std::string {
+    try {
+      LoadSceneFile(test::ScenePath("two_arm_stack.yaml"), overrides);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_NE(error({"grippers.right.name=left"}).find("grippers[1].name: duplicate gripper name 'left'"),
+            std::string::npos)
+      << error({"grippers.right.name=left"});
+  EXPECT_NE(error({"grippers.right.left_finger=left_hand/gripper_left_joint"})
+                .find("'left_hand/gripper_left_joint' is already driven by another gripper"),
+            std::string::npos)
+      << error({"grippers.right.left_finger=left_hand/gripper_left_joint"});
+  const std::string both = error({"gripper={end_effector: {body: left_hand/gripper_base}}"});
+  EXPECT_NE(both.find("grippers: give either 'gripper' (one) or 'grippers' (a list of named grippers), not both"),
+            std::string::npos)
+      << both;
+  EXPECT_NE(error({"grippers=[]"}).find("grippers: expected a non-empty list of grippers"), std::string::npos)
+      << error({"grippers=[]"});
+  // The one `gripper:` is called "gripper"; it has no name key.
+  try {
+    LoadSceneFile(test::ScenePath("grasp_box.yaml"), {"gripper.name=g"});
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("gripper.name: the one 'gripper' is named \"gripper\"; list several under "
+                                         "'grippers', each with a name"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(CommandLogTest, PlayerResolvesTimesToStepsAndChecksOrderAndTimeStep) {
   const CommandLog log = ParseCommandText(
       "commands:\n  - {time: 0.5, grip: close}\n  - {time: 1.0, target: [0, 0, 1, 0], ramp: 0.25}\n",
       "c.yaml");
   const CommandPlayer at10ms(log, 0.01), at2ms(log, 0.002);
-  EXPECT_EQ(at10ms.commands()[0].step, 50);
-  EXPECT_EQ(at10ms.commands()[1].step, 100);
-  EXPECT_EQ(at10ms.commands()[1].ramp_steps, 25);
-  EXPECT_EQ(at2ms.commands()[1].step, 500);
-  EXPECT_EQ(at2ms.commands()[1].ramp_steps, 125);
+  ASSERT_EQ(at10ms.fixed_commands().size(), 2u);
+  EXPECT_EQ(at10ms.fixed_commands()[0].step, 50);
+  EXPECT_EQ(at10ms.fixed_commands()[1].step, 100);
+  EXPECT_EQ(at10ms.fixed_commands()[1].ramp_steps, 25);
+  EXPECT_EQ(at2ms.fixed_commands()[1].step, 500);
+  EXPECT_EQ(at2ms.fixed_commands()[1].ramp_steps, 125);
 
   const CommandLog recorded = ParseCommandText("time_step: 0.01\ncommands:\n  - {step: 3, grip: open}\n", "r.yaml");
   EXPECT_NO_THROW(CommandPlayer(recorded, 0.01));
@@ -162,9 +266,10 @@ TEST(CommandLogTest, PlayerResolvesTimesToStepsAndChecksOrderAndTimeStep) {
 TEST(CommandLogTest, SceneGripperKeysAreValidated) {
   // The shipped gripper resolves; its scene's command file is absolute.
   const SceneDescription scene = LoadSceneFile(test::ScenePath("grasp_box.yaml"));
-  EXPECT_TRUE(scene.gripper.present);
-  EXPECT_EQ(scene.gripper.z, "gripper_z_motor");
-  EXPECT_EQ(scene.gripper.grip_force, 20.0);
+  ASSERT_EQ(scene.grippers.size(), 1u);
+  EXPECT_EQ(scene.grippers[0].name, "gripper");
+  EXPECT_EQ(scene.grippers[0].z, "gripper_z_motor");
+  EXPECT_EQ(scene.grippers[0].grip_force, 20.0);
   EXPECT_NE(scene.commands_file.find("commands/grasp_box.yaml"), std::string::npos);
 
   auto error = [](const std::vector<std::string>& overrides) -> std::string {
@@ -186,16 +291,16 @@ TEST(CommandLogTest, SceneGripperKeysAreValidated) {
   EXPECT_NE(error({"commands=missing.yaml"}).find("commands: command file 'missing.yaml' not found"),
             std::string::npos);
   // The two-finger shorthand becomes two fingers pressing with the grip force.
-  ASSERT_EQ(scene.gripper.fingers.size(), 2u);
-  EXPECT_EQ(scene.gripper.fingers[0].name, "left");
-  EXPECT_EQ(scene.gripper.fingers[1].actuators, (std::vector<std::string>{"finger_right_motor"}));
-  EXPECT_TRUE(scene.gripper.fingers[0].grip_force_limited);
+  ASSERT_EQ(scene.grippers[0].fingers.size(), 2u);
+  EXPECT_EQ(scene.grippers[0].fingers[0].name, "left");
+  EXPECT_EQ(scene.grippers[0].fingers[1].actuators, (std::vector<std::string>{"finger_right_motor"}));
+  EXPECT_TRUE(scene.grippers[0].fingers[0].grip_force_limited);
 }
 
 TEST(CommandLogTest, SceneHandFingersAreValidated) {
   const SceneDescription scene = LoadSceneFile(test::ScenePath("iiwa_hand_grasp.yaml"));
-  ASSERT_EQ(scene.gripper.fingers.size(), 4u);
-  const FingerDescription& thumb = scene.gripper.fingers[3];
+  ASSERT_EQ(scene.grippers[0].fingers.size(), 4u);
+  const FingerDescription& thumb = scene.grippers[0].fingers[3];
   EXPECT_EQ(thumb.name, "thumb");
   EXPECT_EQ(thumb.actuators.front(), "hand/thumb_joint_0");
   EXPECT_EQ(thumb.open, (std::vector<double>{1.396, 0, 0, 0}));

@@ -133,8 +133,11 @@ void ExpectSameScene(const SceneDescription& a, const SceneDescription& b) {
   EXPECT_EQ(a.constraints.size(), b.constraints.size());
   ASSERT_EQ(a.robots.size(), b.robots.size());
   for (std::size_t i = 0; i < a.robots.size(); ++i) EXPECT_EQ(a.robots[i].file, b.robots[i].file);
-  EXPECT_EQ(a.gripper.present, b.gripper.present);
-  EXPECT_EQ(a.gripper.fingers.size(), b.gripper.fingers.size());
+  ASSERT_EQ(a.grippers.size(), b.grippers.size());
+  for (std::size_t i = 0; i < a.grippers.size(); ++i) {
+    EXPECT_EQ(a.grippers[i].name, b.grippers[i].name);
+    EXPECT_EQ(a.grippers[i].fingers.size(), b.grippers[i].fingers.size());
+  }
   EXPECT_EQ(a.commands_file, b.commands_file);
   ASSERT_EQ(a.camera.has_value(), b.camera.has_value());
   if (a.camera) {
