@@ -472,10 +472,10 @@ void App::TeleoperateSelectedLink() {
     return;
   }
   SceneDescription scene = scene_.sim->scene();
-  scene.gripper = GripperDescription{};
-  scene.gripper.present = true;
-  scene.gripper.end_effector_body = name;
-  scene.gripper.X_BE.p = perturber_.selected_point_B();
+  GripperDescription link;
+  link.end_effector_body = name;
+  link.X_BE.p = perturber_.selected_point_B();
+  scene.grippers = {link};
   std::set<std::string> chain;
   for (int b = body; b > 0; b = model.body(b).parent) chain.insert(model.joint(model.body(b).joint).name);
   std::erase_if(scene.actuators, [&](const ActuatorDescription& a) { return a.name == a.joint && chain.count(a.joint); });

@@ -18,6 +18,7 @@ enum ExitCode : int {
   kExitInternalError = 1,  ///< A bug: an unexpected exception.
   kExitInputError = 2,     ///< Bad command line, bad scene, unwritable output.
   kExitStepFailed = 3,     ///< A step failed (solver or non-finite state).
+  kExitScriptFailed = 4,   ///< The task script failed: a wait timed out or a command was refused.
 };
 
 struct CliOptions {

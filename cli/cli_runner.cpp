@@ -37,7 +37,7 @@ OutputFiles OpenOutputs(const CliOptions& options) {
 
 // The gripper, driven by the replayed or the scene's own commands.
 SceneGripper SetUpGripper(const Simulation& sim, const std::string& replay_path) {
-  if (!sim.scene().gripper.present && !replay_path.empty()) {
+  if (sim.scene().grippers.empty() && !replay_path.empty()) {
     throw InputError("--replay " + replay_path + ": the scene has no gripper (scene key 'gripper')");
   }
   return SceneGripper::ForScene(sim, replay_path);
@@ -102,7 +102,13 @@ void StepThrough(std::int64_t num_steps, const CliOptions& options, const Runner
   const Clock::time_point run_start = Clock::now();
   for (std::int64_t step = 1; step <= num_steps; ++step) {
     const Clock::time_point step_start = Clock::now();
-    gripper->PrepareStep(sim);
+    try {
+      gripper->PrepareStep(sim);
+    } catch (const InputError& e) {
+      // The script stops there (the grippers keep their targets); the run
+      // goes on and its exit code says the task failed.
+      if (run->script.error.empty()) run->script.error = OneLine(e.what());
+    }
     StepResult result = sim->Step();
     const double measured_s = SecondsSince(step_start);
     if (result.status != StepStatus::kSuccess) {
@@ -122,6 +128,20 @@ void StepThrough(std::int64_t num_steps, const CliOptions& options, const Runner
   run->wall_time_s = SecondsSince(run_start);
   progress.Clear();
   run->contact_models_used.assign(models_used.begin(), models_used.end());
+}
+
+// How the task script went.
+void SummarizeScript(const Simulation& sim, const SceneGripper& gripper, ScriptSummary* script) {
+  const CommandPlayer* player = gripper.player();
+  if (player == nullptr) return;
+  script->present = true;
+  script->entries = player->num_entries();
+  for (const ScriptEvent& e : player->events()) {
+    script->events.push_back({static_cast<double>(e.step) * sim.time_step(), e.step, e.entry, e.what});
+  }
+  script->finished = player->finished() && script->error.empty();
+  if (script->finished) script->finished_t_s = static_cast<double>(player->finished_step()) * sim.time_step();
+  script->waiting_for = player->waiting_for();
 }
 
 // What the report says of the run after its last step.
@@ -148,7 +168,12 @@ int WriteResults(const CliOptions& options, const RunnerIo& io, const RunSummary
   }
   if (files->csv.is_open()) FinishOutput(files->csv, options.csv_path);
   if (!options.quiet) PrintSummary(run, stats, io.out);
-  return failed ? kExitStepFailed : kExitOk;
+  if (failed) return kExitStepFailed;
+  if (!run.script.error.empty()) {
+    PrintError(io.err, kSimProgramName, "the script failed: " + run.script.error);
+    return kExitScriptFailed;
+  }
+  return kExitOk;
 }
 
 }  // namespace
@@ -193,6 +218,7 @@ int RunSimulation(const CliOptions& options, const RunnerIo& io) {
     RunStatistics stats;
     StepThrough(num_steps, options, io, &sim, &gripper, csv ? &*csv : nullptr, &run, &stats);
     FinishSummary(sim, &run);
+    SummarizeScript(sim, gripper, &run.script);
     return WriteResults(options, io, run, stats, &files);
   } catch (const InputError& e) {
     PrintError(io.err, kSimProgramName, e.what());

@@ -53,6 +53,21 @@ nlohmann::json RunJson(const RunSummary& run, JsonNumbers& num) {
   report["realtime_factor"] = num(run.realtime_factor());
   report["status"] = StepStatusName(run.status);
   report["error"] = run.error;
+  if (run.script.present) {
+    const ScriptSummary& sc = run.script;
+    nlohmann::json events = nlohmann::json::array();
+    for (const ScriptSummary::Event& e : sc.events) {
+      events.push_back({{"t_s", num(e.t_s)}, {"step", e.step}, {"entry", e.entry}, {"condition", e.what}});
+    }
+    report["script"] = {{"entries", sc.entries},
+                        {"waits_passed", events},
+                        {"finished", sc.finished},
+                        {"finished_t_s", sc.finished ? num(sc.finished_t_s) : nlohmann::json(nullptr)},
+                        {"waiting_for", sc.waiting_for},
+                        {"error", sc.error}};
+  } else {
+    report["script"] = nullptr;
+  }
   return report;
 }
 

@@ -26,6 +26,24 @@ struct EnergySummary {
   double final_potential_J = 0;
 };
 
+/// How the command file (task script) went: the waits it passed and where
+/// it ended.
+struct ScriptSummary {
+  bool present = false;       ///< A command file played.
+  int entries = 0;            ///< Commands and waits in the file.
+  struct Event {
+    double t_s = 0;           ///< When the script resumed (the step's start) [s].
+    std::int64_t step = 0;    ///< The step index it resumed at.
+    int entry = 0;            ///< The wait's index in the file's commands.
+    std::string what;         ///< The condition that held.
+  };
+  std::vector<Event> events;  ///< The waits passed, in order.
+  bool finished = false;      ///< Every entry took effect.
+  double finished_t_s = 0;    ///< When the last one did [s].
+  std::string waiting_for;    ///< At the end: the wait it was at ("" if none).
+  std::string error;          ///< A wait that timed out or a refused command ("" if none).
+};
+
 /// Everything a report says about one run besides RunStatistics.
 struct RunSummary {
   std::string scene_path;
@@ -51,6 +69,7 @@ struct RunSummary {
   StepStatus status = StepStatus::kSuccess;
   std::string error;              ///< Empty when status is kSuccess.
   EnergySummary energy;
+  ScriptSummary script;
   std::vector<BodyState> bodies;  ///< Final state of every body.
 
   /// sim_time_s / wall_time_s; 0 when no wall time was measured.

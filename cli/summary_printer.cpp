@@ -47,6 +47,21 @@ void PrintRunRows(const RunSummary& run, const SummaryRows& row, std::ostream& o
   out << ")\n";
   row("dt") << FormatNumber(run.dt, 6) << " s\n";
   if (!run.commands_file.empty()) row("commands") << run.commands_file << '\n';
+  if (run.script.present) {
+    const ScriptSummary& sc = run.script;
+    std::ostream& line = row("script");
+    line << sc.entries << " entries, " << sc.events.size() << " waits passed; ";
+    if (!sc.error.empty()) {
+      line << "FAILED: " << sc.error << '\n';
+    } else if (sc.finished) {
+      line << "finished at t = " << FormatNumber(sc.finished_t_s, 6) << " s\n";
+    } else {
+      line << "not finished" << (sc.waiting_for.empty() ? "" : ", waiting for " + sc.waiting_for) << '\n';
+    }
+    for (const ScriptSummary::Event& e : sc.events) {
+      row("") << "t = " << FormatNumber(e.t_s, 6) << " s: " << e.what << " (commands[" << e.entry << "])\n";
+    }
+  }
   row("steps") << run.steps << '\n';
   row("sim time") << FormatNumber(run.sim_time_s, 6) << " s\n";
   row("wall time") << FormatNumber(run.wall_time_s, 4) << " s (load " << FormatNumber(run.load_wall_time_s, 3)

@@ -95,6 +95,7 @@ void InputController::ViewerKey(int key, int mods) {
 void InputController::TeleopKey(int key) {
   switch (key) {
     case GLFW_KEY_ESCAPE: p_.gripper_commands.SetTeleop(false); break;
+    case GLFW_KEY_T: p_.gripper.TeleopNextGripper(); break;  // Several grippers: the next one.
     case GLFW_KEY_G:
       if (const GripperController* gripper = p_.gripper.controller()) {
         p_.gripper_commands.SetGripClosed(gripper->grip() != GripState::kClosed);

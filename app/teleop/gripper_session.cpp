@@ -28,10 +28,11 @@ std::string GripperSession::SetUp() {
   director_.ClearScript();
   recorder_ = CommandRecorder{};
   teleop_ = false;
+  selected_ = 0;
   readout_ = {};
   ui_.gripper.Clear();
   const Simulation& sim = *scene_.sim;
-  if (!sim.scene().gripper.present) return "";
+  if (sim.scene().grippers.empty()) return "";
   gripper_ = SceneGripper(sim);
   const std::string& file = sim.scene().commands_file;
   if (file.empty()) return "";
@@ -46,21 +47,35 @@ std::string GripperSession::SetUp() {
 
 void GripperSession::Restart() {
   gripper_.Restart(*scene_.sim);
+  if (teleop_) Hold(selected_, true);  // Rewound, the script still leaves it to the user.
   recorder_.Stop();
   readout_ = {};
   ui_.gripper.Clear();
 }
 
 void GripperSession::AddGhost(Snapshot* snapshot) const {
-  if (gripper_.present()) snapshot->ghost_bodies = gripper_.controller()->CalcTargetBodyPoses(*scene_.sim);
+  snapshot->ghost_bodies.clear();
+  for (int i = 0; i < gripper_.num_grippers(); ++i) {
+    for (const auto& pose : gripper_.controller(i)->CalcTargetBodyPoses(*scene_.sim)) {
+      snapshot->ghost_bodies.push_back(pose);
+    }
+  }
 }
 
 void GripperSession::PrepareStep() {
-  gripper_.PrepareStep(scene_.sim.get());
+  std::vector<GripperCommand> applied;
+  try {
+    gripper_.PrepareStep(scene_.sim.get(), &applied);
+  } catch (const InputError& e) {
+    // A refused command or a wait that timed out: the message, and the
+    // simulation goes on (the script from its next entry, or not at all).
+    ReportError(&ui_, std::string("script: ") + e.what());
+  }
+  for (const GripperCommand& c : applied) recorder_.Record(c);
 }
 
 void GripperSession::ReadGrasp(double dt) {
-  if (gripper_.present()) readout_ = CalcGraspReadout(*scene_.sim, *gripper_.controller(), dt);
+  if (gripper_.present()) readout_ = CalcGraspReadout(*scene_.sim, *controller(), dt);
 }
 
 void GripperSession::PushPlots() {
@@ -69,12 +84,17 @@ void GripperSession::PushPlots() {
 
 // ---------------------------------------------------------------- teleop
 
+void GripperSession::Hold(int index, bool held) {
+  if (CommandPlayer* player = gripper_.player()) player->Hold(index, held);
+}
+
 void GripperSession::Command(GripperCommand command) {
   if (!gripper_.present()) return;
-  StopReplay();  // The user takes over from the script.
+  Hold(selected_, true);  // The user takes this gripper over from the script.
   command.step = scene_.sim->step_index();
+  command.gripper = selected_;
   try {
-    gripper_.controller()->Apply(command);
+    gripper_.controller(selected_)->Apply(command);
     recorder_.Record(command);
   } catch (const InputError& e) {
     ui_.Error(std::string("gripper: ") + e.what());
@@ -88,24 +108,38 @@ bool GripperSession::SetTeleop(bool on) {
   }
   teleop_ = on;
   if (on) {
-    StopReplay();
-    ui_.Info(std::string("teleop: drag moves the gripper target, scroll/Shift+drag height, Ctrl+drag yaw, ") +
-             (gripper_.controller()->can_tilt() ? "Alt+drag tilt, " : "") + "G open/close, Esc leaves");
+    Hold(selected_, true);
+    const GripperController& g = *controller();
+    const bool several = gripper_.num_grippers() > 1;
+    ui_.Info(std::string("teleop") + (several ? " of gripper '" + g.name() + "'" : "") +
+             ": drag moves the gripper target, scroll/Shift+drag height, Ctrl+drag yaw, " +
+             (g.can_tilt() ? "Alt+drag tilt, " : "") + "G open/close, " + (several ? "T next gripper, " : "") +
+             "Esc leaves" + (gripper_.player() != nullptr ? " (the script gets it back)" : ""));
   } else {
-    ui_.Info("teleop off");
+    for (int i = 0; i < gripper_.num_grippers(); ++i) Hold(i, false);
+    ui_.Info(gripper_.player() != nullptr ? "teleop off: the script drives the grippers again" : "teleop off");
   }
   return true;
+}
+
+void GripperSession::TeleopNextGripper() {
+  if (!teleop_ || gripper_.num_grippers() < 2) return;
+  Hold(selected_, false);
+  selected_ = (selected_ + 1) % gripper_.num_grippers();
+  readout_ = {};
+  ui_.gripper.Clear();
+  SetTeleop(true);
 }
 
 void GripperSession::Drag(double dx, double dy, int mods, const Camera& camera, int view_width, int view_height) {
   if (!gripper_.present()) return;
   const int w = view_width, h = view_height;
-  GripperPose t = gripper_.controller()->target();
+  GripperPose t = controller()->target();
   if ((mods & GLFW_MOD_CONTROL) != 0) {
     // A drag across the window width turns the target half a turn.
     t.yaw += dx * std::numbers::pi / std::max(w, 1);
   } else if ((mods & GLFW_MOD_ALT) != 0) {
-    if (!gripper_.controller()->can_tilt()) {
+    if (!controller()->can_tilt()) {
       ui_.Error("teleop: a gantry gripper cannot tilt (Alt+drag tilts an arm's target)");
       return;
     }
@@ -140,7 +174,7 @@ void GripperSession::Drag(double dx, double dy, int mods, const Camera& camera, 
 
 void GripperSession::Scroll(double dy) {
   if (!gripper_.present()) return;
-  GripperPose t = gripper_.controller()->target();
+  GripperPose t = controller()->target();
   t.z += kScrollHeight * dy;
   GripperCommand c;
   c.target = t;
@@ -167,13 +201,19 @@ void GripperSession::StopReplay() {
 
 void GripperSession::StartTake(double grip_force, double now_s) {
   CloseAutosave();  // The previous take, if any, ends with what it holds.
-  // The take starts at t = 0 with the controller's whole state, so that a
-  // replay from a fresh load reproduces it bit for bit.
-  GripperCommand first = gripper_.controller()->StateCommand(0);
-  first.grip_force = grip_force;
-  recorder_.Start(scene_.path, scene_.sim->time_step());
-  gripper_.controller()->Apply(first);
-  recorder_.Record(first);
+  // The take starts at t = 0 with every controller's whole state, so that
+  // a replay from a fresh load reproduces it bit for bit.
+  std::vector<std::string> names;
+  for (int i = 0; i < gripper_.num_grippers(); ++i) names.push_back(gripper_.controller(i)->name());
+  recorder_.Start(scene_.path, scene_.sim->time_step(), names);
+  for (int i = 0; i < gripper_.num_grippers(); ++i) {
+    GripperController& g = *gripper_.controller(i);
+    GripperCommand first = g.StateCommand(0);
+    first.gripper = i;
+    if (i == selected_) first.grip_force = grip_force;
+    g.Apply(first);
+    recorder_.Record(first);
+  }
   // Saved as it grows: a crash loses at most the last flush period.
   const std::string autosave = TimestampedCommandsPath(autosave_dir_);
   if (command_autosave_.Open(autosave, recorder_.log(), now_s)) {
@@ -257,26 +297,29 @@ void GripperSession::Play(CommandReplay replay) {
 }
 
 void GripperSession::StartPlayer(const std::string& path, const CommandLog& log, CommandPlayer player) {
-  gripper_.Play(std::move(player), path);
+  gripper_.Play(*scene_.sim, std::move(player), path);
   director_.Script(log.camera);
 }
 
 GripperView GripperSession::MakeView() const {
   GripperView v;
   if (!gripper_.present()) return v;
+  const GripperController& g = *controller();
   v.present = true;
   v.teleop = teleop_;
-  v.grip = gripper_.controller()->grip();
-  v.grip_force = gripper_.controller()->grip_force();
-  v.grip_force_limited = gripper_.controller()->grip_force_limited();
-  v.can_tilt = gripper_.controller()->can_tilt();
-  v.target = gripper_.controller()->target();
-  v.actual = gripper_.controller()->CurrentPose(*scene_.sim);
+  if (gripper_.num_grippers() > 1) v.name = g.name();
+  v.grip = g.grip();
+  v.grip_force = g.grip_force();
+  v.grip_force_limited = g.grip_force_limited();
+  v.can_tilt = g.can_tilt();
+  v.target = g.target();
+  v.actual = g.CurrentPose(*scene_.sim);
   v.readout = readout_;
   v.recording = recorder_.recording();
   v.recorded_commands = static_cast<int>(recorder_.log().entries.size());
   v.replay_file = gripper_.commands_file();
   v.replay_finished = gripper_.player() != nullptr && gripper_.player()->finished();
+  if (gripper_.player() != nullptr) v.waiting_for = gripper_.player()->waiting_for();
   return v;
 }
 

@@ -1,8 +1,9 @@
 #pragma once
-// The gripper of a scene that has one, and everything the viewer does with
-// it: teleop focus and its gestures, the Gripper panel's commands, command
+// The grippers of a scene that has them, and everything the viewer does
+// with them: teleop focus (on one gripper at a time, taken from the script
+// and handed back) and its gestures, the Gripper panel's commands, command
 // recording (a "take", autosaved as it grows) and replay, and the grasp
-// readout. The controller, recorder and player are the engine's
+// readout of the teleoperated gripper. The controller, recorder and player are the engine's
 // (engine/control/); every command takes effect before the simulation's
 // next step, the step it is recorded at (docs/teleop.md).
 #include <optional>
@@ -40,8 +41,12 @@ class GripperSession {
   GripperSession(const GripperSession&) = delete;
   GripperSession& operator=(const GripperSession&) = delete;
 
-  /// The gripper, when the scene has one (else nullptr).
-  const GripperController* controller() const { return gripper_.controller(); }
+  /// The gripper teleop drives (the first until T moves on), when the
+  /// scene has one (else nullptr).
+  const GripperController* controller() const { return gripper_.controller(selected_); }
+  /// Its index in the scene's grippers.
+  int selected() const { return selected_; }
+  int num_grippers() const { return gripper_.num_grippers(); }
   bool teleop() const { return teleop_; }
   const CommandRecorder& recorder() const { return recorder_; }
   /// The file the take is autosaved to (open while recording).
@@ -71,8 +76,13 @@ class GripperSession {
 
   // ---- Teleop. ----
   /// Teleop focus on/off; false (with the message shown) when turning it on
-  /// in a scene without a gripper. On stops a playing script.
+  /// in a scene without a gripper. On takes the selected gripper from a
+  /// playing script (the script goes on with the others); off hands every
+  /// gripper back to it.
   bool SetTeleop(bool on);
+  /// In teleop with several grippers (T again): hands the gripper back to
+  /// the script and takes the next one.
+  void TeleopNextGripper();
   /// A left drag of (dx, dy) window pixels: moves the target in the
   /// horizontal plane (Shift: up/down, Ctrl: yaw, Alt: tilt) as seen
   /// through `camera` in a view of view_width x view_height pixels.
@@ -109,8 +119,11 @@ class GripperSession {
   void Play(CommandReplay replay);
 
  private:
-  /// Applies a teleop command from the next step on (and records it).
+  /// Applies a teleop command to the selected gripper from the next step on
+  /// (and records it); the gripper is then the user's until teleop ends.
   void Command(GripperCommand command);
+  /// Takes gripper `index` from the playing script, if any.
+  void Hold(int index, bool held);
   void StartPlayer(const std::string& path, const CommandLog& log, CommandPlayer player);
 
   ViewerScene& scene_;
@@ -121,6 +134,7 @@ class GripperSession {
   CommandRecorder recorder_;
   CommandAutosave command_autosave_;  // recorder_'s log, on disk as it grows.
   bool teleop_ = false;
+  int selected_ = 0;  // The gripper teleop and the panel drive.
   GraspReadout readout_;
 };
 

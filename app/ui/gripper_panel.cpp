@@ -102,6 +102,7 @@ void DrawRecordRows(const GripperView& view, UiState* ui, GripperCommands* comma
   if (ImGui::Button("Replay")) commands->ReplayCommands(ui->gripper.replay_path);
   if (!view.replay_file.empty()) {
     ImGui::TextDisabled("playing %s%s", view.replay_file.c_str(), view.replay_finished ? " (done)" : "");
+    if (!view.waiting_for.empty()) ImGui::TextDisabled("waiting for %s", view.waiting_for.c_str());
   }
 }
 
@@ -152,6 +153,7 @@ void DrawFingerPlots(const GraspReadout& g, UiState* ui) {
 
 void DrawGripperSection(const GripperView& view, UiState* ui, GripperCommands* commands) {
   if (!view.present) return;
+  if (!view.name.empty()) ImGui::Text("gripper '%s' (in teleop, T takes the next)", view.name.c_str());
   DrawTeleopRows(view, commands);
   DrawGripRow(view, commands);
   ImGui::Separator();

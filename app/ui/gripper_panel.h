@@ -33,6 +33,7 @@ class GripperCommands {
 /// Read-only gripper facts for the panel.
 struct GripperView {
   bool present = false;     ///< The scene has a gripper.
+  std::string name;         ///< The one shown, when the scene has several ("" otherwise).
   bool teleop = false;      ///< Teleop focus is on.
   GripState grip = GripState::kOpen;
   double grip_force = 20;   ///< Commanded [N].
@@ -44,6 +45,7 @@ struct GripperView {
   int recorded_commands = 0;
   std::string replay_file;  ///< Playing this command file ("" = none).
   bool replay_finished = false;
+  std::string waiting_for;  ///< The script's wait ("" when it is not waiting).
 };
 
 /// The Gripper section of the right column (nothing without a gripper).

@@ -18,13 +18,14 @@ namespace {
 // The actuators whose targets the scene's gripper writes before every step
 // (gantry axes and fingers; an arm gripper's palm is a Cartesian impedance,
 // not an actuator).
-std::set<std::string> GripperActuators(const GripperDescription& g) {
+std::set<std::string> GripperActuators(const std::vector<GripperDescription>& grippers) {
   std::set<std::string> names;
-  if (!g.present) return names;
-  for (const std::string* axis : {&g.x, &g.y, &g.z, &g.yaw}) {
-    if (!axis->empty()) names.insert(*axis);
+  for (const GripperDescription& g : grippers) {
+    for (const std::string* axis : {&g.x, &g.y, &g.z, &g.yaw}) {
+      if (!axis->empty()) names.insert(*axis);
+    }
+    for (const FingerDescription& f : g.fingers) names.insert(f.actuators.begin(), f.actuators.end());
   }
-  for (const FingerDescription& f : g.fingers) names.insert(f.actuators.begin(), f.actuators.end());
   return names;
 }
 
@@ -62,7 +63,7 @@ JointControls BuildJointControls(const Simulation& sim) {
     row_of_joint[j] = static_cast<int>(c.joints.size());
     c.joints.push_back(JointRow{j, joint.name, joint.type == JointType::kRevolute, JointSliderRange(joint), -1});
   }
-  const std::set<std::string> gripper = GripperActuators(sim.scene().gripper);
+  const std::set<std::string> gripper = GripperActuators(sim.scene().grippers);
   const std::vector<ActuatorDescription>& scene_actuators = sim.scene().actuators;
   for (const std::string& name : sim.actuator_names()) {
     const JointActuator& a = sim.actuator(name);

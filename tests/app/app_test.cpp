@@ -866,7 +866,9 @@ TEST(AppGripperTest, TeleopFocusSwallowsViewerShortcutsAndEscLeaves) {
   ASSERT_NE(app.gripper().player(), nullptr);  // The scene's own script plays.
   app.input().HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);
   ASSERT_TRUE(app.gripper().teleop());
-  EXPECT_EQ(app.gripper().player(), nullptr);  // Teleop takes over from the script.
+  // Teleop takes the gripper over from the script, which keeps playing.
+  ASSERT_NE(app.gripper().player(), nullptr);
+  EXPECT_TRUE(app.gripper().player()->held(0));
   const bool panels = app.ui().settings.layout.show_left;
   for (int key : {GLFW_KEY_SPACE, GLFW_KEY_BACKSPACE, GLFW_KEY_TAB, GLFW_KEY_F1, GLFW_KEY_EQUAL}) {
     app.input().HandleKey(key, GLFW_PRESS, 0);
@@ -893,11 +895,47 @@ TEST(AppGripperTest, TeleopFocusSwallowsViewerShortcutsAndEscLeaves) {
   app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0, 1.1);
   app.input().HandleMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0, 1.15);
   EXPECT_EQ(app.perturber().selected_body(), -1);
-  // Esc leaves; then the shortcuts work again.
+  // Esc leaves and hands the gripper back to the script; then the
+  // shortcuts work again.
   app.input().HandleKey(GLFW_KEY_ESCAPE, GLFW_PRESS, 0);
   EXPECT_FALSE(app.gripper().teleop());
+  ASSERT_NE(app.gripper().player(), nullptr);
+  EXPECT_FALSE(app.gripper().player()->held(0));
   app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
   EXPECT_TRUE(app.physics().paused());
+}
+
+// Issue 37, item 2: with two arms under one script, T takes the first over,
+// T again hands it back and takes the second, Esc hands that back; the
+// script drives whatever the user does not hold.
+TEST(AppGripperTest, TeleopTakesOneArmOfATaskScriptAtATimeAndHandsItBack) {
+  App app(GripperOptions("two_arm_stack.yaml"));
+  ASSERT_EQ(app.gripper().num_grippers(), 2);
+  ASSERT_NE(app.gripper().player(), nullptr);
+  for (int i = 0; i < 5; ++i) app.Frame();  // 50 steps: both arms are moving to their first targets.
+  app.input().HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);
+  ASSERT_TRUE(app.gripper().teleop());
+  EXPECT_EQ(app.gripper().controller()->name(), "left");
+  EXPECT_TRUE(app.gripper().player()->held(0));
+  EXPECT_FALSE(app.gripper().player()->held(1));
+  app.input().HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);
+  EXPECT_EQ(app.gripper().selected(), 1);
+  EXPECT_EQ(app.gripper().controller()->name(), "right");
+  EXPECT_FALSE(app.gripper().player()->held(0));
+  EXPECT_TRUE(app.gripper().player()->held(1));
+  EXPECT_NE(app.ui().message.find("gripper 'right'"), std::string::npos) << app.ui().message;
+  // G closes the right gripper; the script still drives the left one down
+  // to the red cube meanwhile (its target at t = 1.4 s + 0.8 s ramp).
+  app.input().HandleKey(GLFW_KEY_G, GLFW_PRESS, 0);
+  EXPECT_EQ(app.gripper().controller()->grip(), GripState::kClosed);
+  for (int i = 0; i < 20; ++i) app.Frame();  // To t = 2.5 s.
+  EXPECT_EQ(app.gripper().controller()->grip(), GripState::kClosed);
+  EXPECT_NEAR(app.simulation().CalcFramePose("left_hand/gripper_base", RigidTransform()).p.z(), 0.025 + 0.111,
+              0.01);
+  app.input().HandleKey(GLFW_KEY_ESCAPE, GLFW_PRESS, 0);
+  EXPECT_FALSE(app.gripper().teleop());
+  EXPECT_FALSE(app.gripper().player()->held(1));
+  EXPECT_NE(app.ui().message.find("the script drives the grippers again"), std::string::npos) << app.ui().message;
 }
 
 TEST(AppGripperTest, DragScrollAndCtrlDragMoveTheTarget) {
@@ -1021,7 +1059,8 @@ TEST(AppGripperTest, ArmHandTiltsWithAltDragAndGClosesEveryFinger) {
   // G closes all four fingers: every finger actuator aims at its closed value.
   app.input().HandleKey(GLFW_KEY_G, GLFW_PRESS, 0);
   app.Frame();
-  const GripperDescription& g = app.simulation().scene().gripper;
+  ASSERT_EQ(app.simulation().scene().grippers.size(), 1u);
+  const GripperDescription& g = app.simulation().scene().grippers.front();
   ASSERT_EQ(g.fingers.size(), 4u);
   for (const FingerDescription& finger : g.fingers) {
     for (std::size_t i = 0; i < finger.actuators.size(); ++i) {

@@ -702,6 +702,46 @@ TEST_F(CliExecutableTest, ReplayTwiceGivesIdenticalTrajectories) {
   }
 }
 
+TEST_F(CliExecutableTest, ATaskScriptForTwoArmsIsDeterministicAcrossProcessesAndReported) {
+  // Issue 37, item 2: the scene's own script drives two arms and waits on
+  // contact forces; two processes give the same trajectory and the same
+  // waits, and the report says where the script resumed.
+  const fs::path scene = kScenesDir / "two_arm_stack.yaml";
+  std::string csv_text[2];
+  nlohmann::json report[2];
+  for (int i = 0; i < 2; ++i) {
+    const fs::path csv = dir_ / ("task" + std::to_string(i) + ".csv");
+    const fs::path json = dir_ / ("task" + std::to_string(i) + ".json");
+    const SimRun run = RunSim({scene.string(), "--quiet", "--csv", csv.string(), "--report", json.string()});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    csv_text[i] = WithoutCsvColumn(ReadFile(csv), "step_wall_time_s");
+    report[i] = nlohmann::json::parse(ReadFile(json));
+  }
+  EXPECT_EQ(csv_text[0], csv_text[1]);
+  EXPECT_EQ(report[0]["bodies"], report[1]["bodies"]);
+  const nlohmann::json& script = report[0]["script"];
+  EXPECT_EQ(script, report[1]["script"]);
+  EXPECT_EQ(script["finished"], true) << script;
+  EXPECT_EQ(script["error"], "");
+  ASSERT_EQ(script["waits_passed"].size(), 6u) << script;
+  EXPECT_EQ(script["waits_passed"][0]["condition"], "the contact force between left and red_cube above 20 N");
+}
+
+TEST_F(CliExecutableTest, AScriptThatTimesOutExitsFourAfterTheRun) {
+  const fs::path bad = dir_ / "never.yaml";
+  std::ofstream(bad) << "commands:\n  - {wait: {touch: [red_cube, blue_cube]}, timeout: 0.1}\n";
+  const fs::path json = dir_ / "never.json";
+  const SimRun run = RunSim({(kScenesDir / "two_arm_stack.yaml").string(), "--replay", bad.string(), "--duration",
+                             "0.3", "--quiet", "--report", json.string()});
+  EXPECT_EQ(run.exit_code, 4);
+  EXPECT_EQ(run.err, "stiction-sim: the script failed: " + bad.string() +
+                         ":2: commands[0].wait: timed out after 0.1 s at t = 0.1 s waiting for red_cube touching "
+                         "blue_cube\n");
+  const nlohmann::json report = nlohmann::json::parse(ReadFile(json));
+  EXPECT_EQ(report["steps"], 30);  // The run went on to its end.
+  EXPECT_EQ(report["script"]["finished"], false);
+}
+
 TEST_F(CliExecutableTest, ReplayErrorsAreOneLineExitTwo) {
   const fs::path bad = dir_ / "bad.yaml";
   std::ofstream(bad) << "commands:\n  - {time: 0, grip: shut}\n";
