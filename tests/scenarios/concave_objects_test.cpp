@@ -197,10 +197,11 @@ TEST(ConcaveObjectsTest, ALidOnAJarIsHeldByFrictionUntilPulledHarder) {
   // At 120% it slides with a = (1.2 − 1) μ g = 0.981 m/s², measured from
   // its velocity between 0.05 s and 0.15 s, before it has slid the 7 mm
   // after which its edge passes the rim's inside and it tips in. A rigid
-  // lid does so to 2%. A pressure-field lid is held as well and slides, but
-  // slower (0.794 m/s² when written), as a one-piece compliant lid does on a
-  // rigid box under SAP (0.745 m/s²; Coulomb under the Lagged model): SAP's
-  // gliding with shallow patches (docs/contact-geometry.md, "Known limits").
+  // lid does so to 2%. A pressure-field lid is held as well and slides (0.794
+  // m/s² when written); only that it slides is asserted: a compliant lid
+  // placed at zero penetration may fall into a bouncing limit cycle, and the
+  // slide is then measured through bounces (docs/contact-geometry.md, "Known
+  // limits").
   for (const bool compliant : {false, true}) {
     SCOPED_TRACE(compliant ? "pressure-field lid" : "rigid lid");
     const LidRun held = PullLid(0.8, 1.0, compliant);
