@@ -179,7 +179,14 @@ std::vector<ExternalWrench> SoakRun::DrawEvents() {
   }
   std::vector<ExternalWrench> wrenches = events_.ActiveWrenches(sim_, fig_.soak_time_s);
   sim_.SetExternalWrenches(wrenches);
-  gripper_.PrepareStep(&sim_);
+  try {
+    gripper_.PrepareStep(&sim_);
+  } catch (const InputError& e) {
+    // A task script's wait that times out because a perturbation knocked
+    // the task over is the script failing, not the engine: logged; the
+    // script plays again after the next reset.
+    Log(std::string("script: ") + e.what());
+  }
   return wrenches;
 }
 
