@@ -402,6 +402,44 @@ void Simulation::SetState(const VectorX& q, const VectorX& v) {
   ClearStepperHistories();
 }
 
+SimulationState Simulation::SaveState() const {
+  SimulationState s;
+  s.q = q_;
+  s.v = v_;
+  s.time = time_;
+  s.step_index = step_index_;
+  s.nmdp_last = last_stepper_ == nmdp_stepper_.get();
+  theta_stepper_->SaveMemory(&s.theta);
+  nmdp_stepper_->SaveMemory(&s.nmdp);
+  return s;
+}
+
+void Simulation::RestoreState(const SimulationState& s) {
+  if (s.q.size() != model_->num_positions() || s.v.size() != model_->num_velocities()) {
+    throw InputError("restore: the state is of another model (" + std::to_string(s.q.size()) + " positions, " +
+                     std::to_string(s.v.size()) + " velocities; this one has " +
+                     std::to_string(model_->num_positions()) + " and " + std::to_string(model_->num_velocities()) +
+                     ")");
+  }
+  q_ = s.q;
+  v_ = s.v;
+  time_ = s.time;
+  step_index_ = s.step_index;
+  theta_stepper_->RestoreMemory(s.theta);
+  nmdp_stepper_->RestoreMemory(s.nmdp);
+  last_stepper_ = s.nmdp_last ? static_cast<Stepper*>(nmdp_stepper_.get()) : theta_stepper_.get();
+}
+
+std::size_t SimulationState::Bytes() const {
+  std::size_t bytes = sizeof(*this) + sizeof(double) * static_cast<std::size_t>(q.size() + v.size());
+  for (const StepperMemory* m : {&theta, &nmdp}) {
+    bytes += m->reports.capacity() * sizeof(ContactReport) + m->actuator_efforts.capacity() * sizeof(double) +
+             m->cartesian_efforts.capacity() * sizeof(CartesianImpedanceEffort) + m->history.Bytes();
+    for (const auto& [key, w] : m->warm_weights) bytes += sizeof(key) + sizeof(w) + sizeof(double) * w.size() + 16;
+  }
+  return bytes;
+}
+
 void Simulation::SetExternalWrenches(std::vector<ExternalWrench> wrenches) {
   for (const ExternalWrench& w : wrenches) {
     if (w.body < 1 || w.body >= model_->num_bodies()) {

@@ -33,6 +33,19 @@
 
 namespace stiction {
 
+/// A saved simulation state (Simulation::SaveState); opaque but for its
+/// time, step index and size.
+struct SimulationState {
+  VectorX q, v;
+  double time = 0;             ///< [s]
+  std::int64_t step_index = 0;
+  bool nmdp_last = false;      ///< The last step was an NMDP scheme's.
+  StepperMemory theta, nmdp;
+  /// Bytes held (vectors' capacity and the saved reports and histories),
+  /// for a history's memory cap.
+  std::size_t Bytes() const;
+};
+
 /// World-frame state of one body, SI units.
 struct BodyState {
   std::string name;
@@ -237,6 +250,15 @@ class Simulation {
   const VectorX& velocities() const { return v_; }
   /// Replaces the state (sizes must match; quaternions are normalized).
   void SetState(const VectorX& q, const VectorX& v);
+  /// Everything that carries from one step to the next: q, v, t, the step
+  /// index, the steppers' warm starts and carried loads, and what the last
+  /// step reported (contacts, efforts). Parameters, actuator targets and
+  /// external wrenches are not in it: they are settings, set before a step.
+  SimulationState SaveState() const;
+  /// Makes the simulation as it was when `state` was saved, so that it
+  /// steps on bit-identically under the same settings (the timeline,
+  /// docs/viewer.md). Throws InputError for a state of another model.
+  void RestoreState(const SimulationState& state);
   /// Wrenches applied from the next step on, until replaced (an empty list
   /// removes them). Throws InputError on a bad body index or non-finite data.
   void SetExternalWrenches(std::vector<ExternalWrench> wrenches);

@@ -37,6 +37,11 @@ class ConstraintHistory {
   int ApplyWarmStart(ContactProblem* problem) const;
   /// The time step [s] over which the stored impulses acted (0 before any Save).
   double dt() const { return dt_; }
+  /// Bytes held (for a state history's memory cap).
+  std::size_t Bytes() const {
+    return sizeof(*this) + entries_.capacity() * sizeof(Entry) +
+           sizeof(double) * static_cast<std::size_t>(gamma_.size() + slack_.size());
+  }
 
  private:
   struct Entry {

@@ -57,6 +57,7 @@ CommandPlayer::CommandPlayer(const CommandLog& log, double dt) : file_(log.file)
                      " s (replay at the recorded time step)");
   }
   std::int64_t previous = 0;  // The last fixed-time entry's step.
+  auto items = std::make_shared<std::vector<Item>>();
   for (std::size_t i = 0; i < log.entries.size(); ++i) {
     const CommandEntry& e = log.entries[i];
     Item item;
@@ -67,7 +68,7 @@ CommandPlayer::CommandPlayer(const CommandLog& log, double dt) : file_(log.file)
       item.timing = Item::Timing::kWait;
       item.wait = *e.wait;
       if (e.timeout_s) item.timeout_steps = std::max<std::int64_t>(1, Steps(*e.timeout_s, dt));
-      items_.push_back(std::move(item));
+      items->push_back(std::move(item));
       continue;
     }
     if (e.after_s) {
@@ -89,8 +90,9 @@ CommandPlayer::CommandPlayer(const CommandLog& log, double dt) : file_(log.file)
     item.command.ramp_steps = Steps(e.ramp_s, dt);
     item.command.grip = e.grip;
     item.command.grip_force = e.grip_force;
-    items_.push_back(std::move(item));
+    items->push_back(std::move(item));
   }
+  items_ = std::move(items);
 }
 
 std::string CommandPlayer::Where(const Item& item, int line) const {
@@ -126,8 +128,9 @@ void CommandPlayer::Bind(const Simulation& sim, std::span<const GripperControlle
   std::vector<std::string> names;
   for (const GripperController& g : grippers) names.push_back(g.name());
   held_.resize(grippers.size(), 0);
-  for (std::size_t i = 0; i < items_.size(); ++i) {
-    Item& item = items_[i];
+  auto bound = std::make_shared<std::vector<Item>>(*items_);
+  for (std::size_t i = 0; i < bound->size(); ++i) {
+    Item& item = (*bound)[i];
     if (item.timing == Item::Timing::kWait) {
       if (item.wait.kind != WaitCondition::Kind::kTime) {
         item.in_a = BodyMask(sim, grippers, item.wait.a, item, Key(i) + ".wait");
@@ -147,6 +150,7 @@ void CommandPlayer::Bind(const Simulation& sim, std::span<const GripperControlle
     }
     item.gripper_index = static_cast<int>(found - names.begin());
   }
+  items_ = std::move(bound);
   bound_ = true;
 }
 
@@ -172,8 +176,8 @@ void CommandPlayer::ApplyDue(const Simulation& sim, std::span<GripperController>
                              std::vector<GripperCommand>* applied) {
   if (!bound_) Bind(sim, std::span<const GripperController>(grippers.data(), grippers.size()));
   const std::int64_t step = sim.step_index();
-  while (next_ < items_.size()) {
-    const Item& item = items_[next_];
+  while (next_ < items_->size()) {
+    const Item& item = (*items_)[next_];
     if (item.timing == Item::Timing::kWait) {
       if (wait_start_ < 0) wait_start_ = step;
       // Before the first step there are no contacts yet: a contact
@@ -183,7 +187,7 @@ void CommandPlayer::ApplyDue(const Simulation& sim, std::span<GripperController>
         if (item.timeout_steps >= 0 && step - wait_start_ >= item.timeout_steps) {
           const std::string what = DescribeWait(item.wait);
           const std::size_t index = next_;
-          next_ = items_.size();  // The script stops here.
+          next_ = items_->size();  // The script stops here.
           throw InputError(Where(item, 0) + ": " + Key(index) + ".wait: timed out after " +
                            FormatNumber(static_cast<double>(item.timeout_steps) * dt_, 6) + " s at t = " +
                            FormatNumber(sim.time(), 6) + " s waiting for " + what);
@@ -228,18 +232,22 @@ bool CommandPlayer::held(int index) const {
 }
 
 std::string CommandPlayer::waiting_for() const {
-  if (finished() || items_[next_].timing != Item::Timing::kWait) return "";
-  return DescribeWait(items_[next_].wait);
+  if (finished() || (*items_)[next_].timing != Item::Timing::kWait) return "";
+  return DescribeWait((*items_)[next_].wait);
 }
 
 std::vector<GripperCommand> CommandPlayer::fixed_commands() const {
   std::vector<GripperCommand> out;
-  for (const Item& item : items_) {
+  for (const Item& item : *items_) {
     if (item.timing != Item::Timing::kStep) continue;
     out.push_back(item.command);
     out.back().step = item.steps;
   }
   return out;
+}
+
+std::size_t CommandPlayer::Bytes() const {
+  return sizeof(*this) + held_.capacity() + events_.capacity() * sizeof(ScriptEvent);
 }
 
 void CommandPlayer::Rewind() {

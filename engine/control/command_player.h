@@ -4,7 +4,9 @@
 // its condition holds after a step, so the same scene + the same command
 // file + the same settings give bit-identical trajectories (the engine is
 // deterministic, and every command and every wait lands on the same step).
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -55,7 +57,7 @@ class CommandPlayer {
   void Hold(int index, bool held);
   bool held(int index) const;
 
-  bool finished() const { return next_ == items_.size(); }
+  bool finished() const { return next_ == items_->size(); }
   /// The step the last entry took effect at; −1 until finished().
   std::int64_t finished_step() const { return finished() ? anchor_ : -1; }
   /// Step of the last fixed-time command (0 if none); the script may run
@@ -69,9 +71,12 @@ class CommandPlayer {
   /// steps, in file order.
   std::vector<GripperCommand> fixed_commands() const;
   /// The number of entries (commands and waits).
-  int num_entries() const { return static_cast<int>(items_.size()); }
+  int num_entries() const { return static_cast<int>(items_->size()); }
   /// Back to the first entry (after a simulation Reset); holds are kept.
   void Rewind();
+  /// Bytes of the playing state a copy holds (the entries themselves are
+  /// shared between copies), for a state history's memory cap.
+  std::size_t Bytes() const;
 
  private:
   struct Item {
@@ -93,7 +98,9 @@ class CommandPlayer {
 
   std::string file_;
   double dt_ = 0.01;
-  std::vector<Item> items_;
+  // The entries, shared by copies of the player (a state history keeps one
+  // per step); Bind replaces them with a bound copy.
+  std::shared_ptr<const std::vector<Item>> items_ = std::make_shared<const std::vector<Item>>();
   std::int64_t last_fixed_step_ = 0;
   bool bound_ = false;
   std::vector<char> held_;

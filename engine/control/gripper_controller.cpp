@@ -92,6 +92,16 @@ GripperController::Axis GripperController::MakeAxis(const Simulation& sim,
   return Axis{actuator, j.q_start, a.kp, a.kd};
 }
 
+std::size_t GripperController::Bytes() const {
+  std::size_t bytes = sizeof(*this) + name_.capacity() + bodies_.capacity() * sizeof(int);
+  for (const Axis& a : axes_) bytes += a.actuator.capacity();
+  for (const Finger& f : fingers_) {
+    bytes += sizeof(Finger) + f.name.capacity() + f.bodies.capacity() * sizeof(int);
+    for (const FingerAxis& a : f.axes) bytes += sizeof(FingerAxis) + a.axis.actuator.capacity();
+  }
+  return bytes;
+}
+
 bool GripperController::IsGripperBody(int body) const {
   return std::find(bodies_.begin(), bodies_.end(), body) != bodies_.end();
 }

@@ -8,6 +8,7 @@
 // ([SAP] Sec. VII), so stiff gains stay stable. Closing is force control:
 // the finger actuators aim at `finger_closed` (beyond any object) with their
 // effort limit set to the grip force, so they saturate and press with it.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -76,6 +77,8 @@ class GripperController {
   /// the start as a turn about the world z axis (yaw) after one about the
   /// horizontal x axis (tilt).
   GripperPose CurrentPose(const Simulation& sim) const;
+  /// Bytes a copy holds (for a state history's memory cap).
+  std::size_t Bytes() const;
 
  private:
   struct Axis {

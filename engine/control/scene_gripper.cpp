@@ -28,6 +28,12 @@ const GripperController* SceneGripper::controller(int index) const {
   return index >= 0 && index < num_grippers() ? &controllers_[static_cast<size_t>(index)] : nullptr;
 }
 
+std::size_t SceneGripper::Bytes() const {
+  std::size_t bytes = sizeof(*this) + commands_file_.capacity() + (player_ ? player_->Bytes() : 0);
+  for (const GripperController& g : controllers_) bytes += g.Bytes();
+  return bytes;
+}
+
 int SceneGripper::Find(const std::string& name) const {
   for (int i = 0; i < num_grippers(); ++i) {
     if (controllers_[static_cast<size_t>(i)].name() == name) return i;

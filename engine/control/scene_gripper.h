@@ -66,6 +66,9 @@ class SceneGripper {
   /// Null when nothing plays.
   CommandPlayer* player() { return player_ ? &*player_ : nullptr; }
   const CommandPlayer* player() const { return player_ ? &*player_ : nullptr; }
+  /// Bytes a copy holds (controllers and the player's state; a script's
+  /// entries are shared between copies), for a state history's memory cap.
+  std::size_t Bytes() const;
   /// The command file playing ("" when none, or not from a file).
   const std::string& commands_file() const { return commands_file_; }
 

@@ -57,6 +57,14 @@ class NmdpStepper : public Stepper {
                   std::string* message) override;
   /// Forgets the weights that warm-start the next step (after a reset).
   void ClearHistory() override { warm_weights_.clear(); }
+  void SaveMemory(StepperMemory* m) const override {
+    Stepper::SaveMemory(m);
+    m->warm_weights = warm_weights_;
+  }
+  void RestoreMemory(const StepperMemory& m) override {
+    Stepper::RestoreMemory(m);
+    warm_weights_ = m.warm_weights;
+  }
 
   /// The scheme itself, on given points: one step of `scheme` over dt [s].
   /// `candidates`: every point that may touch (the step uses those within

@@ -10,11 +10,15 @@
 //                       contact problem and no contact solver.
 // Simulation owns one of each and steps the one its scheme names
 // (StepperParameters::scheme); both read the same ConstraintSources.
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/common/eigen_types.h"
 #include "engine/contact/cartesian_impedance_constraints.h"
+#include "engine/contact/constraint_history.h"
 #include "engine/contact/contact_constraints.h"
 #include "engine/contact/contact_problem.h"
 #include "engine/parameters/contact_parameters.h"
@@ -39,6 +43,21 @@ struct StepperParameters {
   NmdpParameters nmdp;
 };
 
+/// What a stepper carries from one step to the next (warm starts, the
+/// carried loads) and what its last step reported (contacts, efforts), saved
+/// by Simulation::SaveState so that a restored state steps exactly as it did
+/// (the timeline, docs/viewer.md). Each stepper fills its own part.
+struct StepperMemory {
+  std::vector<ContactReport> reports;
+  std::vector<double> actuator_efforts;
+  std::vector<CartesianImpedanceEffort> cartesian_efforts;
+  // ThetaMethodStepper: γ and slack of the last usable solve, and its solver.
+  ConstraintHistory history;
+  std::optional<SolverType> history_solver;
+  // NmdpStepper: the warm-start weights per contact key.
+  std::unordered_map<std::uint64_t, Eigen::VectorXd> warm_weights;
+};
+
 class Stepper {
  public:
   virtual ~Stepper() = default;
@@ -54,6 +73,19 @@ class Stepper {
   /// loads of the carried-load regularization), after a reset or a jump of
   /// the state.
   virtual void ClearHistory() = 0;
+  /// Copies what carries over and what the last step reported into *m.
+  virtual void SaveMemory(StepperMemory* m) const {
+    m->reports = reports_;
+    m->actuator_efforts = actuator_efforts_;
+    m->cartesian_efforts = cartesian_efforts_;
+  }
+  /// Makes the stepper as it was when `m` was saved (the problem and solver
+  /// result of the last step are not restored: they are rebuilt each step).
+  virtual void RestoreMemory(const StepperMemory& m) {
+    reports_ = m.reports;
+    actuator_efforts_ = m.actuator_efforts;
+    cartesian_efforts_ = m.cartesian_efforts;
+  }
 
   // What the last step left.
   /// The stage-2 problem (A, v*, constraints); no constraints for a scheme

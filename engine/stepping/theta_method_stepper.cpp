@@ -125,6 +125,18 @@ ThetaMethodStepper::~ThetaMethodStepper() = default;
 
 void ThetaMethodStepper::ClearHistory() { history_.Clear(); }
 
+void ThetaMethodStepper::SaveMemory(StepperMemory* m) const {
+  Stepper::SaveMemory(m);
+  m->history = history_;
+  m->history_solver = history_solver_;
+}
+
+void ThetaMethodStepper::RestoreMemory(const StepperMemory& m) {
+  Stepper::RestoreMemory(m);
+  history_ = m.history;
+  history_solver_ = m.history_solver;
+}
+
 StepStatus ThetaMethodStepper::Step(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
                                     const VectorX* tau_ext, VectorX* q, VectorX* v, StepStats* stats,
                                     std::string* message) {

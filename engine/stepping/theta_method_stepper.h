@@ -46,6 +46,8 @@ class ThetaMethodStepper : public Stepper {
                   std::string* message) override;
   /// Forgets the constraints' warm starts and carried loads.
   void ClearHistory() override;
+  void SaveMemory(StepperMemory* m) const override;
+  void RestoreMemory(const StepperMemory& m) override;
 
  private:
   // One step of params.dt (the stages below); Step falls back to

@@ -1,0 +1,63 @@
+#include "engine/control/state_history.h"
+
+#include <algorithm>
+
+#include "engine/common/error.h"
+#include "engine/common/text.h"
+
+namespace stiction {
+namespace {
+
+std::string Megabytes(std::size_t bytes) {
+  return FormatNumber(static_cast<double>(bytes) / static_cast<double>(std::size_t{1} << 20), 4) + " MiB";
+}
+
+}  // namespace
+
+void StateHistory::SetCap(std::size_t bytes) {
+  if (bytes == 0 || bytes < largest_) {
+    throw InputError("history cap: " + Megabytes(bytes) + " is smaller than one state of this scene (" +
+                     Megabytes(largest_) + "); give at least that");
+  }
+  cap_bytes_ = bytes;
+  while (bytes_ > cap_bytes_ && entries_.size() > 1) DropOldest();
+}
+
+void StateHistory::Push(const Simulation& sim, const SceneGripper& grippers) {
+  // A new branch: what followed the restored state is not its future any more.
+  while (!entries_.empty() && cursor_ < static_cast<int>(entries_.size()) - 1) {
+    bytes_ -= entries_.back().bytes;
+    entries_.pop_back();
+  }
+  Entry e{sim.SaveState(), grippers, 0};
+  e.bytes = e.sim.Bytes() + grippers.Bytes() + sizeof(Entry);
+  largest_ = std::max(largest_, e.bytes);
+  bytes_ += e.bytes;
+  entries_.push_back(std::move(e));
+  while (bytes_ > cap_bytes_ && entries_.size() > 1) DropOldest();
+  cursor_ = static_cast<int>(entries_.size()) - 1;
+}
+
+void StateHistory::DropOldest() {
+  bytes_ -= entries_.front().bytes;
+  entries_.pop_front();
+}
+
+void StateHistory::Restore(int index, Simulation* sim, SceneGripper* grippers) {
+  if (index < 0 || index >= size()) {
+    throw InputError("history: no state " + std::to_string(index) + " (it holds " + std::to_string(size()) + ")");
+  }
+  const Entry& e = entries_[static_cast<std::size_t>(index)];
+  sim->RestoreState(e.sim);
+  *grippers = e.grippers;
+  cursor_ = index;
+}
+
+void StateHistory::Clear() {
+  entries_.clear();
+  bytes_ = 0;
+  largest_ = 0;
+  cursor_ = -1;
+}
+
+}  // namespace stiction

@@ -1,0 +1,70 @@
+#pragma once
+// The timeline's memory (issue 38; docs/viewer.md, "Timeline"): the states
+// of a run, one per step, each with the grippers' controllers and script as
+// they were, so that restoring any of them and stepping on reproduces the
+// run bit for bit (the engine is deterministic; Simulation::SaveState keeps
+// the warm starts and what the last step reported). Bounded by a memory
+// cap: the oldest states go first. Stepping on from a restored state that
+// is not the newest starts a new branch: the states after it are dropped.
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <string>
+
+#include "engine/control/scene_gripper.h"
+#include "engine/simulation.h"
+
+namespace stiction {
+
+class StateHistory {
+ public:
+  static constexpr std::size_t kDefaultCapBytes = std::size_t{256} << 20;  ///< 256 MiB.
+
+  explicit StateHistory(std::size_t cap_bytes = kDefaultCapBytes) : cap_bytes_(cap_bytes) {}
+
+  /// Sets the memory cap [bytes] and drops the oldest states beyond it.
+  /// Throws InputError (and keeps the cap) when it is smaller than the
+  /// largest state held, which it could never keep.
+  void SetCap(std::size_t bytes);
+  std::size_t cap_bytes() const { return cap_bytes_; }
+
+  /// After a step (or before the first): saves the current state. When the
+  /// cursor is not at the newest state (a restore happened), the states
+  /// after it are dropped first (a new branch). Then the oldest states go
+  /// while the total exceeds the cap (never the one just saved).
+  void Push(const Simulation& sim, const SceneGripper& grippers);
+  /// Restores state `index` (0 = the oldest held) into the simulation and
+  /// the grippers; the cursor moves there. Throws InputError for an index
+  /// out of range or a state of another model.
+  void Restore(int index, Simulation* sim, SceneGripper* grippers);
+  void Clear();
+
+  int size() const { return static_cast<int>(entries_.size()); }
+  bool empty() const { return entries_.empty(); }
+  /// The index of the state the simulation is at (size() − 1 unless a
+  /// restore moved it back); −1 when empty.
+  int cursor() const { return cursor_; }
+  /// The step index and time [s] of state `index`.
+  std::int64_t step_at(int index) const { return entries_.at(static_cast<std::size_t>(index)).sim.step_index; }
+  double time_at(int index) const { return entries_.at(static_cast<std::size_t>(index)).sim.time; }
+  /// Bytes held by every state (their own estimate, Simulation::SaveState).
+  std::size_t bytes() const { return bytes_; }
+  /// The largest single state saved since the last Clear [bytes].
+  std::size_t largest_state_bytes() const { return largest_; }
+
+ private:
+  struct Entry {
+    SimulationState sim;
+    SceneGripper grippers;
+    std::size_t bytes = 0;
+  };
+  void DropOldest();
+
+  std::deque<Entry> entries_;
+  std::size_t cap_bytes_;
+  std::size_t bytes_ = 0;
+  std::size_t largest_ = 0;
+  int cursor_ = -1;
+};
+
+}  // namespace stiction
