@@ -16,6 +16,7 @@
 #include "engine/common/error.h"
 #include "engine/scene/scene_writer.h"
 #include "engine/common/text.h"
+#include "engine/multibody/kinematics.h"
 
 namespace stiction::app {
 namespace {
@@ -74,6 +75,8 @@ App::App(const AppOptions& options)
       input_({ui_, layout_, director_, perturber_, inspector_, gripper_, physics_, *this, *this}),
       capture_(renderer_, ui_, options_.screenshot_dir) {
   UpdateUiScale();  // The scale only (ImGui is not up yet): the first layout and camera fit use it.
+  // A headless video never goes back: it keeps no states.
+  physics_.SetHistoryEnabled(options_.timeline && !options_.headless);
   const std::string path = options_.scene_path.empty() ? std::string(STICTION_DEFAULT_SCENE) : options_.scene_path;
   if (!LoadScene(path, /*keep_camera=*/false)) throw InputError(ui_.message);
   if (!options_.replay_path.empty() && !ReplayCommands(options_.replay_path)) throw InputError(ui_.message);
@@ -193,6 +196,7 @@ void App::UpdateSnapshot() {
   Snapshot previous = std::move(scene_.snapshot);
   scene_.snapshot = physics_.MakeSnapshot();
   gripper_.AddGhost(&scene_.snapshot);
+  AddBranchGhost(&scene_.snapshot);
   inspector_.Follow(previous);
   ui_.pressure_max.Update(scene_.snapshot.peak_pressure);
   PushPlots();
@@ -334,9 +338,27 @@ void App::ClearRunHistory(bool new_scene) {
   ui_.plots.Clear();
 }
 
+void App::AddBranchGhost(Snapshot* snapshot) const {
+  snapshot->branch_ghost_bodies.clear();
+  if (!ui_.show_branch_ghost) return;
+  const Simulation& sim = *scene_.sim;
+  const VectorX* q = physics_.history().PreviousBranchAt(sim.step_index());
+  if (q == nullptr) return;
+  const MultibodyModel& model = sim.model();
+  KinematicsCache cache(model);
+  CalcKinematics(model, *q, VectorX::Zero(model.num_velocities()), BodyRange::All(model), &cache);
+  for (int b = 1; b < model.num_bodies(); ++b) snapshot->branch_ghost_bodies.emplace_back(b, cache.X_WB[b]);
+}
+
+void App::ClearBranchGhost() {
+  physics_.ClearPreviousBranch();
+  ui_.Info("timeline: the previous branch is forgotten");
+}
+
 void App::StartFromCurrentState() {
   scene_.snapshot = physics_.MakeSnapshot();
   gripper_.AddGhost(&scene_.snapshot);
+  AddBranchGhost(&scene_.snapshot);
   if (video_.recording()) video_.Restart(scene_.sim->time());  // The video goes on with the new state.
 }
 
@@ -385,7 +407,26 @@ void App::ResetSimulation() {
 
 void App::TogglePause() { physics_.TogglePause(); }
 
-void App::StepOnce() { physics_.RequestSingleStep(); }
+void App::StepOnce() { physics_.StepForward(); }
+
+void App::StepBack() { physics_.StepBack(); }
+
+void App::ScrubTo(int index) { physics_.ScrubTo(index); }
+
+void App::SetHistoryCap(double mebibytes) {
+  if (!(mebibytes > 0) || !std::isfinite(mebibytes) || mebibytes > 1e6) {
+    ui_.Error("history cap: expected a size in MiB in (0, 1e6], got " + FormatNumber(mebibytes, 6));
+    return;
+  }
+  if (physics_.SetHistoryCap(static_cast<std::size_t>(mebibytes * (1 << 20)))) {
+    ui_.Info("timeline: history cap " + FormatNumber(mebibytes, 6) + " MiB");
+  }
+}
+
+void App::SetHistoryEnabled(bool on) {
+  physics_.SetHistoryEnabled(on);
+  ui_.Info(on ? "timeline on: every step's state is kept (Left/Right while paused)" : "timeline off");
+}
 
 void App::SetTimeStep(double dt) { scene_.sim->SetTimeStep(dt); }
 
@@ -595,6 +636,14 @@ AppView App::MakeView() const {
   v.physics_ms = times.physics_ms;
   v.render_ms = times.render_ms;
   v.steps_last_frame = physics_.steps_last_frame();
+  const StateHistory& history = physics_.history();
+  v.history_enabled = physics_.history_enabled();
+  v.history_size = history.size();
+  v.history_cursor = history.cursor();
+  v.history_cursor_time = history.cursor() >= 0 ? history.time_at(history.cursor()) : scene_.sim->time();
+  v.history_mib = static_cast<double>(history.bytes()) / (1 << 20);
+  v.history_cap_mib = static_cast<double>(history.cap_bytes()) / (1 << 20);
+  v.previous_branch_steps = history.previous_branch_size();
   v.selected_body = perturber_.selected_body();
   if (v.selected_body > 0) v.selected_name = scene_.sim->model().body(v.selected_body).name;
   v.recording = video_.recording();

@@ -81,6 +81,11 @@ class App final : public AppCommands, public GripperCommands {
   // ---- AppCommands (panels and keys). ----
   void TogglePause() override;
   void StepOnce() override;
+  void StepBack() override;
+  void ScrubTo(int index) override;
+  void SetHistoryCap(double mebibytes) override;
+  void SetHistoryEnabled(bool on) override;
+  void ClearBranchGhost() override;
   void ResetSimulation() override;
   void SetTimeStep(double dt) override;
   void SetIntegrator(const IntegratorSettings& integrator) override;
@@ -183,6 +188,8 @@ class App final : public AppCommands, public GripperCommands {
   /// The first snapshot after a load or reset (with the gripper's ghost);
   /// a recording goes on from the new state.
   void StartFromCurrentState();
+  /// The timeline's previous branch at the current step into the snapshot.
+  void AddBranchGhost(Snapshot* snapshot) const;
   /// The status line after a load: warnings, import notes, or "loaded".
   void ReportLoad(const std::string& path, const std::string& gripper_error);
   /// UI scale: the setting, else the monitor's content scale; rebuilds the

@@ -50,6 +50,7 @@ std::string AppUsage() {
          "                           record --record FILE, then exit (--size sets the video size)\n"
          "  --duration S             with --headless: simulated seconds to record (default: the scene's duration)\n"
          "  --no-vsync               do not wait for vertical sync\n"
+         "  --no-timeline            do not keep every step's state (the timeline: Left/Right, the scrubber)\n"
          "  --replay FILE            replay this gripper command file (default: the scene's own)\n"
          "  --overlay LIST           burned into videos: comma-separated time, scene, caption, plot=NAME\n"
          "                           (NAME: grip_force, slip_speed, kinetic_energy, contacts), or none\n"
@@ -85,7 +86,7 @@ bool ParseFlag(const std::string& a, AppOptions* o) {
       {"--screenshot-window", &AppOptions::screenshot_window, true}, {"--no-panels", &AppOptions::panels, false},
       {"--no-settings", &AppOptions::no_settings, true},             {"--paused", &AppOptions::paused, true},
       {"--unlimited", &AppOptions::unlimited, true},                 {"--headless", &AppOptions::headless, true},
-      {"--no-vsync", &AppOptions::vsync, false},
+      {"--no-vsync", &AppOptions::vsync, false},                     {"--no-timeline", &AppOptions::timeline, false},
   };
   for (const Flag& f : kFlags) {
     if (a != f.name) continue;

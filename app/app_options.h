@@ -27,6 +27,9 @@ struct AppOptions {
   bool screenshot_window = false;
   std::string screenshot_dir;   ///< Where Ctrl+P writes (default: current directory).
   bool paused = false;          ///< Start paused.
+  /// Keep every step's state for the timeline (--no-timeline: off; the
+  /// headless modes never keep it).
+  bool timeline = true;
   int steps_per_frame = 0;      ///< > 0: exactly this many steps per frame (no clock).
   double real_time_factor = 1.0;
   bool unlimited = false;       ///< As fast as possible.

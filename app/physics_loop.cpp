@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "app/render/gl.h"
+#include "engine/common/error.h"
 #include "engine/common/text.h"
 
 namespace stiction::app {
@@ -68,6 +69,8 @@ void PhysicsLoop::StepFrame(double wall_dt, double rest_of_last_frame_ms) {
 
 bool PhysicsLoop::Step() {
   Simulation& sim = *scene_.sim;
+  // The state before the first step is the timeline's first.
+  if (history_enabled_ && history_.empty()) history_.Push(sim, gripper_.scene_gripper());
   perturber_.ApplyWrench();
   const double dt = sim.time_step();
   gripper_.PrepareStep();
@@ -85,6 +88,7 @@ bool PhysicsLoop::Step() {
   contacts_valid_ = true;
   last_step_dt_ = dt;
   ++steps_taken_;
+  if (history_enabled_) history_.Push(sim, gripper_.scene_gripper());
   return true;
 }
 
@@ -112,6 +116,64 @@ void PhysicsLoop::Restart(bool new_scene) {
   contacts_valid_ = false;
   if (new_scene) steps_taken_ = 0;
   clock_.Restart();
+  history_.Clear();
+}
+
+bool PhysicsLoop::ScrubTo(int index) {
+  paused_ = true;
+  single_step_requested_ = false;
+  if (index == history_.cursor()) return true;
+  if (video_.recording() || gripper_.recorder().recording()) {
+    ui_.Error("timeline: stop the recording first (a take or a video follows the run as it is taken)");
+    return false;
+  }
+  Simulation& sim = *scene_.sim;
+  SceneGripper grippers = gripper_.scene_gripper();
+  try {
+    history_.Restore(index, &sim, &grippers);
+  } catch (const InputError& e) {
+    ui_.Error(std::string("timeline: ") + e.what());
+    return false;
+  }
+  perturber_.End();
+  contacts_valid_ = sim.step_index() > 0;
+  last_step_dt_ = sim.time_step();
+  gripper_.RestoreFrom(grippers, sim.time_step());
+  clock_.Restart();
+  return true;
+}
+
+bool PhysicsLoop::StepBack() {
+  if (history_.cursor() <= 0) {
+    paused_ = true;
+    ui_.Error(history_.empty() ? "timeline: no earlier state (the history starts with the first step)"
+                               : "timeline: at the oldest state the history holds");
+    return false;
+  }
+  return ScrubTo(history_.cursor() - 1);
+}
+
+void PhysicsLoop::StepForward() {
+  if (history_.cursor() >= 0 && history_.cursor() < history_.size() - 1) {
+    ScrubTo(history_.cursor() + 1);
+    return;
+  }
+  RequestSingleStep();
+}
+
+bool PhysicsLoop::SetHistoryCap(std::size_t bytes) {
+  try {
+    history_.SetCap(bytes);
+  } catch (const InputError& e) {
+    ui_.Error(e.what());
+    return false;
+  }
+  return true;
+}
+
+void PhysicsLoop::SetHistoryEnabled(bool on) {
+  history_enabled_ = on;
+  history_.Clear();  // On again: the timeline starts from the current state.
 }
 
 }  // namespace stiction::app

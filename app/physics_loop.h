@@ -16,6 +16,7 @@
 #include "app/teleop/gripper_session.h"
 #include "app/ui/ui_state.h"
 #include "app/viewer_scene.h"
+#include "engine/control/state_history.h"
 
 namespace stiction::app {
 
@@ -57,8 +58,27 @@ class PhysicsLoop {
   /// step was taken since the last load or reset.
   Snapshot MakeSnapshot() const;
   /// After a scene load (new_scene: steps count from 0 again) or a reset:
-  /// no last step, and the clock forgets its debt.
+  /// no last step, the clock forgets its debt, the timeline its states.
   void Restart(bool new_scene);
+
+  // ---- The timeline (docs/viewer.md, "Timeline"). ----
+  /// The states of this run, one per step since the load or reset.
+  const StateHistory& history() const { return history_; }
+  /// Left arrow: pauses and restores the state one step back. False (with
+  /// the reason shown) when there is none or a recording forbids it.
+  bool StepBack();
+  /// Right arrow: pauses and restores the state one step forward when the
+  /// timeline holds it (after a step back), else takes one step next frame.
+  void StepForward();
+  /// The scrubber: pauses and restores state `index` of the history.
+  bool ScrubTo(int index);
+  /// The memory cap [bytes]; false (with the message shown) when smaller
+  /// than one state of the scene.
+  bool SetHistoryCap(std::size_t bytes);
+  /// Keeping history on or off (off: the states are dropped).
+  void SetHistoryEnabled(bool on);
+  bool history_enabled() const { return history_enabled_; }
+  void ClearPreviousBranch() { history_.ClearPreviousBranch(); }
 
  private:
   ViewerScene& scene_;
@@ -74,6 +94,8 @@ class PhysicsLoop {
   int steps_last_frame_ = 0;
   StepStats last_stats_;
   bool contacts_valid_ = false;  // sim.contacts() belong to the current state's last step.
+  StateHistory history_;
+  bool history_enabled_ = true;
   double last_step_dt_ = 0;      // δt of that step [s].
 };
 

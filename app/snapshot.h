@@ -80,6 +80,9 @@ struct Snapshot {
   /// Bodies drawn a second time, see-through, at these poses: the gripper's
   /// target pose (the teleop "ghost"). Empty when the scene has no gripper.
   std::vector<std::pair<int, RigidTransform>> ghost_bodies;
+  /// The timeline's previous branch at this step (drawn see-through in a
+  /// warm tint): every body where the replaced run had it.
+  std::vector<std::pair<int, RigidTransform>> branch_ghost_bodies;
 };
 
 /// The state a contact glyph is coloured by.

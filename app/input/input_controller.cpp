@@ -45,7 +45,7 @@ void InputController::Detach(GLFWwindow* window) { glfwSetWindowUserPointer(wind
 void InputController::HandleKey(int key, int action, int mods) {
   if (action == GLFW_RELEASE) return;
   if (ImGuiLayer::WantsKeyboard()) return;  // Typing into a field.
-  if (action == GLFW_REPEAT && key != GLFW_KEY_RIGHT) return;
+  if (action == GLFW_REPEAT && key != GLFW_KEY_RIGHT && key != GLFW_KEY_LEFT) return;
   if (p_.gripper.teleop()) {
     TeleopKey(key);
   } else {
@@ -60,6 +60,7 @@ void InputController::ViewerKey(int key, int mods) {
   switch (key) {
     case GLFW_KEY_SPACE: commands.TogglePause(); break;
     case GLFW_KEY_RIGHT: commands.StepOnce(); break;
+    case GLFW_KEY_LEFT: commands.StepBack(); break;
     case GLFW_KEY_BACKSPACE: commands.ResetSimulation(); break;
     case GLFW_KEY_EQUAL:
     case GLFW_KEY_KP_ADD: commands.SetRealTimeFactor(p_.physics.clock().real_time_factor() * 2); break;

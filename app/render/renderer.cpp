@@ -446,16 +446,21 @@ Renderer::DrawLists Renderer::CollectDrawItems(const RenderScene& scene, const S
     const DrawItem item = MakeDrawItem(d, lods, snapshot.X_WB[d.body], color, false, selected_body, view);
     (color.w() < 0.999f ? items.transparent : items.opaque).push_back(item);
   }
-  // Ghosts (the gripper's target pose): the same bodies, see-through and tinted.
-  for (const auto& [body, X_WB] : snapshot.ghost_bodies) {
-    for (size_t i = 0; i < scene.drawables.size(); ++i) {
-      const Drawable& d = scene.drawables[i];
-      if (d.body != body || !d.visual || !options.show_bodies) continue;
-      const std::array<const GpuMesh*, kNumLods> lods = LodsOf(scene, i);
-      if (lods[0] == nullptr) continue;
-      items.transparent.push_back(MakeDrawItem(d, lods, X_WB, Vec4f(0.35f, 0.85f, 1.0f, 0.3f), true, selected_body, view));
+  // Ghosts: the same bodies, see-through and tinted; the gripper's target
+  // pose cool, the timeline's previous branch warm.
+  auto add_ghosts = [&](const std::vector<std::pair<int, RigidTransform>>& ghosts, const Vec4f& tint) {
+    for (const auto& [body, X_WB] : ghosts) {
+      for (size_t i = 0; i < scene.drawables.size(); ++i) {
+        const Drawable& d = scene.drawables[i];
+        if (d.body != body || !d.visual || !options.show_bodies) continue;
+        const std::array<const GpuMesh*, kNumLods> lods = LodsOf(scene, i);
+        if (lods[0] == nullptr) continue;
+        items.transparent.push_back(MakeDrawItem(d, lods, X_WB, tint, true, selected_body, view));
+      }
     }
-  }
+  };
+  add_ghosts(snapshot.ghost_bodies, Vec4f(0.35f, 0.85f, 1.0f, 0.3f));
+  add_ghosts(snapshot.branch_ghost_bodies, Vec4f(1.0f, 0.6f, 0.2f, 0.35f));
   std::stable_sort(items.opaque.begin(), items.opaque.end(), [](const DrawItem& a, const DrawItem& b) {
     return a.ground != b.ground ? b.ground : a.mesh < b.mesh;
   });

@@ -78,6 +78,13 @@ void GripperSession::ReadGrasp(double dt) {
   if (gripper_.present()) readout_ = CalcGraspReadout(*scene_.sim, *controller(), dt);
 }
 
+void GripperSession::RestoreFrom(const SceneGripper& saved, double dt) {
+  gripper_ = saved;
+  // The hold is the user's now, not the saved one.
+  for (int i = 0; i < gripper_.num_grippers(); ++i) Hold(i, teleop_ && i == selected_);
+  if (gripper_.present()) readout_ = CalcGraspReadout(*scene_.sim, *controller(), dt);
+}
+
 void GripperSession::PushPlots() {
   if (gripper_.present()) PushGraspPlots(readout_, &ui_.gripper);
 }

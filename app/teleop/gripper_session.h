@@ -71,6 +71,12 @@ class GripperSession {
   void PrepareStep();
   /// After each step of `dt` [s]: the grasp readout.
   void ReadGrasp(double dt);
+  /// The grippers' controllers and script, as the timeline saves them.
+  const SceneGripper& scene_gripper() const { return gripper_; }
+  /// After the timeline restored a state: the grippers and script as they
+  /// were then, the user's teleop hold kept, the readout of that state's
+  /// last step (`dt` [s]).
+  void RestoreFrom(const SceneGripper& saved, double dt);
   /// One sample of the readout into the Gripper panel's plots.
   void PushPlots();
 

@@ -139,12 +139,46 @@ void DrawSceneSection(const AppView& view, UiState* ui, AppCommands* commands) {
 
 // ---------------------------------------------------------------- Simulation
 
-void DrawRunControls(const AppView& view, AppCommands* commands) {
+// The timeline: a scrubber over the states kept since the load or reset,
+// the memory they take and its cap.
+void DrawTimeline(const AppView& view, UiState* ui, AppCommands* commands) {
+  bool on = view.history_enabled;
+  if (ImGui::Checkbox("Timeline", &on)) commands->SetHistoryEnabled(on);
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("Keeps every step's state: Left/Right (paused) or the slider go back and forth;\n"
+                      "running on from a past state starts a new branch (the old future is dropped)");
+  }
+  if (!on) return;
+  ImGui::SameLine();
+  ImGui::TextDisabled("%d states, %.1f of %.0f MiB", view.history_size, view.history_mib, view.history_cap_mib);
+  if (view.history_size > 1) {
+    int index = view.history_cursor;
+    ImGui::SetNextItemWidth(-Scaled(60));
+    char label[64];
+    std::snprintf(label, sizeof(label), "t = %.3f s", view.history_cursor_time);
+    if (ImGui::SliderInt("##timeline", &index, 0, view.history_size - 1, label)) commands->ScrubTo(index);
+  }
+  if (view.previous_branch_steps > 0) {
+    ImGui::Checkbox("ghost of the previous branch", &ui->show_branch_ghost);
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Forget")) commands->ClearBranchGhost();
+  }
+  float cap = static_cast<float>(view.history_cap_mib);
+  ImGui::SetNextItemWidth(Scaled(150));
+  if (ImGui::InputFloat("history cap [MiB]", &cap, 0, 0, "%.0f", ImGuiInputTextFlags_EnterReturnsTrue)) {
+    commands->SetHistoryCap(cap);
+  }
+}
+
+void DrawRunControls(const AppView& view, UiState* ui, AppCommands* commands) {
   if (ImGui::Button(view.paused ? "Run  (Space)" : "Pause (Space)")) commands->TogglePause();
+  ImGui::SameLine();
+  if (ImGui::Button("<- Back")) commands->StepBack();
   ImGui::SameLine();
   if (ImGui::Button("Step (->)")) commands->StepOnce();
   ImGui::SameLine();
   if (ImGui::Button("Reset (Bksp)")) commands->ResetSimulation();
+  DrawTimeline(view, ui, commands);
 
   // Real-time factor: a log slider from 1% to 100x, or unlimited.
   bool unlimited = view.unlimited;
@@ -558,7 +592,7 @@ void DrawPanels(const AppView& view, const GripperView& gripper, UiState* ui, Ap
       if (Section(ui, "Scene", true)) DrawSceneSection(view, ui, commands);
       if (Section(ui, "Simulation", true, view.sim != nullptr && SimulationEdited(*view.sim, ui->scene_values)
                                               ? "  (edited)" : "")) {
-        DrawRunControls(view, commands);
+        DrawRunControls(view, ui, commands);
         if (view.sim != nullptr) {
           ImGui::Separator();
           DrawSimulationParameters(*view.sim, ui, commands);

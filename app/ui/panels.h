@@ -23,7 +23,18 @@ class AppCommands {
  public:
   virtual ~AppCommands() = default;
   virtual void TogglePause() = 0;
+  /// Right arrow: one step forward (through the timeline after a step back).
   virtual void StepOnce() = 0;
+  /// Left arrow: the state one step back (the timeline).
+  virtual void StepBack() = 0;
+  /// The timeline's scrubber: the state of history index `index`.
+  virtual void ScrubTo(int index) = 0;
+  /// The timeline's memory cap [MiB] (refused, with the message shown,
+  /// when smaller than one state), and keeping history on or off.
+  virtual void SetHistoryCap(double mebibytes) = 0;
+  virtual void SetHistoryEnabled(bool on) = 0;
+  /// Forgets the previous branch (its ghost).
+  virtual void ClearBranchGhost() = 0;
   virtual void ResetSimulation() = 0;
   virtual void SetTimeStep(double dt) = 0;
   virtual void SetIntegrator(const IntegratorSettings& integrator) = 0;
@@ -74,6 +85,12 @@ struct AppView {
   double fps = 0;
   double frame_ms = 0, physics_ms = 0, render_ms = 0;
   int steps_last_frame = 0;
+  // The timeline (the Simulation section's scrubber).
+  bool history_enabled = true;
+  int history_size = 0, history_cursor = -1;
+  double history_cursor_time = 0;  ///< [s] of the state the simulation is at.
+  double history_mib = 0, history_cap_mib = 256;
+  int previous_branch_steps = 0;  ///< States of the replaced branch kept for its ghost.
   int selected_body = -1;
   std::string selected_name;
   // Video recording (the indicator and the Record button).

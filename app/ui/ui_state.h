@@ -142,6 +142,8 @@ struct UiState {
   float ui_scale = 1;      ///< The scale in effect (settings.ui_scale or the monitor's).
   bool show_help = false;  ///< F1 bindings window.
   bool show_info = true;   ///< F2: the info overlay in the view.
+  /// The timeline's previous branch drawn as a ghost (when there is one).
+  bool show_branch_ghost = true;
   SimulationEdits sim_edits;
   ContactEdits contact_edits;
   SolverEdits solver_edits;

@@ -24,10 +24,15 @@ void StateHistory::SetCap(std::size_t bytes) {
 }
 
 void StateHistory::Push(const Simulation& sim, const SceneGripper& grippers) {
-  // A new branch: what followed the restored state is not its future any more.
-  while (!entries_.empty() && cursor_ < static_cast<int>(entries_.size()) - 1) {
-    bytes_ -= entries_.back().bytes;
-    entries_.pop_back();
+  // A new branch: what followed the restored state is not its future any
+  // more; its positions stay as the previous branch.
+  if (!entries_.empty() && cursor_ < static_cast<int>(entries_.size()) - 1) {
+    previous_branch_.clear();
+    while (cursor_ < static_cast<int>(entries_.size()) - 1) {
+      previous_branch_.emplace_front(entries_.back().sim.step_index, std::move(entries_.back().sim.q));
+      bytes_ -= entries_.back().bytes;
+      entries_.pop_back();
+    }
   }
   Entry e{sim.SaveState(), grippers, 0};
   e.bytes = e.sim.Bytes() + grippers.Bytes() + sizeof(Entry);
@@ -53,8 +58,16 @@ void StateHistory::Restore(int index, Simulation* sim, SceneGripper* grippers) {
   cursor_ = index;
 }
 
+const VectorX* StateHistory::PreviousBranchAt(std::int64_t step) const {
+  if (previous_branch_.empty()) return nullptr;
+  const std::int64_t i = step - previous_branch_.front().first;
+  if (i < 0 || i >= static_cast<std::int64_t>(previous_branch_.size())) return nullptr;
+  return &previous_branch_[static_cast<std::size_t>(i)].second;
+}
+
 void StateHistory::Clear() {
   entries_.clear();
+  previous_branch_.clear();
   bytes_ = 0;
   largest_ = 0;
   cursor_ = -1;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <deque>
 #include <string>
+#include <utility>
 
 #include "engine/control/scene_gripper.h"
 #include "engine/simulation.h"
@@ -52,6 +53,14 @@ class StateHistory {
   /// The largest single state saved since the last Clear [bytes].
   std::size_t largest_state_bytes() const { return largest_; }
 
+  /// The branch a new one replaced: when Push drops the states after the
+  /// cursor, their positions are kept here (the last replaced branch only),
+  /// so the viewer can draw where the bodies went before (a ghost).
+  /// Positions q at step `step`, or null when that branch has none there.
+  const VectorX* PreviousBranchAt(std::int64_t step) const;
+  int previous_branch_size() const { return static_cast<int>(previous_branch_.size()); }
+  void ClearPreviousBranch() { previous_branch_.clear(); }
+
  private:
   struct Entry {
     SimulationState sim;
@@ -61,6 +70,7 @@ class StateHistory {
   void DropOldest();
 
   std::deque<Entry> entries_;
+  std::deque<std::pair<std::int64_t, VectorX>> previous_branch_;  // (step, q), steps increasing by one.
   std::size_t cap_bytes_;
   std::size_t bytes_ = 0;
   std::size_t largest_ = 0;

@@ -19,6 +19,7 @@
 
 #include "app/record/screenshot.h"
 #include "app/ui/demo_scenes.h"
+#include "engine/control/scene_gripper.h"
 #include "engine/scene/scene_loader.h"
 #include "tests/app/run_command.h"
 #include "tests/support/scratch_dir.h"
@@ -232,6 +233,104 @@ TEST(AppTest, PauseStepAndApplyTimeStepFromThePanel) {
 // (docs/viewer.md): applied and refused (all or nothing) like the integrator,
 // marked edited and reverted; the NMDP fields are drawn only while an NMDP
 // scheme is chosen. Paused throughout: nothing steps under an NMDP scheme.
+// Issue 38: the timeline. Left/Right while paused and the scrubber move the
+// viewer's simulation through the states it kept; each is the state an
+// independent headless run of the same scene and script reaches at that
+// step, and running on from a rewound state with nothing changed gives the
+// same future.
+TEST(AppTest, TimelineLeftRightAndTheScrubberMoveThroughKeptStates) {
+  AppOptions o = Options(kScenes + "/grasp_box.yaml", /*paused=*/false);
+  o.steps_per_frame = 10;
+  o.screenshot_dir = test::TempDir().string();
+  App app(o);
+  for (int i = 0; i < 30; ++i) app.Frame();  // 300 steps: the grasp closes at 1.4 s.
+  app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  ASSERT_EQ(app.simulation().step_index(), 300);
+  ASSERT_EQ(app.physics().history().size(), 301);
+  const VectorX q300 = app.simulation().positions();
+
+  // The same scene and script headless, state by state.
+  Simulation reference = Simulation::FromFile(kScenes + "/grasp_box.yaml");
+  SceneGripper script = SceneGripper::ForScene(reference);
+  std::vector<VectorX> q_at(301);
+  q_at[0] = reference.positions();
+  for (int k = 1; k <= 300; ++k) {
+    script.PrepareStep(&reference);
+    ASSERT_EQ(reference.Step().status, StepStatus::kSuccess);
+    q_at[static_cast<std::size_t>(k)] = reference.positions();
+  }
+  auto at = [&](int k) { return (app.simulation().positions().array() == q_at[static_cast<std::size_t>(k)].array()).all(); };
+  EXPECT_TRUE(at(300));
+
+  for (int i = 0; i < 10; ++i) app.input().HandleKey(GLFW_KEY_LEFT, GLFW_PRESS, 0);
+  app.Frame();
+  EXPECT_EQ(app.simulation().step_index(), 290);
+  EXPECT_TRUE(at(290));
+  EXPECT_TRUE(app.physics().paused());
+  app.input().HandleKey(GLFW_KEY_RIGHT, GLFW_PRESS, 0);
+  app.Frame();
+  EXPECT_EQ(app.simulation().step_index(), 291);  // Restored, not stepped.
+  EXPECT_TRUE(at(291));
+  EXPECT_EQ(app.physics().history().size(), 301);
+
+  // The scrubber to step 120 (the box still on the ground), then run on:
+  // nothing changed, so step 300 is the old one bit for bit.
+  app.ScrubTo(120);
+  app.Frame();
+  EXPECT_EQ(app.simulation().step_index(), 120);
+  EXPECT_TRUE(at(120));
+  app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  while (app.simulation().step_index() < 300) app.Frame();
+  EXPECT_EQ(app.simulation().step_index(), 300);
+  EXPECT_TRUE((app.simulation().positions().array() == q300.array()).all());
+
+  // A cap smaller than one state is refused with a message.
+  const std::size_t cap = app.physics().history().cap_bytes();
+  app.SetHistoryCap(1e-4);
+  EXPECT_TRUE(app.ui().message_is_error);
+  EXPECT_NE(app.ui().message.find("smaller than one state"), std::string::npos) << app.ui().message;
+  EXPECT_EQ(app.physics().history().cap_bytes(), cap);
+}
+
+// A parameter edited after a rewind starts a branch; the replaced run stays
+// as a ghost: at every step of the new branch, its bodies where the old run
+// had them (checked against an independent headless run).
+TEST(AppTest, AnEditAfterARewindLeavesTheOldRunAsAGhost) {
+  AppOptions o = Options(kScenes + "/grasp_box.yaml", /*paused=*/false);
+  o.steps_per_frame = 10;
+  o.screenshot_dir = test::TempDir().string();
+  App app(o);
+  for (int i = 0; i < 30; ++i) app.Frame();  // 3 s: the box grasped and lifted.
+  app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  ASSERT_EQ(app.simulation().step_index(), 300);
+  const int box = app.simulation().model().FindBody("box");
+  const Vector3 box_old = app.snapshot().X_WB[static_cast<std::size_t>(box)].p;
+  EXPECT_TRUE(app.snapshot().branch_ghost_bodies.empty());
+
+  app.ScrubTo(150);  // Just after the grasp closed.
+  ContactMaterial slippery = app.simulation().GetMaterial("box_surface");
+  slippery.friction = 0.1;  // The pads cannot hold the 1 kg box with 20 N.
+  app.SetMaterial("box_surface", slippery);
+  app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  while (app.simulation().step_index() < 300) app.Frame();
+  app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  app.Frame();
+  const Snapshot& s = app.snapshot();
+  Vector3 ghost_box = Vector3::Constant(std::nan(""));
+  for (const auto& [body, X_WB] : s.branch_ghost_bodies) {
+    if (body == box) ghost_box = X_WB.p;
+  }
+  EXPECT_EQ(ghost_box, box_old);  // The old run at step 300, bit for bit.
+  const Vector3 box_now = s.X_WB[static_cast<std::size_t>(box)].p;
+  std::printf("box at 3 s: lifted to z = %.3f m with mu = 1 (the ghost), z = %.3f m with mu = 0.1\n", ghost_box.z(),
+              box_now.z());
+  EXPECT_GT(ghost_box.z() - box_now.z(), 0.05);  // It slipped out and fell.
+  // Forgotten, the ghost is gone.
+  app.ClearBranchGhost();
+  app.Frame();
+  EXPECT_TRUE(app.snapshot().branch_ghost_bodies.empty());
+}
+
 TEST(AppTest, SimulationPanelSetsTheSteppingSchemeAndNmdpParameters) {
   AppOptions o = Options(kDemo, /*paused=*/true);
   o.width = 1280;

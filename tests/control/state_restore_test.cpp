@@ -68,6 +68,8 @@ TEST_P(StateRestoreTest, RestoreAndResumeIsBitIdenticalToTheUninterruptedRun) {
   StepFor(&sim, &grippers, kBefore);
   const SimulationState saved = sim.SaveState();
   const SceneGripper saved_grippers = grippers;
+  std::printf("%s: one state at step %d takes %zu bytes (%zu contacts reported)\n", c.name.c_str(), kBefore,
+              saved.Bytes() + saved_grippers.Bytes(), sim.contacts().size());
   StepFor(&sim, &grippers, kAfter);
   const VectorX q = sim.positions(), v = sim.velocities();
   const std::size_t contacts = sim.contacts().size();
