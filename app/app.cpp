@@ -428,13 +428,25 @@ void App::SetHistoryEnabled(bool on) {
   ui_.Info(on ? "timeline on: every step's state is kept (Left/Right while paused)" : "timeline off");
 }
 
-void App::SetTimeStep(double dt) { scene_.sim->SetTimeStep(dt); }
+void App::SetTimeStep(double dt) {
+  scene_.sim->SetTimeStep(dt);
+  physics_.MarkEvent("edit: time step");
+}
 
-void App::SetIntegrator(const IntegratorSettings& integrator) { scene_.sim->SetIntegrator(integrator); }
+void App::SetIntegrator(const IntegratorSettings& integrator) {
+  scene_.sim->SetIntegrator(integrator);
+  physics_.MarkEvent("edit: integrator");
+}
 
-void App::SetSteppingScheme(SteppingScheme scheme) { scene_.sim->SetSteppingScheme(scheme); }
+void App::SetSteppingScheme(SteppingScheme scheme) {
+  scene_.sim->SetSteppingScheme(scheme);
+  physics_.MarkEvent("edit: stepping scheme");
+}
 
-void App::SetNmdpParameters(const NmdpParameters& p) { scene_.sim->SetNmdpParameters(p); }
+void App::SetNmdpParameters(const NmdpParameters& p) {
+  scene_.sim->SetNmdpParameters(p);
+  physics_.MarkEvent("edit: NMDP parameters");
+}
 
 void App::SetRealTimeFactor(double rtf) {
   physics_.clock().set_real_time_factor(rtf);
@@ -445,15 +457,25 @@ void App::SetUnlimitedSpeed(bool unlimited) { physics_.clock().set_unlimited(unl
 
 void App::SetPhysicsBudget(double seconds) { physics_.clock().set_budget(std::clamp(seconds, 1e-3, 0.1)); }
 
-void App::SetContactModelParameters(const ContactModelParameters& p) { scene_.sim->SetContactModelParameters(p); }
+void App::SetContactModelParameters(const ContactModelParameters& p) {
+  scene_.sim->SetContactModelParameters(p);
+  physics_.MarkEvent("edit: contact parameters");
+}
 
 void App::SetMaterial(const std::string& name, const ContactMaterial& material) {
   scene_.sim->SetMaterial(name, material);
+  physics_.MarkEvent("edit: material " + name);
 }
 
-void App::SetSolverParameters(const SapSolverParameters& p) { scene_.sim->SetSolverParameters(p); }
+void App::SetSolverParameters(const SapSolverParameters& p) {
+  scene_.sim->SetSolverParameters(p);
+  physics_.MarkEvent("edit: solver parameters");
+}
 
-void App::SetSolver(const SolverSettings& settings) { scene_.sim->SetSolver(settings); }
+void App::SetSolver(const SolverSettings& settings) {
+  scene_.sim->SetSolver(settings);
+  physics_.MarkEvent("edit: solver");
+}
 
 void App::RequestScreenshot() { capture_.RequestScreenshot(); }
 
@@ -544,7 +566,10 @@ void App::TeleoperateSelectedLink() {
            "returns to the file): drag moves it, scroll/Shift+drag height, Ctrl+drag yaw, Esc leaves");
 }
 
-void App::SetGripClosed(bool closed) { gripper_.SetGripClosed(closed); }
+void App::SetGripClosed(bool closed) {
+  gripper_.SetGripClosed(closed);
+  physics_.MarkEvent(closed ? "teleop: grip closes" : "teleop: grip opens");
+}
 
 void App::SetGripForce(double newtons) { gripper_.SetGripForce(newtons); }
 
@@ -644,6 +669,15 @@ AppView App::MakeView() const {
   v.history_mib = static_cast<double>(history.bytes()) / (1 << 20);
   v.history_cap_mib = static_cast<double>(history.cap_bytes()) / (1 << 20);
   v.previous_branch_steps = history.previous_branch_size();
+  if (!history.empty()) {
+    const std::int64_t first = history.step_at(0);
+    for (const TimelineEvent& e : history.events()) {
+      const std::int64_t index = e.step - first;
+      if (index < 0 || index >= history.size()) continue;
+      v.timeline_marks.emplace_back(static_cast<int>(index),
+                                    StringPrintf("t = %.3f s: ", history.time_at(static_cast<int>(index))) + e.text);
+    }
+  }
   v.selected_body = perturber_.selected_body();
   if (v.selected_body > 0) v.selected_name = scene_.sim->model().body(v.selected_body).name;
   v.recording = video_.recording();

@@ -73,9 +73,13 @@ bool PhysicsLoop::Step() {
   if (history_enabled_ && history_.empty()) history_.Push(sim, gripper_.scene_gripper());
   perturber_.ApplyWrench();
   const double dt = sim.time_step();
+  const CommandPlayer* player = gripper_.player();
+  const std::size_t waits_before = player != nullptr ? player->events().size() : 0;
   gripper_.PrepareStep();
+  if (history_enabled_) MarkScriptEvents(waits_before);
   const StepResult result = sim.Step();
   if (result.status != StepStatus::kSuccess) {
+    if (history_enabled_) MarkEvent("step failed");
     paused_ = true;
     ui_.Error(StringPrintf("step failed at t = %.6g s: ", sim.time()) + result.message +
               " (paused; change a parameter or reset)");
@@ -88,8 +92,32 @@ bool PhysicsLoop::Step() {
   contacts_valid_ = true;
   last_step_dt_ = dt;
   ++steps_taken_;
-  if (history_enabled_) history_.Push(sim, gripper_.scene_gripper());
+  if (history_enabled_) {
+    history_.Push(sim, gripper_.scene_gripper());
+    const bool has_contacts = !sim.contacts().empty();
+    if (has_contacts && !had_contacts_) MarkEvent("first contact");
+    had_contacts_ = has_contacts;
+  }
   return true;
+}
+
+void PhysicsLoop::MarkScriptEvents(std::size_t waits_before) {
+  const std::int64_t step = scene_.sim->step_index();
+  if (const CommandPlayer* player = gripper_.player()) {
+    for (std::size_t i = waits_before; i < player->events().size(); ++i) {
+      history_.AddEvent(step, "script: " + player->events()[i].what);
+    }
+  }
+  for (const GripperCommand& c : gripper_.last_applied()) {
+    if (!c.grip) continue;
+    const GripperController* g = gripper_.scene_gripper().controller(c.gripper);
+    const std::string who = g != nullptr && gripper_.num_grippers() > 1 ? " (" + g->name() + ")" : "";
+    history_.AddEvent(step, std::string(*c.grip == GripState::kClosed ? "grip closes" : "grip opens") + who);
+  }
+}
+
+void PhysicsLoop::MarkEvent(std::string text) {
+  if (history_enabled_) history_.AddEvent(scene_.sim->step_index(), std::move(text));
 }
 
 bool PhysicsLoop::StepToVideoFrame() {
@@ -117,6 +145,7 @@ void PhysicsLoop::Restart(bool new_scene) {
   if (new_scene) steps_taken_ = 0;
   clock_.Restart();
   history_.Clear();
+  had_contacts_ = false;
 }
 
 bool PhysicsLoop::ScrubTo(int index) {
@@ -137,6 +166,7 @@ bool PhysicsLoop::ScrubTo(int index) {
   }
   perturber_.End();
   contacts_valid_ = sim.step_index() > 0;
+  had_contacts_ = !sim.contacts().empty();
   last_step_dt_ = sim.time_step();
   gripper_.RestoreFrom(grippers, sim.time_step());
   clock_.Restart();

@@ -79,6 +79,9 @@ class PhysicsLoop {
   void SetHistoryEnabled(bool on);
   bool history_enabled() const { return history_enabled_; }
   void ClearPreviousBranch() { history_.ClearPreviousBranch(); }
+  /// Marks an event at the current state's step (a parameter edit, a
+  /// teleop grip), shown on the scrubber.
+  void MarkEvent(std::string text);
 
  private:
   ViewerScene& scene_;
@@ -95,6 +98,8 @@ class PhysicsLoop {
   StepStats last_stats_;
   bool contacts_valid_ = false;  // sim.contacts() belong to the current state's last step.
   StateHistory history_;
+  void MarkScriptEvents(std::size_t waits_before);
+  bool had_contacts_ = false;  // The last step reported contacts (marks "first contact").
   bool history_enabled_ = true;
   double last_step_dt_ = 0;      // δt of that step [s].
 };

@@ -63,7 +63,8 @@ void GripperSession::AddGhost(Snapshot* snapshot) const {
 }
 
 void GripperSession::PrepareStep() {
-  std::vector<GripperCommand> applied;
+  std::vector<GripperCommand>& applied = last_applied_;
+  applied.clear();
   try {
     gripper_.PrepareStep(scene_.sim.get(), &applied);
   } catch (const InputError& e) {

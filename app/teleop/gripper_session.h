@@ -8,6 +8,7 @@
 // next step, the step it is recorded at (docs/teleop.md).
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/camera_director.h"
 #include "app/render/camera.h"
@@ -71,6 +72,9 @@ class GripperSession {
   void PrepareStep();
   /// After each step of `dt` [s]: the grasp readout.
   void ReadGrasp(double dt);
+  /// The commands the script applied before the last step (for the
+  /// timeline's marks).
+  const std::vector<GripperCommand>& last_applied() const { return last_applied_; }
   /// The grippers' controllers and script, as the timeline saves them.
   const SceneGripper& scene_gripper() const { return gripper_; }
   /// After the timeline restored a state: the grippers and script as they
@@ -141,6 +145,7 @@ class GripperSession {
   CommandAutosave command_autosave_;  // recorder_'s log, on disk as it grows.
   bool teleop_ = false;
   int selected_ = 0;  // The gripper teleop and the panel drive.
+  std::vector<GripperCommand> last_applied_;  // By the script, before the last step.
   GraspReadout readout_;
 };
 

@@ -139,6 +139,28 @@ void DrawSceneSection(const AppView& view, UiState* ui, AppCommands* commands) {
 
 // ---------------------------------------------------------------- Simulation
 
+// Ticks on the scrubber (the last item) at its marks; hovering lists the
+// marks under the mouse.
+void DrawTimelineMarks(const AppView& view) {
+  if (view.timeline_marks.empty()) return;
+  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+  const float pad = ImGui::GetStyle().GrabMinSize * 0.5f;  // The grab's centre never reaches the ends.
+  const float x0 = lo.x + pad, x1 = hi.x - pad;
+  auto x_of = [&](int index) { return x0 + (x1 - x0) * static_cast<float>(index) / static_cast<float>(view.history_size - 1); };
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  for (const auto& [index, text] : view.timeline_marks) {
+    const float x = x_of(index);
+    draw->AddLine(ImVec2(x, lo.y), ImVec2(x, lo.y + Scaled(5)), IM_COL32(255, 170, 60, 255), Scaled(2));
+  }
+  if (!ImGui::IsItemHovered()) return;
+  const float mouse = ImGui::GetIO().MousePos.x;
+  std::string lines;
+  for (const auto& [index, text] : view.timeline_marks) {
+    if (std::abs(x_of(index) - mouse) <= Scaled(4)) lines += (lines.empty() ? "" : "\n") + text;
+  }
+  if (!lines.empty()) ImGui::SetTooltip("%s", lines.c_str());
+}
+
 // The timeline: a scrubber over the states kept since the load or reset,
 // the memory they take and its cap.
 void DrawTimeline(const AppView& view, UiState* ui, AppCommands* commands) {
@@ -157,6 +179,7 @@ void DrawTimeline(const AppView& view, UiState* ui, AppCommands* commands) {
     char label[64];
     std::snprintf(label, sizeof(label), "t = %.3f s", view.history_cursor_time);
     if (ImGui::SliderInt("##timeline", &index, 0, view.history_size - 1, label)) commands->ScrubTo(index);
+    DrawTimelineMarks(view);
   }
   if (view.previous_branch_steps > 0) {
     ImGui::Checkbox("ghost of the previous branch", &ui->show_branch_ghost);

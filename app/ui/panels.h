@@ -8,6 +8,8 @@
 // through AppCommands, so the same apply functions serve the widgets and the
 // tests.
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "app/render/pressure_scale.h"
 #include "app/snapshot.h"
@@ -91,6 +93,8 @@ struct AppView {
   double history_cursor_time = 0;  ///< [s] of the state the simulation is at.
   double history_mib = 0, history_cap_mib = 256;
   int previous_branch_steps = 0;  ///< States of the replaced branch kept for its ghost.
+  /// The scrubber's marks: (history index, "t = … s: what happened").
+  std::vector<std::pair<int, std::string>> timeline_marks;
   int selected_body = -1;
   std::string selected_name;
   // Video recording (the indicator and the Record button).

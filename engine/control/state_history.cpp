@@ -1,6 +1,7 @@
 #include "engine/control/state_history.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "engine/common/error.h"
 #include "engine/common/text.h"
@@ -33,6 +34,8 @@ void StateHistory::Push(const Simulation& sim, const SceneGripper& grippers) {
       bytes_ -= entries_.back().bytes;
       entries_.pop_back();
     }
+    const std::int64_t branch_start = entries_.back().sim.step_index;
+    std::erase_if(events_, [&](const TimelineEvent& e) { return e.step > branch_start; });
   }
   Entry e{sim.SaveState(), grippers, 0};
   e.bytes = e.sim.Bytes() + grippers.Bytes() + sizeof(Entry);
@@ -46,6 +49,18 @@ void StateHistory::Push(const Simulation& sim, const SceneGripper& grippers) {
 void StateHistory::DropOldest() {
   bytes_ -= entries_.front().bytes;
   entries_.pop_front();
+  const std::int64_t first = entries_.front().sim.step_index;
+  std::erase_if(events_, [&](const TimelineEvent& e) { return e.step < first; });
+}
+
+void StateHistory::AddEvent(std::int64_t step, std::string text) {
+  const auto at = std::upper_bound(events_.begin(), events_.end(), step,
+                                   [](std::int64_t s, const TimelineEvent& e) { return s < e.step; });
+  // The same event twice at one step (a panel applying every field) is one mark.
+  for (auto it = at; it != events_.begin() && std::prev(it)->step == step; --it) {
+    if (std::prev(it)->text == text) return;
+  }
+  events_.insert(at, TimelineEvent{step, std::move(text)});
 }
 
 void StateHistory::Restore(int index, Simulation* sim, SceneGripper* grippers) {
@@ -68,6 +83,7 @@ const VectorX* StateHistory::PreviousBranchAt(std::int64_t step) const {
 void StateHistory::Clear() {
   entries_.clear();
   previous_branch_.clear();
+  events_.clear();
   bytes_ = 0;
   largest_ = 0;
   cursor_ = -1;

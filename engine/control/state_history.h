@@ -11,11 +11,19 @@
 #include <deque>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "engine/control/scene_gripper.h"
 #include "engine/simulation.h"
 
 namespace stiction {
+
+/// Something that happened at a step of the run, for the scrubber's marks
+/// (a script's wait passed, a grip closed, a parameter edited, a failed step).
+struct TimelineEvent {
+  std::int64_t step = 0;  ///< The step index of the state it belongs to.
+  std::string text;
+};
 
 class StateHistory {
  public:
@@ -61,6 +69,12 @@ class StateHistory {
   int previous_branch_size() const { return static_cast<int>(previous_branch_.size()); }
   void ClearPreviousBranch() { previous_branch_.clear(); }
 
+  /// Marks an event at step `step` (kept in step order; the same text twice
+  /// at one step is one mark; a branch drops the events after its start,
+  /// the cap those before the oldest state).
+  void AddEvent(std::int64_t step, std::string text);
+  const std::vector<TimelineEvent>& events() const { return events_; }
+
  private:
   struct Entry {
     SimulationState sim;
@@ -70,7 +84,8 @@ class StateHistory {
   void DropOldest();
 
   std::deque<Entry> entries_;
-  std::deque<std::pair<std::int64_t, VectorX>> previous_branch_;  // (step, q), steps increasing by one.
+  std::deque<std::pair<std::int64_t, VectorX>> previous_branch_;
+  std::vector<TimelineEvent> events_;  // (step, q), steps increasing by one.
   std::size_t cap_bytes_;
   std::size_t bytes_ = 0;
   std::size_t largest_ = 0;

@@ -331,6 +331,49 @@ TEST(AppTest, AnEditAfterARewindLeavesTheOldRunAsAGhost) {
   EXPECT_TRUE(app.snapshot().branch_ghost_bodies.empty());
 }
 
+// The scrubber's marks: what the script did (waits passed, grips) at the
+// steps it did it, parameter edits where they were made; a branch keeps the
+// marks up to its start.
+TEST(AppTest, TheTimelineMarksScriptEventsAndEditsAtTheirSteps) {
+  AppOptions o = Options(kScenes + "/two_arm_stack.yaml", /*paused=*/false);
+  o.steps_per_frame = 10;
+  o.screenshot_dir = test::TempDir().string();
+  App app(o);
+  for (int i = 0; i < 50; ++i) app.Frame();  // 5 s: the left arm has gripped (wait 1) and is carrying the cube.
+  app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  const CommandPlayer* player = app.gripper().player();
+  ASSERT_NE(player, nullptr);
+  ASSERT_GE(player->events().size(), 1u);
+  const std::int64_t wait_step = player->events()[0].step;
+  std::int64_t grip_step = -1, wait_mark = -1;
+  for (const TimelineEvent& e : app.physics().history().events()) {
+    if (e.text == "grip closes (left)" && grip_step < 0) grip_step = e.step;
+    if (e.text == "script: " + player->events()[0].what) wait_mark = e.step;
+  }
+  EXPECT_EQ(wait_mark, wait_step);
+  // The script closes the left grip at 0.2 + 1.2 + 1.0 s = step 240.
+  EXPECT_EQ(grip_step, 240);
+  EXPECT_FALSE(app.MakeView().timeline_marks.empty());
+
+  // An edit after going back to step 300 is marked there; running on
+  // drops the old marks after 300 (the wait at ~308 comes again, at the
+  // same step: nothing that acts before it changed).
+  app.ScrubTo(300);
+  ContactMaterial rubber = app.simulation().GetMaterial("rubber");
+  app.SetMaterial("rubber", rubber);  // The same values: an edit all the same.
+  app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  app.Frame();
+  bool edit = false;
+  for (const TimelineEvent& e : app.physics().history().events()) {
+    if (e.text == "edit: material rubber") {
+      EXPECT_EQ(e.step, 300);
+      edit = true;
+    }
+    EXPECT_LE(e.step, app.simulation().step_index());
+  }
+  EXPECT_TRUE(edit);
+}
+
 TEST(AppTest, SimulationPanelSetsTheSteppingSchemeAndNmdpParameters) {
   AppOptions o = Options(kDemo, /*paused=*/true);
   o.width = 1280;
