@@ -21,7 +21,8 @@ void StateHistory::SetCap(std::size_t bytes) {
                      Megabytes(largest_) + "); give at least that");
   }
   cap_bytes_ = bytes;
-  while (bytes_ > cap_bytes_ && entries_.size() > 1) DropOldest();
+  // Never the state the simulation is at (after a restore, not the newest).
+  while (bytes_ > cap_bytes_ && cursor_ > 0) DropOldest();
 }
 
 void StateHistory::Push(const Simulation& sim, const SceneGripper& grippers) {
@@ -42,13 +43,14 @@ void StateHistory::Push(const Simulation& sim, const SceneGripper& grippers) {
   largest_ = std::max(largest_, e.bytes);
   bytes_ += e.bytes;
   entries_.push_back(std::move(e));
-  while (bytes_ > cap_bytes_ && entries_.size() > 1) DropOldest();
   cursor_ = static_cast<int>(entries_.size()) - 1;
+  while (bytes_ > cap_bytes_ && cursor_ > 0) DropOldest();
 }
 
 void StateHistory::DropOldest() {
   bytes_ -= entries_.front().bytes;
   entries_.pop_front();
+  --cursor_;
   const std::int64_t first = entries_.front().sim.step_index;
   std::erase_if(events_, [&](const TimelineEvent& e) { return e.step < first; });
 }

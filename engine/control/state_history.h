@@ -31,9 +31,11 @@ class StateHistory {
 
   explicit StateHistory(std::size_t cap_bytes = kDefaultCapBytes) : cap_bytes_(cap_bytes) {}
 
-  /// Sets the memory cap [bytes] and drops the oldest states beyond it.
-  /// Throws InputError (and keeps the cap) when it is smaller than the
-  /// largest state held, which it could never keep.
+  /// Sets the memory cap [bytes] and drops the oldest states beyond it,
+  /// never the one the simulation is at (so after a restore the history may
+  /// stay above the cap until the next push). Throws InputError (and keeps
+  /// the cap) when it is smaller than the largest state held, which it
+  /// could never keep.
   void SetCap(std::size_t bytes);
   std::size_t cap_bytes() const { return cap_bytes_; }
 

@@ -159,6 +159,20 @@ TEST(StateHistoryTest, TheCapHoldsAndABranchReplacesTheFuture) {
   }
   EXPECT_EQ(history.step_at(history.size() - 1), 150);
 
+  // A smaller cap after a restore keeps the restored state and what
+  // follows it, and the cursor on it.
+  history.Restore(history.size() - 5, &sim, &grippers);
+  const std::int64_t at = sim.step_index();
+  history.SetCap(3 * history.largest_state_bytes());
+  EXPECT_EQ(history.step_at(history.cursor()), at);
+  EXPECT_EQ(history.cursor(), 0);
+  history.Restore(history.cursor(), &sim, &grippers);
+  EXPECT_EQ(sim.step_index(), at);
+  StepFor(&sim, &grippers, 1);
+  history.Push(sim, grippers);  // A branch from there, within the cap again.
+  EXPECT_LE(history.bytes(), history.cap_bytes());
+  EXPECT_EQ(history.step_at(history.cursor()), at + 1);
+
   // A cap smaller than one state is refused and changes nothing.
   const std::size_t cap = history.cap_bytes();
   try {
