@@ -63,6 +63,14 @@ struct StackRun {
   VectorX q, v;
 };
 
+// The scene's grippers playing a command file given as text (`label`
+// names it in errors, which Play throws for names the scene lacks).
+SceneGripper PlayText(const Simulation& sim, const std::string& text, const std::string& label) {
+  SceneGripper grippers(sim);
+  grippers.Play(sim, CommandPlayer(ParseCommandText(text, label), sim.time_step()), label);
+  return grippers;
+}
+
 StackRun RunStack(const std::string& commands = "") {
   Simulation sim = Simulation::FromFile(test::ScenePath("two_arm_stack.yaml"));
   SceneGripper grippers = SceneGripper::ForScene(sim, commands);
@@ -206,14 +214,12 @@ TEST(TaskScriptTest, ARecordingOfTheScriptReplaysBitIdentically) {
 // timeout has passed; the simulation goes on.
 TEST(TaskScriptTest, AWaitThatTimesOutNamesItsEntry) {
   Simulation sim = Simulation::FromFile(test::ScenePath("two_arm_stack.yaml"));
-  SceneGripper grippers(sim);
-  const CommandLog log = ParseCommandText(
-      "commands:\n"
-      "  - {time: 0, gripper: right, grip: close}\n"
-      "  - {wait: {touch: [blue_cube, red_cube]}, timeout: 0.05}\n"
-      "  - {after: 0, gripper: right, grip: open}\n",
-      "never.yaml");
-  grippers.Play(sim, CommandPlayer(log, sim.time_step()), "never.yaml");
+  SceneGripper grippers = PlayText(sim,
+                                   "commands:\n"
+                                   "  - {time: 0, gripper: right, grip: close}\n"
+                                   "  - {wait: {touch: [blue_cube, red_cube]}, timeout: 0.05}\n"
+                                   "  - {after: 0, gripper: right, grip: open}\n",
+                                   "never.yaml");
   std::string error;
   for (int i = 0; i < 10 && error.empty(); ++i) {
     try {
@@ -233,9 +239,8 @@ TEST(TaskScriptTest, AWaitThatTimesOutNamesItsEntry) {
 TEST(TaskScriptTest, UnknownNamesAreReportedAtTheirLine) {
   const Simulation sim = Simulation::FromFile(test::ScenePath("two_arm_stack.yaml"));
   auto error = [&](const std::string& text) {
-    SceneGripper grippers(sim);
     try {
-      grippers.Play(sim, CommandPlayer(ParseCommandText(text, "s.yaml"), sim.time_step()), "s.yaml");
+      PlayText(sim, text, "s.yaml");
     } catch (const InputError& e) {
       return std::string(e.what());
     }
@@ -254,15 +259,13 @@ TEST(TaskScriptTest, UnknownNamesAreReportedAtTheirLine) {
 // with the other's; handed back, the next command for it applies.
 TEST(TaskScriptTest, AHeldGripperIsSkippedAndHandedBack) {
   Simulation sim = Simulation::FromFile(test::ScenePath("two_arm_stack.yaml"));
-  SceneGripper grippers(sim);
-  const CommandLog log = ParseCommandText(
-      "commands:\n"
-      "  - {time: 0.05, gripper: left, grip: close}\n"
-      "  - {after: 0, gripper: right, grip: close}\n"
-      "  - {time: 0.1, gripper: left, grip: open}\n"
-      "  - {after: 0, gripper: left, grip_force: 12}\n",
-      "hold.yaml");
-  grippers.Play(sim, CommandPlayer(log, sim.time_step()), "hold.yaml");
+  SceneGripper grippers = PlayText(sim,
+                                   "commands:\n"
+                                   "  - {time: 0.05, gripper: left, grip: close}\n"
+                                   "  - {after: 0, gripper: right, grip: close}\n"
+                                   "  - {time: 0.1, gripper: left, grip: open}\n"
+                                   "  - {after: 0, gripper: left, grip_force: 12}\n",
+                                   "hold.yaml");
   grippers.player()->Hold(0, true);
   std::vector<GripperCommand> applied;
   for (int i = 0; i < 8; ++i) {
