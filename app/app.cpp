@@ -23,6 +23,11 @@ namespace {
 
 double Now() { return glfwGetTime(); }
 
+// The Gripper panel's plots from the timeline: the last 10 s of simulated
+// time up to the cursor, in at most 300 points.
+constexpr double kTimelinePlotSeconds = 10.0;
+constexpr int kTimelinePlotPoints = 300;
+
 // The options in effect: the remembered window size unless --size was
 // given; a headless scene screenshot is the whole window (--size), so no
 // panels unless --screenshot-window puts them in the picture.
@@ -160,7 +165,11 @@ void App::Frame() {
   const double t0 = Now();
   const double wall_dt = timer_.BeginFrame(t0);
   PollInput();
-  StepPhysics(t0, wall_dt);
+  if (timeline_video_.active()) {
+    AdvanceTimelineVideo();
+  } else {
+    StepPhysics(t0, wall_dt);
+  }
   UpdateSnapshot();
   UpdateUiScale();
   int fw = 0, fh = 0;
@@ -215,6 +224,10 @@ void App::PushPlots() {
     plots.contacts.Push(static_cast<float>(stats.num_contacts));
     plots.kinetic_energy.Push(static_cast<float>(scene_.snapshot.kinetic_energy));
     gripper_.PushPlots();
+  }
+  ui_.gripper.timeline.clear();
+  if (physics_.history_enabled() && gripper_.num_grippers() > 0) {
+    ui_.gripper.timeline = TimelineGraspPlots(physics_.history(), kTimelinePlotSeconds, kTimelinePlotPoints);
   }
   if (!physics_.paused()) ui_.plots.achieved_rtf.Push(static_cast<float>(physics_.clock().achieved_real_time_factor()));
 }
@@ -331,6 +344,10 @@ std::string App::InstallScene(std::unique_ptr<Simulation> sim, RenderScene rende
 }
 
 void App::ClearRunHistory(bool new_scene) {
+  if (timeline_video_.active()) {  // Its states are gone: the video ends here.
+    timeline_video_.End();
+    StopRecording();
+  }
   physics_.Restart(new_scene);
   ui_.solver_stops = {};
   ui_.selected_contact = -1;
@@ -412,6 +429,59 @@ void App::StepOnce() { physics_.StepForward(); }
 void App::StepBack() { physics_.StepBack(); }
 
 void App::ScrubTo(int index) { physics_.ScrubTo(index); }
+
+bool App::RecordTimelineVideo(double from_s, double to_s, const std::string& path) {
+  if (timeline_video_.active()) {
+    ui_.Error("timeline video: one is being made (Cancel stops it)");
+    return false;
+  }
+  if (video_.recording() || gripper_.recorder().recording()) {
+    ui_.Error("timeline video: stop the recording first");
+    return false;
+  }
+  try {
+    timeline_video_.Begin(physics_.history(), from_s, to_s);
+  } catch (const InputError& e) {
+    ui_.Error(e.what());
+    return false;
+  }
+  // The first state first: the video's frame 0 is due at its time.
+  if (!physics_.ShowState(timeline_video_.first_index()) || !StartRecording(path)) {
+    timeline_video_.End();
+    physics_.ShowState(timeline_video_.return_index());
+    return false;
+  }
+  return true;
+}
+
+void App::CancelTimelineVideo() {
+  if (timeline_video_.active()) FinishTimelineVideo();
+}
+
+void App::AdvanceTimelineVideo() {
+  // Stopped meanwhile (V, or a frame that could not be written): done.
+  const int index = video_.recording() ? timeline_video_.Next(physics_.history(), video_.clock()) : -1;
+  if (index < 0 || !physics_.ShowState(index)) {
+    FinishTimelineVideo();
+    return;
+  }
+  ui_.Info(StringPrintf("timeline video: t = %.3f s of %.3f to %.3f s", timeline_video_.shown_time(),
+                        timeline_video_.start_time(), timeline_video_.end_time()));
+}
+
+void App::FinishTimelineVideo() {
+  timeline_video_.End();
+  const bool ok = StopRecording();  // Its message says where and how many frames.
+  const std::string outcome = ui_.message;
+  physics_.ShowState(timeline_video_.return_index());
+  const std::string range = StringPrintf("timeline video of t = %.3f to %.3f s: ", timeline_video_.start_time(),
+                                         timeline_video_.end_time());
+  if (ok) {
+    ui_.Info(range + outcome);
+  } else {
+    ui_.Error(range + outcome);
+  }
+}
 
 void App::SetHistoryCap(double mebibytes) {
   if (!(mebibytes > 0) || !std::isfinite(mebibytes) || mebibytes > 1e6) {
@@ -669,6 +739,14 @@ AppView App::MakeView() const {
   v.history_mib = static_cast<double>(history.bytes()) / (1 << 20);
   v.history_cap_mib = static_cast<double>(history.cap_bytes()) / (1 << 20);
   v.previous_branch_steps = history.previous_branch_size();
+  if (!history.empty()) {
+    v.history_first_time = history.time_at(0);
+    v.history_last_time = history.time_at(history.size() - 1);
+  }
+  v.timeline_video = timeline_video_.active();
+  v.timeline_video_from = timeline_video_.start_time();
+  v.timeline_video_to = timeline_video_.end_time();
+  v.timeline_video_at = timeline_video_.shown_time();
   if (!history.empty()) {
     const std::int64_t first = history.step_at(0);
     for (const TimelineEvent& e : history.events()) {

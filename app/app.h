@@ -44,6 +44,7 @@
 #include "app/input/input_controller.h"
 #include "app/physics_loop.h"
 #include "app/record/frame_capture.h"
+#include "app/record/timeline_video.h"
 #include "app/record/video_session.h"
 #include "app/render/renderer.h"
 #include "app/render/window.h"
@@ -86,6 +87,8 @@ class App final : public AppCommands, public GripperCommands {
   void SetHistoryCap(double mebibytes) override;
   void SetHistoryEnabled(bool on) override;
   void ClearBranchGhost() override;
+  bool RecordTimelineVideo(double from_s, double to_s, const std::string& path) override;
+  void CancelTimelineVideo() override;
   void ResetSimulation() override;
   void SetTimeStep(double dt) override;
   void SetIntegrator(const IntegratorSettings& integrator) override;
@@ -143,6 +146,7 @@ class App final : public AppCommands, public GripperCommands {
   ContactInspector& inspector() { return inspector_; }
   const GripperSession& gripper() const { return gripper_; }
   const VideoSession& video() const { return video_; }
+  const TimelineVideo& timeline_video() const { return timeline_video_; }
   FrameCapture& capture() { return capture_; }
   const FrameCapture& capture() const { return capture_; }
   const PanelLayout& layout() const { return layout_; }
@@ -188,6 +192,11 @@ class App final : public AppCommands, public GripperCommands {
   /// The first snapshot after a load or reset (with the gripper's ghost);
   /// a recording goes on from the new state.
   void StartFromCurrentState();
+  /// A video of the timeline in progress: the next state it shows (this
+  /// frame's scene image writes the frames due), or the end of it.
+  void AdvanceTimelineVideo();
+  /// Finishes that video and goes back to the state it began at.
+  void FinishTimelineVideo();
   /// The timeline's previous branch at the current step into the snapshot.
   void AddBranchGhost(Snapshot* snapshot) const;
   /// The status line after a load: warnings, import notes, or "loaded".
@@ -214,6 +223,7 @@ class App final : public AppCommands, public GripperCommands {
   Renderer renderer_;
   ViewerScene scene_;
   VideoSession video_;
+  TimelineVideo timeline_video_;
   PanelLayout layout_;
   CameraDirector director_;
   BodyPerturber perturber_;

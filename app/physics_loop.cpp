@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "app/render/gl.h"
+#include "app/ui/timeline_plots.h"
 #include "engine/common/error.h"
 #include "engine/common/text.h"
 
@@ -93,7 +94,7 @@ bool PhysicsLoop::Step() {
   last_step_dt_ = dt;
   ++steps_taken_;
   if (history_enabled_) {
-    history_.Push(sim, gripper_.scene_gripper());
+    history_.Push(sim, gripper_.scene_gripper(), GraspPlotSamples(gripper_.readout()));
     const bool has_contacts = !sim.contacts().empty();
     if (has_contacts && !had_contacts_) MarkEvent("first contact");
     had_contacts_ = has_contacts;
@@ -156,6 +157,18 @@ bool PhysicsLoop::ScrubTo(int index) {
     ui_.Error("timeline: stop the recording first (a take or a video follows the run as it is taken)");
     return false;
   }
+  if (!ShowState(index)) return false;
+  const std::string changed = SettingsChangedSince(index);
+  if (!changed.empty()) {
+    ui_.Info("timeline: this state was taken with " + changed +
+             "; running on from it uses the current settings and starts a new branch (the old one stays until then)");
+  }
+  return true;
+}
+
+bool PhysicsLoop::ShowState(int index) {
+  paused_ = true;
+  single_step_requested_ = false;
   Simulation& sim = *scene_.sim;
   SceneGripper grippers = gripper_.scene_gripper();
   try {
@@ -167,10 +180,28 @@ bool PhysicsLoop::ScrubTo(int index) {
   perturber_.End();
   contacts_valid_ = sim.step_index() > 0;
   had_contacts_ = !sim.contacts().empty();
-  last_step_dt_ = sim.time_step();
-  gripper_.RestoreFrom(grippers, sim.time_step());
+  last_step_dt_ = history_.time_step_at(index);  // The step that led to it.
+  gripper_.RestoreFrom(grippers, last_step_dt_);
   clock_.Restart();
   return true;
+}
+
+std::string PhysicsLoop::SettingsChangedSince(int index) const {
+  const Simulation& sim = *scene_.sim;
+  std::string what;
+  auto add = [&](const std::string& s) { what += (what.empty() ? "" : ", ") + s; };
+  if (history_.scheme_at(index) != sim.stepping_scheme()) {
+    add(std::string(SteppingSchemeName(history_.scheme_at(index))) + " (now " +
+        std::string(SteppingSchemeName(sim.stepping_scheme())) + ")");
+  } else if (history_.solver_at(index) != sim.solver_type()) {
+    add("the " + std::string(SolverTypeName(history_.solver_at(index))) + " solver (now " +
+        std::string(SolverTypeName(sim.solver_type())) + ")");
+  }
+  if (history_.time_step_at(index) != sim.time_step()) {
+    add("dt = " + FormatNumber(history_.time_step_at(index) * 1e3, 6) + " ms (now " +
+        FormatNumber(sim.time_step() * 1e3, 6) + " ms)");
+  }
+  return what;
 }
 
 bool PhysicsLoop::StepBack() {

@@ -7,6 +7,7 @@
 // While recording, a frame's physics stops at the first state that reaches
 // the next video frame time (frame-synchronous stepping, app/app.h).
 #include <cstdint>
+#include <string>
 
 #include "app/app_options.h"
 #include "app/input/body_perturber.h"
@@ -72,6 +73,9 @@ class PhysicsLoop {
   void StepForward();
   /// The scrubber: pauses and restores state `index` of the history.
   bool ScrubTo(int index);
+  /// Restores state `index` as ScrubTo does, while a video records it (a
+  /// video of the timeline, app/record/timeline_video.h).
+  bool ShowState(int index);
   /// The memory cap [bytes]; false (with the message shown) when smaller
   /// than one state of the scene.
   bool SetHistoryCap(std::size_t bytes);
@@ -99,6 +103,9 @@ class PhysicsLoop {
   bool contacts_valid_ = false;  // sim.contacts() belong to the current state's last step.
   StateHistory history_;
   void MarkScriptEvents(std::size_t waits_before);
+  /// The stepping scheme, solver or δt state `index` was taken with when
+  /// they differ from the current ones ("" when none does).
+  std::string SettingsChangedSince(int index) const;
   bool had_contacts_ = false;  // The last step reported contacts (marks "first contact").
   bool history_enabled_ = true;
   double last_step_dt_ = 0;      // δt of that step [s].

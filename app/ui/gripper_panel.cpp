@@ -4,11 +4,14 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <utility>
 
+#include "app/ui/timeline_plots.h"
 #include "app/ui/ui_metrics.h"
+#include "engine/common/text.h"
 #include "engine/scene/scene_description.h"
 
 namespace stiction::app {
@@ -20,6 +23,61 @@ void PlotLine(const char* label, const RollingPlot& plot, const char* format, fl
   const auto& v = plot.values();
   ImGui::PlotLines(label, v.empty() ? nullptr : v.data(), static_cast<int>(v.size()), 0, overlay, lo,
                    std::max(hi, lo + 1e-6f), ImVec2(std::max(ImGui::GetContentRegionAvail().x - Scaled(150), 60.0f), Scaled(40)));
+}
+
+// The previous branch's colour: the ghost's orange (renderer.cpp).
+constexpr ImU32 kPreviousBranchColour = IM_COL32(255, 153, 51, 255);
+
+// A timeline plot: this branch's line as PlotLines draws it, the previous
+// branch's over it in orange on the same scale.
+void PlotBranch(const char* label, const BranchPlot& plot, const char* number, const char* unit, float lo, float hi) {
+  // "now unit", or with a previous branch "now (before) unit".
+  std::string overlay = StringPrintf(number, static_cast<double>(plot.last()));
+  if (!std::isnan(plot.previous_last())) overlay += " (" + StringPrintf(number, static_cast<double>(plot.previous_last())) + ")";
+  overlay += unit;
+  std::vector<float> current = plot.current;
+  for (float& v : current) {
+    if (std::isnan(v)) v = 0;  // The state before the first step has no readout.
+  }
+  hi = std::max(hi, lo + 1e-6f);
+  const ImVec2 size(std::max(ImGui::GetContentRegionAvail().x - Scaled(150), 60.0f), Scaled(40));
+  ImGui::PlotLines(label, current.data(), static_cast<int>(current.size()), 0, overlay.c_str(), lo, hi, size);
+  if (current.size() < 2 || !plot.has_previous()) return;
+  // PlotLines' inner frame: the item's top-left plus the frame size, less the padding.
+  const ImVec2 pad = ImGui::GetStyle().FramePadding;
+  const ImVec2 top = ImGui::GetItemRectMin();
+  const float x0 = top.x + pad.x, x1 = top.x + size.x - pad.x;
+  const float y0 = top.y + pad.y, y1 = top.y + size.y - pad.y;
+  auto point = [&](std::size_t i, float v) {
+    const float t = static_cast<float>(i) / static_cast<float>(current.size() - 1);
+    const float u = std::clamp((v - lo) / (hi - lo), 0.0f, 1.0f);
+    return ImVec2(x0 + (x1 - x0) * t, y1 - (y1 - y0) * u);
+  };
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  for (std::size_t i = 1; i < plot.previous.size(); ++i) {
+    const float a = plot.previous[i - 1], b = plot.previous[i];
+    if (std::isnan(a) || std::isnan(b)) continue;
+    draw->AddLine(point(i - 1, a), point(i, b), kPreviousBranchColour, Scaled(1.5f));
+  }
+}
+
+// The plots from the timeline's states (they follow the cursor), with the
+// previous branch's in orange.
+void DrawTimelineFingerPlots(const GraspReadout& g, const std::vector<BranchPlot>& plots) {
+  const bool previous = std::any_of(plots.begin(), plots.end(), [](const BranchPlot& p) { return p.has_previous(); });
+  if (previous) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kPreviousBranchColour),
+                       "orange: the previous branch (in brackets: its value now)");
+    ImGui::PopTextWrapPos();
+  }
+  for (std::size_t f = 0; f < g.fingers.size() && kSamplesPerFinger * f + 2 < plots.size(); ++f) {
+    const std::string& name = g.fingers[f].name;
+    const BranchPlot* p = &plots[kSamplesPerFinger * f];
+    PlotBranch(("normal " + name + " [N]").c_str(), p[0], "%.2f", " N", 0.0f, std::max(p[0].max(), 1.0f) * 1.1f);
+    PlotBranch(("utilisation " + name).c_str(), p[1], "%.3f", "", 0.0f, 1.05f);
+    PlotBranch(("slip " + name + " [um/s]").c_str(), p[2], "%.2f", " um/s", 0.0f, p[2].max() * 1.1f);
+  }
 }
 
 }  // namespace
@@ -137,14 +195,17 @@ void DrawReadoutTable(const GraspReadout& g) {
 // Per-finger plots: open by default for two fingers, folded for a hand.
 void DrawFingerPlots(const GraspReadout& g, UiState* ui) {
   const GripperUi& p = ui->gripper;
-  if (ImGui::CollapsingHeader("plots per finger", p.normal_force.size() <= 2 ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
-    for (std::size_t f = 0; f < p.normal_force.size() && f < g.fingers.size(); ++f) {
-      const std::string& name = g.fingers[f].name;
-      PlotLine(("normal " + name + " [N]").c_str(), p.normal_force[f], "%.2f N", 0.0f,
-               std::max(p.normal_force[f].max(), 1.0f) * 1.1f);
-      PlotLine(("utilisation " + name).c_str(), p.utilisation[f], "%.3f", 0.0f, 1.05f);
-      PlotLine(("slip " + name + " [um/s]").c_str(), p.slip_speed[f], "%.2f um/s", 0.0f, p.slip_speed[f].max() * 1.1f);
-    }
+  if (!ImGui::CollapsingHeader("plots per finger", g.fingers.size() <= 2 ? ImGuiTreeNodeFlags_DefaultOpen : 0)) return;
+  if (!p.timeline.empty()) {  // From the timeline's states: nothing to clear.
+    DrawTimelineFingerPlots(g, p.timeline);
+    return;
+  }
+  for (std::size_t f = 0; f < p.normal_force.size() && f < g.fingers.size(); ++f) {
+    const std::string& name = g.fingers[f].name;
+    PlotLine(("normal " + name + " [N]").c_str(), p.normal_force[f], "%.2f N", 0.0f,
+             std::max(p.normal_force[f].max(), 1.0f) * 1.1f);
+    PlotLine(("utilisation " + name).c_str(), p.utilisation[f], "%.3f", 0.0f, 1.05f);
+    PlotLine(("slip " + name + " [um/s]").c_str(), p.slip_speed[f], "%.2f um/s", 0.0f, p.slip_speed[f].max() * 1.1f);
   }
   if (ImGui::SmallButton("clear plots")) ui->gripper.Clear();
 }

@@ -161,6 +161,42 @@ void DrawTimelineMarks(const AppView& view) {
   if (!lines.empty()) ImGui::SetTooltip("%s", lines.c_str());
 }
 
+// A video of a stretch of the timeline (from, to, Record), or its progress
+// and Cancel while it is being made.
+void DrawTimelineVideoRow(const AppView& view, UiState* ui, AppCommands* commands) {
+  if (view.timeline_video) {
+    ImGui::Text("recording the timeline: t = %.3f s of %.3f to %.3f s", view.timeline_video_at,
+                view.timeline_video_from, view.timeline_video_to);
+    const double span = view.timeline_video_to - view.timeline_video_from;
+    ImGui::ProgressBar(span > 0 ? static_cast<float>((view.timeline_video_at - view.timeline_video_from) / span) : 0.0f,
+                       ImVec2(-Scaled(70), 0));
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Cancel")) commands->CancelTimelineVideo();
+    return;
+  }
+  if (view.history_size < 2) return;
+  double from = std::isnan(ui->timeline_video_from) ? view.history_first_time : ui->timeline_video_from;
+  double to = std::isnan(ui->timeline_video_to) ? view.history_last_time : ui->timeline_video_to;
+  ImGui::TextUnformatted("video of t =");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(Scaled(70));
+  if (ImGui::InputDouble("##video_from", &from, 0, 0, "%.3f")) ui->timeline_video_from = from;
+  ImGui::SameLine();
+  ImGui::TextUnformatted("to");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(Scaled(70));
+  if (ImGui::InputDouble("##video_to", &to, 0, 0, "%.3f")) ui->timeline_video_to = to;
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Record range")) commands->RecordTimelineVideo(from, to, "");
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("Writes a video of the kept states in this range at the Recording section's frame rate\n"
+                      "and size, without stepping again (with the ghost on, both branches); the simulation\n"
+                      "comes back to the state it is at now");
+  }
+  ImGui::SameLine();
+  if (ImGui::SmallButton("All")) ui->timeline_video_from = ui->timeline_video_to = std::nan("");
+}
+
 // The timeline: a scrubber over the states kept since the load or reset,
 // the memory they take and its cap.
 void DrawTimeline(const AppView& view, UiState* ui, AppCommands* commands) {
@@ -186,6 +222,7 @@ void DrawTimeline(const AppView& view, UiState* ui, AppCommands* commands) {
     ImGui::SameLine();
     if (ImGui::SmallButton("Forget")) commands->ClearBranchGhost();
   }
+  DrawTimelineVideoRow(view, ui, commands);
   float cap = static_cast<float>(view.history_cap_mib);
   ImGui::SetNextItemWidth(Scaled(150));
   if (ImGui::InputFloat("history cap [MiB]", &cap, 0, 0, "%.0f", ImGuiInputTextFlags_EnterReturnsTrue)) {

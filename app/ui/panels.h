@@ -37,6 +37,12 @@ class AppCommands {
   virtual void SetHistoryEnabled(bool on) = 0;
   /// Forgets the previous branch (its ghost).
   virtual void ClearBranchGhost() = 0;
+  /// Records a video of the kept states from from_s to to_s [s] to `path`
+  /// ("" = the default name) at the Recording section's frame rate and size,
+  /// one state shown per frame; false (message shown) for a bad range or
+  /// while recording (app/record/timeline_video.h).
+  virtual bool RecordTimelineVideo(double from_s, double to_s, const std::string& path) = 0;
+  virtual void CancelTimelineVideo() = 0;
   virtual void ResetSimulation() = 0;
   virtual void SetTimeStep(double dt) = 0;
   virtual void SetIntegrator(const IntegratorSettings& integrator) = 0;
@@ -93,6 +99,9 @@ struct AppView {
   double history_cursor_time = 0;  ///< [s] of the state the simulation is at.
   double history_mib = 0, history_cap_mib = 256;
   int previous_branch_steps = 0;  ///< States of the replaced branch kept for its ghost.
+  double history_first_time = 0, history_last_time = 0;  ///< The times the timeline holds [s].
+  bool timeline_video = false;     ///< A video of the timeline is being made.
+  double timeline_video_from = 0, timeline_video_to = 0, timeline_video_at = 0;  ///< Its range and progress [s].
   /// The scrubber's marks: (history index, "t = … s: what happened").
   std::vector<std::pair<int, std::string>> timeline_marks;
   int selected_body = -1;

@@ -2,6 +2,7 @@
 // Everything the panels edit or show between frames, in one object owned by
 // the App (no static locals, no globals).
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "app/ui/joint_control.h"
 #include "app/ui/layout.h"
 #include "app/ui/rolling_plot.h"
+#include "app/ui/timeline_plots.h"
 #include "app/ui/viewer_settings.h"
 #include "engine/parameters/contact_parameters.h"
 #include "engine/parameters/integrator_settings.h"
@@ -96,12 +98,17 @@ struct GripperUi {
   std::vector<RollingPlot> normal_force;  ///< [N].
   std::vector<RollingPlot> utilisation;   ///< |γ_t| / (μ γ_n).
   std::vector<RollingPlot> slip_speed;    ///< Object relative to the finger [µm/s].
+  /// While the timeline keeps states: the same plots from its states up to
+  /// the cursor, with the previous branch's beside them (TimelineGraspPlots);
+  /// drawn instead of the rolling ones.
+  std::vector<BranchPlot> timeline;
   std::string record_path = "commands.yaml";  ///< Save field.
   std::string replay_path;                   ///< Replay field.
   void Clear() {
     normal_force.clear();
     utilisation.clear();
     slip_speed.clear();
+    timeline.clear();
   }
 };
 
@@ -144,6 +151,10 @@ struct UiState {
   bool show_info = true;   ///< F2: the info overlay in the view.
   /// The timeline's previous branch drawn as a ghost (when there is one).
   bool show_branch_ghost = true;
+  /// The timeline video's range [s]; NaN: the start or the end of what the
+  /// timeline holds.
+  double timeline_video_from = std::numeric_limits<double>::quiet_NaN();
+  double timeline_video_to = std::numeric_limits<double>::quiet_NaN();
   SimulationEdits sim_edits;
   ContactEdits contact_edits;
   SolverEdits solver_edits;

@@ -25,21 +25,25 @@ void StateHistory::SetCap(std::size_t bytes) {
   while (bytes_ > cap_bytes_ && cursor_ > 0) DropOldest();
 }
 
-void StateHistory::Push(const Simulation& sim, const SceneGripper& grippers) {
+void StateHistory::Push(const Simulation& sim, const SceneGripper& grippers, std::vector<float> samples) {
   // A new branch: what followed the restored state is not its future any
   // more; its positions stay as the previous branch.
   if (!entries_.empty() && cursor_ < static_cast<int>(entries_.size()) - 1) {
     previous_branch_.clear();
     while (cursor_ < static_cast<int>(entries_.size()) - 1) {
-      previous_branch_.emplace_front(entries_.back().sim.step_index, std::move(entries_.back().sim.q));
+      Entry& last = entries_.back();
+      previous_branch_.push_front(BranchState{last.sim.step_index, std::move(last.sim.q), std::move(last.samples)});
       bytes_ -= entries_.back().bytes;
       entries_.pop_back();
     }
     const std::int64_t branch_start = entries_.back().sim.step_index;
     std::erase_if(events_, [&](const TimelineEvent& e) { return e.step > branch_start; });
   }
-  Entry e{sim.SaveState(), grippers, 0};
-  e.bytes = e.sim.Bytes() + grippers.Bytes() + sizeof(Entry);
+  Entry e{sim.SaveState(), grippers, std::move(samples)};
+  e.time_step = sim.time_step();
+  e.solver = sim.solver_type();
+  e.scheme = sim.stepping_scheme();
+  e.bytes = e.sim.Bytes() + grippers.Bytes() + sizeof(Entry) + e.samples.capacity() * sizeof(float);
   largest_ = std::max(largest_, e.bytes);
   bytes_ += e.bytes;
   entries_.push_back(std::move(e));
@@ -75,11 +79,21 @@ void StateHistory::Restore(int index, Simulation* sim, SceneGripper* grippers) {
   cursor_ = index;
 }
 
-const VectorX* StateHistory::PreviousBranchAt(std::int64_t step) const {
+const StateHistory::BranchState* StateHistory::PreviousBranchState(std::int64_t step) const {
   if (previous_branch_.empty()) return nullptr;
-  const std::int64_t i = step - previous_branch_.front().first;
+  const std::int64_t i = step - previous_branch_.front().step;
   if (i < 0 || i >= static_cast<std::int64_t>(previous_branch_.size())) return nullptr;
-  return &previous_branch_[static_cast<std::size_t>(i)].second;
+  return &previous_branch_[static_cast<std::size_t>(i)];
+}
+
+const VectorX* StateHistory::PreviousBranchAt(std::int64_t step) const {
+  const BranchState* b = PreviousBranchState(step);
+  return b != nullptr ? &b->q : nullptr;
+}
+
+const std::vector<float>* StateHistory::PreviousBranchSamplesAt(std::int64_t step) const {
+  const BranchState* b = PreviousBranchState(step);
+  return b != nullptr && !b->samples.empty() ? &b->samples : nullptr;
 }
 
 void StateHistory::Clear() {

@@ -42,8 +42,11 @@ class StateHistory {
   /// After a step (or before the first): saves the current state. When the
   /// cursor is not at the newest state (a restore happened), the states
   /// after it are dropped first (a new branch). Then the oldest states go
-  /// while the total exceeds the cap (never the one just saved).
-  void Push(const Simulation& sim, const SceneGripper& grippers);
+  /// while the total exceeds the cap (never the one just saved). `samples`:
+  /// what the caller plots at this state (the viewer's grasp plots), kept
+  /// with it and with the previous branch, so that plots follow the cursor
+  /// and a branch's plots can be drawn beside those of the one it replaced.
+  void Push(const Simulation& sim, const SceneGripper& grippers, std::vector<float> samples = {});
   /// Restores state `index` (0 = the oldest held) into the simulation and
   /// the grippers; the cursor moves there. Throws InputError for an index
   /// out of range or a state of another model.
@@ -58,6 +61,12 @@ class StateHistory {
   /// The step index and time [s] of state `index`.
   std::int64_t step_at(int index) const { return entries_.at(static_cast<std::size_t>(index)).sim.step_index; }
   double time_at(int index) const { return entries_.at(static_cast<std::size_t>(index)).sim.time; }
+  /// The samples pushed with state `index` (empty when none were).
+  const std::vector<float>& samples_at(int index) const { return entries_.at(static_cast<std::size_t>(index)).samples; }
+  /// The time step [s] and solver the state `index` was saved under.
+  double time_step_at(int index) const { return entries_.at(static_cast<std::size_t>(index)).time_step; }
+  SolverType solver_at(int index) const { return entries_.at(static_cast<std::size_t>(index)).solver; }
+  SteppingScheme scheme_at(int index) const { return entries_.at(static_cast<std::size_t>(index)).scheme; }
   /// Bytes held by every state (their own estimate, Simulation::SaveState).
   std::size_t bytes() const { return bytes_; }
   /// The largest single state saved since the last Clear [bytes].
@@ -68,6 +77,8 @@ class StateHistory {
   /// so the viewer can draw where the bodies went before (a ghost).
   /// Positions q at step `step`, or null when that branch has none there.
   const VectorX* PreviousBranchAt(std::int64_t step) const;
+  /// The samples the previous branch had at step `step`, or null.
+  const std::vector<float>* PreviousBranchSamplesAt(std::int64_t step) const;
   int previous_branch_size() const { return static_cast<int>(previous_branch_.size()); }
   void ClearPreviousBranch() { previous_branch_.clear(); }
 
@@ -81,13 +92,23 @@ class StateHistory {
   struct Entry {
     SimulationState sim;
     SceneGripper grippers;
+    std::vector<float> samples;
+    double time_step = 0;  // The settings it was saved under [s].
+    SolverType solver = SolverType::kSap;
+    SteppingScheme scheme = SteppingScheme::kThetaMethod;
     std::size_t bytes = 0;
   };
+  struct BranchState {  // A state of the previous branch: what the ghost and the plots need.
+    std::int64_t step = 0;
+    VectorX q;
+    std::vector<float> samples;
+  };
+  const BranchState* PreviousBranchState(std::int64_t step) const;
   void DropOldest();
 
   std::deque<Entry> entries_;
-  std::deque<std::pair<std::int64_t, VectorX>> previous_branch_;
-  std::vector<TimelineEvent> events_;  // (step, q), steps increasing by one.
+  std::deque<BranchState> previous_branch_;  // Steps increasing by one.
+  std::vector<TimelineEvent> events_;
   std::size_t cap_bytes_;
   std::size_t bytes_ = 0;
   std::size_t largest_ = 0;

@@ -325,6 +325,10 @@ TEST(AppTest, AnEditAfterARewindLeavesTheOldRunAsAGhost) {
   std::printf("box at 3 s: lifted to z = %.3f m with mu = 1 (the ghost), z = %.3f m with mu = 0.1\n", ghost_box.z(),
               box_now.z());
   EXPECT_GT(ghost_box.z() - box_now.z(), 0.05);  // It slipped out and fell.
+  // The Gripper panel's plots have the old run's lines beside the new ones.
+  const std::vector<BranchPlot>& plots = app.ui().gripper.timeline;
+  ASSERT_FALSE(plots.empty());
+  EXPECT_TRUE(std::all_of(plots.begin(), plots.end(), [](const BranchPlot& p) { return p.has_previous(); }));
   // Forgotten, the ghost is gone.
   app.ClearBranchGhost();
   app.Frame();
@@ -372,6 +376,39 @@ TEST(AppTest, TheTimelineMarksScriptEventsAndEditsAtTheirSteps) {
     EXPECT_LE(e.step, app.simulation().step_index());
   }
   EXPECT_TRUE(edit);
+}
+
+// A state taken under another solver or time step: going back to it says
+// so (the future will differ from the kept one), and running on from it
+// works under the current settings and starts a new branch.
+TEST(AppTest, RewindingPastASolverSwitchSaysWhatChanged) {
+  AppOptions o = Options(kScenes + "/grasp_box.yaml", /*paused=*/false);
+  o.steps_per_frame = 10;
+  o.screenshot_dir = test::TempDir().string();
+  App app(o);
+  for (int i = 0; i < 10; ++i) app.Frame();
+  app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  ASSERT_EQ(app.simulation().step_index(), 100);
+  SolverSettings pgs = app.simulation().solver_settings();
+  pgs.type = SolverType::kPgs;
+  app.SetSolver(pgs);
+  app.SetTimeStep(0.005);
+  app.ScrubTo(50);
+  EXPECT_FALSE(app.ui().message_is_error) << app.ui().message;
+  EXPECT_NE(app.ui().message.find("taken with the sap solver (now pgs), dt = 10 ms (now 5 ms)"), std::string::npos)
+      << app.ui().message;
+  EXPECT_EQ(app.physics().history().size(), 101);  // Nothing lost yet.
+  app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  app.Frame();
+  EXPECT_FALSE(app.ui().message_is_error) << app.ui().message;
+  EXPECT_EQ(app.simulation().step_index(), 60);
+  EXPECT_NEAR(app.simulation().time(), 0.5 + 10 * 0.005, 1e-12);
+  EXPECT_GT(app.physics().history().previous_branch_size(), 0);
+  // Back to a state taken under the current settings: nothing to say.
+  app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  app.ui().Info("");
+  app.ScrubTo(app.physics().history().size() - 2);
+  EXPECT_EQ(app.ui().message.find("taken with"), std::string::npos) << app.ui().message;
 }
 
 TEST(AppTest, SimulationPanelSetsTheSteppingSchemeAndNmdpParameters) {
