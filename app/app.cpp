@@ -14,6 +14,7 @@
 #include "app/render/pressure_patches.h"
 #include "app/ui/status_line.h"
 #include "engine/common/error.h"
+#include "engine/control/command_log.h"
 #include "engine/scene/scene_writer.h"
 #include "engine/common/text.h"
 #include "engine/multibody/kinematics.h"
@@ -197,6 +198,13 @@ void App::PollInput() {
 
 void App::StepPhysics(double frame_start, double wall_dt) {
   physics_.StepFrame(wall_dt, timer_.times().frame_ms - timer_.times().physics_ms);
+  // A script's `set:` entries changed parameters: the panels show them.
+  const CommandPlayer* player = gripper_.player();
+  const int script_edits = player != nullptr ? player->parameter_edits_applied() : 0;
+  if (script_edits != script_edits_shown_) {
+    script_edits_shown_ = script_edits;
+    ShowEngineParameters();
+  }
   timer_.set_physics_ms((Now() - frame_start) * 1e3);
   gripper_.SyncAutosave(Now());
 }
@@ -324,6 +332,7 @@ std::string App::InstallScene(std::unique_ptr<Simulation> sim, RenderScene rende
   perturber_.Deselect();
   scene_.sim = std::move(sim);
   scene_.path = path;
+  scene_.loaded_parameters = scene_.sim->CalcSceneParameters();
   scene_.render = std::move(render);
   renderer_.LoadScene(scene_.render);
   scene_.has_compliant_geometry = false;
@@ -500,22 +509,22 @@ void App::SetHistoryEnabled(bool on) {
 
 void App::SetTimeStep(double dt) {
   scene_.sim->SetTimeStep(dt);
-  physics_.MarkEvent("edit: time step");
+  physics_.MarkEdit("time step");
 }
 
 void App::SetIntegrator(const IntegratorSettings& integrator) {
   scene_.sim->SetIntegrator(integrator);
-  physics_.MarkEvent("edit: integrator");
+  physics_.MarkEdit("integrator");
 }
 
 void App::SetSteppingScheme(SteppingScheme scheme) {
   scene_.sim->SetSteppingScheme(scheme);
-  physics_.MarkEvent("edit: stepping scheme");
+  physics_.MarkEdit("stepping scheme");
 }
 
 void App::SetNmdpParameters(const NmdpParameters& p) {
   scene_.sim->SetNmdpParameters(p);
-  physics_.MarkEvent("edit: NMDP parameters");
+  physics_.MarkEdit("NMDP parameters");
 }
 
 void App::SetRealTimeFactor(double rtf) {
@@ -529,31 +538,35 @@ void App::SetPhysicsBudget(double seconds) { physics_.clock().set_budget(std::cl
 
 void App::SetContactModelParameters(const ContactModelParameters& p) {
   scene_.sim->SetContactModelParameters(p);
-  physics_.MarkEvent("edit: contact parameters");
+  physics_.MarkEdit("contact parameters");
 }
 
 void App::SetMaterial(const std::string& name, const ContactMaterial& material) {
   scene_.sim->SetMaterial(name, material);
-  physics_.MarkEvent("edit: material " + name);
+  physics_.MarkEdit("material " + name);
 }
 
 void App::SetSolverParameters(const SapSolverParameters& p) {
   scene_.sim->SetSolverParameters(p);
-  physics_.MarkEvent("edit: solver parameters");
+  physics_.MarkEdit("solver parameters");
 }
 
 void App::SetSolver(const SolverSettings& settings) {
   scene_.sim->SetSolver(settings);
-  physics_.MarkEvent("edit: solver");
+  physics_.MarkEdit("solver");
 }
 
 void App::RequestScreenshot() { capture_.RequestScreenshot(); }
 
 void App::SetActuatorTarget(const std::string& name, double position, double velocity) {
   scene_.sim->SetActuatorTarget(name, position, velocity);
+  physics_.NoteNotSaveable("actuator target " + name);
 }
 
-void App::SetMotorControl(const std::string& name, double ctrl) { scene_.sim->SetMotorControl(name, ctrl); }
+void App::SetMotorControl(const std::string& name, double ctrl) {
+  scene_.sim->SetMotorControl(name, ctrl);
+  physics_.NoteNotSaveable("motor control " + name);
+}
 
 void App::SetJointPosition(int joint, double position) {
   Simulation& sim = *scene_.sim;
@@ -574,6 +587,7 @@ void App::SetJointPosition(int joint, double position) {
   for (const std::string& name : sim.actuator_names()) {
     if (sim.actuator(name).joint == joint) sim.SetActuatorTarget(name, position, 0.0);
   }
+  physics_.NoteNotSaveable("joint " + j.name + " posed by hand");
 }
 
 // ---------------------------------------------------------------- gripper
@@ -662,9 +676,57 @@ bool App::SaveCommandRecording(const std::string& path) { return gripper_.SaveTa
 bool App::ReplayCommands(const std::string& path) {
   std::optional<CommandReplay> replay = gripper_.LoadReplay(path);
   if (!replay) return false;
+  // Its `set:` edits are against the scene file's parameters (a saved
+  // branch): those first, the panels' edits dropped.
+  const bool sets = std::any_of(replay->log.entries.begin(), replay->log.entries.end(),
+                                [](const CommandEntry& e) { return !e.set.empty(); });
+  if (sets) {
+    scene_.sim->SetSceneParameters(scene_.loaded_parameters);
+    ShowEngineParameters();
+  }
   ResetSimulation();
   gripper_.Play(std::move(*replay));
+  if (sets) ui_.Info(ui_.message + " (with the scene file's parameters, then the file's set: edits)");
   return true;
+}
+
+bool App::SaveBranch(const std::string& path) {
+  if (gripper_.num_grippers() == 0) {
+    ui_.Error("save branch: command files play on scenes with a gripper, and this one has none; Save scene as keeps "
+              "its parameters");
+    return false;
+  }
+  std::vector<std::string> names;
+  for (int i = 0; i < gripper_.num_grippers(); ++i) names.push_back(gripper_.scene_gripper().controller(i)->name());
+  std::vector<std::string> not_saved;
+  CommandLog log;
+  try {
+    log = physics_.history().BranchCommandLog(scene_.loaded_parameters, names, scene_.path, &not_saved);
+    SaveCommandFile(log, path);
+  } catch (const InputError& e) {
+    ReportError(&ui_, e.what());
+    return false;
+  }
+  int edits = 0;
+  for (const CommandEntry& e : log.entries) edits += e.set.empty() ? 0 : 1;
+  const std::string line =
+      StringPrintf("branch from t = 0 to %.3f s saved to %s: %d gripper commands, %d parameter edits; Replay plays it",
+                   scene_.sim->time(), path.c_str(), static_cast<int>(log.entries.size()) - edits, edits);
+  if (not_saved.empty()) {
+    ui_.Info(line);
+  } else {
+    std::string what;
+    for (const std::string& n : not_saved) what += (what.empty() ? "" : "; ") + n;
+    ReportError(&ui_, line + ", but a command file cannot hold " + what + ": the replay differs from there");
+  }
+  return true;
+}
+
+void App::ShowEngineParameters() {
+  ui_.sim_edits = SimulationEditsFrom(*scene_.sim);
+  ui_.contact_edits = ContactEditsFrom(*scene_.sim);
+  ui_.solver_edits = SolverEditsFrom(*scene_.sim);
+  ui_.field_errors.clear();
 }
 
 // ---------------------------------------------------------------- video

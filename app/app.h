@@ -118,6 +118,11 @@ class App final : public AppCommands, public GripperCommands {
   void StopCommandRecording() override;
   bool SaveCommandRecording(const std::string& path) override;
   bool ReplayCommands(const std::string& path) override;
+  /// The timeline's run from t = 0 to the current state as a command file
+  /// that reproduces it from the scene file (StateHistory::BranchCommandLog):
+  /// false with the message shown when it cannot be written or the
+  /// timeline lost t = 0; an input the file cannot hold is named.
+  bool SaveBranch(const std::string& path) override;
 
   // ---- Video. ----
   /// Starts recording to `path` (empty: stiction-YYYYMMDD-HHMMSS.mp4 in the
@@ -197,6 +202,9 @@ class App final : public AppCommands, public GripperCommands {
   void AdvanceTimelineVideo();
   /// Finishes that video and goes back to the state it began at.
   void FinishTimelineVideo();
+  /// The panels' parameter fields from the engine (after a change the
+  /// panels did not make: a script's `set:`, a replay's reset).
+  void ShowEngineParameters();
   /// The timeline's previous branch at the current step into the snapshot.
   void AddBranchGhost(Snapshot* snapshot) const;
   /// The status line after a load: warnings, import notes, or "loaded".
@@ -233,7 +241,8 @@ class App final : public AppCommands, public GripperCommands {
   InputController input_;
   FrameCapture capture_;
   FrameTimer timer_;
-  std::unique_ptr<ImGuiLayer> imgui_;  // After the scene loads and the callbacks are in (see the constructor).
+  std::unique_ptr<ImGuiLayer> imgui_;
+  int script_edits_shown_ = 0;  // The script's `set:` entries the panels show.  // After the scene loads and the callbacks are in (see the constructor).
 };
 
 }  // namespace stiction::app

@@ -73,11 +73,15 @@ bool PhysicsLoop::Step() {
   // The state before the first step is the timeline's first.
   if (history_enabled_ && history_.empty()) history_.Push(sim, gripper_.scene_gripper());
   perturber_.ApplyWrench();
+  const bool perturbed = perturber_.perturbation().active();
   const double dt = sim.time_step();
   const CommandPlayer* player = gripper_.player();
   const std::size_t waits_before = player != nullptr ? player->events().size() : 0;
   gripper_.PrepareStep();
-  if (history_enabled_) MarkScriptEvents(waits_before);
+  if (history_enabled_) {
+    MarkScriptEvents(waits_before);
+    NoteParameters();
+  }
   const StepResult result = sim.Step();
   if (result.status != StepStatus::kSuccess) {
     if (history_enabled_) MarkEvent("step failed");
@@ -94,7 +98,12 @@ bool PhysicsLoop::Step() {
   last_step_dt_ = dt;
   ++steps_taken_;
   if (history_enabled_) {
-    history_.Push(sim, gripper_.scene_gripper(), GraspPlotSamples(gripper_.readout()));
+    std::string not_saveable = std::move(not_saveable_);
+    not_saveable_.clear();
+    if (perturbed) not_saveable = "a mouse drag on " + sim.model().body(perturber_.perturbation().body).name;
+    history_.Push(sim, gripper_.scene_gripper(),
+                  StateNotes{GraspPlotSamples(gripper_.readout()), gripper_.step_commands(), parameters_,
+                             std::move(not_saveable)});
     const bool has_contacts = !sim.contacts().empty();
     if (has_contacts && !had_contacts_) MarkEvent("first contact");
     had_contacts_ = has_contacts;
@@ -115,6 +124,21 @@ void PhysicsLoop::MarkScriptEvents(std::size_t waits_before) {
     const std::string who = g != nullptr && gripper_.num_grippers() > 1 ? " (" + g->name() + ")" : "";
     history_.AddEvent(step, std::string(*c.grip == GripState::kClosed ? "grip closes" : "grip opens") + who);
   }
+}
+
+void PhysicsLoop::NoteParameters() {
+  // A script's `set:` entries change them too.
+  const CommandPlayer* player = gripper_.player();
+  const int script_edits = player != nullptr ? player->parameter_edits_applied() : 0;
+  if (parameters_ != nullptr && !parameters_edited_ && script_edits == script_edits_seen_) return;
+  parameters_ = std::make_shared<const SceneParameters>(scene_.sim->CalcSceneParameters());
+  parameters_edited_ = false;
+  script_edits_seen_ = script_edits;
+}
+
+void PhysicsLoop::MarkEdit(const std::string& what) {
+  parameters_edited_ = true;
+  MarkEvent("edit: " + what);
 }
 
 void PhysicsLoop::MarkEvent(std::string text) {
@@ -147,6 +171,7 @@ void PhysicsLoop::Restart(bool new_scene) {
   clock_.Restart();
   history_.Clear();
   had_contacts_ = false;
+  parameters_.reset();
 }
 
 bool PhysicsLoop::ScrubTo(int index) {

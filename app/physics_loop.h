@@ -7,6 +7,7 @@
 // While recording, a frame's physics stops at the first state that reaches
 // the next video frame time (frame-synchronous stepping, app/app.h).
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "app/app_options.h"
@@ -86,6 +87,13 @@ class PhysicsLoop {
   /// Marks an event at the current state's step (a parameter edit, a
   /// teleop grip), shown on the scrubber.
   void MarkEvent(std::string text);
+  /// A live parameter was edited (δt, μ, the solver, …): marked on the
+  /// scrubber as "edit: WHAT", and the steps from now on keep the new
+  /// parameters (a saved branch writes them as `set:` entries).
+  void MarkEdit(const std::string& what);
+  /// The next step has an input a command file cannot hold (a joint
+  /// slider, a motor control): a saved branch says so.
+  void NoteNotSaveable(std::string what) { not_saveable_ = std::move(what); }
 
  private:
   ViewerScene& scene_;
@@ -103,6 +111,13 @@ class PhysicsLoop {
   bool contacts_valid_ = false;  // sim.contacts() belong to the current state's last step.
   StateHistory history_;
   void MarkScriptEvents(std::size_t waits_before);
+  /// Before a step: the parameters it runs with, shared with the states
+  /// before while nothing changed them.
+  void NoteParameters();
+  std::shared_ptr<const SceneParameters> parameters_;
+  bool parameters_edited_ = false;
+  int script_edits_seen_ = 0;
+  std::string not_saveable_;
   /// The stepping scheme, solver or δt state `index` was taken with when
   /// they differ from the current ones ("" when none does).
   std::string SettingsChangedSince(int index) const;

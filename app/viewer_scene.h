@@ -8,6 +8,7 @@
 
 #include "app/render/render_scene.h"
 #include "app/snapshot.h"
+#include "engine/scene/scene_writer.h"
 #include "engine/simulation.h"
 
 namespace stiction::app {
@@ -18,6 +19,10 @@ struct ViewerScene {
   RenderScene render;
   Snapshot snapshot;                ///< The state this frame renders and the panels show.
   bool has_compliant_geometry = false;  ///< A geometry is compliant (pressure-field contact).
+  /// The live parameters as the scene file gives them (at load): what a
+  /// saved timeline branch writes its `set:` edits against, and what a
+  /// command file with `set:` entries is replayed from.
+  SceneParameters loaded_parameters;
 };
 
 }  // namespace stiction::app

@@ -9,6 +9,7 @@
 #include "engine/common/error.h"
 #include "engine/common/named_choice.h"
 #include "engine/common/stopwatch.h"
+#include "engine/common/text.h"
 #include "engine/geometry/collision_world.h"
 #include "engine/multibody/dynamics.h"
 #include "engine/multibody/kinematics.h"
@@ -134,6 +135,50 @@ SceneParameters Simulation::CalcSceneParameters() const {
   const std::vector<ContactMaterial>& materials = sources_->materials.materials;
   for (size_t i = 0; i < scene_.materials.size(); ++i) p.materials.emplace_back(scene_.materials[i].name, materials[i]);
   return p;
+}
+
+void Simulation::SetSceneParameters(const SceneParameters& p) {
+  if (!std::isfinite(p.time_step) || !(p.time_step > 0)) {
+    throw InputError("time_step: must be positive and finite, got " + FormatNumber(p.time_step) + " [s]");
+  }
+  ValidateIntegratorSettings(p.integrator);
+  ValidateContactModelParameters(p.contact);
+  ValidateSolverSettings(p.solver);
+  ValidateNmdpParameters(p.nmdp);
+  if (p.materials.size() != scene_.materials.size()) {
+    throw InputError("parameters: " + std::to_string(p.materials.size()) + " materials given, the scene has " +
+                     std::to_string(scene_.materials.size()));
+  }
+  std::optional<ContactModel> material_model;
+  for (std::size_t i = 0; i < p.materials.size(); ++i) {
+    const auto& [name, material] = p.materials[i];
+    if (name != scene_.materials[i].name) {
+      throw InputError("parameters: material " + std::to_string(i) + " is '" + name + "', the scene's is '" +
+                       scene_.materials[i].name + "'");
+    }
+    ValidateContactMaterial(name, material);
+    if (material.model && material_model && *material.model != *material_model) {
+      throw InputError("material '" + name + "': contact model " + std::string(ContactModelName(*material.model)) +
+                       " conflicts with another material's (" + std::string(ContactModelName(*material_model)) + ")");
+    }
+    if (material.model) material_model = material.model;
+  }
+  // Everything checked: nothing below can refuse.
+  SetTimeStep(p.time_step);
+  SetSteppingScheme(p.scheme);
+  SetIntegrator(p.integrator);
+  SetContactModelParameters(p.contact);
+  SetSolver(p.solver);
+  SetNmdpParameters(p.nmdp);
+  // Models first cleared, so that no intermediate state has two that conflict.
+  for (const auto& [name, material] : p.materials) {
+    ContactMaterial m = GetMaterial(name);
+    if (m.model != material.model && m.model) {
+      m.model.reset();
+      SetMaterial(name, m);
+    }
+  }
+  for (const auto& [name, material] : p.materials) SetMaterial(name, material);
 }
 
 std::vector<std::string> Simulation::material_names() const {

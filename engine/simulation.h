@@ -232,6 +232,12 @@ class Simulation {
   /// the solver settings, the NMDP parameters): what "Save scene as" writes
   /// (engine/scene/scene_writer.h).
   SceneParameters CalcSceneParameters() const;
+  /// Makes the live-editable parameters `p` from the next step on (a
+  /// command file's `set:` entries, engine/scene/parameter_assignments.h).
+  /// Validates everything first and changes nothing on an error: throws
+  /// InputError naming the parameter, or for materials that are not the
+  /// scene's (by name, in scene order).
+  void SetSceneParameters(const SceneParameters& p);
 
   /// The scene as loaded. Settings changed since (δt, stepping scheme,
   /// integrator, solver, NMDP parameters, materials, actuators) are read

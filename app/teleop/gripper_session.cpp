@@ -50,6 +50,8 @@ void GripperSession::Restart() {
   if (teleop_) Hold(selected_, true);  // Rewound, the script still leaves it to the user.
   recorder_.Stop();
   readout_ = {};
+  user_commands_.clear();
+  step_commands_.clear();
   ui_.gripper.Clear();
 }
 
@@ -73,6 +75,9 @@ void GripperSession::PrepareStep() {
     ReportError(&ui_, std::string("script: ") + e.what());
   }
   for (const GripperCommand& c : applied) recorder_.Record(c);
+  step_commands_ = std::move(user_commands_);
+  user_commands_.clear();
+  step_commands_.insert(step_commands_.end(), applied.begin(), applied.end());
 }
 
 void GripperSession::ReadGrasp(double dt) {
@@ -81,6 +86,7 @@ void GripperSession::ReadGrasp(double dt) {
 
 void GripperSession::RestoreFrom(const SceneGripper& saved, double dt) {
   gripper_ = saved;
+  user_commands_.clear();  // Given to the controllers the restore replaced.
   // The hold is the user's now, not the saved one.
   for (int i = 0; i < gripper_.num_grippers(); ++i) Hold(i, teleop_ && i == selected_);
   if (gripper_.present()) readout_ = CalcGraspReadout(*scene_.sim, *controller(), dt);
@@ -104,6 +110,7 @@ void GripperSession::Command(GripperCommand command) {
   try {
     gripper_.controller(selected_)->Apply(command);
     recorder_.Record(command);
+    user_commands_.push_back(command);
   } catch (const InputError& e) {
     ui_.Error(std::string("gripper: ") + e.what());
   }
@@ -290,7 +297,9 @@ std::optional<CommandReplay> GripperSession::LoadReplay(const std::string& path)
   }
   try {
     CommandLog log = LoadCommandFile(path);
-    CommandPlayer player(log, scene_.sim->time_step());
+    // `set:` edits replay from the scene file's parameters (App::ReplayCommands), δt included.
+    const bool sets = std::any_of(log.entries.begin(), log.entries.end(), [](const CommandEntry& e) { return !e.set.empty(); });
+    CommandPlayer player(log, sets ? scene_.loaded_parameters.time_step : scene_.sim->time_step());
     return CommandReplay{path, std::move(log), std::move(player)};
   } catch (const InputError& e) {
     ui_.Error(e.what());

@@ -75,6 +75,10 @@ class GripperSession {
   /// The commands the script applied before the last step (for the
   /// timeline's marks).
   const std::vector<GripperCommand>& last_applied() const { return last_applied_; }
+  /// Every command applied before the last step, the user's (teleop, the
+  /// panel) and then the script's, in the order applied: what a timeline
+  /// branch keeps to be saved as a command file.
+  const std::vector<GripperCommand>& step_commands() const { return step_commands_; }
   /// The grippers' controllers and script, as the timeline saves them.
   const SceneGripper& scene_gripper() const { return gripper_; }
   /// After the timeline restored a state: the grippers and script as they
@@ -146,6 +150,8 @@ class GripperSession {
   bool teleop_ = false;
   int selected_ = 0;  // The gripper teleop and the panel drive.
   std::vector<GripperCommand> last_applied_;  // By the script, before the last step.
+  std::vector<GripperCommand> user_commands_;  // By the user since the last step.
+  std::vector<GripperCommand> step_commands_;  // Both, before the last step.
   GraspReadout readout_;
 };
 

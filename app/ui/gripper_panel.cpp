@@ -154,6 +154,12 @@ void DrawRecordRows(const GripperView& view, UiState* ui, GripperCommands* comma
   ImGui::InputText("##record_path", &ui->gripper.record_path);
   ImGui::SameLine();
   if (ImGui::Button("Save")) commands->SaveCommandRecording(ui->gripper.record_path);
+  if (ImGui::Button("Save branch")) commands->SaveBranch(ui->gripper.record_path);
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("Writes the timeline's run from t = 0 to now to the file above: every gripper command\n"
+                      "(yours and the script's) at its step, and the parameter edits as set: entries.\n"
+                      "Replay (or stiction-sim SCENE --commands FILE) reproduces it from the scene file.");
+  }
   ImGui::SetNextItemWidth(field);
   ImGui::InputText("##replay_path", &ui->gripper.replay_path);
   ImGui::SameLine();

@@ -28,6 +28,9 @@ class GripperCommands {
   /// Resets to t = 0 and replays a command file; false (and a message) on a
   /// bad file.
   virtual bool ReplayCommands(const std::string& path) = 0;
+  /// Writes the timeline's run from t = 0 to now as a command file with its
+  /// parameter edits; false (and a message) if it cannot.
+  virtual bool SaveBranch(const std::string& path) = 0;
 };
 
 /// Read-only gripper facts for the panel.

@@ -91,22 +91,24 @@ WaitCondition ParseWait(const std::string& label, const YAML::Node& node, const 
 
 CommandEntry ParseEntry(const std::string& label, const YAML::Node& node, const std::string& key) {
   if (!node.IsMap()) {
-    Fail(label, node, key, "expected a map {step, time or after; gripper, target, ramp, grip, grip_force} or {wait}");
+    Fail(label, node, key,
+         "expected a map {step, time or after; gripper, target, ramp, grip, grip_force, set} or {wait}");
   }
   CommandEntry e;
   e.line = node.Mark().is_null() ? 0 : node.Mark().line + 1;
   for (const auto& kv : node) {
     const std::string k = kv.first.Scalar();
     if (k != "step" && k != "time" && k != "after" && k != "gripper" && k != "target" && k != "ramp" &&
-        k != "grip" && k != "grip_force" && k != "wait" && k != "timeout") {
+        k != "grip" && k != "grip_force" && k != "set" && k != "wait" && k != "timeout") {
       Fail(label, kv.first, key + "." + k,
-           "unknown key (expected one of: step, time, after, gripper, target, ramp, grip, grip_force, wait, timeout)");
+           "unknown key (expected one of: step, time, after, gripper, target, ramp, grip, grip_force, set, wait, "
+           "timeout)");
     }
   }
   const YAML::Node step = node["step"], time = node["time"], after = node["after"];
   if (const YAML::Node w = node["wait"]; w.IsDefined()) {
     // A wait is an entry of its own: the commands that follow it say what to do then.
-    for (const char* k : {"step", "time", "after", "gripper", "target", "ramp", "grip", "grip_force"}) {
+    for (const char* k : {"step", "time", "after", "gripper", "target", "ramp", "grip", "grip_force", "set"}) {
       if (node[k].IsDefined()) {
         Fail(label, node[k], key + "." + k,
              "a wait entry holds only 'wait' (and 'timeout'); put the command in the entry after it");
@@ -172,6 +174,23 @@ CommandEntry ParseEntry(const std::string& label, const YAML::Node& node, const 
     e.grip_force = ReadNumber(label, f, key + ".grip_force");
     if (*e.grip_force < kMinGripForce || *e.grip_force > kMaxGripForce) {
       Fail(label, f, key + ".grip_force", "must be in [1, 50] N, got " + f.Scalar());
+    }
+  }
+  if (const YAML::Node set = node["set"]; set.IsDefined()) {
+    // "key=value" or a list of them; the keys and values are checked
+    // against the scene when the file starts playing (CommandPlayer::Bind).
+    e.set_line = set.Mark().is_null() ? e.line : set.Mark().line + 1;
+    const auto add = [&](const YAML::Node& item, const std::string& item_key) {
+      if (!item.IsScalar() || item.Scalar().find('=') == std::string::npos) {
+        Fail(label, item, item_key, "expected KEY=VALUE, e.g. materials.rubber.friction=0.4");
+      }
+      e.set.push_back(item.Scalar());
+    };
+    if (set.IsSequence()) {
+      if (set.size() == 0) Fail(label, set, key + ".set", "expected at least one KEY=VALUE");
+      for (std::size_t i = 0; i < set.size(); ++i) add(set[i], key + ".set[" + std::to_string(i) + "]");
+    } else {
+      add(set, key + ".set");
     }
   }
   return e;
@@ -384,6 +403,11 @@ std::string FormatCommandLog(const CommandLog& log) {
     }
     if (e.grip) out << ", grip: " << (*e.grip == GripState::kClosed ? "close" : "open");
     if (e.grip_force) out << ", grip_force: " << FormatNumber(*e.grip_force, kRoundTripDigits);
+    if (!e.set.empty()) {
+      out << ", set: [";
+      for (std::size_t i = 0; i < e.set.size(); ++i) out << (i > 0 ? ", " : "") << YamlScalar(e.set[i]);
+      out << "]";
+    }
     out << "}\n";
   }
   if (!log.camera.empty()) {

@@ -12,6 +12,7 @@
 //     - {time: 2.0, target: [0, 0, 0.5, 0], ramp: 1.0}
 //     - {after: 0.5, gripper: right, grip: close}          # a named gripper, 0.5 s after the entry before
 //     - {wait: {force: [right, box], above: 5}, timeout: 3} # until the contact force exceeds 5 N
+//     - {step: 150, set: [materials.box_surface.friction=0.12]} # a parameter edit from step 150 on
 //   camera:                        # optional: a scripted camera (camera_keyframes.h)
 //     - {time: 0, lookat: [0, 0, 0.1], distance: 1.2, azimuth: 90, elevation: -20}
 //
@@ -63,6 +64,11 @@ struct CommandEntry {
   double ramp_s = 0;                 ///< With a target: linear move over this time [s].
   std::optional<GripState> grip;
   std::optional<double> grip_force;  ///< [N], in [1, 50].
+  /// Parameter edits ("key=value", engine/scene/parameter_assignments.h),
+  /// applied to the simulation in order from this entry's step on: how a
+  /// saved timeline branch keeps the edits made during it.
+  std::vector<std::string> set;
+  int set_line = 0;                  ///< Line of `set:`.
   int line = 0;                      ///< 1-based line in the file (0: not from a file).
 };
 

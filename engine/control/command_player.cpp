@@ -5,6 +5,7 @@
 
 #include "engine/common/error.h"
 #include "engine/common/text.h"
+#include "engine/scene/parameter_assignments.h"
 
 namespace stiction {
 namespace {
@@ -90,6 +91,9 @@ CommandPlayer::CommandPlayer(const CommandLog& log, double dt) : file_(log.file)
     item.command.ramp_steps = Steps(e.ramp_s, dt);
     item.command.grip = e.grip;
     item.command.grip_force = e.grip_force;
+    item.has_command = e.target || e.grip || e.grip_force;
+    item.set = e.set;
+    item.set_line = e.set_line;
     items->push_back(std::move(item));
   }
   items_ = std::move(items);
@@ -128,6 +132,9 @@ void CommandPlayer::Bind(const Simulation& sim, std::span<const GripperControlle
   std::vector<std::string> names;
   for (const GripperController& g : grippers) names.push_back(g.name());
   held_.resize(grippers.size(), 0);
+  // The edits in file order, each checked on the parameters as the ones
+  // before it leave them.
+  SceneParameters parameters = sim.CalcSceneParameters();
   auto bound = std::make_shared<std::vector<Item>>(*items_);
   for (std::size_t i = 0; i < bound->size(); ++i) {
     Item& item = (*bound)[i];
@@ -138,7 +145,15 @@ void CommandPlayer::Bind(const Simulation& sim, std::span<const GripperControlle
       }
       continue;
     }
+    if (!item.set.empty()) {
+      try {
+        for (const std::string& a : item.set) ApplyParameterAssignment(a, &parameters);
+      } catch (const InputError& e) {
+        throw InputError(Where(item, item.set_line) + ": " + Key(i) + ".set: " + e.what());
+      }
+    }
     item.gripper_index = 0;
+    if (!item.has_command && item.gripper.empty()) continue;  // Parameters only.
     if (item.gripper.empty()) {
       if (grippers.empty()) throw InputError(Where(item, 0) + ": " + Key(i) + ": the scene has no gripper");
       continue;
@@ -172,8 +187,9 @@ bool CommandPlayer::Holds(const Item& item, const Simulation& sim) const {
   return false;
 }
 
-void CommandPlayer::ApplyDue(const Simulation& sim, std::span<GripperController> grippers,
+void CommandPlayer::ApplyDue(Simulation* simulation, std::span<GripperController> grippers,
                              std::vector<GripperCommand>* applied) {
+  const Simulation& sim = *simulation;
   if (!bound_) Bind(sim, std::span<const GripperController>(grippers.data(), grippers.size()));
   const std::int64_t step = sim.step_index();
   while (next_ < items_->size()) {
@@ -202,6 +218,23 @@ void CommandPlayer::ApplyDue(const Simulation& sim, std::span<GripperController>
     }
     const std::int64_t due = item.timing == Item::Timing::kStep ? item.steps : anchor_ + item.steps;
     if (due > step) return;
+    if (!item.set.empty()) {
+      try {
+        SceneParameters parameters = sim.CalcSceneParameters();
+        for (const std::string& a : item.set) ApplyParameterAssignment(a, &parameters);
+        simulation->SetSceneParameters(parameters);
+      } catch (const InputError& e) {
+        const std::size_t index = next_;
+        next_ = items_->size();  // The script stops here.
+        throw InputError(Where(item, item.set_line) + ": " + Key(index) + ".set: " + e.what());
+      }
+      ++parameter_edits_;
+    }
+    if (!item.has_command) {
+      anchor_ = step;
+      ++next_;
+      continue;
+    }
     const int g = item.gripper_index;
     if (g >= static_cast<int>(grippers.size())) {
       throw InputError(Where(item, 0) + ": " + Key(next_) + ": the scene has no gripper " + std::to_string(g));
@@ -252,6 +285,7 @@ std::size_t CommandPlayer::Bytes() const {
 
 void CommandPlayer::Rewind() {
   next_ = 0;
+  parameter_edits_ = 0;
   anchor_ = 0;
   wait_start_ = -1;
   events_.clear();
@@ -259,7 +293,7 @@ void CommandPlayer::Rewind() {
 
 void PrepareGripperStep(Simulation* sim, std::span<GripperController> grippers, CommandPlayer* player,
                         std::vector<GripperCommand>* applied) {
-  if (player != nullptr) player->ApplyDue(*sim, grippers, applied);
+  if (player != nullptr) player->ApplyDue(sim, grippers, applied);
   for (const GripperController& g : grippers) g.Actuate(sim);
 }
 

@@ -39,18 +39,25 @@ class CommandPlayer {
   /// Resolves the names the log uses against a simulation: grippers (by
   /// their scene names, `grippers` in scene order) and the bodies of the
   /// waits (a body's name, "world", or a gripper's name for all its
-  /// bodies). ApplyDue binds on first use; call it early to report a bad
-  /// name at load. Throws InputError "FILE:LINE: KEY: unknown ...".
+  /// bodies), and the `set:` edits against the simulation's parameters
+  /// (keys, values, ranges). ApplyDue binds on first use; call it early to
+  /// report a bad name at load. Throws InputError "FILE:LINE: KEY: ...".
   void Bind(const Simulation& sim, std::span<const GripperController> grippers);
 
   /// Before step sim.step_index(): passes the waits whose condition holds
   /// after the last step and applies, in file order, every command that is
   /// then due, each to its gripper (a held gripper's commands are skipped).
-  /// Appends each applied command to `applied` when given. Throws
-  /// InputError "FILE:LINE: commands[i].wait: ..." when a wait times out
-  /// (the script stops there) or a controller refuses a command.
-  void ApplyDue(const Simulation& sim, std::span<GripperController> grippers,
+  /// Appends each applied command to `applied` when given. An entry's
+  /// `set:` edits go to the simulation's parameters first (a held
+  /// gripper's entries keep theirs). Throws InputError "FILE:LINE:
+  /// commands[i].wait: ..." when a wait times out (the script stops there),
+  /// or naming the entry when a controller refuses a command or the
+  /// simulation a parameter.
+  void ApplyDue(Simulation* sim, std::span<GripperController> grippers,
                 std::vector<GripperCommand>* applied = nullptr);
+  /// The entries with `set:` applied so far (a caller notes parameter
+  /// changes by it).
+  int parameter_edits_applied() const { return parameter_edits_; }
 
   /// A user holds gripper `index` (teleop): the script's commands for it
   /// are skipped until it is handed back; the rest of the script goes on.
@@ -83,6 +90,9 @@ class CommandPlayer {
     enum class Timing { kStep, kAfter, kWait } timing = Timing::kStep;
     std::int64_t steps = 0;  // kStep: the step; kAfter: the delay in steps.
     GripperCommand command;  // Its step is set when applied.
+    bool has_command = false;  // A target, grip or grip force (else only `set:`).
+    std::vector<std::string> set;  // Parameter edits.
+    int set_line = 0;
     std::string gripper;     // As written ("" = the first).
     int gripper_index = 0;   // Bound.
     WaitCondition wait;
@@ -109,6 +119,7 @@ class CommandPlayer {
   std::int64_t anchor_ = 0;       // When the entry before next_ took effect.
   std::int64_t wait_start_ = -1;  // When the current wait began (−1: not yet).
   std::vector<ScriptEvent> events_;
+  int parameter_edits_ = 0;
 };
 
 /// What runs before every Step() of a gripper scene (viewer, stiction-sim,

@@ -9,14 +9,34 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "engine/control/command_log.h"
 #include "engine/control/scene_gripper.h"
+#include "engine/scene/scene_writer.h"
 #include "engine/simulation.h"
 
 namespace stiction {
+
+/// What a state keeps besides the simulation and the grippers.
+struct StateNotes {
+  /// What the caller plots at this state (the viewer's grasp plots), kept
+  /// with the previous branch too, so that plots follow the cursor and a
+  /// branch's plots can be drawn beside those of the one it replaced.
+  std::vector<float> samples;
+  /// The gripper commands applied before the step that led to this state
+  /// (the user's and the script's, in order), and the live parameters that
+  /// step ran with (null: the same as the state before's): what
+  /// BranchCommandLog writes.
+  std::vector<GripperCommand> commands;
+  std::shared_ptr<const SceneParameters> parameters;
+  /// An input that step had which a command file cannot hold ("a mouse
+  /// drag on box", "a joint slider"): "" when none.
+  std::string not_saveable;
+};
 
 /// Something that happened at a step of the run, for the scrubber's marks
 /// (a script's wait passed, a grip closed, a parameter edited, a failed step).
@@ -42,11 +62,8 @@ class StateHistory {
   /// After a step (or before the first): saves the current state. When the
   /// cursor is not at the newest state (a restore happened), the states
   /// after it are dropped first (a new branch). Then the oldest states go
-  /// while the total exceeds the cap (never the one just saved). `samples`:
-  /// what the caller plots at this state (the viewer's grasp plots), kept
-  /// with it and with the previous branch, so that plots follow the cursor
-  /// and a branch's plots can be drawn beside those of the one it replaced.
-  void Push(const Simulation& sim, const SceneGripper& grippers, std::vector<float> samples = {});
+  /// while the total exceeds the cap (never the one just saved).
+  void Push(const Simulation& sim, const SceneGripper& grippers, StateNotes notes = {});
   /// Restores state `index` (0 = the oldest held) into the simulation and
   /// the grippers; the cursor moves there. Throws InputError for an index
   /// out of range or a state of another model.
@@ -62,7 +79,9 @@ class StateHistory {
   std::int64_t step_at(int index) const { return entries_.at(static_cast<std::size_t>(index)).sim.step_index; }
   double time_at(int index) const { return entries_.at(static_cast<std::size_t>(index)).sim.time; }
   /// The samples pushed with state `index` (empty when none were).
-  const std::vector<float>& samples_at(int index) const { return entries_.at(static_cast<std::size_t>(index)).samples; }
+  const std::vector<float>& samples_at(int index) const {
+    return entries_.at(static_cast<std::size_t>(index)).notes.samples;
+  }
   /// The time step [s] and solver the state `index` was saved under.
   double time_step_at(int index) const { return entries_.at(static_cast<std::size_t>(index)).time_step; }
   SolverType solver_at(int index) const { return entries_.at(static_cast<std::size_t>(index)).solver; }
@@ -82,6 +101,19 @@ class StateHistory {
   int previous_branch_size() const { return static_cast<int>(previous_branch_.size()); }
   void ClearPreviousBranch() { previous_branch_.clear(); }
 
+  /// The run from t = 0 to the cursor as a command file that reproduces it
+  /// from the scene file (issue 38, "a branch saved"): every gripper
+  /// command at the step it was applied, by step index, and each change of
+  /// the live parameters as a `set:` entry at the step it took effect,
+  /// against `scene_parameters` (the scene file's). `gripper_names`: the
+  /// scene's grippers in order (named in each entry when more than one).
+  /// Throws InputError when the oldest state kept is not t = 0 (the cap
+  /// dropped the start) or the states hold no parameters. Inputs the file
+  /// cannot hold go to `not_saved` ("t = 1.2 s: a mouse drag on box", the
+  /// first of each kind).
+  CommandLog BranchCommandLog(const SceneParameters& scene_parameters, const std::vector<std::string>& gripper_names,
+                              const std::string& scene_label, std::vector<std::string>* not_saved = nullptr) const;
+
   /// Marks an event at step `step` (kept in step order; the same text twice
   /// at one step is one mark; a branch drops the events after its start,
   /// the cap those before the oldest state).
@@ -92,7 +124,7 @@ class StateHistory {
   struct Entry {
     SimulationState sim;
     SceneGripper grippers;
-    std::vector<float> samples;
+    StateNotes notes;
     double time_step = 0;  // The settings it was saved under [s].
     SolverType solver = SolverType::kSap;
     SteppingScheme scheme = SteppingScheme::kThetaMethod;
@@ -108,6 +140,8 @@ class StateHistory {
 
   std::deque<Entry> entries_;
   std::deque<BranchState> previous_branch_;  // Steps increasing by one.
+  std::shared_ptr<const SceneParameters> last_parameters_;  // The last pushed (counted once).
+  static constexpr std::size_t kParametersBytes = sizeof(SceneParameters) + 512;  // Estimate with the materials.
   std::vector<TimelineEvent> events_;
   std::size_t cap_bytes_;
   std::size_t bytes_ = 0;

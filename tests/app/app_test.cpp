@@ -19,6 +19,7 @@
 
 #include "app/record/screenshot.h"
 #include "app/ui/demo_scenes.h"
+#include "engine/control/command_log.h"
 #include "engine/control/scene_gripper.h"
 #include "engine/scene/scene_loader.h"
 #include "tests/app/run_command.h"
@@ -409,6 +410,98 @@ TEST(AppTest, RewindingPastASolverSwitchSaysWhatChanged) {
   app.ui().Info("");
   app.ScrubTo(app.physics().history().size() - 2);
   EXPECT_EQ(app.ui().message.find("taken with"), std::string::npos) << app.ui().message;
+}
+
+// A branch saved as a command file reproduces from the scene file: the
+// run rewound to 1.5 s, the box's friction edited, the grip opened by hand
+// at 2.5 s; the file (the script's commands, the user's, and the edit as a
+// `set:` entry) replayed headless and in the viewer reaches the same
+// state bit for bit.
+TEST(AppTest, ASavedBranchReplaysBitIdenticallyFromTheSceneFile) {
+  AppOptions o = Options(kScenes + "/grasp_box.yaml", /*paused=*/false);
+  o.steps_per_frame = 10;
+  o.screenshot_dir = test::TempDir().string();
+  App app(o);
+  for (int i = 0; i < 30; ++i) app.Frame();
+  app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  app.ScrubTo(150);
+  ContactMaterial m = app.simulation().GetMaterial("box_surface");
+  m.friction = 0.3;
+  app.SetMaterial("box_surface", m);
+  app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  while (app.simulation().step_index() < 250) app.Frame();
+  app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  app.SetGripClosed(false);  // Taken over by hand: the box drops.
+  app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  while (app.simulation().step_index() < 300) app.Frame();
+  app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  ASSERT_EQ(app.simulation().step_index(), 300);
+  const VectorX q300 = app.simulation().positions();
+
+  const std::string file = (test::TempDir() / "branch.yaml").string();
+  ASSERT_TRUE(app.SaveBranch(file)) << app.ui().message;
+  EXPECT_FALSE(app.ui().message_is_error) << app.ui().message;
+  EXPECT_NE(app.ui().message.find("1 parameter edits"), std::string::npos) << app.ui().message;
+  const CommandLog log = LoadCommandFile(file);
+  bool edit_at_150 = false, open_at_250 = false;
+  for (const CommandEntry& e : log.entries) {
+    if (!e.set.empty()) {
+      EXPECT_EQ(e.step, 150);
+      EXPECT_EQ(e.set, std::vector<std::string>{"materials.box_surface.friction=0.3"});
+      edit_at_150 = true;
+    }
+    if (e.grip == GripState::kOpen && e.step == 250) open_at_250 = true;
+  }
+  EXPECT_TRUE(edit_at_150);
+  EXPECT_TRUE(open_at_250);
+
+  // Headless, from the scene file as written.
+  Simulation sim = Simulation::FromFile(kScenes + "/grasp_box.yaml");
+  SceneGripper grippers = SceneGripper::ForScene(sim);
+  grippers.PlayFile(sim, file);
+  while (sim.step_index() < 300) {
+    grippers.PrepareStep(&sim);
+    ASSERT_EQ(sim.Step().status, StepStatus::kSuccess);
+  }
+  EXPECT_EQ(sim.GetMaterial("box_surface").friction, 0.3);
+  EXPECT_TRUE((sim.positions().array() == q300.array()).all());
+
+  // In the viewer: Replay starts from the scene file's parameters (μ = 1
+  // again until step 150) and the panels show the edit when it comes.
+  ASSERT_TRUE(app.ReplayCommands(file)) << app.ui().message;
+  EXPECT_EQ(app.simulation().GetMaterial("box_surface").friction, 1.0);
+  app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
+  while (app.simulation().step_index() < 300) app.Frame();
+  EXPECT_TRUE((app.simulation().positions().array() == q300.array()).all());
+  bool shown = false;
+  for (const MaterialEdit& e : app.ui().contact_edits.materials) {
+    if (e.name == "box_surface") shown = e.material.friction == 0.3;
+  }
+  EXPECT_TRUE(shown);
+}
+
+// What a branch cannot be saved with: the start dropped by the memory cap,
+// and inputs a command file cannot hold (named, the file still written).
+TEST(AppTest, SavingABranchSaysWhatItCannotKeep) {
+  AppOptions o = Options(kScenes + "/grasp_box.yaml", /*paused=*/false);
+  o.steps_per_frame = 10;
+  o.screenshot_dir = test::TempDir().string();
+  App app(o);
+  app.Frame();
+  const std::string file = (test::TempDir() / "branch-bad.yaml").string();
+  const std::string actuator = app.simulation().actuator_names().front();
+  app.SetActuatorTarget(actuator, 0.01, 0);
+  for (int i = 0; i < 4; ++i) app.Frame();
+  EXPECT_TRUE(app.SaveBranch(file));
+  EXPECT_TRUE(app.ui().message_is_error);
+  EXPECT_NE(app.ui().message.find("cannot hold t = 0.1 s: actuator target " + actuator), std::string::npos)
+      << app.ui().message;
+  // A cap of ten states: t = 0 goes.
+  app.SetHistoryCap(10.0 * static_cast<double>(app.physics().history().largest_state_bytes()) / (1 << 20));
+  for (int i = 0; i < 3; ++i) app.Frame();
+  ASSERT_GT(app.physics().history().step_at(0), 0);
+  EXPECT_FALSE(app.SaveBranch(file));
+  EXPECT_NE(app.ui().message.find("no longer holds t = 0"), std::string::npos) << app.ui().message;
 }
 
 TEST(AppTest, SimulationPanelSetsTheSteppingSchemeAndNmdpParameters) {

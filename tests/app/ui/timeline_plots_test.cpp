@@ -30,7 +30,9 @@ std::vector<std::vector<float>> RunTo(std::int64_t last, Simulation* sim, SceneG
     const StepResult r = sim->Step();
     EXPECT_EQ(r.status, StepStatus::kSuccess) << r.message;
     samples.push_back(GraspPlotSamples(CalcGraspReadout(*sim, *grippers->controller(0), sim->time_step())));
-    history->Push(*sim, *grippers, samples.back());
+    StateNotes notes;
+    notes.samples = samples.back();
+    history->Push(*sim, *grippers, std::move(notes));
   }
   return samples;
 }
