@@ -251,7 +251,9 @@ ConvexPolyhedron MakeRevolvedConvex(const std::vector<ProfilePoint>& profile, in
   std::vector<std::vector<Vector3>> faces;
   for (int j = 0; j < segments; ++j) {
     const double t0 = kTwoPi * j / segments;
-    const double t1 = kTwoPi * (j + 1) / segments;
+    // The last sector ends exactly where the first begins (sin 2π ≠ 0 in
+    // floating point), so the surface closes.
+    const double t1 = j + 1 == segments ? 0.0 : kTwoPi * (j + 1) / segments;
     for (std::size_t k = 0; k + 1 < profile.size(); ++k) {
       faces.push_back({Revolve(profile[k], t0), Revolve(profile[k + 1], t0), Revolve(profile[k + 1], t1),
                        Revolve(profile[k], t1)});
