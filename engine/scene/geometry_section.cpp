@@ -92,10 +92,11 @@ std::vector<ShapeDescription> ParseMeshShape(const YamlReader& reader, const Map
   return pieces;
 }
 
-/// A `revolved` shape: one convex tile per profile segment and sector
+/// A `revolved` shape: one convex tile per profile segment and sector, a
+/// flat bottom or lid on the axis one piece unless `compliant`
 /// (revolved_shape.h).
 std::vector<ShapeDescription> ParseRevolvedShape(const YamlReader& reader, const MapView& map,
-                                                 const std::string& geometry_name) {
+                                                 const std::string& geometry_name, bool compliant) {
   map.AllowOnly(std::array<std::string_view, 4>{"type", "profile", "thickness", "segments"},
                 "for a revolved shape");
   map.Require("profile", "for a revolved shape (a list of [r, z] points, m)");
@@ -129,7 +130,7 @@ std::vector<ShapeDescription> ParseRevolvedShape(const YamlReader& reader, const
   }
   std::vector<ConvexPolyhedron> tiles;
   try {
-    tiles = MakeRevolvedTiles(profile, thickness, segments);
+    tiles = MakeRevolvedTiles(profile, thickness, segments, /*whole_caps=*/!compliant);
   } catch (const RevolvedShapeError& e) {
     Fail(elements[e.point()].second, elements[e.point()].first, e.what());
   }
@@ -144,9 +145,9 @@ std::vector<ShapeDescription> ParseRevolvedShape(const YamlReader& reader, const
 }
 
 /// The shape, or for `revolved` and `mesh` with `pieces: true` the shapes of
-/// its convex pieces.
+/// its convex pieces (`compliant`: the geometry takes pressure-field contact).
 std::vector<ShapeDescription> ParseShape(const YamlReader& reader, const Ctx& ctx, const YAML::Node& node,
-                                         bool in_world, const std::string& geometry_name) {
+                                         bool in_world, const std::string& geometry_name, bool compliant) {
   const MapView map(reader, ctx, node);
   map.Require("type", "(one of: " + JoinNames(kShapeTypes) + ")");
   const Ctx type_ctx = map.CtxOf("type");
@@ -173,7 +174,7 @@ std::vector<ShapeDescription> ParseShape(const YamlReader& reader, const Ctx& ct
   } else if (type == "mesh") {
     return ParseMeshShape(reader, map);
   } else if (type == "revolved") {
-    return ParseRevolvedShape(reader, map, geometry_name);
+    return ParseRevolvedShape(reader, map, geometry_name, compliant);
   } else {  // half_space
     out.type = ShapeType::kHalfSpace;
     map.AllowOnly(std::array<std::string_view, 1>{"type"}, "for a half_space shape");
@@ -221,8 +222,11 @@ std::vector<GeometryDescription> SceneParser::ParseGeometry(const Ctx& ctx, cons
   GeometryDescription out;
   out.where = WhereOf(ctx, node);
   out.name = map.Has("name") ? reader_.ReadName(map.CtxOf("name"), map.Get("name")) : default_name;
+  // Compliant unless `compliant: false` (ParseCompliant reads it in full below).
+  const bool compliant = map.Has("compliant") && (map.Get("compliant").IsMap() ||
+                                                  reader_.ReadBool(map.CtxOf("compliant"), map.Get("compliant")));
   const std::vector<ShapeDescription> shapes =
-      ParseShape(reader_, map.CtxOf("shape"), map.Get("shape"), in_world, out.name);
+      ParseShape(reader_, map.CtxOf("shape"), map.Get("shape"), in_world, out.name, compliant);
   out.shape = shapes.front();
   if (map.Has("pose")) out.X_BG = reader_.ReadPose(map.CtxOf("pose"), map.Get("pose")).X;
   out.material = scene_.default_material;

@@ -22,10 +22,42 @@ Vec2 RightNormal(const ProfilePoint& a, const ProfilePoint& b) {
   return {dz / length, -dr / length};
 }
 
+/// Whether the section a, b, c, d (a segment's, in order around it) has
+/// an edge on the axis and, mirrored across the axis, stays convex (its
+/// corners on the axis at most 90°): then its solid of revolution is convex.
+/// If so, `profile` is its boundary from the lower axis point to the upper
+/// one (MakeRevolvedConvex's form).
+bool IsDisk(const Vec2& a, const Vec2& b, const Vec2& c, const Vec2& d, double tolerance,
+            std::vector<ProfilePoint>* profile) {
+  std::vector<Vec2> quad = {a, b, c, d};
+  double area = 0;
+  for (int i = 0; i < 4; ++i) area += Cross(quad[i], quad[(i + 1) % 4]);
+  if (area < 0) std::reverse(quad.begin(), quad.end());  // Counter-clockwise in (r, z).
+  // The edge on the axis: two consecutive corners with r = 0.
+  int first = -1;
+  for (int i = 0; i < 4; ++i) {
+    if (quad[i].r <= tolerance && quad[(i + 1) % 4].r <= tolerance) first = i;
+  }
+  if (first < 0) return false;
+  // Counter-clockwise with the interior at r > 0, the axis edge runs down:
+  // from the upper axis corner (first) to the lower one (first + 1).
+  const Vec2& top = quad[first];
+  const Vec2& bottom = quad[(first + 1) % 4];
+  const Vec2& after_bottom = quad[(first + 2) % 4];
+  const Vec2& before_top = quad[(first + 3) % 4];
+  if (!(top.z > bottom.z)) return false;
+  // Corner angles at the axis ≤ 90°: from the lower corner the section's
+  // edge runs level or up, from the upper one level or down (a cone shell's
+  // corner of more than 90° would make a notch with its mirror image).
+  if (after_bottom.z < bottom.z - tolerance || before_top.z > top.z + tolerance) return false;
+  *profile = {{0, bottom.z}, {after_bottom.r, after_bottom.z}, {before_top.r, before_top.z}, {0, top.z}};
+  return true;
+}
+
 }  // namespace
 
 std::vector<ConvexPolyhedron> MakeRevolvedTiles(const std::vector<ProfilePoint>& profile, double thickness,
-                                                int segments) {
+                                                int segments, bool whole_caps) {
   const int count = static_cast<int>(profile.size());
   double extent = 0;
   for (const ProfilePoint& p : profile) extent = std::max({extent, p.r, std::abs(p.z)});
@@ -69,10 +101,23 @@ std::vector<ConvexPolyhedron> MakeRevolvedTiles(const std::vector<ProfilePoint>&
     }
   }
   constexpr double kTwoPi = 2.0 * 3.14159265358979323846;
+  // A segment with an end on the axis whose section, mirrored across the
+  // axis, stays convex (a flat bottom, a lid): its sectors' tiles make one
+  // convex solid, kept as one piece (fewer pieces, and no contacts doubled
+  // at the seams between sectors, e.g. a marble at the centre of a bottom
+  // touching every sector's tip).
+  std::vector<char> whole(static_cast<std::size_t>(count - 1), 0);
   std::vector<ConvexPolyhedron> tiles;
-  tiles.reserve(static_cast<std::size_t>(segments) * (count - 1));
+  for (int k = 0; k + 1 < count; ++k) {
+    std::vector<ProfilePoint> revolved;
+    if (whole_caps && IsDisk(inner[k], inner[k + 1], outer[k + 1], outer[k], tolerance, &revolved)) {
+      whole[static_cast<std::size_t>(k)] = 1;
+      tiles.push_back(MakeRevolvedConvex(revolved, segments));
+    }
+  }
   for (int j = 0; j < segments; ++j) {
     for (int k = 0; k + 1 < count; ++k) {
+      if (whole[static_cast<std::size_t>(k)]) continue;
       std::vector<Vec2> quad = {inner[k], inner[k + 1], outer[k + 1], outer[k]};
       // A proper convex quadrilateral: every corner turns the same way.
       double area = 0;

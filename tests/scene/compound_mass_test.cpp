@@ -202,6 +202,27 @@ TEST(CompoundMassTest, ARevolvedBowlConvergesToTheHemisphericalShell) {
   EXPECT_LT(finer, 0.01);
 }
 
+// A flat bottom or lid on the axis is one convex piece, the union of its
+// sectors' tiles; a cone leaving the axis (a shell, not convex) stays tiled.
+TEST(CompoundMassTest, AFlatBottomIsOnePieceTheUnionOfItsSectors) {
+  const std::vector<ProfilePoint> cup = {{0, 0.002}, {0.035, 0.002}, {0.035, 0.09}};
+  constexpr double t = 0.004;
+  const std::vector<ConvexPolyhedron> whole = MakeRevolvedTiles(cup, t, 24);
+  const std::vector<ConvexPolyhedron> tiled = MakeRevolvedTiles(cup, t, 24, /*whole_caps=*/false);
+  ASSERT_EQ(whole.size(), 1u + 24u);  // The bottom, then the wall's 24 tiles.
+  ASSERT_EQ(tiled.size(), 48u);
+  // The bottom's tiles are tile 0 of each sector's two (k = 2 j).
+  std::vector<ConvexPolyhedron> bottom_tiles;
+  for (int j = 0; j < 24; ++j) bottom_tiles.push_back(tiled[static_cast<std::size_t>(2 * j)]);
+  EXPECT_LT(RelativeError(IntegrateTiles({whole.front()}), IntegrateTiles(bottom_tiles)), 1e-12);
+  EXPECT_LT(RelativeError(IntegrateTiles(whole), IntegrateTiles(tiled)), 1e-12);
+  // A lid (a disk) alone, and a profile running towards the axis.
+  EXPECT_EQ(MakeRevolvedTiles({{0, 0.003}, {0.055, 0.003}}, 0.006, 24).size(), 1u);
+  EXPECT_EQ(MakeRevolvedTiles({{0.055, 0.003}, {0, 0.003}}, 0.006, 24).size(), 1u);
+  // A cone shell from the axis: tiled.
+  EXPECT_EQ(MakeRevolvedTiles({{0, 0}, {0.05, 0.03}}, 0.004, 12).size(), 12u);
+}
+
 TEST(CompoundMassTest, RevolvedProfilesThatCannotBeAWallAreRefused) {
   auto reason = [](const std::vector<ProfilePoint>& profile, double t) -> std::string {
     try {
