@@ -78,6 +78,7 @@ App::App(const AppOptions& options)
       inspector_(scene_, ui_),
       gripper_(scene_, ui_, director_, options_.screenshot_dir),
       physics_(scene_, ui_, perturber_, gripper_, video_, options_),
+      timeline_(scene_, ui_, physics_, gripper_, video_, [this](const std::string& path) { return StartRecording(path); }),
       input_({ui_, layout_, director_, perturber_, inspector_, gripper_, physics_, *this, *this}),
       capture_(renderer_, ui_, options_.screenshot_dir) {
   UpdateUiScale();  // The scale only (ImGui is not up yet): the first layout and camera fit use it.
@@ -166,8 +167,8 @@ void App::Frame() {
   const double t0 = Now();
   const double wall_dt = timer_.BeginFrame(t0);
   PollInput();
-  if (timeline_video_.active()) {
-    AdvanceTimelineVideo();
+  if (timeline_.video().active()) {
+    timeline_.AdvanceVideo();
   } else {
     StepPhysics(t0, wall_dt);
   }
@@ -353,10 +354,7 @@ std::string App::InstallScene(std::unique_ptr<Simulation> sim, RenderScene rende
 }
 
 void App::ClearRunHistory(bool new_scene) {
-  if (timeline_video_.active()) {  // Its states are gone: the video ends here.
-    timeline_video_.End();
-    StopRecording();
-  }
+  timeline_.AbandonVideo();  // Its states are gone: a video of them ends here.
   physics_.Restart(new_scene);
   ui_.solver_stops = {};
   ui_.selected_contact = -1;
@@ -440,57 +438,10 @@ void App::StepBack() { physics_.StepBack(); }
 void App::ScrubTo(int index) { physics_.ScrubTo(index); }
 
 bool App::RecordTimelineVideo(double from_s, double to_s, const std::string& path) {
-  if (timeline_video_.active()) {
-    ui_.Error("timeline video: one is being made (Cancel stops it)");
-    return false;
-  }
-  if (video_.recording() || gripper_.recorder().recording()) {
-    ui_.Error("timeline video: stop the recording first");
-    return false;
-  }
-  try {
-    timeline_video_.Begin(physics_.history(), from_s, to_s);
-  } catch (const InputError& e) {
-    ui_.Error(e.what());
-    return false;
-  }
-  // The first state first: the video's frame 0 is due at its time.
-  if (!physics_.ShowState(timeline_video_.first_index()) || !StartRecording(path)) {
-    timeline_video_.End();
-    physics_.ShowState(timeline_video_.return_index());
-    return false;
-  }
-  return true;
+  return timeline_.RecordVideo(from_s, to_s, path);
 }
 
-void App::CancelTimelineVideo() {
-  if (timeline_video_.active()) FinishTimelineVideo();
-}
-
-void App::AdvanceTimelineVideo() {
-  // Stopped meanwhile (V, or a frame that could not be written): done.
-  const int index = video_.recording() ? timeline_video_.Next(physics_.history(), video_.clock()) : -1;
-  if (index < 0 || !physics_.ShowState(index)) {
-    FinishTimelineVideo();
-    return;
-  }
-  ui_.Info(StringPrintf("timeline video: t = %.3f s of %.3f to %.3f s", timeline_video_.shown_time(),
-                        timeline_video_.start_time(), timeline_video_.end_time()));
-}
-
-void App::FinishTimelineVideo() {
-  timeline_video_.End();
-  const bool ok = StopRecording();  // Its message says where and how many frames.
-  const std::string outcome = ui_.message;
-  physics_.ShowState(timeline_video_.return_index());
-  const std::string range = StringPrintf("timeline video of t = %.3f to %.3f s: ", timeline_video_.start_time(),
-                                         timeline_video_.end_time());
-  if (ok) {
-    ui_.Info(range + outcome);
-  } else {
-    ui_.Error(range + outcome);
-  }
-}
+void App::CancelTimelineVideo() { timeline_.CancelVideo(); }
 
 void App::SetHistoryCap(double mebibytes) {
   if (!(mebibytes > 0) || !std::isfinite(mebibytes) || mebibytes > 1e6) {
@@ -690,37 +641,7 @@ bool App::ReplayCommands(const std::string& path) {
   return true;
 }
 
-bool App::SaveBranch(const std::string& path) {
-  if (gripper_.num_grippers() == 0) {
-    ui_.Error("save branch: command files play on scenes with a gripper, and this one has none; Save scene as keeps "
-              "its parameters");
-    return false;
-  }
-  std::vector<std::string> names;
-  for (int i = 0; i < gripper_.num_grippers(); ++i) names.push_back(gripper_.scene_gripper().controller(i)->name());
-  std::vector<std::string> not_saved;
-  CommandLog log;
-  try {
-    log = physics_.history().BranchCommandLog(scene_.loaded_parameters, names, scene_.path, &not_saved);
-    SaveCommandFile(log, path);
-  } catch (const InputError& e) {
-    ReportError(&ui_, e.what());
-    return false;
-  }
-  int edits = 0;
-  for (const CommandEntry& e : log.entries) edits += e.set.empty() ? 0 : 1;
-  const std::string line =
-      StringPrintf("branch from t = 0 to %.3f s saved to %s: %d gripper commands, %d parameter edits; Replay plays it",
-                   scene_.sim->time(), path.c_str(), static_cast<int>(log.entries.size()) - edits, edits);
-  if (not_saved.empty()) {
-    ui_.Info(line);
-  } else {
-    std::string what;
-    for (const std::string& n : not_saved) what += (what.empty() ? "" : "; ") + n;
-    ReportError(&ui_, line + ", but a command file cannot hold " + what + ": the replay differs from there");
-  }
-  return true;
-}
+bool App::SaveBranch(const std::string& path) { return timeline_.SaveBranch(path); }
 
 void App::ShowEngineParameters() {
   ui_.sim_edits = SimulationEditsFrom(*scene_.sim);
@@ -805,10 +726,11 @@ AppView App::MakeView() const {
     v.history_first_time = history.time_at(0);
     v.history_last_time = history.time_at(history.size() - 1);
   }
-  v.timeline_video = timeline_video_.active();
-  v.timeline_video_from = timeline_video_.start_time();
-  v.timeline_video_to = timeline_video_.end_time();
-  v.timeline_video_at = timeline_video_.shown_time();
+  const TimelineVideo& timeline_video = timeline_.video();
+  v.timeline_video = timeline_video.active();
+  v.timeline_video_from = timeline_video.start_time();
+  v.timeline_video_to = timeline_video.end_time();
+  v.timeline_video_at = timeline_video.shown_time();
   if (!history.empty()) {
     const std::int64_t first = history.step_at(0);
     for (const TimelineEvent& e : history.events()) {

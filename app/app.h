@@ -10,7 +10,8 @@
 // what it needs as references to what outlives it (docs/viewer.md "Code
 // map"):
 //   ViewerScene        the simulation, its file, drawables and snapshot
-//   PhysicsLoop        pause, the frame's steps, Step (the only place a step is taken)
+//   PhysicsLoop        pause, the frame's steps, Step (the only place a step is taken), the timeline's states
+//   TimelineSession    a video of a past range of the timeline, a branch saved as a command file
 //   InputController    mouse and keys, routed to the parts below
 //   BodyPerturber      the selected body and the perturbation spring
 //   ContactInspector   the contact the inspector shows
@@ -44,11 +45,11 @@
 #include "app/input/input_controller.h"
 #include "app/physics_loop.h"
 #include "app/record/frame_capture.h"
-#include "app/record/timeline_video.h"
 #include "app/record/video_session.h"
 #include "app/render/renderer.h"
 #include "app/render/window.h"
 #include "app/teleop/gripper_session.h"
+#include "app/timeline_session.h"
 #include "app/ui/imgui_layer.h"
 #include "app/ui/panel_layout.h"
 #include "app/ui/panels.h"
@@ -151,7 +152,7 @@ class App final : public AppCommands, public GripperCommands {
   ContactInspector& inspector() { return inspector_; }
   const GripperSession& gripper() const { return gripper_; }
   const VideoSession& video() const { return video_; }
-  const TimelineVideo& timeline_video() const { return timeline_video_; }
+  const TimelineVideo& timeline_video() const { return timeline_.video(); }
   FrameCapture& capture() { return capture_; }
   const FrameCapture& capture() const { return capture_; }
   const PanelLayout& layout() const { return layout_; }
@@ -197,11 +198,6 @@ class App final : public AppCommands, public GripperCommands {
   /// The first snapshot after a load or reset (with the gripper's ghost);
   /// a recording goes on from the new state.
   void StartFromCurrentState();
-  /// A video of the timeline in progress: the next state it shows (this
-  /// frame's scene image writes the frames due), or the end of it.
-  void AdvanceTimelineVideo();
-  /// Finishes that video and goes back to the state it began at.
-  void FinishTimelineVideo();
   /// The panels' parameter fields from the engine (after a change the
   /// panels did not make: a script's `set:`, a replay's reset).
   void ShowEngineParameters();
@@ -231,13 +227,13 @@ class App final : public AppCommands, public GripperCommands {
   Renderer renderer_;
   ViewerScene scene_;
   VideoSession video_;
-  TimelineVideo timeline_video_;
   PanelLayout layout_;
   CameraDirector director_;
   BodyPerturber perturber_;
   ContactInspector inspector_;
   GripperSession gripper_;
   PhysicsLoop physics_;
+  TimelineSession timeline_;
   InputController input_;
   FrameCapture capture_;
   FrameTimer timer_;
