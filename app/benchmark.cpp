@@ -82,7 +82,7 @@ bool PrintRealTime(App& app, const AppOptions& o, RealTimeRun run, const RealTim
                    const std::string& video_file) {
   if (run == RealTimeRun::kPlain) {
     std::printf("OpenGL: %s\n", app.gl_renderer().c_str());
-    std::printf("scene %s, %dx%d, real time:\n", o.scene_path.empty() ? "demo.yaml" : o.scene_path.c_str(),
+    std::printf("scene %s, %dx%d, real time:\n", o.scene_path.empty() ? STICTION_DEFAULT_SCENE : o.scene_path.c_str(),
                 o.width, o.height);
   }
   char label[64] = "";

@@ -14,6 +14,7 @@ struct DemoScene {
 };
 
 inline constexpr DemoScene kDemoScenes[] = {
+    {"Welcome: an arm to teleoperate", "welcome.yaml"},
     {"Grasp and hold (1 kg box)", "grasp_box.yaml"},
     {"Pick and place", "pick_and_place.yaml"},
     {"Stack three blocks", "stack_blocks.yaml"},
@@ -40,7 +41,7 @@ inline constexpr DemoScene kDemoScenes[] = {
     {"Robot quadruped: trotting in place (oscillating joint targets)", "quadruped_trot.yaml"},
     {"NMDP: quadruped jumping (stable PD, backward Euler + maximal dissipation)", "quadruped_jump.yaml"},
     {"NMDP: quadruped walking in a trot (stable PD, backward Euler + maximal dissipation)", "quadruped_walk.yaml"},
-    {"Default demo", "demo.yaml"},
+    {"Free bodies, materials and a pendulum", "demo.yaml"},
 };
 
 inline std::span<const DemoScene> DemoScenes() { return kDemoScenes; }

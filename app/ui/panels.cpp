@@ -565,6 +565,21 @@ void DrawRecordingIndicator(const AppView& view, const Rect& scene) {
   draw->AddText(ImVec2(origin.x + 2 * radius + pad, origin.y), IM_COL32(255, 255, 255, 255), text);
 }
 
+// The teleop hint (TeleopHint) at the bottom centre of the scene view, where
+// the recording indicator goes while recording.
+void DrawTeleopHint(const AppView& view, const GripperView& gripper, const Rect& scene) {
+  const std::string hint = TeleopHint(view, gripper);
+  if (hint.empty()) return;
+  ImDrawList* draw = ImGui::GetForegroundDrawList();
+  const ImVec2 size = ImGui::CalcTextSize(hint.c_str());
+  const float pad = 0.6f * ImGui::GetFontSize();
+  if (size.x + 2 * pad > scene.width) return;  // A view too narrow for it.
+  const ImVec2 origin(scene.x + 0.5f * (scene.width - size.x), scene.bottom() - size.y - 1.5f * pad);
+  draw->AddRectFilled(ImVec2(origin.x - pad, origin.y - 0.4f * pad),
+                      ImVec2(origin.x + size.x + pad, origin.y + size.y + 0.4f * pad), IM_COL32(0, 0, 0, 120), pad);
+  draw->AddText(origin, IM_COL32(235, 235, 235, 255), hint.c_str());
+}
+
 void DrawInfoOverlay(const AppView& view, const Rect& scene) {
   ImGui::SetNextWindowPos(ImVec2(scene.right() - Scaled(8), scene.y + Scaled(8)), ImGuiCond_Always, ImVec2(1, 0));
   ImGui::SetNextWindowBgAlpha(0.45f);
@@ -697,7 +712,14 @@ void DrawPanels(const AppView& view, const GripperView& gripper, UiState* ui, Ap
     DrawPressureLegend(ImGui::GetBackgroundDrawList(), view.pressure_legend, layout.scene);
   }
   DrawRecordingIndicator(view, layout.scene);  // Even with the panels hidden.
+  DrawTeleopHint(view, gripper, layout.scene);
   if (ui->show_help) DrawHelp(ui, layout.scene);
+}
+
+std::string TeleopHint(const AppView& view, const GripperView& gripper) {
+  if (!gripper.present || gripper.teleop || view.recording || view.timeline_video) return "";
+  const char* what = gripper.can_tilt ? "the arm" : "the gripper";
+  return std::string("T: take ") + what + "   drag: move it   G: grasp   V: record a video   F1: every key";
 }
 
 }  // namespace stiction::app

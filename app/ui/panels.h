@@ -163,6 +163,11 @@ bool SolverEdited(const Simulation& sim, const SceneValues& scene);
 
 /// Draws every panel for this frame (between ImGui::NewFrame and Render).
 /// Sets ui->layout, which the App uses for the scene view.
+/// The one-line hint in the scene view of a scene with a gripper that the
+/// user is not teleoperating (issue 39: what a newcomer needs to start);
+/// "" when none is shown (teleop on, a recording).
+std::string TeleopHint(const AppView& view, const GripperView& gripper);
+
 void DrawPanels(const AppView& view, const GripperView& gripper, UiState* ui, AppCommands* commands,
                 GripperCommands* gripper_commands);
 

@@ -1449,6 +1449,28 @@ TEST(AppDemoListTest, EveryDemoLoadsAndHasADescription) {
   }
 }
 
+// Issue 39, item 6: the first window a newcomer sees (no scene given) is
+// the welcome scene: an arm with a gripper and objects on a table, no
+// script, at rest, and a one-line hint in the view until T takes the arm.
+TEST(AppGripperTest, TheDefaultSceneIsAnArmReadyToTeleoperateWithAHint) {
+  AppOptions o = GripperOptions("welcome.yaml");
+  o.scene_path.clear();
+  App app(o);
+  EXPECT_EQ(fs::path(app.MakeView().scene_file).filename(), "welcome.yaml");
+  ASSERT_EQ(app.gripper().num_grippers(), 1);
+  EXPECT_EQ(app.gripper().player(), nullptr);  // No script: the user drives it.
+  const std::string hint = TeleopHint(app.MakeView(), app.gripper().MakeView());
+  EXPECT_EQ(hint.rfind("T: take the arm", 0), 0u) << hint;
+  EXPECT_NE(hint.find("G: grasp"), std::string::npos) << hint;
+  EXPECT_NE(hint.find("V: record"), std::string::npos) << hint;
+  const int cube = app.simulation().model().FindBody("cube");
+  for (int i = 0; i < 10; ++i) app.Frame();  // 1 s.
+  EXPECT_NEAR(app.snapshot().X_WB[static_cast<std::size_t>(cube)].p.z(), 0.125, 1e-3);  // On the table.
+  app.input().HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);
+  EXPECT_TRUE(app.gripper().MakeView().teleop);
+  EXPECT_TRUE(TeleopHint(app.MakeView(), app.gripper().MakeView()).empty());
+}
+
 TEST(AppGripperTest, DemoScenesOpenAndDescribeThemselves) {
   for (const char* scene : {"grasp_box.yaml", "pick_and_place.yaml", "stack_blocks.yaml", "slip_control.yaml"}) {
     SCOPED_TRACE(scene);
