@@ -166,7 +166,7 @@ int App::FinishOnTerminationSignal(int signal) {
 void App::Frame() {
   const double t0 = Now();
   const double wall_dt = timer_.BeginFrame(t0);
-  PollInput();
+  PollInput(wall_dt);
   if (timeline_.video().active()) {
     timeline_.AdvanceVideo();
   } else {
@@ -182,8 +182,9 @@ void App::Frame() {
   timer_.EndFrame(Now(), wall_dt);
 }
 
-void App::PollInput() {
+void App::PollInput(double wall_dt) {
   glfwPollEvents();  // The input callbacks run inside.
+  input_.Update(wall_dt);  // Keys held in teleop move the target.
   // Scene loads the panels asked for: here, never while a panel still reads
   // the old simulation.
   if (!ui_.pending_open.empty()) {

@@ -174,7 +174,7 @@ class App final : public AppCommands, public GripperCommands {
 
  private:
   // The frame's stages, in order.
-  void PollInput();
+  void PollInput(double wall_dt);
   void StepPhysics(double frame_start, double wall_dt);
   void UpdateSnapshot();
   void RenderSceneView(int framebuffer_width, int framebuffer_height);

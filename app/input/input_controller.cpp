@@ -43,6 +43,10 @@ void InputController::Detach(GLFWwindow* window) { glfwSetWindowUserPointer(wind
 // ---------------------------------------------------------------- keys
 
 void InputController::HandleKey(int key, int action, int mods) {
+  for (int i = 0; i < 10; ++i) {
+    // A release always counts (the press may have gone to a text field).
+    if (key == kMotionKeys[i] && action == GLFW_RELEASE) held_[i] = false;
+  }
   if (action == GLFW_RELEASE) return;
   if (ImGuiLayer::WantsKeyboard()) return;  // Typing into a field.
   if (action == GLFW_REPEAT && key != GLFW_KEY_RIGHT && key != GLFW_KEY_LEFT) return;
@@ -93,7 +97,25 @@ void InputController::ViewerKey(int key, int mods) {
   }
 }
 
+void InputController::Update(double wall_dt) {
+  if (!p_.gripper.teleop()) {
+    for (bool& h : held_) h = false;
+    return;
+  }
+  // +1 for the first key of each pair held, −1 for the second.
+  double axis[5];
+  bool any = false;
+  for (int a = 0; a < 5; ++a) {
+    axis[a] = (held_[2 * a] ? 1.0 : 0.0) - (held_[2 * a + 1] ? 1.0 : 0.0);
+    any = any || axis[a] != 0;
+  }
+  if (any) p_.gripper.Nudge(axis[0], axis[1], axis[2], axis[3], axis[4], wall_dt);
+}
+
 void InputController::TeleopKey(int key) {
+  for (int i = 0; i < 10; ++i) {
+    if (key == kMotionKeys[i]) held_[i] = true;
+  }
   switch (key) {
     case GLFW_KEY_ESCAPE: p_.gripper_commands.SetTeleop(false); break;
     case GLFW_KEY_T: p_.gripper.TeleopNextGripper(); break;  // Several grippers: the next one.

@@ -31,6 +31,8 @@ constexpr Binding kBindings[] = {
     {"Teleop: Ctrl + left drag", "Turn the target about z (yaw)"},
     {"Teleop: Alt + left drag", "Tilt an arm's target about its horizontal x axis (±90°)"},
     {"Teleop: right drag", "Orbit the camera"},
+    {"Teleop: W / S, A / D, R / F", "Move the target along x, y, z while held (0.15 m/s; world axes)"},
+    {"Teleop: Q / E, Z / X", "Turn the target about z (yaw), tilt an arm's target (0.8 rad/s while held)"},
     {"Teleop: G", "Open / close the gripper or every finger of the hand (closing presses with the grip force or the fingers' effort limits)"},
     {"Teleop: V", "Start / stop a recording without leaving teleop"},
     {"Teleop: Esc", "Leave teleop focus (other keys do nothing while in it)"},

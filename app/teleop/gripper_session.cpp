@@ -14,6 +14,8 @@ namespace stiction::app {
 namespace {
 
 constexpr double kScrollHeight = 0.01;  // Target height change per scroll notch [m].
+constexpr double kKeyboardSpeed = 0.15;   // Keyboard teleop: the target's speed along an axis [m/s].
+constexpr double kKeyboardTurnRate = 0.8;  // ... and its yaw and tilt rate [rad/s].
 
 }  // namespace
 
@@ -191,6 +193,22 @@ void GripperSession::Scroll(double dy) {
   if (!gripper_.present()) return;
   GripperPose t = controller()->target();
   t.z += kScrollHeight * dy;
+  GripperCommand c;
+  c.target = t;
+  Command(c);
+}
+
+void GripperSession::Nudge(double x, double y, double z, double yaw, double tilt, double dt) {
+  if (!gripper_.present() || !(dt > 0)) return;
+  dt = std::min(dt, 0.1);  // A stalled frame does not throw the target across the table.
+  GripperPose t = controller()->target();
+  t.x += kKeyboardSpeed * x * dt;
+  t.y += kKeyboardSpeed * y * dt;
+  t.z += kKeyboardSpeed * z * dt;
+  t.yaw += kKeyboardTurnRate * yaw * dt;
+  if (controller()->can_tilt()) {
+    t.tilt = std::clamp(t.tilt + kKeyboardTurnRate * tilt * dt, -0.5 * std::numbers::pi, 0.5 * std::numbers::pi);
+  }
   GripperCommand c;
   c.target = t;
   Command(c);

@@ -103,6 +103,10 @@ class GripperSession {
   void Drag(double dx, double dy, int mods, const Camera& camera, int view_width, int view_height);
   /// Scroll: the target up (dy > 0) or down.
   void Scroll(double dy);
+  /// Keyboard teleop: moves the target for `dt` [s] along each axis at
+  /// the keyboard rates, each of x, y, z, yaw, tilt in [−1, 1] (the keys
+  /// held: W/S, A/D, R/F, Q/E, Z/X); tilt only for an arm.
+  void Nudge(double x, double y, double z, double yaw, double tilt, double dt);
   void SetGripClosed(bool closed);
   void SetGripForce(double newtons);
 

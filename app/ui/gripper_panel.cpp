@@ -104,6 +104,8 @@ void DrawTeleopRows(const GripperView& view, GripperCommands* commands) {
   if (view.teleop) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("drag: move in x-y   Shift+drag or scroll: height");
+    ImGui::TextDisabled(view.can_tilt ? "keys: W/S x, A/D y, R/F z, Q/E yaw, Z/X tilt"
+                                      : "keys: W/S x, A/D y, R/F z, Q/E yaw");
     ImGui::TextDisabled(view.can_tilt ? "Ctrl+drag: yaw   Alt+drag: tilt   G: open/close   right drag: camera"
                                       : "Ctrl+drag: yaw   G: open/close   right drag: camera");
     ImGui::PopTextWrapPos();

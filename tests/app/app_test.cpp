@@ -1471,6 +1471,48 @@ TEST(AppGripperTest, TheDefaultSceneIsAnArmReadyToTeleoperateWithAHint) {
   EXPECT_TRUE(TeleopHint(app.MakeView(), app.gripper().MakeView()).empty());
 }
 
+// Issue 39, item 3: keyboard teleop for users without a mouse device —
+// W/S, A/D, R/F move the target along x, y, z while held, Q/E turn it,
+// Z/X tilt an arm's; released, it stops; outside teleop the keys do nothing.
+TEST(AppGripperTest, HeldKeysMoveTheTeleopTarget) {
+  App app(GripperOptions("welcome.yaml"));
+  app.Frame();
+  const GripperPose start = app.gripper().MakeView().target;
+  app.input().HandleKey(GLFW_KEY_W, GLFW_PRESS, 0);  // Not in teleop: nothing.
+  for (int i = 0; i < 3; ++i) app.Frame();
+  app.input().HandleKey(GLFW_KEY_W, GLFW_RELEASE, 0);
+  EXPECT_EQ(app.gripper().MakeView().target, start);
+
+  app.input().HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);
+  app.input().HandleKey(GLFW_KEY_W, GLFW_PRESS, 0);
+  app.input().HandleKey(GLFW_KEY_R, GLFW_PRESS, 0);
+  app.input().HandleKey(GLFW_KEY_Q, GLFW_PRESS, 0);
+  for (int i = 0; i < 5; ++i) app.Frame();
+  for (int key : {GLFW_KEY_W, GLFW_KEY_R, GLFW_KEY_Q}) app.input().HandleKey(key, GLFW_RELEASE, 0);
+  const GripperPose moved = app.gripper().MakeView().target;
+  std::printf("held W, R, Q for 5 frames: target moved dx %.4f m, dz %.4f m, yaw %.4f rad\n", moved.x - start.x,
+              moved.z - start.z, moved.yaw - start.yaw);
+  EXPECT_GT(moved.x - start.x, 0);
+  EXPECT_GT(moved.z - start.z, 0);
+  EXPECT_GT(moved.yaw - start.yaw, 0);
+  EXPECT_EQ(moved.y, start.y);
+  EXPECT_EQ(moved.tilt, start.tilt);
+  // At 0.15 m/s and 0.8 rad/s for at most 0.1 s a frame.
+  EXPECT_LE(moved.x - start.x, 0.15 * 0.1 * 5 + 1e-12);
+  EXPECT_NEAR((moved.z - start.z) / (moved.x - start.x), 1.0, 1e-9);
+  EXPECT_NEAR((moved.yaw - start.yaw) / (moved.x - start.x), 0.8 / 0.15, 1e-9);
+  // Released: it stays.
+  for (int i = 0; i < 3; ++i) app.Frame();
+  EXPECT_EQ(app.gripper().MakeView().target, moved);
+  // The other way along y, and an arm's tilt.
+  app.input().HandleKey(GLFW_KEY_D, GLFW_PRESS, 0);
+  app.input().HandleKey(GLFW_KEY_Z, GLFW_PRESS, 0);
+  for (int i = 0; i < 3; ++i) app.Frame();
+  const GripperPose turned = app.gripper().MakeView().target;
+  EXPECT_LT(turned.y, moved.y);
+  EXPECT_GT(turned.tilt, moved.tilt);
+}
+
 TEST(AppGripperTest, DemoScenesOpenAndDescribeThemselves) {
   for (const char* scene : {"grasp_box.yaml", "pick_and_place.yaml", "stack_blocks.yaml", "slip_control.yaml"}) {
     SCOPED_TRACE(scene);
