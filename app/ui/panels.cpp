@@ -719,7 +719,7 @@ void DrawPanels(const AppView& view, const GripperView& gripper, UiState* ui, Ap
 std::string TeleopHint(const AppView& view, const GripperView& gripper) {
   if (!gripper.present || gripper.teleop || view.recording || view.timeline_video) return "";
   const char* what = gripper.can_tilt ? "the arm" : "the gripper";
-  return std::string("T: take ") + what + "   drag or W/A/S/D, R/F: move it   G: grasp   V: record a video   F1: every key";
+  return std::string("T: take ") + what + "   drag or WASD/RF: move   G: grasp   V: record   F1: keys";
 }
 
 }  // namespace stiction::app

@@ -1455,6 +1455,9 @@ TEST(AppDemoListTest, EveryDemoLoadsAndHasADescription) {
 TEST(AppGripperTest, TheDefaultSceneIsAnArmReadyToTeleoperateWithAHint) {
   AppOptions o = GripperOptions("welcome.yaml");
   o.scene_path.clear();
+  o.width = 1280;  // The default window, with both columns of panels.
+  o.height = 720;
+  o.panels = true;
   App app(o);
   EXPECT_EQ(fs::path(app.MakeView().scene_file).filename(), "welcome.yaml");
   ASSERT_EQ(app.gripper().num_grippers(), 1);
@@ -1463,6 +1466,10 @@ TEST(AppGripperTest, TheDefaultSceneIsAnArmReadyToTeleoperateWithAHint) {
   EXPECT_EQ(hint.rfind("T: take the arm", 0), 0u) << hint;
   EXPECT_NE(hint.find("G: grasp"), std::string::npos) << hint;
   EXPECT_NE(hint.find("V: record"), std::string::npos) << hint;
+  app.Frame();
+  // It fits the scene view between the columns (else it is not drawn).
+  const float width = ImGui::CalcTextSize(hint.c_str()).x + 1.2f * ImGui::GetFontSize();
+  EXPECT_LT(width, app.layout().SceneViewRect().width) << hint;
   const int cube = app.simulation().model().FindBody("cube");
   for (int i = 0; i < 10; ++i) app.Frame();  // 1 s.
   EXPECT_NEAR(app.snapshot().X_WB[static_cast<std::size_t>(cube)].p.z(), 0.125, 1e-3);  // On the table.
