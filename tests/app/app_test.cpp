@@ -48,6 +48,17 @@ AppOptions Options(const std::string& scene, bool paused = true) {
   return o;
 }
 
+// A gripper scene running 10 steps per frame, its takes autosaved to a
+// scratch directory.
+AppOptions GripperOptions(const std::string& scene, int steps_per_frame = 10) {
+  AppOptions o = Options(kScenes + "/" + scene, /*paused=*/false);
+  o.steps_per_frame = steps_per_frame;
+  // Command recordings autosave there (docs/recording-faults.md), not in
+  // the working directory.
+  o.screenshot_dir = test::TempDir().string();
+  return o;
+}
+
 struct Image {
   int width = 0, height = 0;
   std::vector<std::uint8_t> rgb;  // Bottom row first.
@@ -240,10 +251,7 @@ TEST(AppTest, PauseStepAndApplyTimeStepFromThePanel) {
 // step, and running on from a rewound state with nothing changed gives the
 // same future.
 TEST(AppTest, TimelineLeftRightAndTheScrubberMoveThroughKeptStates) {
-  AppOptions o = Options(kScenes + "/grasp_box.yaml", /*paused=*/false);
-  o.steps_per_frame = 10;
-  o.screenshot_dir = test::TempDir().string();
-  App app(o);
+  App app(GripperOptions("grasp_box.yaml"));
   for (int i = 0; i < 30; ++i) app.Frame();  // 300 steps: the grasp closes at 1.4 s.
   app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
   ASSERT_EQ(app.simulation().step_index(), 300);
@@ -297,10 +305,7 @@ TEST(AppTest, TimelineLeftRightAndTheScrubberMoveThroughKeptStates) {
 // as a ghost: at every step of the new branch, its bodies where the old run
 // had them (checked against an independent headless run).
 TEST(AppTest, AnEditAfterARewindLeavesTheOldRunAsAGhost) {
-  AppOptions o = Options(kScenes + "/grasp_box.yaml", /*paused=*/false);
-  o.steps_per_frame = 10;
-  o.screenshot_dir = test::TempDir().string();
-  App app(o);
+  App app(GripperOptions("grasp_box.yaml"));
   for (int i = 0; i < 30; ++i) app.Frame();  // 3 s: the box grasped and lifted.
   app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
   ASSERT_EQ(app.simulation().step_index(), 300);
@@ -340,10 +345,7 @@ TEST(AppTest, AnEditAfterARewindLeavesTheOldRunAsAGhost) {
 // steps it did it, parameter edits where they were made; a branch keeps the
 // marks up to its start.
 TEST(AppTest, TheTimelineMarksScriptEventsAndEditsAtTheirSteps) {
-  AppOptions o = Options(kScenes + "/two_arm_stack.yaml", /*paused=*/false);
-  o.steps_per_frame = 10;
-  o.screenshot_dir = test::TempDir().string();
-  App app(o);
+  App app(GripperOptions("two_arm_stack.yaml"));
   for (int i = 0; i < 50; ++i) app.Frame();  // 5 s: the left arm has gripped (wait 1) and is carrying the cube.
   app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
   const CommandPlayer* player = app.gripper().player();
@@ -383,10 +385,7 @@ TEST(AppTest, TheTimelineMarksScriptEventsAndEditsAtTheirSteps) {
 // so (the future will differ from the kept one), and running on from it
 // works under the current settings and starts a new branch.
 TEST(AppTest, RewindingPastASolverSwitchSaysWhatChanged) {
-  AppOptions o = Options(kScenes + "/grasp_box.yaml", /*paused=*/false);
-  o.steps_per_frame = 10;
-  o.screenshot_dir = test::TempDir().string();
-  App app(o);
+  App app(GripperOptions("grasp_box.yaml"));
   for (int i = 0; i < 10; ++i) app.Frame();
   app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
   ASSERT_EQ(app.simulation().step_index(), 100);
@@ -418,10 +417,7 @@ TEST(AppTest, RewindingPastASolverSwitchSaysWhatChanged) {
 // `set:` entry) replayed headless and in the viewer reaches the same
 // state bit for bit.
 TEST(AppTest, ASavedBranchReplaysBitIdenticallyFromTheSceneFile) {
-  AppOptions o = Options(kScenes + "/grasp_box.yaml", /*paused=*/false);
-  o.steps_per_frame = 10;
-  o.screenshot_dir = test::TempDir().string();
-  App app(o);
+  App app(GripperOptions("grasp_box.yaml"));
   for (int i = 0; i < 30; ++i) app.Frame();
   app.input().HandleKey(GLFW_KEY_SPACE, GLFW_PRESS, 0);
   app.ScrubTo(150);
@@ -483,10 +479,7 @@ TEST(AppTest, ASavedBranchReplaysBitIdenticallyFromTheSceneFile) {
 // What a branch cannot be saved with: the start dropped by the memory cap,
 // and inputs a command file cannot hold (named, the file still written).
 TEST(AppTest, SavingABranchSaysWhatItCannotKeep) {
-  AppOptions o = Options(kScenes + "/grasp_box.yaml", /*paused=*/false);
-  o.steps_per_frame = 10;
-  o.screenshot_dir = test::TempDir().string();
-  App app(o);
+  App app(GripperOptions("grasp_box.yaml"));
   app.Frame();
   const std::string file = (test::TempDir() / "branch-bad.yaml").string();
   const std::string actuator = app.simulation().actuator_names().front();
@@ -1115,14 +1108,6 @@ TEST(AppExecutableTest, BrokenOrMissingShadersGiveOneLineAndExitOne) {
 // --------------------------------------------------------------- gripper
 
 // A gripper scene, running a fixed number of steps per frame (deterministic).
-AppOptions GripperOptions(const std::string& scene, int steps_per_frame = 10) {
-  AppOptions o = Options(kScenes + "/" + scene, /*paused=*/false);
-  o.steps_per_frame = steps_per_frame;
-  // Command recordings autosave there (docs/recording-faults.md), not in
-  // the working directory.
-  o.screenshot_dir = test::TempDir().string();
-  return o;
-}
 
 TEST(AppGripperTest, TeleopFocusSwallowsViewerShortcutsAndEscLeaves) {
   {
