@@ -25,7 +25,8 @@ struct OptionTexts {
 };
 
 void AddOptions(CLI::App& app, CliOptions* options, OptionTexts* texts) {
-  app.add_option("scene", options->scene_path, "Scene file (YAML)")->required();
+  app.add_option("scene", options->scene_path,
+                 "Scene file (YAML); with --replay-dataset optional (default: the demo's own)");
   app.add_option("--duration", texts->duration, "Simulated time to run [s] (default: the scene's duration)");
   app.add_option("--dt", texts->dt, "Time step [s]; same as --set time_step=S");
   app.add_option("--stepping", texts->stepping,
@@ -41,6 +42,16 @@ void AddOptions(CLI::App& app, CliOptions* options, OptionTexts* texts) {
   app.add_option("--csv-every", options->csv_every, "Write a CSV row every N steps (default 1)");
   app.add_option("--replay", options->replay_path,
                  "Replay this gripper command file (default: the scene's own 'commands:' file)");
+  app.add_option("--dataset", options->dataset_path,
+                 "Append the run as a demonstration (states, actions, observations) to this HDF5 file "
+                 "(robomimic's layout, docs/datasets.md); needs a gripper");
+  app.add_option("--outcome", options->outcome,
+                 "With --dataset: mark the demo success | failure (default: success when the run and its "
+                 "script, if any, finished)");
+  app.add_option("--replay-dataset", options->replay_dataset_path,
+                 "Replay the demos of this HDF5 dataset from their actions and check that every state "
+                 "matches bit for bit (exit 5 if not)");
+  app.add_option("--demo", options->demo, "With --replay-dataset: the demo N (data/demo_N) to replay (default: all)");
   app.add_flag("-q,--quiet", options->quiet, "No summary and no progress bar");
 }
 
@@ -69,6 +80,22 @@ void FinishOptions(const OptionTexts& texts, CliOptions* options) {
   }
   if (options->csv_every < 1) {
     throw InputError("--csv-every: must be at least 1, got " + std::to_string(options->csv_every));
+  }
+  if (options->scene_path.empty() && options->replay_dataset_path.empty()) {
+    throw InputError("scene: a scene file is required (run with --help for usage)");
+  }
+  if (!options->outcome.empty() && options->outcome != "success" && options->outcome != "failure") {
+    throw InputError("--outcome: expected success or failure, got '" + options->outcome + "'");
+  }
+  if (!options->outcome.empty() && options->dataset_path.empty()) {
+    throw InputError("--outcome: only with --dataset");
+  }
+  if (options->demo != -1 && options->replay_dataset_path.empty()) {
+    throw InputError("--demo: only with --replay-dataset");
+  }
+  if (options->demo < -1) throw InputError("--demo: must be a demo index >= 0, got " + std::to_string(options->demo));
+  if (!options->replay_dataset_path.empty() && !options->dataset_path.empty()) {
+    throw InputError("--replay-dataset and --dataset: one at a time");
   }
   options->overrides = texts.sets;
   // The sugar options go last so that they win over a --set of the same key,

@@ -19,6 +19,7 @@ enum ExitCode : int {
   kExitInputError = 2,     ///< Bad command line, bad scene, unwritable output.
   kExitStepFailed = 3,     ///< A step failed (solver or non-finite state).
   kExitScriptFailed = 4,   ///< The task script failed: a wait timed out or a command was refused.
+  kExitReplayDiffers = 5,  ///< --replay-dataset: a replayed state differs from the recorded one.
 };
 
 struct CliOptions {
@@ -36,6 +37,16 @@ struct CliOptions {
   /// Gripper command file to replay (--replay); "" = the scene's own
   /// `commands:` file, if any.
   std::string replay_path;
+  /// --dataset: append the run as a demonstration to this HDF5 file.
+  std::string dataset_path;
+  /// --outcome: "success", "failure" or "" (from the run: success when
+  /// every step succeeded and the script, if any, finished).
+  std::string outcome;
+  /// --replay-dataset: replay this file's demos and check their states
+  /// (scene_path, if given, replaces the demos' own scene).
+  std::string replay_dataset_path;
+  /// --demo: the demo to replay; −1 = every demo of the file.
+  int demo = -1;
 };
 
 /// Outcome of ParseCommandLine: either options to run, or an exit code (help

@@ -10,6 +10,7 @@
 
 #include "cli/cli_options.h"
 #include "cli/csv_writer.h"
+#include "cli/dataset_replay.h"
 #include "cli/progress_bar.h"
 #include "cli/report_writer.h"
 #include "cli/run_statistics.h"
@@ -17,6 +18,8 @@
 #include "engine/common/error.h"
 #include "engine/common/text.h"
 #include "engine/control/scene_gripper.h"
+#include "engine/dataset/demo_file.h"
+#include "engine/dataset/demo_sampler.h"
 #include "engine/simulation.h"
 
 namespace stiction::cli {
@@ -95,7 +98,7 @@ class CsvTrace {
 // Steps `num_steps` times, or up to the first failed step, which *run
 // records; the statistics of every successful step go to *stats.
 void StepThrough(std::int64_t num_steps, const CliOptions& options, const RunnerIo& io, Simulation* sim,
-                 SceneGripper* gripper, CsvTrace* csv, RunSummary* run, RunStatistics* stats) {
+                 SceneGripper* gripper, CsvTrace* csv, DemoSampler* demo, RunSummary* run, RunStatistics* stats) {
   const double total_sim_time_s = static_cast<double>(num_steps) * sim->time_step();
   std::set<std::string> models_used;
   ProgressBar progress(io.err, io.progress_allowed && !options.quiet, io.progress_fd);
@@ -109,6 +112,7 @@ void StepThrough(std::int64_t num_steps, const CliOptions& options, const Runner
       // goes on and its exit code says the task failed.
       if (run->script.error.empty()) run->script.error = OneLine(e.what());
     }
+    if (demo != nullptr) demo->Sample(*sim, *gripper);
     StepResult result = sim->Step();
     const double measured_s = SecondsSince(step_start);
     if (result.status != StepStatus::kSuccess) {
@@ -176,6 +180,28 @@ int WriteResults(const CliOptions& options, const RunnerIo& io, const RunSummary
   return kExitOk;
 }
 
+// --dataset: the run as a demo appended to the file; false (the error
+// printed) when it cannot be written.
+bool SaveDemo(const CliOptions& options, const RunnerIo& io, const Simulation& sim, const RunSummary& run,
+              DemoSampler* sampler) {
+  const bool finished = run.status == StepStatus::kSuccess && (!run.script.present || run.script.finished);
+  const bool success = options.outcome.empty() ? finished : options.outcome == "success";
+  const Demo demo = sampler->Finish(sim, success);
+  int index = 0;
+  try {
+    index = AppendDemo(options.dataset_path, demo);
+  } catch (const InputError& e) {
+    PrintError(io.err, kSimProgramName, e.what());
+    return false;
+  }
+  if (!options.quiet) {
+    io.err << kSimProgramName << ": demo_" << index << " (" << demo.num_samples() << " samples, "
+           << (success ? "success" : "failure") << ", " << FormatNumber(static_cast<double>(DemoBytes(demo)) / 1e6, 3)
+           << " MB) appended to " << options.dataset_path << '\n';
+  }
+  return true;
+}
+
 }  // namespace
 
 std::int64_t StepsForDuration(double duration_s, double dt) {
@@ -215,11 +241,19 @@ int RunSimulation(const CliOptions& options, const RunnerIo& io) {
     }
     std::optional<CsvTrace> csv;
     if (files.csv.is_open()) csv.emplace(files.csv, sim, run.energy, options.csv_every);
+    std::optional<DemoSampler> demo;
+    if (!options.dataset_path.empty()) {
+      demo.emplace();
+      demo->Begin(sim, gripper, options.scene_path, options.overrides, sim.CalcSceneParameters());
+    }
     RunStatistics stats;
-    StepThrough(num_steps, options, io, &sim, &gripper, csv ? &*csv : nullptr, &run, &stats);
+    StepThrough(num_steps, options, io, &sim, &gripper, csv ? &*csv : nullptr, demo ? &*demo : nullptr, &run,
+                &stats);
     FinishSummary(sim, &run);
     SummarizeScript(sim, gripper, &run.script);
-    return WriteResults(options, io, run, stats, &files);
+    const bool saved = !demo || SaveDemo(options, io, sim, run, &*demo);
+    const int exit_code = WriteResults(options, io, run, stats, &files);
+    return saved ? exit_code : kExitInputError;
   } catch (const InputError& e) {
     PrintError(io.err, kSimProgramName, e.what());
     return kExitInputError;
@@ -233,6 +267,7 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   const ParseResult parsed = ParseCommandLine(args, out, err);
   if (!parsed.options) return parsed.exit_code;
   const RunnerIo io{out, err, StderrCanShowProgress(), STDERR_FILENO};
+  if (!parsed.options->replay_dataset_path.empty()) return ReplayDataset(*parsed.options, io);
   return RunSimulation(*parsed.options, io);
 }
 

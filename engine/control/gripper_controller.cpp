@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "engine/common/error.h"
+#include "engine/common/text.h"
 #include "engine/multibody/kinematics.h"
 
 namespace stiction {
@@ -156,17 +157,32 @@ GripperPose GripperController::TargetAt(std::int64_t step) const {
                      lerp(ramp_from_.tilt, ramp_to_.tilt)};
 }
 
-void GripperController::Actuate(Simulation* sim) const {
-  const std::int64_t step = sim->step_index();
-  const GripperPose p = TargetAt(step);
+GripperActuation GripperController::ActuationAt(std::int64_t step, double dt) const {
+  GripperActuation a;
+  a.target = TargetAt(step);
   // During a ramp the target moves at a constant rate: that is v_d.
-  GripperPose v;
   if (step + 1 > ramp_start_ && step + 1 <= ramp_end_) {
-    const double T = static_cast<double>(ramp_end_ - ramp_start_) * sim->time_step();
-    v = GripperPose{(ramp_to_.x - ramp_from_.x) / T, (ramp_to_.y - ramp_from_.y) / T,
-                    (ramp_to_.z - ramp_from_.z) / T, (ramp_to_.yaw - ramp_from_.yaw) / T,
-                    (ramp_to_.tilt - ramp_from_.tilt) / T};
+    const double T = static_cast<double>(ramp_end_ - ramp_start_) * dt;
+    a.rate = GripperPose{(ramp_to_.x - ramp_from_.x) / T, (ramp_to_.y - ramp_from_.y) / T,
+                         (ramp_to_.z - ramp_from_.z) / T, (ramp_to_.yaw - ramp_from_.yaw) / T,
+                         (ramp_to_.tilt - ramp_from_.tilt) / T};
   }
+  a.grip = grip_;
+  a.grip_force = grip_force_;
+  return a;
+}
+
+void GripperController::Actuate(Simulation* sim, const GripperActuation& a) const {
+  const GripperPose& p = a.target;
+  const GripperPose& v = a.rate;
+  for (double x : {p.x, p.y, p.z, p.yaw, p.tilt, v.x, v.y, v.z, v.yaw, v.tilt}) {
+    if (!std::isfinite(x)) throw InputError("gripper '" + name_ + "': the target and its rate must be finite");
+  }
+  if (!(a.grip_force >= kMinGripForce && a.grip_force <= kMaxGripForce)) {
+    throw InputError("gripper '" + name_ + "': grip force must be in [" + FormatNumber(kMinGripForce, 6) + ", " +
+                     FormatNumber(kMaxGripForce, 6) + "] N, got " + FormatNumber(a.grip_force, 6));
+  }
+  if (!arm_ && (p.tilt != 0 || v.tilt != 0)) throw InputError("gripper '" + name_ + "': a gantry gripper cannot tilt");
   if (arm_) {
     // R = Rz(yaw) Rx(tilt): ω = ẏaw ẑ + ṫilt Rz(yaw) x̂.
     const Vector3 w = Vector3(0, 0, v.yaw) + v.tilt * Vector3(std::cos(p.yaw), std::sin(p.yaw), 0);
@@ -177,10 +193,10 @@ void GripperController::Actuate(Simulation* sim) const {
     sim->SetActuatorTarget(axes_[2].actuator, p.z, v.z);
     sim->SetActuatorTarget(axes_[3].actuator, p.yaw, v.yaw);
   }
-  const bool closed = grip_ == GripState::kClosed;
+  const bool closed = a.grip == GripState::kClosed;
   for (const Finger& finger : fingers_) {
     for (const FingerAxis& f : finger.axes) {
-      const double effort = grip_force_limited_ ? grip_force_ : f.effort_limit;
+      const double effort = grip_force_limited_ ? a.grip_force : f.effort_limit;
       sim->SetActuatorGains(f.axis.actuator, f.axis.kp, f.axis.kd, effort);
       sim->SetActuatorTarget(f.axis.actuator, closed ? f.closed : f.open, 0.0);
     }

@@ -20,6 +20,17 @@
 
 namespace stiction {
 
+/// What the controller drives a step with: the palm target for the end of
+/// the step and its rate (non-zero only during a ramp), open/closed and the
+/// grip force. A demonstration dataset's action (engine/dataset/).
+struct GripperActuation {
+  GripperPose target;  ///< [m], [rad]
+  GripperPose rate;    ///< [m/s], [rad/s]
+  GripState grip = GripState::kOpen;
+  double grip_force = 20;  ///< [N]
+  bool operator==(const GripperActuation&) const = default;
+};
+
 class GripperController {
  public:
   /// Reads the scene's gripper `index` (scene.grippers, in scene order) and
@@ -36,7 +47,13 @@ class GripperController {
   void Apply(const GripperCommand& command);
   /// Writes the actuator targets and gains for the simulation's next step
   /// (sim->step_index()). Call before every Step().
-  void Actuate(Simulation* sim) const;
+  void Actuate(Simulation* sim) const { Actuate(sim, ActuationAt(sim->step_index(), sim->time_step())); }
+  /// Writes `a` as the actuator targets and gains for the next step, whatever
+  /// the controller's own state: a dataset's replay. Throws InputError for a
+  /// non-finite target or rate or a grip force outside [1, 50] N.
+  void Actuate(Simulation* sim, const GripperActuation& a) const;
+  /// What Actuate writes before step `step` at time step `dt` [s].
+  GripperActuation ActuationAt(std::int64_t step, double dt) const;
 
   /// The target the palm is driven to before step `step` (ramps interpolated;
   /// the value for the end of that step).

@@ -756,5 +756,40 @@ TEST_F(CliExecutableTest, ReplayErrorsAreOneLineExitTwo) {
   EXPECT_NE(no_gripper.err.find("the scene has no gripper"), std::string::npos) << no_gripper.err;
 }
 
+TEST_F(CliExecutableTest, ADatasetRunReplaysExactlyAndAWhatIfReplayExitsFive) {
+  const fs::path data = dir_ / "demos.hdf5";
+  const std::string scene = (kScenesDir / "grasp_box.yaml").string();
+  const SimRun record = RunSim({scene, "--duration", "2", "--dataset", data.string()});
+  ASSERT_EQ(record.exit_code, 0) << record.err;
+  EXPECT_NE(record.err.find("stiction-sim: demo_0 (200 samples, failure, "), std::string::npos) << record.err;
+  const SimRun again = RunSim({scene, "--duration", "1", "--quiet", "--outcome", "success", "--dataset", data.string()});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+
+  const SimRun replay = RunSim({"--replay-dataset", data.string()});
+  EXPECT_EQ(replay.exit_code, 0) << replay.err;
+  EXPECT_NE(replay.out.find("demo_0: 200 steps (2 s) replayed in "), std::string::npos) << replay.out;
+  EXPECT_NE(replay.out.find("all 201 states match bit for bit"), std::string::npos) << replay.out;
+  EXPECT_NE(replay.out.find("demo_1: 100 steps"), std::string::npos) << replay.out;
+
+  // The same actions on a box with less friction: the states part where the
+  // grip closes (1.4 s) and the box starts to slide.
+  const SimRun what_if = RunSim({"--replay-dataset", data.string(), "--demo", "0", "--set",
+                                 "materials.box_surface.friction=0.05"});
+  EXPECT_EQ(what_if.exit_code, 5) << what_if.err;
+  EXPECT_NE(what_if.out.find("demo_0: 200 steps (2 s) replayed in "), std::string::npos) << what_if.out;
+  EXPECT_NE(what_if.out.find("states differ from sample "), std::string::npos) << what_if.out;
+  EXPECT_EQ(what_if.out.find("demo_1"), std::string::npos) << what_if.out;
+
+  const SimRun missing = RunSim({"--replay-dataset", data.string(), "--demo", "7"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_EQ(missing.err, "stiction-sim: " + data.string() + ": no demo_7 (--demo)\n");
+  const SimRun outcome = RunSim({scene, "--dataset", data.string(), "--outcome", "maybe"});
+  EXPECT_EQ(outcome.exit_code, 2);
+  EXPECT_EQ(outcome.err, "stiction-sim: --outcome: expected success or failure, got 'maybe'\n");
+  const SimRun no_gripper = RunSim({(kScenesDir / "pendulum.yaml").string(), "--dataset", data.string()});
+  EXPECT_EQ(no_gripper.exit_code, 2);
+  EXPECT_NE(no_gripper.err.find("the scene has no gripper"), std::string::npos) << no_gripper.err;
+}
+
 }  // namespace
 }  // namespace stiction::cli
