@@ -124,6 +124,10 @@ class App final : public AppCommands, public GripperCommands {
   /// false with the message shown when it cannot be written or the
   /// timeline lost t = 0; an input the file cannot hold is named.
   bool SaveBranch(const std::string& path) override;
+  bool KeepTake(const std::string& path, bool success) override {
+    return gripper_.take_dataset().Keep(path, success);
+  }
+  void DiscardTake() override { gripper_.take_dataset().Discard(); }
 
   // ---- Video. ----
   /// Starts recording to `path` (empty: stiction-YYYYMMDD-HHMMSS.mp4 in the

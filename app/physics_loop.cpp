@@ -74,6 +74,9 @@ bool PhysicsLoop::Step() {
   if (history_enabled_ && history_.empty()) history_.Push(sim, gripper_.scene_gripper());
   perturber_.ApplyWrench();
   const bool perturbed = perturber_.perturbation().active();
+  if (perturbed) {
+    gripper_.take_dataset().NoteInput("a mouse drag on " + sim.model().body(perturber_.perturbation().body).name);
+  }
   const double dt = sim.time_step();
   const CommandPlayer* player = gripper_.player();
   const std::size_t waits_before = player != nullptr ? player->events().size() : 0;
@@ -93,7 +96,7 @@ bool PhysicsLoop::Step() {
   }
   last_stats_ = result.stats;
   ui_.solver_stops.Add(result.stats);
-  gripper_.ReadGrasp(dt);
+  gripper_.AfterStep(dt);
   contacts_valid_ = true;
   last_step_dt_ = dt;
   ++steps_taken_;
@@ -138,6 +141,7 @@ void PhysicsLoop::NoteParameters() {
 
 void PhysicsLoop::MarkEdit(const std::string& what) {
   parameters_edited_ = true;
+  gripper_.take_dataset().NoteInput("an edit of the " + what + " during the take");
   MarkEvent("edit: " + what);
 }
 

@@ -93,7 +93,10 @@ class PhysicsLoop {
   void MarkEdit(const std::string& what);
   /// The next step has an input a command file cannot hold (a joint
   /// slider, a motor control): a saved branch says so.
-  void NoteNotSaveable(std::string what) { not_saveable_ = std::move(what); }
+  void NoteNotSaveable(std::string what) {
+    gripper_.take_dataset().NoteInput(what);
+    not_saveable_ = std::move(what);
+  }
 
  private:
   ViewerScene& scene_;

@@ -26,6 +26,7 @@ GripperSession::GripperSession(ViewerScene& scene, UiState& ui, CameraDirector& 
 
 std::string GripperSession::SetUp() {
   CloseAutosave();  // A take in progress keeps what it recorded on disk.
+  take_dataset_.End();  // ... and is held to be kept.
   gripper_ = SceneGripper{};
   director_.ClearScript();
   recorder_ = CommandRecorder{};
@@ -51,6 +52,7 @@ void GripperSession::Restart() {
   gripper_.Restart(*scene_.sim);
   if (teleop_) Hold(selected_, true);  // Rewound, the script still leaves it to the user.
   recorder_.Stop();
+  take_dataset_.End();
   readout_ = {};
   user_commands_.clear();
   step_commands_.clear();
@@ -77,13 +79,15 @@ void GripperSession::PrepareStep() {
     ReportError(&ui_, std::string("script: ") + e.what());
   }
   for (const GripperCommand& c : applied) recorder_.Record(c);
+  if (recorder_.recording()) take_dataset_.Sample(*scene_.sim, gripper_);
   step_commands_ = std::move(user_commands_);
   user_commands_.clear();
   step_commands_.insert(step_commands_.end(), applied.begin(), applied.end());
 }
 
-void GripperSession::ReadGrasp(double dt) {
+void GripperSession::AfterStep(double dt) {
   if (gripper_.present()) readout_ = CalcGraspReadout(*scene_.sim, *controller(), dt);
+  take_dataset_.AfterStep(*scene_.sim);
 }
 
 void GripperSession::RestoreFrom(const SceneGripper& saved, double dt) {
@@ -247,6 +251,7 @@ void GripperSession::StartTake(double grip_force, double now_s) {
     g.Apply(first);
     recorder_.Record(first);
   }
+  take_dataset_.Begin(*scene_.sim, gripper_, scene_.path, scene_.loaded_parameters);
   // Saved as it grows: a crash loses at most the last flush period.
   const std::string autosave = TimestampedCommandsPath(autosave_dir_);
   if (command_autosave_.Open(autosave, recorder_.log(), now_s)) {
@@ -259,6 +264,7 @@ void GripperSession::StartTake(double grip_force, double now_s) {
 
 void GripperSession::StopTake() {
   recorder_.Stop();
+  take_dataset_.End();
   const bool autosaving = command_autosave_.is_open();
   const std::string saved = CloseAutosave();
   if (autosaving && saved.empty()) return;  // The failure is shown.
@@ -352,6 +358,13 @@ GripperView GripperSession::MakeView() const {
   v.readout = readout_;
   v.recording = recorder_.recording();
   v.recorded_commands = static_cast<int>(recorder_.log().entries.size());
+  if (const std::optional<Demo>& held = take_dataset_.held()) {
+    v.take_held = true;
+    v.take_seconds = static_cast<double>(held->num_samples()) * held->time_step;
+    v.take_not_reproducible = held->not_reproducible;
+  }
+  v.demos_kept = take_dataset_.kept();
+  v.dataset_file = take_dataset_.last_file();
   v.replay_file = gripper_.commands_file();
   v.replay_finished = gripper_.player() != nullptr && gripper_.player()->finished();
   if (gripper_.player() != nullptr) v.waiting_for = gripper_.player()->waiting_for();

@@ -12,6 +12,7 @@
 
 #include "app/camera_director.h"
 #include "app/render/camera.h"
+#include "app/teleop/take_dataset.h"
 #include "app/snapshot.h"
 #include "app/ui/gripper_panel.h"
 #include "app/ui/ui_state.h"
@@ -70,8 +71,9 @@ class GripperSession {
   /// Before each step: the player's due commands, then the controller's
   /// actuator targets.
   void PrepareStep();
-  /// After each step of `dt` [s]: the grasp readout.
-  void ReadGrasp(double dt);
+  /// After each successful step of `dt` [s]: the grasp readout, and the
+  /// take's state.
+  void AfterStep(double dt);
   /// The commands the script applied before the last step (for the
   /// timeline's marks).
   const std::vector<GripperCommand>& last_applied() const { return last_applied_; }
@@ -120,6 +122,10 @@ class GripperSession {
   void StopTake();
   /// Writes the take; false (and a message) if it cannot.
   bool SaveTake(const std::string& path);
+  /// The take as a demonstration (sampled while it records, held once it
+  /// stopped until kept in a dataset or discarded).
+  TakeDataset& take_dataset() { return take_dataset_; }
+  const TakeDataset& take_dataset() const { return take_dataset_; }
   /// Each frame: appends the new commands to the autosave (at most every
   /// CommandAutosave::kFlushPeriod), closes it once the take stopped.
   void SyncAutosave(double now_s);
@@ -157,6 +163,7 @@ class GripperSession {
   std::vector<GripperCommand> user_commands_;  // By the user since the last step.
   std::vector<GripperCommand> step_commands_;  // Both, before the last step.
   GraspReadout readout_;
+  TakeDataset take_dataset_{ui_};
 };
 
 }  // namespace stiction::app

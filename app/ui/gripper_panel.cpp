@@ -138,6 +138,38 @@ void DrawGripRow(const GripperView& view, GripperCommands* commands) {
   }
 }
 
+// The stopped take as a demonstration: the dataset file, Keep as a success
+// or a failure, Discard.
+void DrawDatasetRows(const GripperView& view, UiState* ui, GripperCommands* commands) {
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - Scaled(70));
+  ImGui::InputText("dataset##dataset_path", &ui->gripper.dataset_path);
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("The HDF5 file kept takes are appended to as data/demo_N (robomimic's layout:\n"
+                      "states, actions, obs/...; docs/datasets.md). stiction-sim --replay-dataset FILE\n"
+                      "replays them and checks every state.");
+  }
+  if (!view.take_held) {
+    if (view.demos_kept > 0) {
+      ImGui::TextDisabled("%d take%s kept, the last in %s", view.demos_kept, view.demos_kept == 1 ? "" : "s",
+                          view.dataset_file.c_str());
+    } else {
+      ImGui::TextDisabled("Record, teleoperate, Stop: then keep the take here");
+    }
+    return;
+  }
+  ImGui::Text("take: %.2f s", view.take_seconds);
+  ImGui::SameLine();
+  if (ImGui::Button("Keep: success")) commands->KeepTake(ui->gripper.dataset_path, true);
+  ImGui::SameLine();
+  if (ImGui::Button("Keep: failure")) commands->KeepTake(ui->gripper.dataset_path, false);
+  ImGui::SameLine();
+  if (ImGui::Button("Discard")) commands->DiscardTake();
+  if (!view.take_not_reproducible.empty()) {
+    ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.2f, 1.0f), "not replayable from its actions alone: %s",
+                       view.take_not_reproducible.c_str());
+  }
+}
+
 // Record / Stop, Save and Replay with their file fields.
 void DrawRecordRows(const GripperView& view, UiState* ui, GripperCommands* commands) {
   if (!view.recording) {
@@ -170,6 +202,7 @@ void DrawRecordRows(const GripperView& view, UiState* ui, GripperCommands* comma
     ImGui::TextDisabled("playing %s%s", view.replay_file.c_str(), view.replay_finished ? " (done)" : "");
     if (!view.waiting_for.empty()) ImGui::TextDisabled("waiting for %s", view.waiting_for.c_str());
   }
+  DrawDatasetRows(view, ui, commands);
 }
 
 // What is held, and per finger: normal force, friction utilisation, slip

@@ -31,6 +31,10 @@ class GripperCommands {
   /// Writes the timeline's run from t = 0 to now as a command file with its
   /// parameter edits; false (and a message) if it cannot.
   virtual bool SaveBranch(const std::string& path) = 0;
+  /// Appends the stopped take to the dataset `path` as a success or a
+  /// failure (docs/datasets.md); false (and a message) if it cannot.
+  virtual bool KeepTake(const std::string& path, bool success) = 0;
+  virtual void DiscardTake() = 0;
 };
 
 /// Read-only gripper facts for the panel.
@@ -46,6 +50,11 @@ struct GripperView {
   GraspReadout readout;     ///< Of the last step.
   bool recording = false;
   int recorded_commands = 0;
+  bool take_held = false;     ///< A stopped take waits to be kept or discarded.
+  double take_seconds = 0;    ///< Its length [s].
+  std::string take_not_reproducible;  ///< Why its actions alone will not replay it ("" = they will).
+  int demos_kept = 0;         ///< Takes kept since the viewer started.
+  std::string dataset_file;   ///< The file the last one went to.
   std::string replay_file;  ///< Playing this command file ("" = none).
   bool replay_finished = false;
   std::string waiting_for;  ///< The script's wait ("" when it is not waiting).

@@ -103,6 +103,7 @@ struct GripperUi {
   /// drawn instead of the rolling ones.
   std::vector<BranchPlot> timeline;
   std::string record_path = "commands.yaml";  ///< Save field.
+  std::string dataset_path = "demos.hdf5";    ///< Keep field: the dataset takes go to.
   std::string replay_path;                   ///< Replay field.
   void Clear() {
     normal_force.clear();

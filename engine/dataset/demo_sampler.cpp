@@ -95,6 +95,8 @@ void DemoSampler::Begin(const Simulation& sim, const SceneGripper& grippers, con
   }
   if (!object_bodies_.empty()) demo_.obs.push_back({"object", DemoTable{7 * static_cast<int>(object_bodies_.size()), {}}});
   first_step_ = sim.step_index();
+  taken_ = 0;
+  last_state_ = DemoStateRow(sim);
   const CommandPlayer* player = grippers.player();
   script_edits_ = player != nullptr ? player->parameter_edits_applied() : 0;
   active_ = true;
@@ -145,19 +147,24 @@ void DemoSampler::Sample(const Simulation& sim, const SceneGripper& grippers) {
   }
 }
 
+void DemoSampler::AfterStep(const Simulation& sim) {
+  if (!active_ || demo_.num_samples() != taken_ + 1 || sim.step_index() != first_step_ + taken_ + 1) return;
+  ++taken_;
+  last_state_ = DemoStateRow(sim);
+}
+
 void DemoSampler::NoteInput(const std::string& what) {
   if (active_ && demo_.not_reproducible.empty()) demo_.not_reproducible = what;
 }
 
-Demo DemoSampler::Finish(const Simulation& sim, bool success) {
+Demo DemoSampler::Finish(bool success) {
   active_ = false;
   // A sample taken before a step that failed (or was never taken).
-  const std::int64_t taken = sim.step_index() - first_step_;
-  while (demo_.num_samples() > taken && taken >= 0) {
+  while (demo_.num_samples() > taken_) {
     for (DemoTable* t : {&demo_.states, &demo_.actions, &demo_.action_rates}) t->data.resize(t->data.size() - t->cols);
     for (DemoObservation& ob : demo_.obs) ob.table.data.resize(ob.table.data.size() - ob.table.cols);
   }
-  demo_.final_state = DemoStateRow(sim);
+  demo_.final_state = std::move(last_state_);
   demo_.success = success;
   const std::int64_t n = demo_.num_samples();
   demo_.rewards = DemoTable{1, std::vector<double>(static_cast<std::size_t>(n), 0.0)};

@@ -25,13 +25,17 @@ class DemoSampler {
              std::vector<std::string> load_overrides, const SceneParameters& loaded);
   /// Before each step, after SceneGripper::PrepareStep: one sample.
   void Sample(const Simulation& sim, const SceneGripper& grippers);
+  /// After each successful step: the state it reached (the demo's final
+  /// state, unless another step follows).
+  void AfterStep(const Simulation& sim);
   /// Something other than the actions drove the run (a mouse drag, a joint
   /// slider, a parameter edit): a replay will not reproduce it. The first
   /// reason is kept.
   void NoteInput(const std::string& what);
-  /// Ends the demo at `sim`'s state (a sample whose step was not taken is
-  /// dropped) and returns it; `success` marks it (rewards, attribute).
-  Demo Finish(const Simulation& sim, bool success);
+  /// Ends the demo after its last step taken (a sample whose step failed or
+  /// never came is dropped; a reset since does not matter) and returns it;
+  /// `success` marks it (rewards, attribute).
+  Demo Finish(bool success);
 
   bool active() const { return active_; }
   std::int64_t num_samples() const { return demo_.num_samples(); }
@@ -41,6 +45,8 @@ class DemoSampler {
   bool active_ = false;
   Demo demo_;
   std::int64_t first_step_ = 0;
+  std::int64_t taken_ = 0;               // Samples whose step was taken.
+  std::vector<double> last_state_;       // After the last step taken.
   int script_edits_ = 0;  // The player's parameter edits at Begin.
   std::vector<int> object_bodies_;
   std::vector<double> row_;  // Scratch.

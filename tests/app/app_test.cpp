@@ -20,7 +20,10 @@
 #include "app/record/screenshot.h"
 #include "app/ui/demo_scenes.h"
 #include "engine/control/command_log.h"
+#include "engine/common/text.h"
 #include "engine/control/scene_gripper.h"
+#include "engine/dataset/demo_file.h"
+#include "engine/dataset/demo_replay.h"
 #include "engine/scene/scene_loader.h"
 #include "tests/app/run_command.h"
 #include "tests/support/scratch_dir.h"
@@ -1402,6 +1405,68 @@ TEST(AppGripperTest, RecordSaveReplayReproducesTheState) {
   EXPECT_FALSE(app.ReplayCommands(bad.string()));
   EXPECT_EQ(app.ui().message, bad.string() + ":2: commands[0].grip: expected open or close, got 'shut'");
   fs::remove(bad);
+}
+
+TEST(AppGripperTest, ATakeKeptAsADemoReplaysFromItsActionsBitForBit) {
+  const fs::path dir = test::FreshTempPath("stiction_app_take", "dataset");
+  const std::string file = (dir / "demos.hdf5").string();
+  App app(GripperOptions("grasp_box.yaml"));
+  app.Frame();
+  app.StartCommandRecording();
+  TeleopGrasp(&app);
+  app.StopCommandRecording();
+  const std::int64_t steps = app.simulation().step_index();
+  const GripperView held = app.gripper().MakeView();
+  ASSERT_TRUE(held.take_held);
+  EXPECT_NEAR(held.take_seconds, 0.01 * static_cast<double>(steps), 1e-9);
+  EXPECT_TRUE(held.take_not_reproducible.empty()) << held.take_not_reproducible;
+
+  // A file that cannot be written: the message, and the take still held.
+  EXPECT_FALSE(app.KeepTake("/proc/stiction/demos.hdf5", true));
+  EXPECT_TRUE(app.ui().message_is_error);
+  EXPECT_NE(app.ui().message.find("/proc/stiction/demos.hdf5: "), std::string::npos) << app.ui().message;
+  ASSERT_TRUE(app.gripper().MakeView().take_held);
+
+  ASSERT_TRUE(app.KeepTake(file, true)) << app.ui().message;
+  EXPECT_EQ(app.ui().message, StringPrintf("kept the take as demo_0 of %s (%.2f s, success)", file.c_str(),
+                                            0.01 * static_cast<double>(steps)));
+  EXPECT_FALSE(app.gripper().MakeView().take_held);
+  const Demo demo = ReadDemo(file, 0);
+  EXPECT_EQ(demo.num_samples(), steps);
+  EXPECT_TRUE(demo.success);
+  // The user's teleop closed the grip: the action's grip column turns +1.
+  EXPECT_EQ(demo.actions.row(0)[5], -1.0);
+  EXPECT_EQ(demo.actions.row(steps - 1)[5], 1.0);
+  const DemoReplayResult r = ReplayDemo(demo);
+  EXPECT_TRUE(r.exact()) << "from sample " << r.first_mismatch << ", max " << r.max_abs_difference;
+  // The final state is the viewer's, bit for bit.
+  EXPECT_EQ(demo.final_state[1], app.simulation().positions()[0]);
+
+  // A second take with a parameter edit in it: kept as a failure, and
+  // marked as not reproducible from its actions alone.
+  app.StartCommandRecording();
+  for (int i = 0; i < 3; ++i) app.Frame();
+  const MaterialDescription& box = app.simulation().scene().materials.back();
+  ContactMaterial m = box.material;
+  m.friction = 0.5;
+  app.SetMaterial(box.name, m);
+  for (int i = 0; i < 3; ++i) app.Frame();
+  app.StopCommandRecording();
+  EXPECT_NE(app.gripper().MakeView().take_not_reproducible.find("an edit of the material"), std::string::npos);
+  ASSERT_TRUE(app.KeepTake(file, false));
+  const std::vector<DemoFileEntry> demos = ListDemos(file);
+  ASSERT_EQ(demos.size(), 2u);
+  EXPECT_FALSE(demos[1].success);
+  EXPECT_FALSE(demos[1].reproducible);
+  // A third, discarded: nothing is added.
+  app.StartCommandRecording();
+  for (int i = 0; i < 2; ++i) app.Frame();
+  app.StopCommandRecording();
+  app.DiscardTake();
+  EXPECT_FALSE(app.gripper().MakeView().take_held);
+  EXPECT_EQ(ListDemos(file).size(), 2u);
+  EXPECT_EQ(app.gripper().MakeView().demos_kept, 2);
+  fs::remove_all(dir);
 }
 
 TEST(AppGripperTest, ReplayOptionReproducesARecording) {

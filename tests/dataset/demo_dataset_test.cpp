@@ -34,8 +34,10 @@ Demo RecordDemo(const std::string& scene, double duration, bool success = true) 
     gripper.PrepareStep(&sim);
     sampler.Sample(sim, gripper);
     EXPECT_EQ(sim.Step().status, StepStatus::kSuccess);
+    sampler.AfterStep(sim);
   }
-  return sampler.Finish(sim, success);
+  sim.Reset();  // A reset after the take does not change it.
+  return sampler.Finish(success);
 }
 
 void ExpectSameTable(const DemoTable& a, const DemoTable& b, const std::string& what) {
@@ -83,6 +85,30 @@ TEST_F(DemoDatasetTest, ASampledRunHasTheStatesActionsAndObservationsOfEveryStep
   EXPECT_EQ(d.rewards.data.back(), 1.0);
   EXPECT_EQ(d.rewards.data.front(), 0.0);
   EXPECT_TRUE(d.not_reproducible.empty());
+}
+
+TEST_F(DemoDatasetTest, ASampleWhoseStepWasNotTakenIsDropped) {
+  Simulation sim = Simulation::FromFile(test::ScenePath("grasp_box.yaml"));
+  SceneGripper gripper = SceneGripper::ForScene(sim);
+  DemoSampler sampler;
+  sampler.Begin(sim, gripper, test::ScenePath("grasp_box.yaml"), {}, sim.CalcSceneParameters());
+  for (int k = 0; k < 3; ++k) {
+    gripper.PrepareStep(&sim);
+    sampler.Sample(sim, gripper);
+    ASSERT_EQ(sim.Step().status, StepStatus::kSuccess);
+    sampler.AfterStep(sim);
+  }
+  const std::vector<double> after_three = DemoStateRow(sim);
+  gripper.PrepareStep(&sim);
+  sampler.Sample(sim, gripper);  // Its step fails, say, or the take stops here.
+  EXPECT_EQ(sampler.num_samples(), 4);
+  const Demo d = sampler.Finish(false);
+  EXPECT_EQ(d.num_samples(), 3);
+  EXPECT_EQ(d.actions.rows(), 3);
+  EXPECT_EQ(d.obs.front().table.rows(), 3);
+  EXPECT_EQ(d.final_state, after_three);
+  EXPECT_EQ(d.dones.data, (std::vector<double>{0, 0, 1}));
+  EXPECT_EQ(d.rewards.data, (std::vector<double>{0, 0, 0}));
 }
 
 TEST_F(DemoDatasetTest, DemosAppendedToOneFileReadBackBitForBit) {
