@@ -126,6 +126,7 @@ void StepThrough(std::int64_t num_steps, const CliOptions& options, const Runner
     stats->Add(result.stats);
     for (const ContactReport& c : sim->contacts()) models_used.insert(std::string(ContactModelName(c.model)));
     ++run->steps;
+    if (demo != nullptr) demo->AfterStep(*sim);
     if (csv != nullptr) csv->AfterStep(step, *sim, result.stats);
     progress.Update(sim->time(), total_sim_time_s, run->steps);
   }
@@ -182,11 +183,10 @@ int WriteResults(const CliOptions& options, const RunnerIo& io, const RunSummary
 
 // --dataset: the run as a demo appended to the file; false (the error
 // printed) when it cannot be written.
-bool SaveDemo(const CliOptions& options, const RunnerIo& io, const Simulation& sim, const RunSummary& run,
-              DemoSampler* sampler) {
+bool SaveDemo(const CliOptions& options, const RunnerIo& io, const RunSummary& run, DemoSampler* sampler) {
   const bool finished = run.status == StepStatus::kSuccess && (!run.script.present || run.script.finished);
   const bool success = options.outcome.empty() ? finished : options.outcome == "success";
-  const Demo demo = sampler->Finish(sim, success);
+  const Demo demo = sampler->Finish(success);
   int index = 0;
   try {
     index = AppendDemo(options.dataset_path, demo);
@@ -251,7 +251,7 @@ int RunSimulation(const CliOptions& options, const RunnerIo& io) {
                 &stats);
     FinishSummary(sim, &run);
     SummarizeScript(sim, gripper, &run.script);
-    const bool saved = !demo || SaveDemo(options, io, sim, run, &*demo);
+    const bool saved = !demo || SaveDemo(options, io, run, &*demo);
     const int exit_code = WriteResults(options, io, run, stats, &files);
     return saved ? exit_code : kExitInputError;
   } catch (const InputError& e) {
