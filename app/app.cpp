@@ -690,6 +690,15 @@ bool App::CaptureVideoFrames(std::int64_t max_frames) {
   return CaptureDueVideoFrames(max_frames);
 }
 
+std::vector<std::uint8_t> App::RenderStateImage(const VectorX& q, const VectorX& v, int width, int height) {
+  scene_.sim->SetState(q, v);
+  scene_.snapshot = physics_.MakeSnapshot();  // The state alone: no target ghost.
+  director_.Follow();
+  DrawSceneImage(width, height);
+  int w = 0, h = 0;
+  return renderer_.ReadPixels(&w, &h);
+}
+
 // ---------------------------------------------------------------- queries
 
 bool App::SaveSettings() const {

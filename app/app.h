@@ -143,6 +143,10 @@ class App final : public AppCommands, public GripperCommands {
   /// Steps, without recording, until the simulated time reaches t_s [s]
   /// (within half a step). False when a step failed (printed by Step).
   bool StepUntil(double t_s) { return physics_.StepUntil(t_s); }
+  /// Shows state (q, v) (no stepping, no ghosts) and returns its scene image
+  /// at width x height, RGB, bottom row first: a dataset's images
+  /// (app/record/dataset_images.h).
+  std::vector<std::uint8_t> RenderStateImage(const VectorX& q, const VectorX& v, int width, int height);
   /// Renders the current state at the video size and writes the frames due
   /// now, at most max_frames. False (message shown, printed to stderr,
   /// recording stopped) when a frame could not be written.

@@ -49,6 +49,9 @@ std::string AppUsage() {
          "  --headless               no visible window: run SCENE for --duration simulated seconds,\n"
          "                           record --record FILE, then exit (--size sets the video size)\n"
          "  --duration S             with --headless: simulated seconds to record (default: the scene's duration)\n"
+         "  --dataset-images FILE    render every demo's states of this HDF5 dataset into its\n"
+         "                           obs/agentview_image at --size (default 84x84), then exit\n"
+         "  --demo N                 with --dataset-images: only data/demo_N\n"
          "  --no-vsync               do not wait for vertical sync\n"
          "  --no-timeline            do not keep every step's state (the timeline: Left/Right, the scrubber)\n"
          "  --replay FILE            replay this gripper command file (default: the scene's own)\n"
@@ -111,6 +114,7 @@ bool ParseTextOption(const std::string& a, ArgReader* r, AppOptions* o, std::str
       {"--screenshot-dir", &o->screenshot_dir, "--screenshot-dir needs a directory"},
       {"--replay", &o->replay_path, "--replay needs a command file"},
       {"--record", &o->record_path, "--record needs a file name"},
+      {"--dataset-images", &o->dataset_images_path, "--dataset-images needs an HDF5 dataset file"},
   };
   for (const TextOption& t : options) {
     if (a != t.name) continue;
@@ -159,6 +163,10 @@ bool ParseValueOption(const std::string& a, ArgReader* r, AppOptions* o, std::st
     if (!r->Value(&v) || !ParseInt(v, &o->headless_frames) || o->headless_frames < 1) {
       *error = "--headless-frames: expected a positive integer";
     }
+  } else if (a == "--demo") {
+    if (!r->Value(&v) || !ParseInt(v, &o->dataset_demo) || o->dataset_demo < 0) {
+      *error = "--demo: expected a demo index >= 0";
+    }
   } else if (a == "--fps") {
     if (!r->Value(&v) || !ParseFinite(v, &o->record_fps) || o->record_fps <= 0 || o->record_fps > 240) {
       *error = "--fps: expected a number in (0, 240]";
@@ -178,6 +186,15 @@ bool ParseValueOption(const std::string& a, ArgReader* r, AppOptions* o, std::st
 // error ("" if none).
 std::string CheckCombinations(AppOptions* o) {
   if (!o->screenshot_path.empty() && o->headless_frames == 0) return "--screenshot needs --headless-frames N";
+  if (o->dataset_demo >= 0 && o->dataset_images_path.empty()) return "--demo needs --dataset-images FILE";
+  if (!o->dataset_images_path.empty()) {
+    if (o->headless || o->headless_frames > 0 || o->benchmark || !o->record_path.empty()) {
+      return "--dataset-images cannot be combined with --headless, --headless-frames, --benchmark or --record";
+    }
+    if (!o->size_given) o->width = o->height = 84;  // robomimic's usual image size.
+    o->visible = false;
+    o->vsync = false;
+  }
   if (o->headless) {
     if (o->record_path.empty()) return "--headless needs --record FILE.mp4";
     if (o->headless_frames > 0 || o->benchmark) {

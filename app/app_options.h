@@ -49,6 +49,11 @@ struct AppOptions {
   /// `record_path` for `duration` simulated seconds, exit (docs/viewer.md).
   bool headless = false;
   double duration = 0;          ///< --duration [s] with --headless; 0: the scene's duration.
+  /// --dataset-images FILE: render each demo's states into its
+  /// obs/agentview_image at --size (default 84x84), then exit
+  /// (docs/datasets.md).
+  std::string dataset_images_path;
+  int dataset_demo = -1;        ///< --demo N with --dataset-images; −1: every demo.
   /// The encoder program (tests hide it to exercise the PNG fallback).
   std::string ffmpeg_program = "ffmpeg";
 };

@@ -7,6 +7,7 @@
 #include "app/app.h"
 #include "app/benchmark.h"
 #include "app/headless_recording.h"
+#include "app/record/dataset_images.h"
 #include "app/record/termination_signals.h"
 #include "engine/common/error.h"
 
@@ -28,6 +29,7 @@ int main(int argc, char** argv) {
     // the default (it records nothing).
     InstallTerminationHandlers();
     if (parsed.options.headless) return RunHeadlessRecording(parsed.options);
+    if (!parsed.options.dataset_images_path.empty()) return RunDatasetImages(parsed.options);
     AppOptions options = parsed.options;
     // The interactive viewer remembers its layout; scripted runs
     // (--headless-frames) neither depend on nor change it.

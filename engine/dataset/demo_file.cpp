@@ -236,6 +236,33 @@ std::vector<DemoFileEntry> ListDemos(const std::string& path) {
   return entries;
 }
 
+void WriteDemoImages(const std::string& path, int index, const DemoImages& images) {
+  Id file = OpenFile(path, true);
+  const Location root{file.get(), path + ":/"};
+  Id data = hdf5::OpenGroup(root, "data");
+  const Location d{data.get(), path + ":/data"};
+  const std::string name = "demo_" + std::to_string(index);
+  if (!hdf5::HasLink(d, name)) throw InputError(path + ": no " + name);
+  Id group = hdf5::OpenGroup(d, name);
+  const Location g{group.get(), d.where + "/" + name};
+  const std::int64_t n = hdf5::ReadIntAttribute(g, "num_samples");
+  if (images.rows() != n || images.pixels.size() != static_cast<std::size_t>(3LL * n * images.width * images.height)) {
+    throw InputError(g.where + ": " + std::to_string(images.rows()) + " images for " + std::to_string(n) + " samples");
+  }
+  Id obs = hdf5::OpenGroup(g, "obs");
+  const Location o{obs.get(), g.where + "/obs"};
+  if (hdf5::HasLink(o, images.key)) H5Ldelete(obs.get(), images.key.c_str(), H5P_DEFAULT);
+  try {
+    hdf5::WriteBytes(o, images.key,
+                     {static_cast<hsize_t>(n), static_cast<hsize_t>(images.height), static_cast<hsize_t>(images.width), 3},
+                     images.pixels.data());
+    if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0) throw InputError(path + ": cannot write it (is the disk full?)");
+  } catch (const InputError&) {
+    H5Ldelete(obs.get(), images.key.c_str(), H5P_DEFAULT);
+    throw;
+  }
+}
+
 Demo ReadDemo(const std::string& path, int index) {
   Id file = OpenFile(path, false);
   const Location root{file.get(), path + ":/"};

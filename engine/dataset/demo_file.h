@@ -46,6 +46,12 @@ std::vector<DemoFileEntry> ListDemos(const std::string& path);
 /// reason".
 Demo ReadDemo(const std::string& path, int index);
 
+/// Writes `images` (one per sample of data/demo_`index`) as
+/// obs/agentview_image of that demo, replacing what was there. Throws
+/// InputError naming the file: no such demo, a count that is not its
+/// sample count, a write that fails (the demo then has no images).
+void WriteDemoImages(const std::string& path, int index, const DemoImages& images);
+
 /// Bytes the file would grow by with `demo` (its datasets, uncompressed).
 std::uint64_t DemoBytes(const Demo& demo);
 

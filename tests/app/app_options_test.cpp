@@ -56,6 +56,24 @@ TEST(AppOptionsTest, ParsesRecordingOptions) {
   EXPECT_EQ(q.options.record_fps, 30);  // The default.
 }
 
+TEST(AppOptionsTest, DatasetImagesDefaultTo84x84InAHiddenWindow) {
+  const ParsedOptions p = ParseAppOptions({"--dataset-images", "demos.hdf5"});
+  ASSERT_TRUE(p.error.empty()) << p.error;
+  EXPECT_EQ(p.options.dataset_images_path, "demos.hdf5");
+  EXPECT_EQ(p.options.width, 84);
+  EXPECT_EQ(p.options.height, 84);
+  EXPECT_EQ(p.options.dataset_demo, -1);
+  EXPECT_FALSE(p.options.visible);
+  const ParsedOptions q = ParseAppOptions({"--dataset-images", "demos.hdf5", "--demo", "2", "--size", "128x96"});
+  ASSERT_TRUE(q.error.empty()) << q.error;
+  EXPECT_EQ(q.options.dataset_demo, 2);
+  EXPECT_EQ(q.options.width, 128);
+  EXPECT_EQ(ParseAppOptions({"--demo", "2"}).error, "--demo needs --dataset-images FILE");
+  EXPECT_EQ(ParseAppOptions({"--dataset-images", "d.hdf5", "--demo", "-1"}).error, "--demo: expected a demo index >= 0");
+  EXPECT_EQ(ParseAppOptions({"--dataset-images", "d.hdf5", "--headless", "--record", "a.mp4"}).error,
+            "--dataset-images cannot be combined with --headless, --headless-frames, --benchmark or --record");
+}
+
 TEST(AppOptionsTest, RefusesBadRecordingOptions) {
   for (const auto& args : std::vector<std::vector<std::string>>{
            {"--headless"},                                            // No --record.

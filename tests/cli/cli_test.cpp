@@ -791,5 +791,34 @@ TEST_F(CliExecutableTest, ADatasetRunReplaysExactlyAndAWhatIfReplayExitsFive) {
   EXPECT_NE(no_gripper.err.find("the scene has no gripper"), std::string::npos) << no_gripper.err;
 }
 
+// A full disk (a 300 KiB tmpfs in a user and mount namespace: `unshare -rm`,
+// no real root needed; a missing one is a failure, not a skip): the append
+// is refused before anything is written, and the demos already in the file
+// stay readable and replayable.
+TEST_F(CliExecutableTest, AnAppendToAFullDiskIsRefusedAndLosesNoDemo) {
+  const fs::path data = dir_ / "demos.hdf5";
+  const std::string scene = (kScenesDir / "grasp_box.yaml").string();
+  ASSERT_EQ(RunSim({scene, "--duration", "0.5", "--quiet", "--dataset", data.string()}).exit_code, 0);
+  const fs::path mount = dir_ / "full";
+  fs::create_directories(mount);
+  const fs::path out = dir_ / "full.txt";
+  const std::string sim = STICTION_SIM_EXE;
+  const std::string inner = "mount -t tmpfs -o size=300k tmpfs " + mount.string() + " && cp " + data.string() + " " +
+                            mount.string() + "/d.hdf5 && \"" + sim + "\" " + scene + " --duration 2 --quiet --dataset " +
+                            mount.string() + "/d.hdf5; echo append=$?; \"" + sim + "\" --replay-dataset " +
+                            mount.string() + "/d.hdf5; echo replay=$?";
+  const std::string command = "unshare -rm sh -c '" + inner + "' >" + out.string() + " 2>&1";
+  ASSERT_EQ(std::system(command.c_str()), 0) << ReadFile(out);
+  const std::string text = ReadFile(out);
+  EXPECT_NE(text.find("stiction-sim: " + mount.string() + "/d.hdf5: not enough disk space: the demo needs about "),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("append=2"), std::string::npos) << text;
+  EXPECT_NE(text.find("demo_0: 50 steps (0.5 s) replayed in "), std::string::npos) << text;
+  EXPECT_NE(text.find("all 51 states match bit for bit"), std::string::npos) << text;
+  EXPECT_EQ(text.find("demo_1"), std::string::npos) << text;
+  EXPECT_NE(text.find("replay=0"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace stiction::cli
