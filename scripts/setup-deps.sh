@@ -12,7 +12,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth mesa-utils libgl1-mesa-dri ffmpeg libxtst-dev
   libmujoco-dev libbullet-dev
-  libhdf5-dev python3-h5py python3-numpy libspnav-dev
+  libhdf5-dev python3-h5py python3-numpy python3-matplotlib libspnav-dev
   liburdfdom-dev liburdfdom-headers-dev libconsole-bridge-dev libtinyxml-dev
   clang libclang-rt-14-dev lld
 )

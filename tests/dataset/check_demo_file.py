@@ -3,7 +3,10 @@
 as robomimic's and robosuite's code would, and checks its layout, shapes and
 attributes (issue 39, item 4; docs/datasets.md).
 
-Usage: check_demo_file.py STICTION_SIM SCENE_DIR SCRATCH_DIR
+It also runs docs/datasets.md's Python snippet, as written there, on the
+same file (with matplotlib's Agg backend).
+
+Usage: check_demo_file.py STICTION_SIM SCENE_DIR SCRATCH_DIR DATASETS_MD
 """
 import json
 import os
@@ -25,7 +28,7 @@ def expect(condition, message):
 
 
 def main():
-    sim, scenes, scratch = sys.argv[1:4]
+    sim, scenes, scratch, doc = sys.argv[1:5]
     os.makedirs(scratch, exist_ok=True)
     path = os.path.join(scratch, "demos.hdf5")
     if os.path.exists(path):
@@ -80,6 +83,23 @@ def main():
         expect(int(two.attrs["success"]) == 0 and two["rewards"][()].sum() == 0, "an unfinished script is a failure")
         expect("robot1_eef_pos" in two["obs"], "obs of the second robot")
     print("OK: %s holds 2 demos in robomimic's layout" % path)
+    run_doc_snippet(doc, scratch)
+
+
+def run_doc_snippet(doc, scratch):
+    with open(doc, encoding="utf-8") as f:
+        text = f.read()
+    section = text.split("## Load a demo in Python", 1)[1]
+    snippet = section.split("```python\n", 1)[1].split("```", 1)[0]
+    plot = os.path.join(scratch, "action_x.png")
+    if os.path.exists(plot):
+        os.remove(plot)
+    env = dict(os.environ, MPLBACKEND="Agg")
+    result = subprocess.run([sys.executable, "-c", snippet], cwd=scratch, env=env, capture_output=True, text=True)
+    expect(result.returncode == 0, "the docs' snippet failed:\n" + result.stderr)
+    expect(result.stdout.strip() == "100 samples, success", "the snippet printed %r" % result.stdout)
+    expect(os.path.getsize(plot) > 1000, "the snippet's plot action_x.png")
+    print("OK: docs/datasets.md's snippet printed %r and plotted %s" % (result.stdout.strip(), plot))
 
 
 if __name__ == "__main__":
