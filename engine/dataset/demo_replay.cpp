@@ -2,8 +2,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "engine/common/error.h"
 #include "engine/control/scene_gripper.h"
@@ -40,13 +38,6 @@ GripperActuation ActionOf(const Demo& demo, std::int64_t k, int g) {
   return u;
 }
 
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 }  // namespace
 
 DemoReplayResult ReplayDemo(const Demo& demo, const std::string& scene_path,
@@ -54,7 +45,13 @@ DemoReplayResult ReplayDemo(const Demo& demo, const std::string& scene_path,
   const auto start = std::chrono::steady_clock::now();
   DemoReplayResult r;
   r.scene_path = scene_path.empty() ? demo.scene_path : scene_path;
-  if (ReadText(r.scene_path) != demo.scene_text) {
+  std::string text;
+  try {
+    text = ReadDemoSceneText(r.scene_path);
+  } catch (const InputError&) {
+    // Simulation::FromFile below says why.
+  }
+  if (text != demo.scene_text) {
     r.notes.push_back(r.scene_path + " differs from the scene text the demo was recorded on (attribute model_file)");
   }
   if (!demo.not_reproducible.empty()) {

@@ -11,14 +11,6 @@
 namespace stiction {
 namespace {
 
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot read the scene file for the dataset");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // Free bodies that no gripper moves: the objects of obs/object.
 std::vector<int> ObjectBodies(const Simulation& sim, const SceneGripper& grippers) {
   const MultibodyModel& model = sim.model();
@@ -56,6 +48,14 @@ void AppendPose(const RigidTransform& X, std::vector<double>* pos, std::vector<d
 
 }  // namespace
 
+std::string ReadDemoSceneText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot read the scene file for the dataset");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 std::vector<double> DemoStateRow(const Simulation& sim) {
   std::vector<double> row;
   row.reserve(1 + sim.positions().size() + sim.velocities().size());
@@ -72,7 +72,7 @@ void DemoSampler::Begin(const Simulation& sim, const SceneGripper& grippers, con
   }
   demo_ = Demo{};
   demo_.scene_path = std::filesystem::absolute(scene_path).lexically_normal().string();
-  demo_.scene_text = ReadText(scene_path);
+  demo_.scene_text = ReadDemoSceneText(scene_path);
   demo_.load_overrides = std::move(load_overrides);
   demo_.parameters = DiffSceneParameters(loaded, sim.CalcSceneParameters());
   demo_.time_step = sim.time_step();

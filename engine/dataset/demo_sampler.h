@@ -52,6 +52,10 @@ class DemoSampler {
   std::vector<double> row_;  // Scratch.
 };
 
+/// The text of a demo's scene file (attribute model_file). Throws
+/// InputError when it cannot be read.
+std::string ReadDemoSceneText(const std::string& path);
+
 /// The state row [t, q, v] of `sim`.
 std::vector<double> DemoStateRow(const Simulation& sim);
 
