@@ -635,12 +635,12 @@ void DrawHelp(UiState* ui, const Rect& scene) {
   if (ImGui::Begin("Bindings (F1)", &ui->show_help,
                    ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings)) {
     if (ImGui::BeginTable("bindings", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
-      for (const Binding& b : KeyBindings()) {
+      for (const Binding& b : KeyBindings(ui->keys, ui->devices)) {
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
-        ImGui::TextUnformatted(b.input);
+        ImGui::TextUnformatted(b.input.c_str());
         ImGui::TableSetColumnIndex(1);
-        ImGui::TextUnformatted(b.action);
+        ImGui::TextUnformatted(b.action.c_str());
       }
       ImGui::EndTable();
     }
