@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "app/ui/device_panel.h"
 #include "app/ui/timeline_plots.h"
 #include "app/ui/ui_metrics.h"
 #include "engine/common/text.h"
@@ -225,6 +226,7 @@ void DrawGripperSection(const GripperView& view, UiState* ui, GripperCommands* c
   if (!view.name.empty()) ImGui::Text("gripper '%s' (in teleop, T takes the next)", view.name.c_str());
   DrawTeleopRows(view, commands);
   DrawGripRow(view, commands);
+  DrawDeviceRows(ui);
   ImGui::Separator();
   DrawRecordRows(view, ui, commands);
   ImGui::Separator();
