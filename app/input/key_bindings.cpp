@@ -74,4 +74,27 @@ std::vector<Binding> KeyBindings(const KeyMap& k, const DeviceUi& devices) {
 
 std::vector<Binding> KeyBindings() { return KeyBindings(KeyMap(), DeviceUi()); }
 
+std::string FirstKeyName(const KeyMap& keys, KeyAction action) {
+  const std::vector<int>& k = keys.keys(action);
+  return k.empty() ? "-" : KeyName(k.front());
+}
+
+std::string MotionKeysText(const KeyMap& keys, bool can_tilt) {
+  constexpr const char* kAxes[] = {"x", "y", "z", "yaw", "tilt"};
+  std::string text;
+  for (int a = 0; a < (can_tilt ? 5 : 4); ++a) {
+    const auto plus = static_cast<KeyAction>(static_cast<int>(KeyAction::kTeleopXPlus) + 2 * a);
+    const auto minus = static_cast<KeyAction>(static_cast<int>(KeyAction::kTeleopXPlus) + 2 * a + 1);
+    text += (a == 0 ? "" : ", ") + FirstKeyName(keys, plus) + "/" + FirstKeyName(keys, minus) + " " + kAxes[a];
+  }
+  return text;
+}
+
+std::string HintMoveKeys(const KeyMap& keys) {
+  using A = KeyAction;
+  std::string text;
+  for (A a : {A::kTeleopXPlus, A::kTeleopYPlus, A::kTeleopXMinus, A::kTeleopYMinus}) text += FirstKeyName(keys, a);
+  return text + "/" + FirstKeyName(keys, A::kTeleopZPlus) + FirstKeyName(keys, A::kTeleopZMinus);
+}
+
 }  // namespace stiction::app

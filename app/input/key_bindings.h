@@ -24,4 +24,13 @@ std::vector<Binding> KeyBindings(const KeyMap& keys, const DeviceUi& devices);
 /// With the default keys and device maps.
 std::vector<Binding> KeyBindings();
 
+/// The teleop motion keys for the Gripper section: "W/S x, A/D y, R/F z,
+/// Q/E yaw" (and ", Z/X tilt" when `can_tilt`).
+std::string MotionKeysText(const KeyMap& keys, bool can_tilt);
+/// The move keys for the scene view's hint: "WASD/RF" with the default
+/// keys (x+ y+ x- y- / z+ z-); the first key of each, names joined.
+std::string HintMoveKeys(const KeyMap& keys);
+/// The first key of `action` ("G"), for one-line hints.
+std::string FirstKeyName(const KeyMap& keys, KeyAction action);
+
 }  // namespace stiction::app

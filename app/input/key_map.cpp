@@ -47,7 +47,7 @@ struct NamedKey {
 
 // Named keys besides the letters, digits and F1..F25 (built in KeyName).
 constexpr NamedKey kNamedKeys[] = {
-    {"Space", GLFW_KEY_SPACE},         {"Escape", GLFW_KEY_ESCAPE},
+    {"Space", GLFW_KEY_SPACE},         {"Esc", GLFW_KEY_ESCAPE},
     {"Enter", GLFW_KEY_ENTER},         {"Tab", GLFW_KEY_TAB},
     {"Backspace", GLFW_KEY_BACKSPACE}, {"Insert", GLFW_KEY_INSERT},
     {"Delete", GLFW_KEY_DELETE},       {"Right", GLFW_KEY_RIGHT},
@@ -104,7 +104,7 @@ std::optional<int> ParseKeyName(std::string_view name) {
     if (n >= 1 && n <= 25) return GLFW_KEY_F1 + n - 1;
     return std::nullopt;
   }
-  if (EqualNoCase(name, "Esc")) return GLFW_KEY_ESCAPE;
+  if (EqualNoCase(name, "Escape")) return GLFW_KEY_ESCAPE;
   for (const NamedKey& k : kNamedKeys) {
     if (EqualNoCase(name, k.name)) return k.key;
   }

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "app/teleop/gripper_session.h"
 #include "app/ui/ui_metrics.h"
 
 namespace stiction::app {
@@ -26,7 +27,11 @@ void DrawDeviceRows(UiState* ui) {
   for (int k = 0; k < 2; ++k) {
     if (d.devices[static_cast<std::size_t>(k)].status.connected) header += std::string(" ") + labels[k];
   }
-  if (header == "Device:") header += " none connected";
+  if (header == "Device:") {
+    header += " none connected";
+  } else {
+    ImGui::SetNextItemOpen(true, ImGuiCond_Once);  // A device at hand: its rows open the first time.
+  }
   if (!ImGui::TreeNode("device", "%s", header.c_str())) return;
   for (int k = 0; k < 2; ++k) {
     const DeviceStatus& s = d.devices[static_cast<std::size_t>(k)].status;
@@ -43,17 +48,21 @@ void DrawDeviceRows(UiState* ui) {
   }
   DeviceMapping& m = d.devices[static_cast<std::size_t>(d.shown == 1 ? 1 : 0)].mapping;
   DeviceSettings& s = m.settings;
+  // Short labels (the column is narrow); the units in the values and the
+  // line under them.
   float sensitivity = static_cast<float>(s.sensitivity);
   ImGui::SetNextItemWidth(Scaled(120));
-  if (ImGui::SliderFloat("sensitivity [x 0.15 m/s, 0.8 rad/s]", &sensitivity, static_cast<float>(kMinSensitivity),
-                         static_cast<float>(kMaxSensitivity), "%.2f")) {
+  if (ImGui::SliderFloat("sensitivity", &sensitivity, static_cast<float>(kMinSensitivity),
+                         static_cast<float>(kMaxSensitivity), "x %.2f")) {
     s.sensitivity = sensitivity;
   }
   float dead_zone = static_cast<float>(s.dead_zone);
   ImGui::SetNextItemWidth(Scaled(120));
-  if (ImGui::SliderFloat("dead zone [fraction of full]", &dead_zone, 0.0f, static_cast<float>(kMaxDeadZone), "%.2f")) {
+  if (ImGui::SliderFloat("dead zone", &dead_zone, 0.0f, static_cast<float>(kMaxDeadZone), "%.2f of full")) {
     s.dead_zone = dead_zone;
   }
+  ImGui::TextDisabled("full deflection: %.3f m/s, %.2f rad/s", kKeyboardSpeed * s.sensitivity,
+                      kKeyboardTurnRate * s.sensitivity);
   ImGui::TextUnformatted("lock");
   for (int a = 0; a < kNumTeleopAxes; ++a) {
     ImGui::SameLine();

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "app/app.h"
+#include "app/input/key_bindings.h"
 #include "tests/app/input/scripted_devices.h"
 #include "tests/support/scratch_dir.h"
 
@@ -42,6 +43,10 @@ class DeviceAppTest : public stiction::test::ScratchDirTest {
 TEST_F(DeviceAppTest, RemappedKeyMovesTheTargetAndTheOldOneNoLonger) {
   App app(OptionsWith("# MuJoCo habits: IJKL moves the target\nkey.teleop.x+ = I\n"));
   app.Frame();
+  // The hint in the view and the Gripper section's key line say I.
+  const std::string hint = TeleopHint(app.MakeView(), app.gripper().MakeView(), app.ui().keys);
+  EXPECT_NE(hint.find("drag or IASD/RF: move"), std::string::npos) << hint;
+  EXPECT_EQ(MotionKeysText(app.ui().keys, true), "I/S x, A/D y, R/F z, Q/E yaw, Z/X tilt");
   app.input().HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);
   ASSERT_TRUE(app.gripper().teleop());
   const GripperPose start = app.gripper().MakeView().target;
