@@ -11,7 +11,7 @@
 namespace stiction::app {
 namespace {
 
-std::string Trim(const std::string& s) {
+std::string TrimLine(const std::string& s) {
   const auto b = s.find_first_not_of(" \t\r");
   if (b == std::string::npos) return "";
   const auto e = s.find_last_not_of(" \t\r");
@@ -23,13 +23,13 @@ std::vector<std::string> SplitList(const std::string& value) {
   std::stringstream in(value);
   std::string item;
   while (std::getline(in, item, ',')) {
-    item = Trim(item);
+    item = TrimLine(item);
     if (!item.empty()) items.push_back(item);
   }
   return items;
 }
 
-bool ParseNumber(const std::string& text, double lo, double hi, double* out) {
+bool ParseInRange(const std::string& text, double lo, double hi, double* out) {
   const std::optional<double> v = ParseDouble(text);
   if (!v || !(*v >= lo && *v <= hi)) return false;
   *out = *v;
@@ -67,13 +67,13 @@ std::string ApplyDevice(const std::string& key, const std::string& value, Device
   const DeviceKind kind = m->kind;
   double v = 0;
   if (key == "sensitivity") {
-    if (!ParseNumber(value, kMinSensitivity, kMaxSensitivity, &v)) {
+    if (!ParseInRange(value, kMinSensitivity, kMaxSensitivity, &v)) {
       return StringPrintf("expected a factor in [%g, %g] (x the keyboard's 0.15 m/s, 0.8 rad/s), got '",
                           kMinSensitivity, kMaxSensitivity) + value + "'";
     }
     m->settings.sensitivity = v;
   } else if (key == "dead_zone") {
-    if (!ParseNumber(value, 0, kMaxDeadZone, &v)) {
+    if (!ParseInRange(value, 0, kMaxDeadZone, &v)) {
       return StringPrintf("expected a fraction of full deflection in [0, %g], got '", kMaxDeadZone) + value + "'";
     }
     m->settings.dead_zone = v;
@@ -184,15 +184,15 @@ InputConfig ParseInputConfig(const std::string& text, const std::string& path, s
     if (hash != std::string::npos && (hash == 0 || line[hash - 1] == ' ' || line[hash - 1] == '\t')) {
       line.erase(hash);
     }
-    line = Trim(line);
+    line = TrimLine(line);
     if (line.empty()) continue;
     const auto eq = line.find('=');
-    const std::string key = Trim(line.substr(0, eq));
+    const std::string key = TrimLine(line.substr(0, eq));
     std::string reason;
     if (eq == std::string::npos) {
       reason = "expected KEY = VALUE";
     } else {
-      const std::string value = Trim(line.substr(eq + 1));
+      const std::string value = TrimLine(line.substr(eq + 1));
       if (key.rfind("key.", 0) == 0) {
         const KeyMap before = config.keys;
         KeyAction action = KeyAction::kCount;

@@ -29,15 +29,14 @@ void InputDevices::SetDevice(std::unique_ptr<SixDofDevice> device) {
 }
 
 void InputDevices::Update(double now_s, double wall_dt) {
-  if (!problems_shown_ && !problems_.empty()) {
-    std::string line = problems_.front();
-    if (problems_.size() > 1) line += " (and " + std::to_string(problems_.size() - 1) + " more on stderr)";
-    p_.ui.Error(line);
-  }
-  problems_shown_ = true;
   for (std::unique_ptr<SixDofDevice>& device : devices_) {
     const SixDofReading reading = device->Poll(now_s);
     DeviceEntry& entry = p_.ui.devices[device->kind()];
+    // Plugged in or pulled out (or the daemon came or went): say so.
+    if (device->status().connected != entry.status.connected) {
+      p_.ui.Info(device->status().connected ? device->status().name + " connected"
+                                            : entry.status.name + ": " + device->status().note);
+    }
     entry.status = device->status();
     for (int b = 0; b < kMaxDeviceButtons; ++b) {
       if ((reading.pressed & (1u << b)) == 0) continue;
@@ -52,6 +51,13 @@ void InputDevices::Update(double now_s, double wall_dt) {
     p_.ui.devices.last_used = static_cast<int>(device->kind());
     p_.gripper.Nudge(r[kTeleopX], r[kTeleopY], r[kTeleopZ], r[kTeleopYaw], r[kTeleopTilt], wall_dt);
   }
+  // After the devices' lines: the input file's first problem must be seen.
+  if (!problems_shown_ && !problems_.empty()) {
+    std::string line = problems_.front();
+    if (problems_.size() > 1) line += " (and " + std::to_string(problems_.size() - 1) + " more on stderr)";
+    p_.ui.Error(line);
+  }
+  problems_shown_ = true;
 }
 
 void InputDevices::Act(DeviceAction action) {

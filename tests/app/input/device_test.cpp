@@ -29,18 +29,20 @@ using test::Motion;
 using test::ScriptedGamepad;
 using test::ScriptedSpnav;
 
-const std::string kScenes = STICTION_SOURCE_DIR "/assets/scenes";
-constexpr double kSpeed = 0.15, kTurnRate = 0.8;  // GripperSession's keyboard rates [m/s], [rad/s].
+const std::string kDeviceScenes = STICTION_SOURCE_DIR "/assets/scenes";
+// The rates at full deflection and sensitivity 1 are GripperSession's
+// keyboard rates, kKeyboardSpeed (0.15 m/s) and kKeyboardTurnRate (0.8 rad/s).
+static_assert(kKeyboardSpeed == 0.15 && kKeyboardTurnRate == 0.8, "docs/teleop.md gives these rates");
 
 // A scene's grippers in a GripperSession (no window), the devices driving
 // it, and the GripperCommands the App would be (takes counted).
-class Rig final : public GripperCommands {
+class DeviceRig final : public GripperCommands {
  public:
-  explicit Rig(const std::string& scene_file, const std::string& config = "")
+  explicit DeviceRig(const std::string& scene_file, const std::string& config = "")
       : director_(scene_, ui_) {
     std::filesystem::create_directories(takes_dir_);
-    scene_.sim = std::make_unique<Simulation>(Simulation::FromFile(kScenes + "/" + scene_file));
-    scene_.path = kScenes + "/" + scene_file;
+    scene_.sim = std::make_unique<Simulation>(Simulation::FromFile(kDeviceScenes + "/" + scene_file));
+    scene_.path = kDeviceScenes + "/" + scene_file;
     session_ = std::make_unique<GripperSession>(scene_, ui_, director_, takes_dir_.string());
     EXPECT_EQ(session_->SetUp(), "");
     devices_ = std::make_unique<InputDevices>(InputDevices::Parts{ui_, *session_, *this}, config);
@@ -48,7 +50,7 @@ class Rig final : public GripperCommands {
     devices_->SetDevice(std::make_unique<GamepadDevice>(std::make_unique<ScriptedGamepad>(&pad)));
     pad.connected = false;
   }
-  ~Rig() override {
+  ~DeviceRig() override {
     session_->CloseAutosaveAtExit();
     std::filesystem::remove_all(takes_dir_);
   }
@@ -92,7 +94,7 @@ class Rig final : public GripperCommands {
 constexpr double kHalfThroughDeadZone = 0.4 / 0.9;
 
 TEST(DeviceSpaceMouseTest, ScriptedMotionMovesTheTargetAsMapped) {
-  Rig rig("welcome.yaml");  // An arm: the target tilts too.
+  DeviceRig rig("welcome.yaml");  // An arm: the target tilts too.
   rig.session().SetTeleop(true);
   rig.settings(DeviceKind::kSpaceMouse).sensitivity = 2.0;
   const double dt = 0.05;
@@ -102,7 +104,7 @@ TEST(DeviceSpaceMouseTest, ScriptedMotionMovesTheTargetAsMapped) {
   rig.spnav.events = {Motion(0, 0, 175, 0, 0, 0)};
   rig.devices().Update(0.0, dt);
   EXPECT_TRUE(rig.ui().devices[DeviceKind::kSpaceMouse].status.connected);
-  EXPECT_NEAR(rig.target().x - before.x, kSpeed * 2.0 * kHalfThroughDeadZone * dt, 1e-12);
+  EXPECT_NEAR(rig.target().x - before.x, kKeyboardSpeed * 2.0 * kHalfThroughDeadZone * dt, 1e-12);
   EXPECT_NEAR(rig.target().y, before.y, 1e-12);
   EXPECT_NEAR(rig.target().z, before.z, 1e-12);
   EXPECT_EQ(rig.ui().devices.last_used, static_cast<int>(DeviceKind::kSpaceMouse));
@@ -110,24 +112,24 @@ TEST(DeviceSpaceMouseTest, ScriptedMotionMovesTheTargetAsMapped) {
   // No new event: the deflection holds, and moves it again.
   before = rig.target();
   rig.devices().Update(0.02, dt);
-  EXPECT_NEAR(rig.target().x - before.x, kSpeed * 2.0 * kHalfThroughDeadZone * dt, 1e-12);
+  EXPECT_NEAR(rig.target().x - before.x, kKeyboardSpeed * 2.0 * kHalfThroughDeadZone * dt, 1e-12);
 
   // Left (spnav x < 0) is +y, lift (spnav y > 0) +z, twist (ry) yaw, tilt (rx) tilt.
   before = rig.target();
   rig.spnav.events = {Motion(-350, 350, 0, 175, -350, 0)};
   rig.devices().Update(0.04, dt);
   EXPECT_NEAR(rig.target().x, before.x, 1e-12);
-  EXPECT_NEAR(rig.target().y - before.y, kSpeed * 2.0 * dt, 1e-12);
-  EXPECT_NEAR(rig.target().z - before.z, kSpeed * 2.0 * dt, 1e-12);
-  EXPECT_NEAR(rig.target().yaw - before.yaw, -kTurnRate * 2.0 * dt, 1e-12);
-  EXPECT_NEAR(rig.target().tilt - before.tilt, kTurnRate * 2.0 * kHalfThroughDeadZone * dt, 1e-12);
+  EXPECT_NEAR(rig.target().y - before.y, kKeyboardSpeed * 2.0 * dt, 1e-12);
+  EXPECT_NEAR(rig.target().z - before.z, kKeyboardSpeed * 2.0 * dt, 1e-12);
+  EXPECT_NEAR(rig.target().yaw - before.yaw, -kKeyboardTurnRate * 2.0 * dt, 1e-12);
+  EXPECT_NEAR(rig.target().tilt - before.tilt, kKeyboardTurnRate * 2.0 * kHalfThroughDeadZone * dt, 1e-12);
 
   // Axis lock: z locked, the same deflection moves everything but z.
   rig.settings(DeviceKind::kSpaceMouse).locked[kTeleopZ] = true;
   before = rig.target();
   rig.devices().Update(0.06, dt);
   EXPECT_NEAR(rig.target().z, before.z, 1e-12);
-  EXPECT_NEAR(rig.target().y - before.y, kSpeed * 2.0 * dt, 1e-12);
+  EXPECT_NEAR(rig.target().y - before.y, kKeyboardSpeed * 2.0 * dt, 1e-12);
 
   // Inside the dead zone (20 / 350 < 0.1): nothing moves.
   before = rig.target();
@@ -145,7 +147,7 @@ TEST(DeviceSpaceMouseTest, ScriptedMotionMovesTheTargetAsMapped) {
 }
 
 TEST(DeviceSpaceMouseTest, NoMotionWithoutTeleopFocus) {
-  Rig rig("grasp_box.yaml");
+  DeviceRig rig("grasp_box.yaml");
   const GripperPose before = rig.target();
   rig.spnav.events = {Motion(0, 0, 350, 0, 0, 0)};
   rig.devices().Update(0.0, 0.05);
@@ -153,7 +155,7 @@ TEST(DeviceSpaceMouseTest, NoMotionWithoutTeleopFocus) {
 }
 
 TEST(DeviceSpaceMouseTest, ButtonsToggleTheGraspAndTheTake) {
-  Rig rig("grasp_box.yaml");
+  DeviceRig rig("grasp_box.yaml");
   rig.session().SetTeleop(true);
   ASSERT_NE(rig.session().controller()->grip(), GripState::kClosed);
   rig.spnav.events = {Button(0, true), Button(0, false)};  // Pressed and let go within one frame.
@@ -182,7 +184,7 @@ TEST(DeviceSpaceMouseTest, ButtonsToggleTheGraspAndTheTake) {
 }
 
 TEST(DeviceSpaceMouseTest, NextGripperButtonMovesTeleopToTheNextGripper) {
-  Rig rig("two_arm_stack.yaml");
+  DeviceRig rig("two_arm_stack.yaml");
   ASSERT_GE(rig.session().num_grippers(), 2);
   rig.session().SetTeleop(true);
   EXPECT_EQ(rig.session().selected(), 0);
@@ -201,7 +203,7 @@ TEST(DeviceSpaceMouseTest, NoDaemonIsANoteAndItReconnectsLater) {
   for (double a : r.axes) EXPECT_EQ(a, 0);
 
   // In the viewer: a note in the Device row, no error in the message line.
-  Rig rig("grasp_box.yaml");
+  DeviceRig rig("grasp_box.yaml");
   rig.devices().SetDevice(std::make_unique<SpaceMouseDevice>(MakeLibspnavSource()));
   rig.session().SetTeleop(true);
   rig.devices().Update(0.0, 0.02);
@@ -233,7 +235,7 @@ TEST(DeviceSpaceMouseTest, NoDaemonIsANoteAndItReconnectsLater) {
 }
 
 TEST(DeviceGamepadTest, ScriptedStateMovesTheTargetAsMapped) {
-  Rig rig("welcome.yaml");
+  DeviceRig rig("welcome.yaml");
   rig.session().SetTeleop(true);
   rig.pad.connected = true;
   rig.pad.state = test::RestingPad();
@@ -246,16 +248,16 @@ TEST(DeviceGamepadTest, ScriptedStateMovesTheTargetAsMapped) {
   rig.devices().Update(0.0, dt);
   EXPECT_TRUE(rig.ui().devices[DeviceKind::kGamepad].status.connected);
   EXPECT_EQ(rig.ui().devices[DeviceKind::kGamepad].status.name, "gamepad 'Scripted Pad'");
-  EXPECT_NEAR(rig.target().x - before.x, kSpeed * dt, 1e-12);
+  EXPECT_NEAR(rig.target().x - before.x, kKeyboardSpeed * dt, 1e-12);
   EXPECT_NEAR(rig.target().y, before.y, 1e-12);
-  EXPECT_NEAR(rig.target().yaw - before.yaw, kTurnRate * kHalfThroughDeadZone * dt, 1e-12);
-  EXPECT_NEAR(rig.target().tilt - before.tilt, kTurnRate * dt, 1e-12);
+  EXPECT_NEAR(rig.target().yaw - before.yaw, kKeyboardTurnRate * kHalfThroughDeadZone * dt, 1e-12);
+  EXPECT_NEAR(rig.target().tilt - before.tilt, kKeyboardTurnRate * dt, 1e-12);
 
   // Sensitivity 0.5 halves the rate.
   rig.settings(DeviceKind::kGamepad).sensitivity = 0.5;
   before = rig.target();
   rig.devices().Update(0.02, dt);
-  EXPECT_NEAR(rig.target().x - before.x, 0.5 * kSpeed * dt, 1e-12);
+  EXPECT_NEAR(rig.target().x - before.x, 0.5 * kKeyboardSpeed * dt, 1e-12);
 
   // A held: one toggle, not one per frame.
   rig.pad.state = test::RestingPad();
@@ -264,12 +266,21 @@ TEST(DeviceGamepadTest, ScriptedStateMovesTheTargetAsMapped) {
   rig.devices().Update(0.06, dt);
   EXPECT_EQ(rig.session().controller()->grip(), GripState::kClosed);
 
-  // Pulled out: a note, and nothing moves.
+  // Pulled out: a note, said in the message line (not as an error), and nothing moves.
   rig.pad.connected = false;
+  before = rig.target();
+  rig.pad.state.axes[GLFW_GAMEPAD_AXIS_LEFT_Y] = -1.0f;
   rig.devices().Update(0.08, dt);
   EXPECT_FALSE(rig.ui().devices[DeviceKind::kGamepad].status.connected);
   EXPECT_EQ(rig.ui().devices[DeviceKind::kGamepad].status.note, "gamepad disconnected");
+  EXPECT_EQ(rig.ui().message, "gamepad 'Scripted Pad': gamepad disconnected");
   EXPECT_FALSE(rig.ui().message_is_error);
+  EXPECT_EQ(rig.target().x, before.x);
+  // Plugged in again: picked up at the next frame.
+  rig.pad.connected = true;
+  rig.devices().Update(0.10, dt);
+  EXPECT_EQ(rig.ui().message, "gamepad 'Scripted Pad' connected");
+  EXPECT_GT(rig.target().x, before.x);
 }
 
 TEST(DeviceConfigTest, RemapsKeysAndDevices) {
@@ -353,7 +364,7 @@ TEST(DeviceConfigTest, MissingFileMeansDefaultsAndTheViewerShowsTheFirstProblem)
 
   const std::filesystem::path path = stiction::test::FreshTempPath("device_config", "input.ini");
   std::ofstream(path) << "# mine\nkey.teleop.x+ = I\nspacemouse.dead_zone = 2\n";
-  Rig rig("grasp_box.yaml", path.string());
+  DeviceRig rig("grasp_box.yaml", path.string());
   EXPECT_EQ(rig.ui().keys.Find(GLFW_KEY_I, true), KeyAction::kTeleopXPlus);
   rig.devices().Update(0.0, 0.02);
   EXPECT_TRUE(rig.ui().message_is_error);
