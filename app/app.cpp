@@ -187,7 +187,9 @@ void App::Frame() {
 void App::PollInput(double wall_dt) {
   glfwPollEvents();  // The input callbacks run inside.
   input_.Update(wall_dt);  // Keys held in teleop move the target.
-  devices_.Update(Now(), wall_dt);  // So do a SpaceMouse's and a gamepad's deflections.
+  // So do a SpaceMouse's and a gamepad's deflections; scripted runs (the
+  // benchmark, --headless-frames) take no device input.
+  if (!options_.benchmark && options_.headless_frames == 0) devices_.Update(Now(), wall_dt);
   // Scene loads the panels asked for: here, never while a panel still reads
   // the old simulation.
   if (!ui_.pending_open.empty()) {
