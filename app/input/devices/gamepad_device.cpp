@@ -55,13 +55,13 @@ SixDofReading GamepadDevice::Poll(double /*now_s*/) {
     // keeps its joystick list current from the connect/disconnect events).
     const bool was_connected = id_ >= 0;
     id_ = source_->FindGamepad();
-    held_ = 0;
     if (id_ < 0 || !source_->State(id_, &state)) {
       id_ = -1;
       status_ = DeviceStatus{false, "gamepad", was_connected ? "gamepad disconnected" : "no gamepad connected"};
       return SixDofReading();
     }
     status_ = DeviceStatus{true, "gamepad '" + source_->Name(id_) + "'", ""};
+    held_ = GamepadReading(state).held;  // A button already down when it connects is not a press.
   }
   SixDofReading r = GamepadReading(state);
   r.pressed = r.held & ~held_;

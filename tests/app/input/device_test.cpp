@@ -276,11 +276,15 @@ TEST(DeviceGamepadTest, ScriptedStateMovesTheTargetAsMapped) {
   EXPECT_EQ(rig.ui().message, "gamepad 'Scripted Pad': gamepad disconnected");
   EXPECT_FALSE(rig.ui().message_is_error);
   EXPECT_EQ(rig.target().x, before.x);
-  // Plugged in again: picked up at the next frame.
+  // Plugged in again: picked up at the next frame; A, already down as it
+  // connects, is not a press.
+  ASSERT_EQ(rig.pad.state.buttons[GLFW_GAMEPAD_BUTTON_A], GLFW_PRESS);
+  const GripState grip = rig.session().controller()->grip();
   rig.pad.connected = true;
   rig.devices().Update(0.10, dt);
   EXPECT_EQ(rig.ui().message, "gamepad 'Scripted Pad' connected");
   EXPECT_GT(rig.target().x, before.x);
+  EXPECT_EQ(rig.session().controller()->grip(), grip);
 }
 
 TEST(DeviceConfigTest, RemapsKeysAndDevices) {
