@@ -220,6 +220,17 @@ InputConfig ParseInputConfig(const std::string& text, const std::string& path, s
   return config;
 }
 
+std::string FormatDeviceSettings(const DeviceMapping& m) {
+  const std::string prefix = std::string(DeviceKindName(m.kind)) + ".";
+  std::string locks;
+  for (int a = 0; a < kNumTeleopAxes; ++a) {
+    if (m.settings.locked[static_cast<std::size_t>(a)]) locks += (locks.empty() ? "" : ", ") + std::string(TeleopAxisName(a));
+  }
+  return prefix + StringPrintf("sensitivity = %.3g\n", m.settings.sensitivity) + prefix +
+         StringPrintf("dead_zone = %.3g\n", m.settings.dead_zone) + prefix + "lock = " +
+         (locks.empty() ? "none" : locks) + "\n";
+}
+
 InputConfig LoadInputConfig(const std::string& path, std::vector<std::string>* problems) {
   problems->clear();
   if (path.empty()) return InputConfig();

@@ -30,6 +30,11 @@ std::string InputConfigPathBeside(const std::string& viewer_settings_path);
 /// kept".
 InputConfig LoadInputConfig(const std::string& path, std::vector<std::string>* problems);
 
+/// The input file's lines for `mapping`'s settings (sensitivity, dead zone,
+/// locks), e.g. "spacemouse.sensitivity = 1.5\n…": what the Device rows copy
+/// to the clipboard so that a tuning made in the viewer can be kept.
+std::string FormatDeviceSettings(const DeviceMapping& mapping);
+
 /// Parses `text` as if read from a file named `path` (the tests).
 InputConfig ParseInputConfig(const std::string& text, const std::string& path, std::vector<std::string>* problems);
 

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "app/input/input_config.h"
 #include "app/teleop/gripper_session.h"
 #include "app/ui/ui_metrics.h"
 
@@ -80,6 +81,11 @@ void DrawDeviceRows(UiState* ui) {
   }
   ImGui::TextDisabled("buttons: %s", buttons.empty() ? "none" : buttons.c_str());
   ImGui::TextDisabled("motion in teleop focus only; remap in input.ini (docs/teleop.md)");
+  if (ImGui::SmallButton("copy as input.ini lines")) {
+    ImGui::SetClipboardText(FormatDeviceSettings(m).c_str());
+    ui->Info("copied the " + std::string(labels[d.shown == 1 ? 1 : 0]) +
+             "'s settings as input.ini lines: paste them into the input file to keep them");
+  }
   ImGui::PopTextWrapPos();
   ImGui::TreePop();
 }

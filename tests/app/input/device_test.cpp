@@ -326,6 +326,23 @@ TEST(DeviceConfigTest, RemapsKeysAndDevices) {
   EXPECT_TRUE(found);
 }
 
+TEST(DeviceConfigTest, SettingsCopiedFromTheDeviceRowsReadBackTheSame) {
+  DeviceMapping tuned = DefaultGamepadMapping();
+  tuned.settings.sensitivity = 1.75;
+  tuned.settings.dead_zone = 0.25;
+  tuned.settings.locked[kTeleopZ] = true;
+  tuned.settings.locked[kTeleopYaw] = true;
+  const std::string lines = FormatDeviceSettings(tuned);
+  EXPECT_EQ(lines, "gamepad.sensitivity = 1.75\ngamepad.dead_zone = 0.25\ngamepad.lock = z, yaw\n");
+  std::vector<std::string> problems;
+  const InputConfig c = ParseInputConfig(lines, "input.ini", &problems);
+  EXPECT_TRUE(problems.empty());
+  EXPECT_EQ(c.gamepad.settings.sensitivity, 1.75);
+  EXPECT_EQ(c.gamepad.settings.dead_zone, 0.25);
+  EXPECT_EQ(c.gamepad.settings.locked, tuned.settings.locked);
+  EXPECT_EQ(c.spacemouse.settings.sensitivity, 1.0);  // The other device untouched.
+}
+
 TEST(DeviceConfigTest, BadEntriesNameFileLineAndKeyAndKeepTheDefault) {
   std::vector<std::string> problems;
   const InputConfig c = ParseInputConfig(
