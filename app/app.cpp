@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app/debug_glyphs.h"
+#include "app/input/input_config.h"
 #include "app/record/screenshot.h"
 #include "app/record/termination_signals.h"
 #include "app/render/pressure_patches.h"
@@ -80,6 +81,7 @@ App::App(const AppOptions& options)
       physics_(scene_, ui_, perturber_, gripper_, video_, options_),
       timeline_(scene_, ui_, physics_, gripper_, video_, [this](const std::string& path) { return StartRecording(path); }),
       input_({ui_, layout_, director_, perturber_, inspector_, gripper_, physics_, *this, *this}),
+      devices_({ui_, gripper_, *this}, options_.no_settings ? std::string() : InputConfigPathBeside(options_.settings_path)),
       capture_(renderer_, ui_, options_.screenshot_dir) {
   UpdateUiScale();  // The scale only (ImGui is not up yet): the first layout and camera fit use it.
   // A headless video never goes back: it keeps no states.
@@ -185,6 +187,9 @@ void App::Frame() {
 void App::PollInput(double wall_dt) {
   glfwPollEvents();  // The input callbacks run inside.
   input_.Update(wall_dt);  // Keys held in teleop move the target.
+  // So do a SpaceMouse's and a gamepad's deflections; scripted runs (the
+  // benchmark, --headless-frames) take no device input.
+  if (!options_.benchmark && options_.headless_frames == 0) devices_.Update(Now(), wall_dt);
   // Scene loads the panels asked for: here, never while a panel still reads
   // the old simulation.
   if (!ui_.pending_open.empty()) {

@@ -13,6 +13,7 @@
 //   PhysicsLoop        pause, the frame's steps, Step (the only place a step is taken), the timeline's states
 //   TimelineSession    a video of a past range of the timeline, a branch saved as a command file
 //   InputController    mouse and keys, routed to the parts below
+//   InputDevices       SpaceMouse and gamepad teleop, the user's key map
 //   BodyPerturber      the selected body and the perturbation spring
 //   ContactInspector   the contact the inspector shows
 //   CameraDirector     the camera: scene key, fit, keyframes, tracking
@@ -42,6 +43,7 @@
 #include "app/contact_inspector.h"
 #include "app/frame_timer.h"
 #include "app/input/body_perturber.h"
+#include "app/input/devices/input_devices.h"
 #include "app/input/input_controller.h"
 #include "app/physics_loop.h"
 #include "app/record/frame_capture.h"
@@ -154,6 +156,7 @@ class App final : public AppCommands, public GripperCommands {
 
   // ---- The parts, for the panels, the tests and the benchmark. ----
   InputController& input() { return input_; }
+  InputDevices& devices() { return devices_; }
   PhysicsLoop& physics() { return physics_; }
   CameraDirector& director() { return director_; }
   const BodyPerturber& perturber() const { return perturber_; }
@@ -243,6 +246,7 @@ class App final : public AppCommands, public GripperCommands {
   PhysicsLoop physics_;
   TimelineSession timeline_;
   InputController input_;
+  InputDevices devices_;
   FrameCapture capture_;
   FrameTimer timer_;
   std::unique_ptr<ImGuiLayer> imgui_;

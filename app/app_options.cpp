@@ -60,7 +60,8 @@ std::string AppUsage() {
          "                           (default: time,scene)\n"
          "  --caption TEXT           a caption line burned into videos (shown unless --overlay leaves out caption)\n"
          "  --no-panels              start with both panel columns hidden (Tab, Shift+Tab show them)\n"
-         "  --no-settings            neither read nor write the remembered window and panel layout\n"
+         "  --no-settings            neither read nor write the remembered window and panel layout,\n"
+         "                           nor read the key map (input.ini beside viewer.ini; docs/teleop.md)\n"
          "  -h, --help               this text\n";
 }
 

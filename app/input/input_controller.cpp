@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "app/ui/imgui_layer.h"
 #include "app/ui/status_line.h"
@@ -43,13 +44,18 @@ void InputController::Detach(GLFWwindow* window) { glfwSetWindowUserPointer(wind
 // ---------------------------------------------------------------- keys
 
 void InputController::HandleKey(int key, int action, int mods) {
-  for (int i = 0; i < 10; ++i) {
+  const KeyMap& keys = p_.ui.keys;
+  for (int i = 0; i < kNumMotionKeys; ++i) {
     // A release always counts (the press may have gone to a text field).
-    if (key == kMotionKeys[i] && action == GLFW_RELEASE) held_[i] = false;
+    const auto motion = static_cast<KeyAction>(static_cast<int>(KeyAction::kTeleopXPlus) + i);
+    if (action == GLFW_RELEASE && keys.Is(motion, key)) held_[i] = false;
   }
   if (action == GLFW_RELEASE) return;
   if (ImGuiLayer::WantsKeyboard()) return;  // Typing into a field.
-  if (action == GLFW_REPEAT && key != GLFW_KEY_RIGHT && key != GLFW_KEY_LEFT) return;
+  if (action == GLFW_REPEAT) {  // Only stepping repeats.
+    const std::optional<KeyAction> a = p_.gripper.teleop() ? std::nullopt : keys.Find(key, /*teleop=*/false);
+    if (a != KeyAction::kStep && a != KeyAction::kStepBack) return;
+  }
   if (p_.gripper.teleop()) {
     TeleopKey(key);
   } else {
@@ -61,35 +67,39 @@ void InputController::ViewerKey(int key, int mods) {
   const bool ctrl = (mods & GLFW_MOD_CONTROL) != 0;
   AppCommands& commands = p_.commands;
   LayoutSettings& layout = p_.ui.settings.layout;
-  switch (key) {
-    case GLFW_KEY_SPACE: commands.TogglePause(); break;
-    case GLFW_KEY_RIGHT: commands.StepOnce(); break;
-    case GLFW_KEY_LEFT: commands.StepBack(); break;
-    case GLFW_KEY_BACKSPACE: commands.ResetSimulation(); break;
-    case GLFW_KEY_EQUAL:
-    case GLFW_KEY_KP_ADD: commands.SetRealTimeFactor(p_.physics.clock().real_time_factor() * 2); break;
-    case GLFW_KEY_MINUS:
-    case GLFW_KEY_KP_SUBTRACT: commands.SetRealTimeFactor(p_.physics.clock().real_time_factor() / 2); break;
-    case GLFW_KEY_L:
-      if (ctrl) commands.ReloadScene();
-      break;
-    case GLFW_KEY_P:
-      if (ctrl) commands.RequestScreenshot();
-      break;
-    case GLFW_KEY_V:
+  // Fixed: Ctrl+L, Ctrl+P and Tab (not in the key map).
+  if (ctrl && key == GLFW_KEY_L) {
+    commands.ReloadScene();
+    return;
+  }
+  if (ctrl && key == GLFW_KEY_P) {
+    commands.RequestScreenshot();
+    return;
+  }
+  if (key == GLFW_KEY_TAB) {  // As in MuJoCo's simulate: Tab the left column, Shift+Tab the right.
+    if ((mods & GLFW_MOD_SHIFT) != 0) {
+      layout.show_right = !layout.show_right;
+    } else {
+      layout.show_left = !layout.show_left;
+    }
+    return;
+  }
+  const std::optional<KeyAction> action = p_.ui.keys.Find(key, /*teleop=*/false);
+  if (!action) return;
+  switch (*action) {
+    case KeyAction::kPause: commands.TogglePause(); break;
+    case KeyAction::kStep: commands.StepOnce(); break;
+    case KeyAction::kStepBack: commands.StepBack(); break;
+    case KeyAction::kReset: commands.ResetSimulation(); break;
+    case KeyAction::kFaster: commands.SetRealTimeFactor(p_.physics.clock().real_time_factor() * 2); break;
+    case KeyAction::kSlower: commands.SetRealTimeFactor(p_.physics.clock().real_time_factor() / 2); break;
+    case KeyAction::kRecordVideo:
       if (!ctrl) commands.ToggleRecording();
       break;
-    case GLFW_KEY_TAB:  // As in MuJoCo's simulate: Tab the left column, Shift+Tab the right.
-      if ((mods & GLFW_MOD_SHIFT) != 0) {
-        layout.show_right = !layout.show_right;
-      } else {
-        layout.show_left = !layout.show_left;
-      }
-      break;
-    case GLFW_KEY_F1: p_.ui.show_help = !p_.ui.show_help; break;
-    case GLFW_KEY_F2: p_.ui.show_info = !p_.ui.show_info; break;
-    case GLFW_KEY_T: p_.gripper_commands.SetTeleop(true); break;
-    case GLFW_KEY_ESCAPE:
+    case KeyAction::kHelp: p_.ui.show_help = !p_.ui.show_help; break;
+    case KeyAction::kInfo: p_.ui.show_info = !p_.ui.show_info; break;
+    case KeyAction::kTeleop: p_.gripper_commands.SetTeleop(true); break;
+    case KeyAction::kDeselect:
       p_.perturber.Deselect();
       p_.inspector.Select(-1);
       break;
@@ -113,21 +123,24 @@ void InputController::Update(double wall_dt) {
 }
 
 void InputController::TeleopKey(int key) {
-  for (int i = 0; i < 10; ++i) {
-    if (key == kMotionKeys[i]) held_[i] = true;
+  const KeyMap& keys = p_.ui.keys;
+  for (int i = 0; i < kNumMotionKeys; ++i) {
+    if (keys.Is(static_cast<KeyAction>(static_cast<int>(KeyAction::kTeleopXPlus) + i), key)) held_[i] = true;
   }
-  switch (key) {
-    case GLFW_KEY_ESCAPE: p_.gripper_commands.SetTeleop(false); break;
-    case GLFW_KEY_T: p_.gripper.TeleopNextGripper(); break;  // Several grippers: the next one.
-    case GLFW_KEY_G:
+  const std::optional<KeyAction> action = keys.Find(key, /*teleop=*/true);
+  if (!action) return;  // Swallowed: viewer shortcuts are off while teleoperating.
+  switch (*action) {
+    case KeyAction::kTeleopLeave: p_.gripper_commands.SetTeleop(false); break;
+    case KeyAction::kTeleopNext: p_.gripper.TeleopNextGripper(); break;  // Several grippers: the next one.
+    case KeyAction::kTeleopGrasp:
       if (const GripperController* gripper = p_.gripper.controller()) {
         p_.gripper_commands.SetGripClosed(gripper->grip() != GripState::kClosed);
       }
       break;
     // Recording a take is what one teleoperates for: V starts and stops a
     // video without leaving teleop.
-    case GLFW_KEY_V: p_.commands.ToggleRecording(); break;
-    default: break;  // Swallowed: viewer shortcuts are off while teleoperating.
+    case KeyAction::kTeleopRecord: p_.commands.ToggleRecording(); break;
+    default: break;
   }
 }
 

@@ -54,8 +54,9 @@ class InputController {
   /// while ImGui has keyboard focus (a text field is being edited).
   void HandleKey(int key, int action, int mods);
   /// Once per frame, `wall_dt` [s] after the last: in teleop focus, the
-  /// held motion keys move the target (W/S ±x, A/D ±y, R/F ±z, Q/E yaw,
-  /// Z/X an arm's tilt) at the keyboard rates (GripperSession::Nudge).
+  /// held motion keys move the target (by default W/S ±x, A/D ±y, R/F ±z,
+  /// Q/E yaw, Z/X an arm's tilt; UiState::keys) at the keyboard rates
+  /// (GripperSession::Nudge).
   void Update(double wall_dt);
   /// time_s: event time [s] (double-click detection).
   void HandleMouseButton(int button, int action, int mods, double time_s);
@@ -89,10 +90,8 @@ class InputController {
   int drag_mods_ = 0;
   double last_press_time_[3] = {-1, -1, -1};
   double last_press_x_[3] = {0, 0, 0}, last_press_y_[3] = {0, 0, 0};
-  // The teleop motion keys held down: W S A D R F Q E Z X.
-  static constexpr int kMotionKeys[10] = {GLFW_KEY_W, GLFW_KEY_S, GLFW_KEY_A, GLFW_KEY_D, GLFW_KEY_R,
-                                          GLFW_KEY_F, GLFW_KEY_Q, GLFW_KEY_E, GLFW_KEY_Z, GLFW_KEY_X};
-  bool held_[10] = {};
+  // The teleop motion actions held down (KeyAction kTeleopXPlus + i).
+  bool held_[kNumMotionKeys] = {};
 };
 
 }  // namespace stiction::app

@@ -14,8 +14,6 @@ namespace stiction::app {
 namespace {
 
 constexpr double kScrollHeight = 0.01;  // Target height change per scroll notch [m].
-constexpr double kKeyboardSpeed = 0.15;   // Keyboard teleop: the target's speed along an axis [m/s].
-constexpr double kKeyboardTurnRate = 0.8;  // ... and its yaw and tilt rate [rad/s].
 
 }  // namespace
 

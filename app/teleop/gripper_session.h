@@ -35,6 +35,11 @@ struct CommandReplay {
   CommandPlayer player;
 };
 
+/// Keyboard (and input device, times its sensitivity) teleop: the target's
+/// speed along an axis [m/s] and its yaw and tilt rate [rad/s] (Nudge).
+inline constexpr double kKeyboardSpeed = 0.15;
+inline constexpr double kKeyboardTurnRate = 0.8;
+
 class GripperSession {
  public:
   /// `scene`, `ui` and `director` (a command file's camera keyframes go to

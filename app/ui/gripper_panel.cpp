@@ -9,6 +9,8 @@
 #include <string>
 #include <utility>
 
+#include "app/input/key_bindings.h"
+#include "app/ui/device_panel.h"
 #include "app/ui/timeline_plots.h"
 #include "app/ui/ui_metrics.h"
 #include "engine/common/text.h"
@@ -98,16 +100,19 @@ void PushGraspPlots(const GraspReadout& readout, GripperUi* plots) {
 namespace {
 
 // Teleop focus, its gestures while it is on, and the target and actual poses.
-void DrawTeleopRows(const GripperView& view, GripperCommands* commands) {
+void DrawTeleopRows(const GripperView& view, const KeyMap& keys, GripperCommands* commands) {
   bool teleop = view.teleop;
-  if (ImGui::Checkbox("Teleop focus (T, Esc leaves)", &teleop)) commands->SetTeleop(teleop);
+  const std::string label = "Teleop focus (" + FirstKeyName(keys, KeyAction::kTeleop) + ", " +
+                            FirstKeyName(keys, KeyAction::kTeleopLeave) + " leaves)###teleop";
+  if (ImGui::Checkbox(label.c_str(), &teleop)) commands->SetTeleop(teleop);
   if (view.teleop) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("drag: move in x-y   Shift+drag or scroll: height");
-    ImGui::TextDisabled(view.can_tilt ? "keys: W/S x, A/D y, R/F z, Q/E yaw, Z/X tilt"
-                                      : "keys: W/S x, A/D y, R/F z, Q/E yaw");
-    ImGui::TextDisabled(view.can_tilt ? "Ctrl+drag: yaw   Alt+drag: tilt   G: open/close   right drag: camera"
-                                      : "Ctrl+drag: yaw   G: open/close   right drag: camera");
+    ImGui::TextDisabled("keys: %s", MotionKeysText(keys, view.can_tilt).c_str());
+    const std::string grasp = FirstKeyName(keys, KeyAction::kTeleopGrasp);
+    ImGui::TextDisabled(view.can_tilt ? "Ctrl+drag: yaw   Alt+drag: tilt   %s: open/close   right drag: camera"
+                                      : "Ctrl+drag: yaw   %s: open/close   right drag: camera",
+                        grasp.c_str());
     ImGui::PopTextWrapPos();
   }
   constexpr double kDeg = 57.29577951308232;
@@ -122,9 +127,11 @@ void DrawTeleopRows(const GripperView& view, GripperCommands* commands) {
 }
 
 // Open/close and the grip force.
-void DrawGripRow(const GripperView& view, GripperCommands* commands) {
+void DrawGripRow(const GripperView& view, const KeyMap& keys, GripperCommands* commands) {
   const bool closed = view.grip == GripState::kClosed;
-  if (ImGui::Button(closed ? "Open (G)" : "Close (G)")) commands->SetGripClosed(!closed);
+  const std::string label =
+      std::string(closed ? "Open (" : "Close (") + FirstKeyName(keys, KeyAction::kTeleopGrasp) + ")###grip";
+  if (ImGui::Button(label.c_str())) commands->SetGripClosed(!closed);
   ImGui::SameLine();
   if (view.grip_force_limited) {
     float force = static_cast<float>(view.grip_force);
@@ -256,8 +263,9 @@ void DrawFingerPlots(const GraspReadout& g, UiState* ui) {
 void DrawGripperSection(const GripperView& view, UiState* ui, GripperCommands* commands) {
   if (!view.present) return;
   if (!view.name.empty()) ImGui::Text("gripper '%s' (in teleop, T takes the next)", view.name.c_str());
-  DrawTeleopRows(view, commands);
-  DrawGripRow(view, commands);
+  DrawTeleopRows(view, ui->keys, commands);
+  DrawGripRow(view, ui->keys, commands);
+  DrawDeviceRows(ui);
   ImGui::Separator();
   DrawRecordRows(view, ui, commands);
   ImGui::Separator();

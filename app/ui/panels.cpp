@@ -567,8 +567,8 @@ void DrawRecordingIndicator(const AppView& view, const Rect& scene) {
 
 // The teleop hint (TeleopHint) at the bottom centre of the scene view, where
 // the recording indicator goes while recording.
-void DrawTeleopHint(const AppView& view, const GripperView& gripper, const Rect& scene) {
-  const std::string hint = TeleopHint(view, gripper);
+void DrawTeleopHint(const AppView& view, const GripperView& gripper, const KeyMap& keys, const Rect& scene) {
+  const std::string hint = TeleopHint(view, gripper, keys);
   if (hint.empty()) return;
   ImDrawList* draw = ImGui::GetForegroundDrawList();
   const ImVec2 size = ImGui::CalcTextSize(hint.c_str());
@@ -635,12 +635,12 @@ void DrawHelp(UiState* ui, const Rect& scene) {
   if (ImGui::Begin("Bindings (F1)", &ui->show_help,
                    ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings)) {
     if (ImGui::BeginTable("bindings", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
-      for (const Binding& b : KeyBindings()) {
+      for (const Binding& b : KeyBindings(ui->keys, ui->devices)) {
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
-        ImGui::TextUnformatted(b.input);
+        ImGui::TextUnformatted(b.input.c_str());
         ImGui::TableSetColumnIndex(1);
-        ImGui::TextUnformatted(b.action);
+        ImGui::TextUnformatted(b.action.c_str());
       }
       ImGui::EndTable();
     }
@@ -712,14 +712,17 @@ void DrawPanels(const AppView& view, const GripperView& gripper, UiState* ui, Ap
     DrawPressureLegend(ImGui::GetBackgroundDrawList(), view.pressure_legend, layout.scene);
   }
   DrawRecordingIndicator(view, layout.scene);  // Even with the panels hidden.
-  DrawTeleopHint(view, gripper, layout.scene);
+  DrawTeleopHint(view, gripper, ui->keys, layout.scene);
   if (ui->show_help) DrawHelp(ui, layout.scene);
 }
 
-std::string TeleopHint(const AppView& view, const GripperView& gripper) {
+std::string TeleopHint(const AppView& view, const GripperView& gripper, const KeyMap& keys) {
   if (!gripper.present || gripper.teleop || view.recording || view.timeline_video) return "";
   const char* what = gripper.can_tilt ? "the arm" : "the gripper";
-  return std::string("T: take ") + what + "   drag or WASD/RF: move   G: grasp   V: record   F1: keys";
+  return FirstKeyName(keys, KeyAction::kTeleop) + ": take " + what + "   drag or " + HintMoveKeys(keys) +
+         ": move   " + FirstKeyName(keys, KeyAction::kTeleopGrasp) + ": grasp   " +
+         FirstKeyName(keys, KeyAction::kRecordVideo) + ": record   " + FirstKeyName(keys, KeyAction::kHelp) +
+         ": keys";
 }
 
 }  // namespace stiction::app

@@ -165,8 +165,8 @@ bool SolverEdited(const Simulation& sim, const SceneValues& scene);
 /// Sets ui->layout, which the App uses for the scene view.
 /// The one-line hint in the scene view of a scene with a gripper that the
 /// user is not teleoperating (issue 39: what a newcomer needs to start);
-/// "" when none is shown (teleop on, a recording).
-std::string TeleopHint(const AppView& view, const GripperView& gripper);
+/// "" when none is shown (teleop on, a recording). The keys are `keys`'s.
+std::string TeleopHint(const AppView& view, const GripperView& gripper, const KeyMap& keys = KeyMap());
 
 void DrawPanels(const AppView& view, const GripperView& gripper, UiState* ui, AppCommands* commands,
                 GripperCommands* gripper_commands);

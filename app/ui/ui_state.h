@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "app/input/devices/device_ui.h"
+#include "app/input/key_map.h"
 #include "app/record/video_overlay_options.h"
 #include "app/render/pressure_scale.h"
 #include "app/render/renderer.h"
@@ -195,6 +197,11 @@ struct UiState {
   bool message_is_error = false;
   Plots plots;
   GripperUi gripper;
+  /// The keys in effect: the defaults, or the user's input file's
+  /// (app/input/input_config.h); InputController and the F1 list read them.
+  KeyMap keys;
+  /// The input devices' status and mappings (the Gripper panel's Device rows).
+  DeviceUi devices;
 
   /// The pressure patches' colour scale this frame (the Visualization
   /// section's mode and fixed top, or the smoothed peak): what the patches
