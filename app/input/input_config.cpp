@@ -120,7 +120,7 @@ std::string ApplyDevice(const std::string& key, const std::string& value, Device
                  : "unknown SpaceMouse button '" + key.substr(7) + "' (a number from 0 to 31)";
     }
     const std::optional<DeviceAction> action = ParseDeviceAction(value);
-    if (!action) return "unknown action '" + value + "' (grasp, next_gripper, record, teleop or none)";
+    if (!action) return "unknown action '" + value + "' (grasp, next_gripper, record, teleop, keep_success, keep_failure, discard or none)";
     m->buttons[static_cast<std::size_t>(*button)] = *action;
   } else {
     return "unknown key (sensitivity, dead_zone, lock, axis.AXIS, button.BUTTON)";

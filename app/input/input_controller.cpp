@@ -140,6 +140,17 @@ void InputController::TeleopKey(int key) {
     // Recording a take is what one teleoperates for: V starts and stops a
     // video without leaving teleop.
     case KeyAction::kTeleopRecord: p_.commands.ToggleRecording(); break;
+    // Takes as demonstrations (docs/datasets.md): record, then keep or drop.
+    case KeyAction::kTeleopTake:
+      if (p_.gripper.recorder().recording()) {
+        p_.gripper_commands.StopCommandRecording();
+      } else {
+        p_.gripper_commands.StartCommandRecording();
+      }
+      break;
+    case KeyAction::kTeleopKeepSuccess: p_.gripper_commands.KeepTake(p_.ui.gripper.dataset_path, true); break;
+    case KeyAction::kTeleopKeepFailure: p_.gripper_commands.KeepTake(p_.ui.gripper.dataset_path, false); break;
+    case KeyAction::kTeleopDiscard: p_.gripper_commands.DiscardTake(); break;
     default: break;
   }
 }

@@ -49,6 +49,10 @@ std::vector<Binding> KeyBindings(const KeyMap& k, const DeviceUi& devices) {
        "effort limits)"},
       {"Teleop: " + keys(A::kTeleopNext), "Several grippers: teleoperate the next one"},
       {"Teleop: " + keys(A::kTeleopRecord), "Start / stop a recording without leaving teleop"},
+      {"Teleop: " + keys(A::kTeleopTake), "Start / stop a take (as Record / Stop: from t = 0, every gripper command)"},
+      {"Teleop: " + keys(A::kTeleopKeepSuccess) + " / " + keys(A::kTeleopKeepFailure) + " / " +
+           keys(A::kTeleopDiscard),
+       "Keep the stopped take in the dataset as a success / as a failure, or discard it (docs/datasets.md)"},
       {"Teleop: " + keys(A::kTeleopLeave), "Leave teleop focus (other keys do nothing while in it)"},
       {keys(A::kHelp), "This list"},
       {keys(A::kInfo), "Hide / show the info overlay"},

@@ -35,6 +35,10 @@ const std::vector<KeyActionInfo>& Table() {
       {KeyAction::kTeleopGrasp, "teleop.grasp", true, {GLFW_KEY_G}},
       {KeyAction::kTeleopRecord, "teleop.record_video", true, {GLFW_KEY_V}},
       {KeyAction::kTeleopNext, "teleop.next", true, {GLFW_KEY_T}},
+      {KeyAction::kTeleopTake, "teleop.take", true, {GLFW_KEY_ENTER, GLFW_KEY_KP_ENTER}},
+      {KeyAction::kTeleopKeepSuccess, "teleop.keep_success", true, {GLFW_KEY_Y}},
+      {KeyAction::kTeleopKeepFailure, "teleop.keep_failure", true, {GLFW_KEY_N}},
+      {KeyAction::kTeleopDiscard, "teleop.discard", true, {GLFW_KEY_BACKSPACE}},
       {KeyAction::kTeleopLeave, "teleop.leave", true, {GLFW_KEY_ESCAPE}},
   };
   return table;

@@ -41,6 +41,10 @@ enum class KeyAction {
   kTeleopGrasp,
   kTeleopRecord,
   kTeleopNext,
+  kTeleopTake,         ///< Start / stop a take (Record / Stop).
+  kTeleopKeepSuccess,  ///< Keep the stopped take in the dataset as a success.
+  kTeleopKeepFailure,  ///< ... as a failure.
+  kTeleopDiscard,      ///< Drop the stopped take.
   kTeleopLeave,
   kCount
 };

@@ -1469,6 +1469,32 @@ TEST(AppGripperTest, ATakeKeptAsADemoReplaysFromItsActionsBitForBit) {
   fs::remove_all(dir);
 }
 
+TEST(AppGripperTest, TeleopKeysRecordATakeAndKeepItAsADemo) {
+  const fs::path dir = test::FreshTempPath("stiction_app_take_keys", "dataset");
+  App app(GripperOptions("grasp_box.yaml"));
+  app.ui().gripper.dataset_path = (dir / "keys.hdf5").string();
+  app.Frame();
+  app.input().HandleKey(GLFW_KEY_T, GLFW_PRESS, 0);      // Teleop focus.
+  app.input().HandleKey(GLFW_KEY_ENTER, GLFW_PRESS, 0);  // The take starts (reset to t = 0).
+  ASSERT_TRUE(app.gripper().recorder().recording());
+  app.input().HandleKey(GLFW_KEY_G, GLFW_PRESS, 0);      // Close the grip.
+  for (int i = 0; i < 5; ++i) app.Frame();
+  app.input().HandleKey(GLFW_KEY_ENTER, GLFW_PRESS, 0);  // ... and stops.
+  EXPECT_FALSE(app.gripper().recorder().recording());
+  ASSERT_TRUE(app.gripper().MakeView().take_held);
+  app.input().HandleKey(GLFW_KEY_N, GLFW_PRESS, 0);      // Kept as a failure.
+  EXPECT_FALSE(app.ui().message_is_error) << app.ui().message;
+  const std::vector<DemoFileEntry> demos = ListDemos(app.ui().gripper.dataset_path);
+  ASSERT_EQ(demos.size(), 1u);
+  EXPECT_FALSE(demos[0].success);
+  EXPECT_EQ(demos[0].num_samples, 50);
+  // Backspace with nothing held: nothing happens, no error.
+  app.input().HandleKey(GLFW_KEY_BACKSPACE, GLFW_PRESS, 0);
+  EXPECT_FALSE(app.ui().message_is_error) << app.ui().message;
+  EXPECT_TRUE(app.gripper().teleop());
+  fs::remove_all(dir);
+}
+
 TEST(AppGripperTest, ReplayOptionReproducesARecording) {
   // Record a take, then start a fresh viewer with --replay FILE.
   const fs::path file = test::TempPath("stiction_app_gripper_option.yaml");

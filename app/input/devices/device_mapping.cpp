@@ -23,7 +23,10 @@ constexpr NamedAction kActions[] = {{DeviceAction::kNone, "none"},
                                     {DeviceAction::kGrasp, "grasp"},
                                     {DeviceAction::kNextGripper, "next_gripper"},
                                     {DeviceAction::kRecord, "record"},
-                                    {DeviceAction::kTeleop, "teleop"}};
+                                    {DeviceAction::kTeleop, "teleop"},
+                                    {DeviceAction::kKeepSuccess, "keep_success"},
+                                    {DeviceAction::kKeepFailure, "keep_failure"},
+                                    {DeviceAction::kDiscard, "discard"}};
 
 }  // namespace
 
@@ -95,6 +98,9 @@ DeviceMapping DefaultSpaceMouseMapping() {
   m.buttons[1] = DeviceAction::kNextGripper;
   m.buttons[2] = DeviceAction::kRecord;
   m.buttons[3] = DeviceAction::kTeleop;
+  m.buttons[4] = DeviceAction::kKeepSuccess;  // Larger SpaceMice: the takes as demonstrations.
+  m.buttons[5] = DeviceAction::kKeepFailure;
+  m.buttons[6] = DeviceAction::kDiscard;
   return m;
 }
 
@@ -112,6 +118,9 @@ DeviceMapping DefaultGamepadMapping() {
   m.buttons[5] = DeviceAction::kNextGripper;  // right bumper
   m.buttons[7] = DeviceAction::kRecord;       // start
   m.buttons[6] = DeviceAction::kTeleop;       // back
+  m.buttons[3] = DeviceAction::kKeepSuccess;  // Y
+  m.buttons[1] = DeviceAction::kKeepFailure;  // B
+  m.buttons[2] = DeviceAction::kDiscard;      // X
   return m;
 }
 

@@ -17,8 +17,10 @@ namespace stiction::app {
 enum TeleopAxis { kTeleopX, kTeleopY, kTeleopZ, kTeleopYaw, kTeleopTilt, kNumTeleopAxes };
 const char* TeleopAxisName(int axis);  ///< "x", "y", "z", "yaw", "tilt".
 
-enum class DeviceAction { kNone, kGrasp, kNextGripper, kRecord, kTeleop };
-const char* DeviceActionName(DeviceAction action);  ///< "none", "grasp", "next_gripper", "record", "teleop".
+enum class DeviceAction { kNone, kGrasp, kNextGripper, kRecord, kTeleop, kKeepSuccess, kKeepFailure, kDiscard };
+/// "none", "grasp", "next_gripper", "record", "teleop", "keep_success",
+/// "keep_failure", "discard".
+const char* DeviceActionName(DeviceAction action);
 std::optional<DeviceAction> ParseDeviceAction(std::string_view name);
 
 /// A teleop axis's source: device axis `axis` (−1: none) times `sign` (±1).

@@ -79,6 +79,9 @@ void InputDevices::Act(DeviceAction action) {
     case DeviceAction::kTeleop:
       if (g.controller() != nullptr) p_.commands.SetTeleop(!g.teleop());
       break;
+    case DeviceAction::kKeepSuccess: p_.commands.KeepTake(p_.ui.gripper.dataset_path, true); break;
+    case DeviceAction::kKeepFailure: p_.commands.KeepTake(p_.ui.gripper.dataset_path, false); break;
+    case DeviceAction::kDiscard: p_.commands.DiscardTake(); break;
   }
 }
 

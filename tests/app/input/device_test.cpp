@@ -75,12 +75,18 @@ class DeviceRig final : public GripperCommands {
   bool SaveCommandRecording(const std::string&) override { return false; }
   bool ReplayCommands(const std::string&) override { return false; }
   bool SaveBranch(const std::string&) override { return false; }
+  bool KeepTake(const std::string&, bool success) override {
+    ++(success ? takes_kept_success : takes_kept_failure);
+    return true;
+  }
+  void DiscardTake() override { ++takes_discarded; }
 
   // Takes autosave here (removed at the end), not in the working directory.
   const std::filesystem::path takes_dir_ = stiction::test::FreshTempPath("device_test", "takes");
   ScriptedSpnav::Script spnav;
   ScriptedGamepad::Script pad;
   int takes_started = 0, takes_stopped = 0;
+  int takes_kept_success = 0, takes_kept_failure = 0, takes_discarded = 0;
 
  private:
   ViewerScene scene_;
@@ -285,6 +291,34 @@ TEST(DeviceGamepadTest, ScriptedStateMovesTheTargetAsMapped) {
   EXPECT_EQ(rig.ui().message, "gamepad 'Scripted Pad' connected");
   EXPECT_GT(rig.target().x, before.x);
   EXPECT_EQ(rig.session().controller()->grip(), grip);
+}
+
+TEST(DeviceGamepadTest, StartTheTakeThenKeepOrDropItFromThePad) {
+  DeviceRig rig("grasp_box.yaml");
+  rig.session().SetTeleop(true);
+  rig.pad.connected = true;
+  const double dt = 0.05;
+  double t = 0;
+  auto press = [&](int button) {
+    rig.pad.state = test::RestingPad();
+    rig.pad.state.buttons[button] = GLFW_PRESS;
+    rig.devices().Update(t += 0.02, dt);
+    rig.pad.state = test::RestingPad();
+    rig.devices().Update(t += 0.02, dt);
+  };
+  rig.pad.state = test::RestingPad();
+  rig.devices().Update(t, dt);
+  press(GLFW_GAMEPAD_BUTTON_START);  // record: the take starts ...
+  EXPECT_EQ(rig.takes_started, 1);
+  press(GLFW_GAMEPAD_BUTTON_START);  // ... and stops.
+  EXPECT_EQ(rig.takes_stopped, 1);
+  press(GLFW_GAMEPAD_BUTTON_Y);
+  EXPECT_EQ(rig.takes_kept_success, 1);
+  press(GLFW_GAMEPAD_BUTTON_B);
+  EXPECT_EQ(rig.takes_kept_failure, 1);
+  press(GLFW_GAMEPAD_BUTTON_X);
+  EXPECT_EQ(rig.takes_discarded, 1);
+  EXPECT_EQ(rig.takes_kept_success, 1);  // Each button once, nothing else.
 }
 
 TEST(DeviceConfigTest, RemapsKeysAndDevices) {

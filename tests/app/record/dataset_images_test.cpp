@@ -43,12 +43,12 @@ double MeanAbsDifference(const std::uint8_t* a, const std::uint8_t* b, std::size
 }
 
 TEST(DatasetImagesTest, EveryRecordedStateBecomesAnImageTopRowFirst) {
-  const fs::path dir = test::FreshTempPath("stiction-dataset-images", "dir");
+  const fs::path dir = stiction::test::FreshTempPath("stiction-dataset-images", "dir");
   fs::create_directories(dir);
   const std::string file = (dir / "demos.hdf5").string();
   WritePickPlaceDemo(file, 150);
   std::string out;
-  ASSERT_EQ(test::RunCommand(std::string(STICTION_APP_EXE) + " --dataset-images " + file + " --size 48x32", &out), 0)
+  ASSERT_EQ(stiction::test::RunCommand(std::string(STICTION_APP_EXE) + " --dataset-images " + file + " --size 48x32", &out), 0)
       << out;
   EXPECT_NE(out.find("stiction: demo_0: 150 images of 48x32 written to " + file), std::string::npos) << out;
   const Demo demo = ReadDemo(file, 0);
@@ -83,7 +83,7 @@ TEST(DatasetImagesTest, EveryRecordedStateBecomesAnImageTopRowFirst) {
   EXPECT_GT(MeanAbsDifference(first, first + 149 * bytes, bytes), 1.0);
 
   // A demo the file lacks: one line naming it, exit 1; the images stay.
-  ASSERT_EQ(test::RunCommand(std::string(STICTION_APP_EXE) + " --dataset-images " + file + " --demo 3", &out), 1);
+  ASSERT_EQ(stiction::test::RunCommand(std::string(STICTION_APP_EXE) + " --dataset-images " + file + " --demo 3", &out), 1);
   EXPECT_NE(out.find("stiction: " + file + ": no demo_3 (--demo)"), std::string::npos) << out;
   EXPECT_TRUE(ListDemos(file)[0].has_images);
   fs::remove_all(dir);
