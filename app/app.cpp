@@ -647,6 +647,16 @@ bool App::ReplayCommands(const std::string& path) {
   return true;
 }
 
+bool App::ReplayDemo(const std::string& path, int index) {
+  std::optional<DemoReplay> replay = gripper_.LoadDemo(path, index);
+  if (!replay) return false;
+  // The demo ran with the scene file's parameters and its own edits.
+  scene_.sim->SetSceneParameters(replay->parameters);
+  ShowEngineParameters();
+  ResetSimulation();
+  return gripper_.PlayDemo(std::move(*replay));
+}
+
 bool App::SaveBranch(const std::string& path) { return timeline_.SaveBranch(path); }
 
 void App::ShowEngineParameters() {

@@ -130,6 +130,7 @@ class App final : public AppCommands, public GripperCommands {
     return gripper_.take_dataset().Keep(path, success);
   }
   void DiscardTake() override { gripper_.take_dataset().Discard(); }
+  bool ReplayDemo(const std::string& path, int index) override;
 
   // ---- Video. ----
   /// Starts recording to `path` (empty: stiction-YYYYMMDD-HHMMSS.mp4 in the

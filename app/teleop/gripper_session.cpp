@@ -9,6 +9,8 @@
 #include "app/render/gl.h"
 #include "app/ui/status_line.h"
 #include "engine/common/error.h"
+#include "engine/dataset/demo_file.h"
+#include "engine/scene/parameter_assignments.h"
 
 namespace stiction::app {
 namespace {
@@ -25,6 +27,7 @@ GripperSession::GripperSession(ViewerScene& scene, UiState& ui, CameraDirector& 
 std::string GripperSession::SetUp() {
   CloseAutosave();  // A take in progress keeps what it recorded on disk.
   take_dataset_.End();  // ... and is held to be kept.
+  demo_playback_.Stop();
   gripper_ = SceneGripper{};
   director_.ClearScript();
   recorder_ = CommandRecorder{};
@@ -51,6 +54,7 @@ void GripperSession::Restart() {
   if (teleop_) Hold(selected_, true);  // Rewound, the script still leaves it to the user.
   recorder_.Stop();
   take_dataset_.End();
+  demo_playback_.Stop();
   readout_ = {};
   user_commands_.clear();
   step_commands_.clear();
@@ -69,6 +73,11 @@ void GripperSession::AddGhost(Snapshot* snapshot) const {
 void GripperSession::PrepareStep() {
   std::vector<GripperCommand>& applied = last_applied_;
   applied.clear();
+  if (demo_playback_.PrepareStep(scene_.sim.get(), &gripper_)) {  // A dataset's demo drives the step.
+    step_commands_.clear();
+    user_commands_.clear();
+    return;
+  }
   try {
     gripper_.PrepareStep(scene_.sim.get(), &applied);
   } catch (const InputError& e) {
@@ -86,6 +95,7 @@ void GripperSession::PrepareStep() {
 void GripperSession::AfterStep(double dt) {
   if (gripper_.present()) readout_ = CalcGraspReadout(*scene_.sim, *controller(), dt);
   take_dataset_.AfterStep(*scene_.sim);
+  demo_playback_.AfterStep(*scene_.sim);
 }
 
 void GripperSession::RestoreFrom(const SceneGripper& saved, double dt) {
@@ -127,6 +137,8 @@ bool GripperSession::SetTeleop(bool on) {
   }
   teleop_ = on;
   if (on) {
+    if (demo_playback_.playing()) ui_.Info(demo_playback_.name() + " stopped: the user takes over");
+    demo_playback_.Stop();
     Hold(selected_, true);
     const GripperController& g = *controller();
     const bool several = gripper_.num_grippers() > 1;
@@ -335,6 +347,28 @@ void GripperSession::Play(CommandReplay replay) {
   ui_.Info("replaying " + replay.path + " from t = 0");
 }
 
+std::optional<DemoReplay> GripperSession::LoadDemo(const std::string& path, int index) {
+  if (!gripper_.present()) {
+    ui_.Error("this scene has no gripper to replay a demo on");
+    return std::nullopt;
+  }
+  try {
+    DemoReplay r{ReadDemo(path, index), path + " demo_" + std::to_string(index), scene_.loaded_parameters};
+    for (const std::string& a : r.demo.parameters) ApplyParameterAssignment(a, &r.parameters);
+    return r;
+  } catch (const InputError& e) {
+    ui_.Error(e.what());
+    return std::nullopt;
+  }
+}
+
+bool GripperSession::PlayDemo(DemoReplay replay) {
+  teleop_ = false;
+  gripper_.StopPlaying();
+  for (int i = 0; i < gripper_.num_grippers(); ++i) Hold(i, false);
+  return demo_playback_.Start(std::move(replay.demo), std::move(replay.name), *scene_.sim, gripper_);
+}
+
 void GripperSession::StartPlayer(const std::string& path, const CommandLog& log, CommandPlayer player) {
   gripper_.Play(*scene_.sim, std::move(player), path);
   director_.Script(log.camera);
@@ -362,6 +396,7 @@ GripperView GripperSession::MakeView() const {
     v.take_not_reproducible = held->not_reproducible;
   }
   v.demos_kept = take_dataset_.kept();
+  if (demo_playback_.playing()) v.demo_playing = demo_playback_.name();
   v.dataset_file = take_dataset_.last_file();
   v.replay_file = gripper_.commands_file();
   v.replay_finished = gripper_.player() != nullptr && gripper_.player()->finished();

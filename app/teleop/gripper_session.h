@@ -12,6 +12,7 @@
 
 #include "app/camera_director.h"
 #include "app/render/camera.h"
+#include "app/teleop/demo_playback.h"
 #include "app/teleop/take_dataset.h"
 #include "app/snapshot.h"
 #include "app/ui/gripper_panel.h"
@@ -26,6 +27,14 @@
 #include "engine/control/scene_gripper.h"
 
 namespace stiction::app {
+
+/// A dataset's demo read for replay, not yet playing (it starts after the
+/// reset to t = 0, with `parameters`: the scene file's and the demo's edits).
+struct DemoReplay {
+  Demo demo;
+  std::string name;  ///< "FILE demo_N".
+  SceneParameters parameters;
+};
 
 /// A command file read for replay, not yet playing (it starts after the
 /// reset to t = 0).
@@ -146,6 +155,13 @@ class GripperSession {
   /// After the reset to t = 0: plays `replay` (teleop off, its camera to
   /// the director).
   void Play(CommandReplay replay);
+  /// Reads demo `index` of the dataset `path` to replay; nullopt (with the
+  /// message shown) when the file, the demo or its parameters are bad.
+  std::optional<DemoReplay> LoadDemo(const std::string& path, int index);
+  /// After the reset to t = 0: drives every step with the demo's actions
+  /// (teleop off); false (message shown) if it does not fit the scene.
+  bool PlayDemo(DemoReplay replay);
+  const DemoPlayback& demo_playback() const { return demo_playback_; }
 
  private:
   /// Applies a teleop command to the selected gripper from the next step on
@@ -169,6 +185,7 @@ class GripperSession {
   std::vector<GripperCommand> step_commands_;  // Both, before the last step.
   GraspReadout readout_;
   TakeDataset take_dataset_{ui_};
+  DemoPlayback demo_playback_{ui_};
 };
 
 }  // namespace stiction::app

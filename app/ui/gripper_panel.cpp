@@ -155,6 +155,16 @@ void DrawDatasetRows(const GripperView& view, UiState* ui, GripperCommands* comm
                       "states, actions, obs/...; docs/datasets.md). stiction-sim --replay-dataset FILE\n"
                       "replays them and checks every state.");
   }
+  ImGui::SetNextItemWidth(Scaled(90));
+  ImGui::InputInt("##replay_demo", &ui->gripper.replay_demo);
+  ui->gripper.replay_demo = std::max(ui->gripper.replay_demo, 0);
+  ImGui::SameLine();
+  if (ImGui::Button("Replay demo")) commands->ReplayDemo(ui->gripper.dataset_path, ui->gripper.replay_demo);
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("Resets and drives every step with data/demo_N's recorded actions, then says whether\n"
+                      "every state matched the recording bit for bit. T takes over.");
+  }
+  if (!view.demo_playing.empty()) ImGui::TextDisabled("replaying %s", view.demo_playing.c_str());
   if (!view.take_held) {
     if (view.demos_kept > 0) {
       ImGui::TextDisabled("%d take%s kept, the last in %s", view.demos_kept, view.demos_kept == 1 ? "" : "s",

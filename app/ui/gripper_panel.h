@@ -35,6 +35,9 @@ class GripperCommands {
   /// failure (docs/datasets.md); false (and a message) if it cannot.
   virtual bool KeepTake(const std::string& path, bool success) = 0;
   virtual void DiscardTake() = 0;
+  /// Resets to t = 0 and drives every step with demo `index` of the dataset
+  /// `path`, comparing the states; false (and a message) if it cannot.
+  virtual bool ReplayDemo(const std::string& path, int index) = 0;
 };
 
 /// Read-only gripper facts for the panel.
@@ -55,6 +58,7 @@ struct GripperView {
   std::string take_not_reproducible;  ///< Why its actions alone will not replay it ("" = they will).
   int demos_kept = 0;         ///< Takes kept since the viewer started.
   std::string dataset_file;   ///< The file the last one went to.
+  std::string demo_playing;   ///< A dataset's demo being replayed ("" = none).
   std::string replay_file;  ///< Playing this command file ("" = none).
   bool replay_finished = false;
   std::string waiting_for;  ///< The script's wait ("" when it is not waiting).

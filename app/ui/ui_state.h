@@ -106,6 +106,7 @@ struct GripperUi {
   std::vector<BranchPlot> timeline;
   std::string record_path = "commands.yaml";  ///< Save field.
   std::string dataset_path = "demos.hdf5";    ///< Keep field: the dataset takes go to.
+  int replay_demo = 0;                        ///< The demo index Replay demo plays.
   std::string replay_path;                   ///< Replay field.
   void Clear() {
     normal_force.clear();

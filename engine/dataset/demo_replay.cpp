@@ -27,9 +27,11 @@ void Compare(const Simulation& sim, const double* recorded, std::int64_t sample,
   if (!same && r->first_mismatch < 0) r->first_mismatch = sample;
 }
 
-GripperActuation ActionOf(const Demo& demo, std::int64_t k, int g) {
-  const double* a = demo.actions.row(k) + kActionColumnsPerGripper * g;
-  const double* v = demo.action_rates.row(k) + kRateColumnsPerGripper * g;
+}  // namespace
+
+GripperActuation DemoAction(const Demo& demo, std::int64_t k, int gripper) {
+  const double* a = demo.actions.row(k) + kActionColumnsPerGripper * gripper;
+  const double* v = demo.action_rates.row(k) + kRateColumnsPerGripper * gripper;
   GripperActuation u;
   u.target = GripperPose{a[0], a[1], a[2], a[3], a[4]};
   u.rate = GripperPose{v[0], v[1], v[2], v[3], v[4]};
@@ -37,8 +39,6 @@ GripperActuation ActionOf(const Demo& demo, std::int64_t k, int g) {
   u.grip_force = a[6];
   return u;
 }
-
-}  // namespace
 
 DemoReplayResult ReplayDemo(const Demo& demo, const std::string& scene_path,
                             const std::vector<std::string>& extra_overrides) {
@@ -85,7 +85,7 @@ DemoReplayResult ReplayDemo(const Demo& demo, const std::string& scene_path,
   for (std::int64_t k = 0; k < n; ++k) {
     Compare(sim, demo.states.row(k), k, &r);
     for (std::size_t g = 0; g < controllers.size(); ++g) {
-      controllers[g]->Actuate(&sim, ActionOf(demo, k, static_cast<int>(g)));
+      controllers[g]->Actuate(&sim, DemoAction(demo, k, static_cast<int>(g)));
     }
     const StepResult step = sim.Step();
     if (step.status != StepStatus::kSuccess) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/control/gripper_controller.h"
 #include "engine/dataset/demo.h"
 
 namespace stiction {
@@ -20,6 +21,10 @@ struct DemoReplayResult {
   std::vector<std::string> notes;   ///< E.g. the scene file changed since the recording.
   bool exact() const { return first_mismatch < 0; }
 };
+
+/// What demo `demo` drives gripper `gripper` (its index in demo.grippers)
+/// with before step `k`: the action and its rate.
+GripperActuation DemoAction(const Demo& demo, std::int64_t k, int gripper);
 
 /// Loads `scene_path` ("" = the demo's `scene`) with the demo's load
 /// overrides, then `extra_overrides` (a what-if: the same actions under

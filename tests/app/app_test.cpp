@@ -1466,6 +1466,29 @@ TEST(AppGripperTest, ATakeKeptAsADemoReplaysFromItsActionsBitForBit) {
   EXPECT_FALSE(app.gripper().MakeView().take_held);
   EXPECT_EQ(ListDemos(file).size(), 2u);
   EXPECT_EQ(app.gripper().MakeView().demos_kept, 2);
+
+  // demo_0 replayed in the viewer: the actions drive every step, and at
+  // its end every state matched the recording.
+  ASSERT_TRUE(app.ReplayDemo(file, 0)) << app.ui().message;
+  EXPECT_EQ(app.gripper().MakeView().demo_playing, file + " demo_0");
+  while (app.simulation().step_index() < steps) app.Frame();
+  EXPECT_EQ(app.gripper().MakeView().demo_playing, "");
+  EXPECT_EQ(app.ui().message, file + " demo_0 replayed: all " + std::to_string(steps + 1) +
+                                  " states match the recording bit for bit");
+  EXPECT_EQ(app.simulation().positions()[0], demo.final_state[1]);
+  // Replayed again with the box's friction changed halfway: the grasp
+  // slips, and the message says from when the states differ.
+  ASSERT_TRUE(app.ReplayDemo(file, 0));
+  while (app.simulation().step_index() < steps / 2) app.Frame();
+  app.SetMaterial(box.name, m);
+  while (app.simulation().step_index() < steps) app.Frame();
+  EXPECT_NE(app.ui().message.find(file + " demo_0 replayed: the states differ from the recording from t = "),
+            std::string::npos)
+      << app.ui().message;
+  // A demo the file lacks.
+  EXPECT_FALSE(app.ReplayDemo(file, 9));
+  EXPECT_TRUE(app.ui().message_is_error);
+  EXPECT_NE(app.ui().message.find("no demo_9"), std::string::npos) << app.ui().message;
   fs::remove_all(dir);
 }
 

@@ -80,6 +80,7 @@ class DeviceRig final : public GripperCommands {
     return true;
   }
   void DiscardTake() override { ++takes_discarded; }
+  bool ReplayDemo(const std::string&, int) override { return false; }
 
   // Takes autosave here (removed at the end), not in the working directory.
   const std::filesystem::path takes_dir_ = stiction::test::FreshTempPath("device_test", "takes");
