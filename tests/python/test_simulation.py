@@ -173,8 +173,21 @@ def test_actuator_target_moves_the_joint():
         sim.set_actuator_target("nope", 0.0)
 
 
-def test_step_error_is_a_runtime_error():
+STARVED_SOLVER = ["solver.max_iterations=1", "solver.max_step_halvings=0", "solver.relative_tolerance=1e-14",
+                  "solver.absolute_tolerance=1e-300"]
+
+
+def test_a_failed_step_raises_step_error_with_stiction_sims_message(stiction_sim, tmp_path):
     assert issubclass(stiction.StepError, RuntimeError)
     assert issubclass(stiction.InputError, ValueError)
     with pytest.raises(stiction.InputError):
         stiction.Simulation(SLIDING_BOX).step(0)
+    report = run_sim(stiction_sim, SLIDING_BOX, tmp_path, 0.6, STARVED_SOLVER)
+    assert report["status"] == "solver_failed"
+    sim = stiction.Simulation(SLIDING_BOX)
+    sim.update(dict(a.split("=") for a in STARVED_SOLVER))
+    with pytest.raises(stiction.StepError) as e:
+        sim.step(60)
+    assert e.value.status == "solver_failed"
+    assert e.value.step == report["steps"] + 1 and e.value.steps_taken == report["steps"] == sim.step_index
+    assert str(e.value) == f"step {e.value.step} at t=0: {report['error']}"

@@ -59,7 +59,12 @@ def test_a_failing_run_keeps_its_error_and_the_others_finish(client):
     assert frame["steps"][0] == frame["steps"][2] == 10
 
 
-def test_run_reports_a_bad_metric_in_its_row():
+def test_run_reports_a_failed_step_and_a_bad_metric_in_its_row():
+    row = stiction.run(SLIDING_BOX, ["solver.max_iterations=1", "solver.max_step_halvings=0",
+                                     "solver.relative_tolerance=1e-14", "solver.absolute_tolerance=1e-300"],
+                       duration=0.1)
+    assert row["status"] == "solver_failed" and row["steps"] == 0
+    assert row["error"].startswith("step 1 at t=0: SAP did not converge in 1 iterations")
     row = stiction.run(SLIDING_BOX, ["time_step=0.02"], duration=0.1, metrics=["no_such_figure"])
     assert row["status"] == "error" and "no_such_figure" in row["error"]
     row = stiction.run(SLIDING_BOX, [], duration=0.1, metrics=[lambda sim: {"top": sim.body("cube")["position"][2]}])
