@@ -5,6 +5,7 @@
 
 #include "cli/report_writer.h"
 #include "engine/common/error.h"
+#include "engine/common/named_choice.h"
 #include "engine/common/text.h"
 #include "engine/scene/parameter_assignments.h"
 #include "engine/scene/scene_loader.h"
@@ -26,6 +27,26 @@ Simulation Load(const std::string& scene, const std::vector<std::string>& overri
 // The value part of "key=value".
 std::string ValueOf(const std::string& assignment) {
   return assignment.substr(assignment.find('=') + 1);
+}
+
+std::string Trim(const std::string& s) {
+  const std::size_t b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+// "integrator=PRESET" (a scene's `integrator: NAME`, --integrator) as the
+// live θ, θ_vq it stands for; other assignments as they are.
+std::vector<std::string> ExpandPreset(const std::string& assignment) {
+  const std::size_t eq = assignment.find('=');
+  if (eq == std::string::npos || Trim(assignment.substr(0, eq)) != "integrator") return {assignment};
+  const std::string name = Trim(assignment.substr(eq + 1));
+  if (FindChoice(IntegratorPresets(), name) == nullptr) {
+    throw InputError("integrator: unknown integrator '" + name + "' (expected one of: " +
+                     ChoiceNames(IntegratorPresets()) + ")");
+  }
+  const IntegratorSettings preset = IntegratorPreset(name);
+  return {"integrator.theta=" + FormatNumber(preset.theta, 17), "integrator.theta_vq=" + FormatNumber(preset.theta_vq, 17)};
 }
 
 }  // namespace
@@ -91,6 +112,7 @@ std::vector<std::string> PySimulation::Parameters() const {
 }
 
 std::string PySimulation::GetParameter(const std::string& key) const {
+  if (key == "integrator") return sim_.integrator().name;  // The preset's, or "custom".
   for (const std::string& a : Parameters()) {
     if (a.compare(0, a.find('='), key) == 0) return ValueOf(a);
   }
@@ -102,7 +124,9 @@ std::string PySimulation::GetParameter(const std::string& key) const {
 
 void PySimulation::SetParameters(const std::vector<std::string>& assignments) {
   SceneParameters p = sim_.CalcSceneParameters();
-  for (const std::string& a : assignments) ApplyParameterAssignment(a, &p);
+  for (const std::string& a : assignments) {
+    for (const std::string& e : ExpandPreset(a)) ApplyParameterAssignment(e, &p);
+  }
   sim_.SetSceneParameters(p);
 }
 

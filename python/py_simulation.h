@@ -66,11 +66,13 @@ class PySimulation {
 
   /// The live parameters, "key=value" each, in FlattenSceneParameters order.
   std::vector<std::string> Parameters() const;
-  /// The value text of a live parameter. Throws InputError "KEY: not a live
-  /// parameter (...)" for an unknown key, the engine's message.
+  /// The value text of a live parameter, or of `integrator` (the preset
+  /// name, or "custom"). Throws InputError "KEY: not a live parameter
+  /// (...)" for an unknown key, the engine's message.
   std::string GetParameter(const std::string& key) const;
   /// Applies "key=value" assignments together (all or none), through
-  /// ApplyParameterAssignment and SetSceneParameters. Throws InputError.
+  /// ApplyParameterAssignment and SetSceneParameters; "integrator=PRESET"
+  /// sets the preset's θ, θ_vq. Throws InputError.
   void SetParameters(const std::vector<std::string>& assignments);
 
   SavedState SaveState() const;

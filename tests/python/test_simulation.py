@@ -91,6 +91,16 @@ def test_set_changes_from_the_next_step_and_refuses_a_bad_value_with_the_engine_
     assert sim.step().solver == "pgs"
     sim.set("time_step", 0.005)
     assert sim.time_step == 0.005
+    # The integrator by preset name, as a scene's `integrator:` and --integrator.
+    sim.set("integrator", "implicit_euler")
+    assert sim.get("integrator") == "implicit_euler"
+    assert (sim.get("integrator.theta"), sim.get("integrator.theta_vq")) == (1, 1)
+    sim.set("integrator.theta", 0.7)
+    assert sim.get("integrator") == "custom"
+    with pytest.raises(stiction.InputError) as e:
+        sim.set("integrator", "rk4")
+    assert str(e.value) == ("integrator: unknown integrator 'rk4' (expected one of: explicit_euler, "
+                            "symplectic_euler, implicit_euler, midpoint)")
     with pytest.raises(stiction.InputError) as e:
         sim.set("materials.box_surface.friction", -1)
     assert str(e.value) == "materials.box_surface.friction: must be >= 0 and finite, got -1"
