@@ -13,6 +13,7 @@ PACKAGES=(
   xvfb xauth mesa-utils libgl1-mesa-dri ffmpeg libxtst-dev
   libmujoco-dev libbullet-dev
   libhdf5-dev python3-h5py python3-numpy python3-matplotlib libspnav-dev
+  pybind11-dev python3-dev python3-pytest python3-distributed python3-pandas
   liburdfdom-dev liburdfdom-headers-dev libconsole-bridge-dev libtinyxml-dev
   clang libclang-rt-14-dev lld
 )
