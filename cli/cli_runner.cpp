@@ -117,7 +117,7 @@ void StepThrough(std::int64_t num_steps, const CliOptions& options, const Runner
     const double measured_s = SecondsSince(step_start);
     if (result.status != StepStatus::kSuccess) {
       run->status = result.status;
-      run->error = OneLine(result.message.empty() ? StepStatusName(result.status) : result.message);
+      run->error = StepFailureReason(result);
       break;
     }
     // The engine times Step() itself; fall back to our measurement of the
@@ -163,9 +163,7 @@ int WriteResults(const CliOptions& options, const RunnerIo& io, const RunSummary
                  const RunStatistics& stats, OutputFiles* files) {
   const bool failed = run.status != StepStatus::kSuccess;
   if (failed) {
-    PrintError(io.err, kSimProgramName,
-               "step " + std::to_string(run.steps + 1) + " at t=" + FormatNumber(run.sim_time_s, 9) + ": " +
-                   run.error);
+    PrintError(io.err, kSimProgramName, FailedStepLine(run.steps + 1, run.sim_time_s, run.error));
   }
   if (files->report.is_open()) {
     files->report << MakeReportJson(run, stats).dump(2) << '\n';

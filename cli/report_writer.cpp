@@ -3,6 +3,8 @@
 #include <cmath>
 #include <fstream>
 
+#include "engine/common/text.h"
+
 namespace stiction::cli {
 namespace {
 
@@ -140,6 +142,14 @@ nlohmann::json BodiesJson(const std::vector<BodyState>& bodies, JsonNumbers& num
 }
 
 }  // namespace
+
+std::string StepFailureReason(const StepResult& result) {
+  return OneLine(result.message.empty() ? StepStatusName(result.status) : result.message);
+}
+
+std::string FailedStepLine(std::int64_t step, double t_s, const std::string& reason) {
+  return "step " + std::to_string(step) + " at t=" + FormatNumber(t_s, 9) + ": " + reason;
+}
 
 std::string StepStatusName(StepStatus status) {
   switch (status) {

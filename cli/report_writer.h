@@ -18,6 +18,12 @@ namespace stiction::cli {
 /// "ok", "solver_failed" or "non_finite".
 std::string StepStatusName(StepStatus status);
 
+/// Why a step failed, on one line: its message, else its status's name.
+std::string StepFailureReason(const StepResult& result);
+/// "step N at t=T: reason", the line stiction-sim (and the Python module's
+/// StepError) gives a failed step; N is 1-based, T the step's start [s].
+std::string FailedStepLine(std::int64_t step, double t_s, const std::string& reason);
+
 /// Kinetic and potential energy at the start and end of a run [J].
 struct EnergySummary {
   double initial_kinetic_J = 0;

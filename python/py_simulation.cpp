@@ -3,9 +3,9 @@
 #include <chrono>
 #include <filesystem>
 
+#include "cli/cli_io.h"
 #include "cli/report_writer.h"
 #include "engine/common/error.h"
-#include "engine/common/named_choice.h"
 #include "engine/common/text.h"
 #include "engine/scene/parameter_assignments.h"
 #include "engine/scene/scene_loader.h"
@@ -13,11 +13,8 @@
 namespace stiction::python {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double SecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using cli::Clock;
+using cli::SecondsSince;
 
 Simulation Load(const std::string& scene, const std::vector<std::string>& overrides, const std::string& base_dir) {
   if (LooksLikeScenePath(scene)) return Simulation::FromFile(scene, overrides);
@@ -27,26 +24,6 @@ Simulation Load(const std::string& scene, const std::vector<std::string>& overri
 // The value part of "key=value".
 std::string ValueOf(const std::string& assignment) {
   return assignment.substr(assignment.find('=') + 1);
-}
-
-std::string Trim(const std::string& s) {
-  const std::size_t b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
-
-// "integrator=PRESET" (a scene's `integrator: NAME`, --integrator) as the
-// live θ, θ_vq it stands for; other assignments as they are.
-std::vector<std::string> ExpandPreset(const std::string& assignment) {
-  const std::size_t eq = assignment.find('=');
-  if (eq == std::string::npos || Trim(assignment.substr(0, eq)) != "integrator") return {assignment};
-  const std::string name = Trim(assignment.substr(eq + 1));
-  if (FindChoice(IntegratorPresets(), name) == nullptr) {
-    throw InputError("integrator: unknown integrator '" + name + "' (expected one of: " +
-                     ChoiceNames(IntegratorPresets()) + ")");
-  }
-  const IntegratorSettings preset = IntegratorPreset(name);
-  return {"integrator.theta=" + FormatNumber(preset.theta, 17), "integrator.theta_vq=" + FormatNumber(preset.theta_vq, 17)};
 }
 
 }  // namespace
@@ -84,8 +61,7 @@ std::int64_t PySimulation::Step(std::int64_t n, StepFailure* failure) {
     if (result.status != StepStatus::kSuccess) {
       failure->status = result.status;
       failure->step = sim_.step_index() + 1;
-      failure->message = "step " + std::to_string(failure->step) + " at t=" + FormatNumber(sim_.time(), 9) + ": " +
-                         OneLine(result.message.empty() ? cli::StepStatusName(result.status) : result.message);
+      failure->message = cli::FailedStepLine(failure->step, sim_.time(), cli::StepFailureReason(result));
       break;
     }
     if (!(result.stats.wall_time_s > 0)) result.stats.wall_time_s = measured_s;
@@ -124,9 +100,7 @@ std::string PySimulation::GetParameter(const std::string& key) const {
 
 void PySimulation::SetParameters(const std::vector<std::string>& assignments) {
   SceneParameters p = sim_.CalcSceneParameters();
-  for (const std::string& a : assignments) {
-    for (const std::string& e : ExpandPreset(a)) ApplyParameterAssignment(e, &p);
-  }
+  for (const std::string& a : assignments) ApplyParameterAssignment(a, &p);
   sim_.SetSceneParameters(p);
 }
 

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "engine/common/error.h"
+#include "engine/common/named_choice.h"
 #include "engine/common/text.h"
 #include "engine/parameters/parameter_binding.h"
 
@@ -150,6 +151,14 @@ void ApplyParameterAssignment(const std::string& assignment, SceneParameters* p)
   }
   const std::string key = Trimmed(assignment.substr(0, eq));
   const std::string value = Trimmed(assignment.substr(eq + 1));
+  if (key == "integrator") {  // A preset by name, as a scene's `integrator: NAME` and --integrator.
+    if (FindChoice(IntegratorPresets(), value) == nullptr) {
+      throw InputError("integrator: unknown integrator '" + value + "' (expected one of: " +
+                       ChoiceNames(IntegratorPresets()) + ")");
+    }
+    p->integrator = IntegratorPreset(value);
+    return;
+  }
   std::vector<LiveParameter> live = LiveParameters(p);
   for (LiveParameter& l : live) {
     if (l.key != key) continue;

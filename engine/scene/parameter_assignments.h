@@ -24,7 +24,8 @@ std::vector<std::string> FlattenSceneParameters(const SceneParameters& p);
 /// differ), in the order above. Both must have the same materials.
 std::vector<std::string> DiffSceneParameters(const SceneParameters& before, const SceneParameters& after);
 
-/// Applies one "key=value" to `p`. Throws InputError "KEY: reason" for a
+/// Applies one "key=value" to `p`; `integrator=NAME` sets θ and θ_vq of a
+/// preset (explicit_euler, symplectic_euler, implicit_euler, midpoint). Throws InputError "KEY: reason" for a
 /// missing '=', an unknown key (naming the keys there are), a value that is
 /// not of the key's kind (a number, an integer, true/false, a name from the
 /// key's list) or out of its range. Changing θ or θ_vq names the integrator
