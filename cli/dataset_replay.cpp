@@ -12,15 +12,7 @@ int ReplayDataset(const CliOptions& options, const RunnerIo& io) {
   const std::string& path = options.replay_dataset_path;
   bool all_exact = true;
   try {
-    std::vector<DemoFileEntry> demos = ListDemos(path);
-    if (options.demo >= 0) {
-      std::erase_if(demos, [&](const DemoFileEntry& e) { return e.index != options.demo; });
-      if (demos.empty()) {
-        throw InputError(path + ": no demo_" + std::to_string(options.demo) + " (--demo)");
-      }
-    }
-    if (demos.empty()) throw InputError(path + ": the file holds no demos");
-    for (const DemoFileEntry& entry : demos) {
+    for (const DemoFileEntry& entry : SelectDemos(path, options.demo, "--demo")) {
       const Demo demo = ReadDemo(path, entry.index);
       const DemoReplayResult r = ReplayDemo(demo, options.scene_path, options.overrides);
       for (const std::string& note : r.notes) io.err << kSimProgramName << ": note: " << entry.name << ": " << note << '\n';

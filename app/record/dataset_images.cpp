@@ -43,11 +43,7 @@ DemoImages RenderDemo(App& app, const Demo& demo, int width, int height, cli::Pr
 int RunDatasetImages(const AppOptions& options) {
   const std::string& path = options.dataset_images_path;
   try {
-    std::vector<DemoFileEntry> demos = ListDemos(path);
-    if (options.dataset_demo >= 0) {
-      std::erase_if(demos, [&](const DemoFileEntry& e) { return e.index != options.dataset_demo; });
-      if (demos.empty()) throw InputError(path + ": no demo_" + std::to_string(options.dataset_demo) + " (--demo)");
-    }
+    const std::vector<DemoFileEntry> demos = SelectDemos(path, options.dataset_demo, "--demo");
     std::unique_ptr<App> app;  // One per scene: demos of one scene share it.
     std::string app_scene;
     for (const DemoFileEntry& entry : demos) {

@@ -1,29 +1,13 @@
 #include "app/teleop/demo_playback.h"
 
-#include <cmath>
+#include <algorithm>
+#include <optional>
 
 #include "engine/common/error.h"
 #include "engine/common/text.h"
 #include "engine/dataset/demo_replay.h"
-#include "engine/dataset/demo_sampler.h"
 
 namespace stiction::app {
-namespace {
-
-// The largest difference of `sim`'s state from `row` (0: bit for bit).
-double Difference(const Simulation& sim, const double* row) {
-  const std::vector<double> now = DemoStateRow(sim);
-  double worst = 0;
-  bool differs = false;
-  for (std::size_t i = 0; i < now.size(); ++i) {
-    if (now[i] == row[i]) continue;
-    differs = true;
-    worst = std::max(worst, std::abs(now[i] - row[i]));
-  }
-  return differs ? std::max(worst, 1e-300) : 0.0;
-}
-
-}  // namespace
 
 bool DemoPlayback::Start(Demo demo, std::string name, const Simulation& sim, const SceneGripper& grippers) {
   playing_.reset();
@@ -42,13 +26,13 @@ bool DemoPlayback::Start(Demo demo, std::string name, const Simulation& sim, con
     }
     p.grippers.push_back(i);
   }
-  const double d0 = p.demo.num_samples() > 0 ? Difference(sim, p.demo.states.row(0)) : 0;
+  const bool differs_at_start = p.demo.num_samples() > 0 && DemoStateDifference(sim, p.demo.states.row(0));
   ui_.Info("replaying " + p.name + " (" + FormatNumber(static_cast<double>(p.demo.num_samples()) * p.demo.time_step, 4) +
            " s) from its actions" +
-           (d0 > 0 ? "; its first state is not this scene's initial state (the scene file changed?), so it will differ"
+           (differs_at_start ? "; its first state is not this scene's initial state (the scene file changed?), so it will differ"
                    : "") +
            (p.demo.not_reproducible.empty() ? "" : "; recorded as not reproducible: " + p.demo.not_reproducible));
-  if (d0 > 0) p.first_mismatch = 0;
+  if (differs_at_start) p.first_mismatch = 0;
   playing_ = std::move(p);
   return true;
 }
@@ -85,9 +69,10 @@ void DemoPlayback::AfterStep(const Simulation& sim) {
   const std::int64_t k = sim.step_index();  // The state after step k - 1.
   const std::int64_t n = p.demo.num_samples();
   if (k < 1 || k > n) return;
-  const double d = Difference(sim, k < n ? p.demo.states.row(k) : p.demo.final_state.data());
-  if (d > 0 && (p.first_mismatch < 0 || k < p.first_mismatch)) p.first_mismatch = k;
-  p.max_difference = std::max(p.max_difference, d);
+  if (const std::optional<double> d = DemoStateDifference(sim, k < n ? p.demo.states.row(k) : p.demo.final_state.data())) {
+    if (p.first_mismatch < 0 || k < p.first_mismatch) p.first_mismatch = k;
+    p.max_difference = std::max(p.max_difference, *d);
+  }
   if (k < n) return;
   if (p.first_mismatch < 0) {
     ui_.Info(p.name + " replayed: all " + std::to_string(n + 1) + " states match the recording bit for bit");

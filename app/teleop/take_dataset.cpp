@@ -36,10 +36,8 @@ bool TakeDataset::Keep(const std::string& path, bool success) {
     return false;
   }
   Demo& demo = *held_;
-  demo.success = success;
+  SetDemoOutcome(&demo, success);
   const std::int64_t n = demo.num_samples();
-  std::fill(demo.rewards.data.begin(), demo.rewards.data.end(), 0.0);
-  if (success && n > 0) demo.rewards.data.back() = 1;
   int index = 0;
   try {
     index = AppendDemo(path, demo);

@@ -74,6 +74,20 @@ Id CreateFile(const std::string& path, const Demo& first) {
   return id;
 }
 
+// An open dataset file and its group /data.
+struct DataFile {
+  Id file, data;
+  Location at;  // /data
+};
+
+DataFile OpenData(Id file, const std::string& path) {
+  DataFile f;
+  f.data = hdf5::OpenGroup(Location{file.get(), path + ":/"}, "data");
+  f.at = Location{f.data.get(), path + ":/data"};
+  f.file = std::move(file);
+  return f;
+}
+
 std::vector<hsize_t> Shape2(const DemoTable& t, std::int64_t rows) {
   return {static_cast<hsize_t>(rows), static_cast<hsize_t>(t.cols)};
 }
@@ -186,10 +200,8 @@ int AppendDemo(const std::string& path, const Demo& demo) {
                      FormatNumber(static_cast<double>(need) / 1e6, 3) + " MB, " +
                      FormatNumber(static_cast<double>(space.available) / 1e6, 3) + " MB are free");
   }
-  Id file = fs::exists(path, ec) ? OpenFile(path, true) : CreateFile(path, demo);
-  const Location root{file.get(), path + ":/"};
-  Id data = hdf5::OpenGroup(root, "data");
-  const Location d{data.get(), path + ":/data"};
+  DataFile f = OpenData(fs::exists(path, ec) ? OpenFile(path, true) : CreateFile(path, demo), path);
+  const Location& d = f.at;
   int index = 0;
   for (const std::string& name : hdf5::LinkNames(d)) {
     if (std::optional<int> i = DemoIndex(name)) index = std::max(index, *i + 1);
@@ -201,21 +213,19 @@ int AppendDemo(const std::string& path, const Demo& demo) {
     group.Reset();
     const std::int64_t total = hdf5::HasAttribute(d, "total") ? hdf5::ReadIntAttribute(d, "total") : 0;
     hdf5::WriteAttribute(d, "total", total + demo.num_samples());
-    if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0) throw InputError(path + ": cannot write it (is the disk full?)");
+    if (H5Fflush(f.file.get(), H5F_SCOPE_GLOBAL) < 0) throw InputError(path + ": cannot write it (is the disk full?)");
   } catch (const InputError&) {
     // Leave the demos that were there readable.
-    H5Ldelete(data.get(), name.c_str(), H5P_DEFAULT);
-    H5Fflush(file.get(), H5F_SCOPE_GLOBAL);
+    H5Ldelete(f.data.get(), name.c_str(), H5P_DEFAULT);
+    H5Fflush(f.file.get(), H5F_SCOPE_GLOBAL);
     throw;
   }
   return index;
 }
 
 std::vector<DemoFileEntry> ListDemos(const std::string& path) {
-  Id file = OpenFile(path, false);
-  const Location root{file.get(), path + ":/"};
-  Id data = hdf5::OpenGroup(root, "data");
-  const Location d{data.get(), path + ":/data"};
+  const DataFile f = OpenData(OpenFile(path, false), path);
+  const Location& d = f.at;
   std::vector<DemoFileEntry> entries;
   for (const std::string& name : hdf5::LinkNames(d)) {
     const std::optional<int> index = DemoIndex(name);
@@ -237,10 +247,8 @@ std::vector<DemoFileEntry> ListDemos(const std::string& path) {
 }
 
 void WriteDemoImages(const std::string& path, int index, const DemoImages& images) {
-  Id file = OpenFile(path, true);
-  const Location root{file.get(), path + ":/"};
-  Id data = hdf5::OpenGroup(root, "data");
-  const Location d{data.get(), path + ":/data"};
+  const DataFile f = OpenData(OpenFile(path, true), path);
+  const Location& d = f.at;
   const std::string name = "demo_" + std::to_string(index);
   if (!hdf5::HasLink(d, name)) throw InputError(path + ": no " + name);
   Id group = hdf5::OpenGroup(d, name);
@@ -256,18 +264,25 @@ void WriteDemoImages(const std::string& path, int index, const DemoImages& image
     hdf5::WriteBytes(o, images.key,
                      {static_cast<hsize_t>(n), static_cast<hsize_t>(images.height), static_cast<hsize_t>(images.width), 3},
                      images.pixels.data());
-    if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0) throw InputError(path + ": cannot write it (is the disk full?)");
+    if (H5Fflush(f.file.get(), H5F_SCOPE_GLOBAL) < 0) throw InputError(path + ": cannot write it (is the disk full?)");
   } catch (const InputError&) {
     H5Ldelete(obs.get(), images.key.c_str(), H5P_DEFAULT);
     throw;
   }
 }
 
+std::vector<DemoFileEntry> SelectDemos(const std::string& path, int index, const std::string& option) {
+  std::vector<DemoFileEntry> demos = ListDemos(path);
+  if (demos.empty()) throw InputError(path + ": the file holds no demos");
+  if (index < 0) return demos;
+  std::erase_if(demos, [&](const DemoFileEntry& e) { return e.index != index; });
+  if (demos.empty()) throw InputError(path + ": no demo_" + std::to_string(index) + " (" + option + ")");
+  return demos;
+}
+
 Demo ReadDemo(const std::string& path, int index) {
-  Id file = OpenFile(path, false);
-  const Location root{file.get(), path + ":/"};
-  Id data = hdf5::OpenGroup(root, "data");
-  const Location d{data.get(), path + ":/data"};
+  const DataFile f = OpenData(OpenFile(path, false), path);
+  const Location& d = f.at;
   const std::string name = "demo_" + std::to_string(index);
   if (!hdf5::HasLink(d, name)) {
     std::string there;

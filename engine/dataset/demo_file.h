@@ -41,6 +41,11 @@ int AppendDemo(const std::string& path, const Demo& demo);
 /// truncated or corrupt file, or one that is not a Stiction dataset.
 std::vector<DemoFileEntry> ListDemos(const std::string& path);
 
+/// The demos a command works on: every demo of `path` (index < 0), or
+/// demo_`index` only. Throws InputError for a file without demos, or
+/// "PATH: no demo_N (OPTION)" naming the option that asked for it.
+std::vector<DemoFileEntry> SelectDemos(const std::string& path, int index, const std::string& option);
+
 /// Reads data/demo_`index` of `path`, checking every dataset's shape
 /// against the attributes. Throws InputError "FILE:/data/demo_N/KEY:
 /// reason".

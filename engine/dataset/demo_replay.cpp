@@ -14,20 +14,25 @@ namespace {
 
 // Compares the state row of `sim` with `recorded`; updates the result.
 void Compare(const Simulation& sim, const double* recorded, std::int64_t sample, DemoReplayResult* r) {
-  const std::vector<double> now = DemoStateRow(sim);
-  bool same = true;
-  for (std::size_t i = 0; i < now.size(); ++i) {
-    // Bit for bit: == also tells -0 from +0 apart only through the sign of
-    // a later product, which a replay that matches here reproduces.
-    if (now[i] != recorded[i] && !(std::isnan(now[i]) && std::isnan(recorded[i]))) {
-      same = false;
-      r->max_abs_difference = std::max(r->max_abs_difference, std::abs(now[i] - recorded[i]));
-    }
-  }
-  if (!same && r->first_mismatch < 0) r->first_mismatch = sample;
+  const std::optional<double> d = DemoStateDifference(sim, recorded);
+  if (!d) return;
+  r->max_abs_difference = std::max(r->max_abs_difference, *d);
+  if (r->first_mismatch < 0) r->first_mismatch = sample;
 }
 
 }  // namespace
+
+std::optional<double> DemoStateDifference(const Simulation& sim, const double* recorded) {
+  const std::vector<double> now = DemoStateRow(sim);
+  std::optional<double> worst;
+  for (std::size_t i = 0; i < now.size(); ++i) {
+    // Bit for bit: == also tells -0 from +0 apart only through the sign of
+    // a later product, which a replay that matches here reproduces.
+    if (now[i] == recorded[i] || (std::isnan(now[i]) && std::isnan(recorded[i]))) continue;
+    worst = std::max(worst.value_or(0.0), std::abs(now[i] - recorded[i]));
+  }
+  return worst;
+}
 
 GripperActuation DemoAction(const Demo& demo, std::int64_t k, int gripper) {
   const double* a = demo.actions.row(k) + kActionColumnsPerGripper * gripper;

@@ -2,11 +2,13 @@
 // Replays a demonstration's actions on its scene and compares every state
 // with the recorded one, bit for bit (`stiction-sim --replay-dataset`).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/control/gripper_controller.h"
 #include "engine/dataset/demo.h"
+#include "engine/simulation.h"
 
 namespace stiction {
 
@@ -21,6 +23,11 @@ struct DemoReplayResult {
   std::vector<std::string> notes;   ///< E.g. the scene file changed since the recording.
   bool exact() const { return first_mismatch < 0; }
 };
+
+/// How far `sim`'s state [t, q, v] is from a recorded state row: nullopt
+/// when they are the same bit for bit (a NaN matching a NaN), else the
+/// largest absolute difference of an entry.
+std::optional<double> DemoStateDifference(const Simulation& sim, const double* recorded);
 
 /// What demo `demo` drives gripper `gripper` (its index in demo.grippers)
 /// with before step `k`: the action and its rate.

@@ -56,6 +56,16 @@ std::string ReadDemoSceneText(const std::string& path) {
   return text.str();
 }
 
+void SetDemoOutcome(Demo* demo, bool success) {
+  const auto n = static_cast<std::size_t>(demo->num_samples());
+  demo->success = success;
+  demo->rewards = DemoTable{1, std::vector<double>(n, 0.0)};
+  demo->dones = DemoTable{1, std::vector<double>(n, 0.0)};
+  if (n == 0) return;
+  demo->dones.data.back() = 1;
+  if (success) demo->rewards.data.back() = 1;
+}
+
 std::vector<double> DemoStateRow(const Simulation& sim) {
   std::vector<double> row;
   row.reserve(1 + sim.positions().size() + sim.velocities().size());
@@ -85,14 +95,15 @@ void DemoSampler::Begin(const Simulation& sim, const SceneGripper& grippers, con
   demo_.states.cols = 1 + demo_.nq + demo_.nv;
   demo_.actions.cols = kActionColumnsPerGripper * G;
   demo_.action_rates.cols = kRateColumnsPerGripper * G;
+  finger_q_.clear();
   for (int i = 0; i < G; ++i) {
     const std::string robot = "robot" + std::to_string(i);
+    finger_q_.push_back(FingerPositionIndices(sim, *grippers.controller(i)));
     demo_.obs.push_back({robot + "_eef_pos", DemoTable{3, {}}});
     demo_.obs.push_back({robot + "_eef_quat", DemoTable{4, {}}});
-    demo_.obs.push_back(
-        {robot + "_gripper_qpos",
-         DemoTable{static_cast<int>(FingerPositionIndices(sim, *grippers.controller(i)).size()), {}}});
+    demo_.obs.push_back({robot + "_gripper_qpos", DemoTable{static_cast<int>(finger_q_.back().size()), {}}});
   }
+  kinematics_.emplace(sim.model());
   if (!object_bodies_.empty()) demo_.obs.push_back({"object", DemoTable{7 * static_cast<int>(object_bodies_.size()), {}}});
   first_step_ = sim.step_index();
   taken_ = 0;
@@ -112,11 +123,11 @@ void DemoSampler::Sample(const Simulation& sim, const SceneGripper& grippers) {
     NoteInput("a script's set: entry (parameter edits are not actions)");
     script_edits_ = player->parameter_edits_applied();
   }
-  row_ = DemoStateRow(sim);
-  demo_.states.AppendRow(row_.data());
+  const std::vector<double> state = DemoStateRow(sim);
+  demo_.states.AppendRow(state.data());
 
   const MultibodyModel& model = sim.model();
-  KinematicsCache kin(model);
+  KinematicsCache& kin = *kinematics_;
   CalcKinematics(model, sim.positions(), sim.velocities(), BodyRange::All(model), &kin);
   std::size_t o = 0;
   for (int i = 0; i < grippers.num_grippers(); ++i) {
@@ -127,24 +138,13 @@ void DemoSampler::Sample(const Simulation& sim, const SceneGripper& grippers) {
     demo_.actions.data.insert(demo_.actions.data.end(), act, act + kActionColumnsPerGripper);
     const double rate[kRateColumnsPerGripper] = {a.rate.x, a.rate.y, a.rate.z, a.rate.yaw, a.rate.tilt};
     demo_.action_rates.data.insert(demo_.action_rates.data.end(), rate, rate + kRateColumnsPerGripper);
-    std::vector<double> pos, quat;
-    AppendPose(kin.X_WB[g.palm_body()] * g.X_BE(), &pos, &quat);
-    demo_.obs[o++].table.AppendRow(pos.data());
-    demo_.obs[o++].table.AppendRow(quat.data());
-    std::vector<double>& fingers = demo_.obs[o++].table.data;
-    for (int k : FingerPositionIndices(sim, g)) fingers.push_back(sim.positions()[k]);
+    AppendPose(kin.X_WB[g.palm_body()] * g.X_BE(), &demo_.obs[o].table.data, &demo_.obs[o + 1].table.data);
+    std::vector<double>& fingers = demo_.obs[o + 2].table.data;
+    for (int k : finger_q_[static_cast<std::size_t>(i)]) fingers.push_back(sim.positions()[k]);
+    o += 3;
   }
-  if (!object_bodies_.empty()) {
-    std::vector<double> pos, quat, row;
-    for (int b : object_bodies_) {
-      pos.clear();
-      quat.clear();
-      AppendPose(kin.X_WB[b], &pos, &quat);
-      row.insert(row.end(), pos.begin(), pos.end());
-      row.insert(row.end(), quat.begin(), quat.end());
-    }
-    demo_.obs[o].table.AppendRow(row.data());
-  }
+  // Per object: x, y, z, then the quaternion.
+  for (int b : object_bodies_) AppendPose(kin.X_WB[b], &demo_.obs[o].table.data, &demo_.obs[o].table.data);
 }
 
 void DemoSampler::AfterStep(const Simulation& sim) {
@@ -165,14 +165,7 @@ Demo DemoSampler::Finish(bool success) {
     for (DemoObservation& ob : demo_.obs) ob.table.data.resize(ob.table.data.size() - ob.table.cols);
   }
   demo_.final_state = std::move(last_state_);
-  demo_.success = success;
-  const std::int64_t n = demo_.num_samples();
-  demo_.rewards = DemoTable{1, std::vector<double>(static_cast<std::size_t>(n), 0.0)};
-  demo_.dones = DemoTable{1, std::vector<double>(static_cast<std::size_t>(n), 0.0)};
-  if (n > 0) {
-    demo_.dones.data.back() = 1;
-    if (success) demo_.rewards.data.back() = 1;
-  }
+  SetDemoOutcome(&demo_, success);
   return std::move(demo_);
 }
 

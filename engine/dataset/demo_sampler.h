@@ -4,11 +4,13 @@
 // drives the step with (GripperController::ActuationAt) and low-dim
 // observations; after the last, the final state. Every runner that steps a
 // simulation can feed one: the viewer's takes, `stiction-sim --dataset`.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/control/scene_gripper.h"
 #include "engine/dataset/demo.h"
+#include "engine/multibody/kinematics.h"
 #include "engine/scene/scene_writer.h"
 #include "engine/simulation.h"
 
@@ -49,12 +51,17 @@ class DemoSampler {
   std::vector<double> last_state_;       // After the last step taken.
   int script_edits_ = 0;  // The player's parameter edits at Begin.
   std::vector<int> object_bodies_;
-  std::vector<double> row_;  // Scratch.
+  std::vector<std::vector<int>> finger_q_;      // Per gripper: its fingers' joint positions in q.
+  std::optional<KinematicsCache> kinematics_;   // Scratch, sized at Begin.
 };
 
 /// The text of a demo's scene file (attribute model_file). Throws
 /// InputError when it cannot be read.
 std::string ReadDemoSceneText(const std::string& path);
+
+/// Marks `demo` a success or a failure: the attribute, `rewards` (1 at the
+/// last sample of a success, else 0) and `dones` (1 at the last sample).
+void SetDemoOutcome(Demo* demo, bool success);
 
 /// The state row [t, q, v] of `sim`.
 std::vector<double> DemoStateRow(const Simulation& sim);
