@@ -16,6 +16,7 @@
 #include "app/ui/status_line.h"
 #include "engine/common/error.h"
 #include "engine/control/command_log.h"
+#include "engine/scene/scene_loader.h"
 #include "engine/scene/scene_writer.h"
 #include "engine/common/text.h"
 #include "engine/multibody/kinematics.h"
@@ -24,6 +25,13 @@ namespace stiction::app {
 namespace {
 
 double Now() { return glfwGetTime(); }
+
+// The name the command line's scene goes by: its file, "<string>" for a
+// scene given as text, or the default demo scene.
+std::string SceneLabel(const AppOptions& o) {
+  if (!o.scene_text.empty()) return "<string>";
+  return o.scene_path.empty() ? std::string(STICTION_DEFAULT_SCENE) : o.scene_path;
+}
 
 // The Gripper panel's plots from the timeline: the last 10 s of simulated
 // time up to the cursor, in at most 300 points.
@@ -86,8 +94,7 @@ App::App(const AppOptions& options)
   UpdateUiScale();  // The scale only (ImGui is not up yet): the first layout and camera fit use it.
   // A headless video never goes back: it keeps no states.
   physics_.SetHistoryEnabled(options_.timeline && !options_.headless);
-  const std::string path = options_.scene_path.empty() ? std::string(STICTION_DEFAULT_SCENE) : options_.scene_path;
-  if (!LoadScene(path, /*keep_camera=*/false)) throw InputError(ui_.message);
+  if (!LoadScene(SceneLabel(options_), /*keep_camera=*/false)) throw InputError(ui_.message);
   if (!options_.replay_path.empty() && !ReplayCommands(options_.replay_path)) throw InputError(ui_.message);
   // Our callbacks first: ImGui's GLFW backend chains to them (it calls the
   // previously installed callback before updating its own state).
@@ -322,7 +329,7 @@ bool App::LoadScene(const std::string& path, bool keep_camera) {
   std::unique_ptr<Simulation> sim;
   RenderScene render;
   try {
-    sim = std::make_unique<Simulation>(Simulation::FromFile(path));
+    sim = std::make_unique<Simulation>(ReadScene(path));
     render = BuildRenderScene(*sim);
   } catch (const std::exception& e) {  // InputError, or anything a loader let through.
     ui_.Error(std::string("cannot open scene: ") + e.what());
@@ -331,6 +338,14 @@ bool App::LoadScene(const std::string& path, bool keep_camera) {
   const std::string gripper_error = InstallScene(std::move(sim), std::move(render), path, keep_camera);
   ReportLoad(path, gripper_error);
   return true;
+}
+
+Simulation App::ReadScene(const std::string& path) const {
+  if (path != SceneLabel(options_)) return Simulation::FromFile(path);
+  if (!options_.scene_text.empty()) {
+    return Simulation(LoadSceneString(options_.scene_text, path, options_.scene_base_dir, options_.overrides));
+  }
+  return Simulation::FromFile(path, options_.overrides);
 }
 
 std::string App::InstallScene(std::unique_ptr<Simulation> sim, RenderScene render, const std::string& path,
@@ -705,9 +720,21 @@ bool App::CaptureVideoFrames(std::int64_t max_frames) {
   return CaptureDueVideoFrames(max_frames);
 }
 
-std::vector<std::uint8_t> App::RenderStateImage(const VectorX& q, const VectorX& v, int width, int height) {
-  scene_.sim->SetState(q, v);
+void App::ShowState(const VectorX& q, const VectorX& v, double t_s) {
+  SimulationState state = scene_.sim->SaveState();
+  if (q.size() != state.q.size() || v.size() != state.v.size()) {
+    throw InputError(scene_.path + ": a state of " + std::to_string(q.size()) + " positions and " +
+                     std::to_string(v.size()) + " velocities, the scene has " + std::to_string(state.q.size()) +
+                     " and " + std::to_string(state.v.size()));
+  }
+  state.q = q;
+  state.v = v;
+  state.time = t_s;
+  scene_.sim->RestoreState(state);
   scene_.snapshot = physics_.MakeSnapshot();  // The state alone: no target ghost.
+}
+
+std::vector<std::uint8_t> App::RenderImage(int width, int height) {
   director_.Follow();
   DrawSceneImage(width, height);
   int w = 0, h = 0;

@@ -146,10 +146,19 @@ class App final : public AppCommands, public GripperCommands {
   /// Steps, without recording, until the simulated time reaches t_s [s]
   /// (within half a step). False when a step failed (printed by Step).
   bool StepUntil(double t_s) { return physics_.StepUntil(t_s); }
-  /// Shows state (q, v) (no stepping, no ghosts) and returns its scene image
-  /// at width x height, RGB, bottom row first: a dataset's images
-  /// (app/record/dataset_images.h).
-  std::vector<std::uint8_t> RenderStateImage(const VectorX& q, const VectorX& v, int width, int height);
+  /// Shows state (q, v) at simulated time t_s [s] (no stepping, no ghosts;
+  /// the camera script and the video overlays follow t_s): a dataset's
+  /// images (app/record/dataset_images.h) and the Python module's frames.
+  /// Throws InputError when q or v does not have the scene's size.
+  void ShowState(const VectorX& q, const VectorX& v, double t_s);
+  /// The state shown jumped to an earlier time (the Python module's reset):
+  /// the video goes on from it, the next frame due at once.
+  void RestartVideo() {
+    if (video_.recording()) video_.Restart(scene_.sim->time());
+  }
+  /// The scene image of the state shown, at width x height, RGB, bottom row
+  /// first, the camera following its script or tracked body.
+  std::vector<std::uint8_t> RenderImage(int width, int height);
   /// Renders the current state at the video size and writes the frames due
   /// now, at most max_frames. False (message shown, printed to stderr,
   /// recording stopped) when a frame could not be written.
@@ -196,6 +205,10 @@ class App final : public AppCommands, public GripperCommands {
   /// Replaces the scene by the file at `path`; a file that does not load
   /// leaves the current scene running and shows why (false).
   bool LoadScene(const std::string& path, bool keep_camera);
+  /// The scene at `path` as a simulation; when it is the command line's
+  /// scene, with its --set overrides and, for a scene given as text, from
+  /// that text. Throws InputError.
+  Simulation ReadScene(const std::string& path) const;
   /// Makes `sim` the running scene (drawn by `render`, from file `path`):
   /// what LoadScene does once nothing can fail. Returns the gripper's set-up
   /// error ("" when none).

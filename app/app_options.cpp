@@ -55,6 +55,8 @@ std::string AppUsage() {
          "  --no-vsync               do not wait for vertical sync\n"
          "  --no-timeline            do not keep every step's state (the timeline: Left/Right, the scrubber)\n"
          "  --replay FILE            replay this gripper command file (default: the scene's own)\n"
+         "  --set KEY=VALUE          override a parameter of the scene, as stiction-sim --set (repeatable;\n"
+         "                           kept on reload, not applied to scenes opened later)\n"
          "  --overlay LIST           burned into videos: comma-separated time, scene, caption, plot=NAME\n"
          "                           (NAME: grip_force, slip_speed, kinetic_energy, contacts), or none\n"
          "                           (default: time,scene)\n"
@@ -229,6 +231,12 @@ std::string ParseArgument(ArgReader* r, ParsedOptions* out) {
   } else if (a == "--benchmark") {
     o.benchmark = true;
     if (r->i + 1 < r->args.size() && ParseFinite(r->args[r->i + 1], &o.benchmark_seconds)) ++r->i;
+  } else if (a == "--set") {
+    // Checked by the scene loader against the parameter tables (its error
+    // names the key); here only the form.
+    std::string assignment;
+    if (!r->Value(&assignment) || assignment.find('=') == std::string::npos) return "--set needs KEY=VALUE";
+    o.overrides.push_back(assignment);
   } else if (ParseFlag(a, &o) || ParseTextOption(a, r, &o, &error) || ParseValueOption(a, r, &o, &error)) {
     return error;
   } else if (!a.empty() && a[0] == '-') {

@@ -9,6 +9,15 @@ namespace stiction::app {
 
 struct AppOptions {
   std::string scene_path;       ///< Empty: the default demo scene.
+  /// --set KEY=VALUE (repeatable): stiction-sim's overrides of the scene's
+  /// parameters, applied to the scene given here (and its reloads), not to
+  /// scenes opened later.
+  std::vector<std::string> overrides;
+  /// Non-empty: the scene is this YAML text (the Python module's scenes
+  /// given as text), shown as "<string>" in place of a file name; its
+  /// relative paths resolve from scene_base_dir. scene_path is then unused.
+  std::string scene_text;
+  std::string scene_base_dir = ".";
   std::string shader_dir;       ///< Empty: $STICTION_SHADERS or the source tree's shaders/.
   int width = 1280, height = 720;  ///< Window size [pixels].
   bool size_given = false;      ///< --size was given (else the remembered window size is used).

@@ -243,6 +243,10 @@ void BindSimulation(py::module_& m) {
   c.def_property_readonly("description", [](const PySimulation& s) { return s.sim().scene().description; });
   c.def_property_readonly("scene", &PySimulation::scene_label);
   c.def_property_readonly("overrides", &PySimulation::overrides);
+  c.def_property_readonly("scene_source", &PySimulation::scene_source,
+                          "The scene's path, or its YAML text when it was given as text.");
+  c.def_property_readonly("base_dir", &PySimulation::base_dir,
+                          "The directory a text scene's relative paths resolve from.");
   c.def("__repr__", [](const PySimulation& s) {
     return "<stiction.Simulation " + s.scene_label() + " t=" + std::to_string(s.sim().time()) + " s>";
   });

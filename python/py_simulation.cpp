@@ -42,7 +42,9 @@ PySimulation::PySimulation(const std::string& scene, const std::vector<std::stri
     : sim_(Load(scene, overrides, base_dir)),
       gripper_(SceneGripper::ForScene(sim_)),
       overrides_(overrides),
-      scene_label_(LooksLikeScenePath(scene) ? scene : "<string>") {}
+      scene_label_(LooksLikeScenePath(scene) ? scene : "<string>"),
+      scene_source_(scene),
+      base_dir_(base_dir.empty() ? "." : base_dir) {}
 
 std::int64_t PySimulation::Step(std::int64_t n, StepFailure* failure) {
   std::int64_t taken = 0;

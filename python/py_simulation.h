@@ -63,6 +63,11 @@ class PySimulation {
   const std::string& script_error() const { return script_error_; }
   const std::vector<std::string>& overrides() const { return overrides_; }
   const std::string& scene_label() const { return scene_label_; }
+  /// What the scene was loaded from: the path, or the YAML text; and the
+  /// directory a text's relative paths resolve from (the renderer loads the
+  /// same scene, python/py_renderer.h).
+  const std::string& scene_source() const { return scene_source_; }
+  const std::string& base_dir() const { return base_dir_; }
 
   /// The live parameters, "key=value" each, in FlattenSceneParameters order.
   std::vector<std::string> Parameters() const;
@@ -88,6 +93,7 @@ class PySimulation {
   std::string script_error_;
   std::vector<std::string> overrides_;
   std::string scene_label_;
+  std::string scene_source_, base_dir_;
 };
 
 /// Whether `scene` names a file rather than holding YAML text.

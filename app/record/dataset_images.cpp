@@ -26,7 +26,8 @@ DemoImages RenderDemo(App& app, const Demo& demo, int width, int height, cli::Pr
     const double* row = demo.states.row(k);
     const VectorX q = Eigen::Map<const VectorX>(row + 1, demo.nq);
     const VectorX v = Eigen::Map<const VectorX>(row + 1 + demo.nq, demo.nv);
-    const std::vector<std::uint8_t> rgb = app.RenderStateImage(q, v, width, height);
+    app.ShowState(q, v, row[0]);
+    const std::vector<std::uint8_t> rgb = app.RenderImage(width, height);
     // Bottom row first from OpenGL; top row first in the dataset.
     for (int y = height - 1; y >= 0; --y) {
       const auto* line = rgb.data() + static_cast<std::size_t>(y) * row_bytes;

@@ -9,7 +9,8 @@ TEST(AppOptionsTest, ParsesEveryOption) {
   const ParsedOptions p = ParseAppOptions({"scene.yaml", "--size", "640x360", "--headless-frames", "3",
                                            "--screenshot", "out.png", "--paused", "--rtf", "0.5",
                                            "--shaders", "/tmp/s", "--steps-per-frame", "2",
-                                           "--replay", "take.yaml"});
+                                           "--replay", "take.yaml", "--set", "time_step=0.002", "--set",
+                                           "materials.steel.friction=0.3"});
   ASSERT_TRUE(p.error.empty()) << p.error;
   EXPECT_EQ(p.options.scene_path, "scene.yaml");
   EXPECT_EQ(p.options.width, 640);
@@ -22,6 +23,7 @@ TEST(AppOptionsTest, ParsesEveryOption) {
   EXPECT_EQ(p.options.shader_dir, "/tmp/s");
   EXPECT_EQ(p.options.steps_per_frame, 2);
   EXPECT_EQ(p.options.replay_path, "take.yaml");
+  EXPECT_EQ(p.options.overrides, (std::vector<std::string>{"time_step=0.002", "materials.steel.friction=0.3"}));
 }
 
 TEST(AppOptionsTest, RefusesBadInputWithOneLine) {
@@ -31,7 +33,9 @@ TEST(AppOptionsTest, RefusesBadInputWithOneLine) {
                                                                 {"a.yaml", "b.yaml"},
                                                                 {"--screenshot", "x.png"},
                                                                 {"--headless-frames", "0"},
-                                                                {"--replay"}}) {
+                                                                {"--replay"},
+                                                                {"--set"},
+                                                                {"--set", "friction"}}) {
     const ParsedOptions p = ParseAppOptions(args);
     EXPECT_FALSE(p.error.empty()) << args[0];
     EXPECT_EQ(p.error.find('\n'), std::string::npos);

@@ -4,6 +4,7 @@
 // (Mesa llvmpipe). Input is driven through InputController::Handle*
 // (app.input()), the functions the GLFW callbacks call.
 #include "app/app.h"
+#include "engine/common/error.h"
 
 #include <gtest/gtest.h>
 #include <imgui.h>
@@ -692,6 +693,26 @@ TEST(AppTest, ScenesOpenReloadAndRefuseBadFiles) {
   EXPECT_TRUE(app.ui().message_is_error);
   EXPECT_EQ(app.simulation().model().num_bodies(), 3);
   app.Frame();
+}
+
+TEST(AppTest, SetOverridesTheCommandLineSceneAndItsReloadsOnly) {
+  AppOptions o = Options(kScenes + "/pendulum.yaml");
+  o.overrides = {"time_step=0.004"};
+  App app(o);
+  EXPECT_EQ(app.simulation().time_step(), 0.004);
+  app.SetTimeStep(0.01);
+  ASSERT_TRUE(app.ReloadScene());
+  EXPECT_EQ(app.simulation().time_step(), 0.004);  // Reloaded with its --set.
+  ASSERT_TRUE(app.OpenScene(kScenes + "/double_pendulum.yaml", false));
+  EXPECT_NE(app.simulation().time_step(), 0.004);  // Another scene: its own values.
+  // A bad override refuses to start with the loader's line, as stiction-sim's.
+  o.overrides = {"time_step=-1"};
+  try {
+    App bad(o);
+    ADD_FAILURE() << "a negative time step was accepted";
+  } catch (const stiction::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--set time_step=-1: "), std::string::npos) << e.what();
+  }
 }
 
 TEST(AppTest, AFailedStepPausesAndTheAppKeepsRunning) {

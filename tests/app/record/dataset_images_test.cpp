@@ -66,9 +66,9 @@ TEST(DatasetImagesTest, EveryRecordedStateBecomesAnImageTopRowFirst) {
   App app(o);
   app.ui().viz.contact_points = false;
   const double* row = demo.states.row(0);
-  const std::vector<std::uint8_t> gl = app.RenderStateImage(Eigen::Map<const VectorX>(row + 1, demo.nq),
-                                                            Eigen::Map<const VectorX>(row + 1 + demo.nq, demo.nv),
-                                                            48, 32);
+  app.ShowState(Eigen::Map<const VectorX>(row + 1, demo.nq), Eigen::Map<const VectorX>(row + 1 + demo.nq, demo.nv),
+                row[0]);
+  const std::vector<std::uint8_t> gl = app.RenderImage(48, 32);
   ASSERT_EQ(gl.size(), 48u * 32u * 3u);
   std::vector<std::uint8_t> flipped;
   for (int y = 31; y >= 0; --y) flipped.insert(flipped.end(), gl.begin() + y * 144, gl.begin() + (y + 1) * 144);
