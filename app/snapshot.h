@@ -65,6 +65,8 @@ struct Snapshot {
   std::vector<RigidTransform> X_WB;
   /// Centre of mass of every model body in the world [m] (index 0 unused).
   std::vector<Vector3> p_WBcm;
+  /// 1 for a body asleep (solver.sleep), drawn darker; index = body index.
+  std::vector<char> asleep;
   /// Spatial velocity parts of every body (index 0 zero): origin velocity
   /// [m/s] and angular velocity [rad/s], world frame.
   std::vector<Vector3> v_WB, w_WB;
@@ -181,6 +183,7 @@ inline Snapshot MakeSnapshot(const Simulation& sim, const StepStats& last_stats,
     s.v_WB[b] = st.linear_velocity;
     s.w_WB[b] = st.angular_velocity;
   }
+  s.asleep = sim.asleep_bodies();
   s.last_stats = last_stats;
   s.kinetic_energy = sim.CalcKineticEnergy();
   if (with_contacts) {

@@ -34,7 +34,7 @@ std::vector<std::string> CsvWriter::HeaderColumns(const std::vector<std::string>
       "t",        "iterations",        "line_search_iterations", "contacts",
       "momentum_error", "complementarity_error", "ncp_residual", "budget_hit", "max_penetration_m",
       "step_wall_time_s", "kinetic_energy_J", "potential_energy_J", "qp_iterations", "subdivisions",
-      "smallest_dt_s"};
+      "smallest_dt_s", "sleeping_bodies"};
   for (const std::string& name : body_names) {
     for (const char* suffix : {".x", ".y", ".z", ".qw", ".qx", ".qy", ".qz"}) {
       columns.push_back(name + suffix);
@@ -81,6 +81,8 @@ void CsvWriter::WriteRow(double t, const StepStats& stats, double kinetic_energy
   }
   line_ += ',';
   AppendRoundTrip(&line_, stats.smallest_dt_s);
+  line_ += ',';
+  AppendInt(&line_, stats.sleeping_bodies);
   for (const BodyState& b : bodies) {
     const Quaternion& q = b.orientation;
     for (double value : {b.position.x(), b.position.y(), b.position.z(), q.w(), q.x(), q.y(),

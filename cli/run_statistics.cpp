@@ -41,6 +41,8 @@ void RunStatistics::Add(const StepStats& s) {
   if (s.load_resolves > 0) ++load_resolve_steps_;
   if (s.solver_fallback) ++solver_fallback_steps_;
   load_resolves_ += s.load_resolves;
+  sum_sleeping_bodies_ += s.sleeping_bodies;
+  max_sleeping_bodies_ = std::max(max_sleeping_bodies_, s.sleeping_bodies);
   max_subdivisions_ = std::max(max_subdivisions_, s.subdivisions);
   // Over the steps that report a substep (NMDP; the θ-method only when it halved a step).
   if (s.smallest_dt_s != 0) {

@@ -55,6 +55,10 @@ class RunStatistics {
   /// (StepStats::solver_fallback).
   std::int64_t solver_fallback_steps() const { return solver_fallback_steps_; }
   std::int64_t load_resolves() const { return load_resolves_; }
+  /// Sleeping islands (StepStats::sleeping_bodies): bodies asleep per step,
+  /// mean and largest.
+  double mean_sleeping_bodies() const { return Mean(sum_sleeping_bodies_); }
+  int max_sleeping_bodies() const { return max_sleeping_bodies_; }
   /// Largest e_m over the run ([SAP] Eq. (32)).
   double max_momentum_error() const { return max_momentum_error_; }
   /// Largest e_μ over the run ([SAP] Eq. (33)).
@@ -99,6 +103,8 @@ class RunStatistics {
   std::int64_t load_resolve_steps_ = 0;
   std::int64_t solver_fallback_steps_ = 0;
   std::int64_t load_resolves_ = 0;
+  double sum_sleeping_bodies_ = 0;
+  int max_sleeping_bodies_ = 0;
   int max_subdivisions_ = 0;
   double smallest_dt_s_ = 0;
   double sum_contact_penetration_m_ = 0;

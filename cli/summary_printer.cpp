@@ -85,6 +85,10 @@ void PrintSolverRows(const RunSummary& run, const RunStatistics& stats, const Su
                         << stats.max_subdivisions() + 1 << " substeps, smallest " << FormatNumber(stats.smallest_dt_s(), 6)
                         << " s; solver.max_step_halvings)\n";
   }
+  if (stats.max_sleeping_bodies() > 0) {
+    row("sleeping") << "mean " << stats.mean_sleeping_bodies() << " bodies, at most " << stats.max_sleeping_bodies()
+                    << " (solver.sleep: frozen until touched)\n";
+  }
   if (stats.solver_fallback_steps() > 0) {
     row("SAP fallback") << stats.solver_fallback_steps() << " steps the solver could not take were taken by SAP\n";
   }

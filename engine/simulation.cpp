@@ -93,16 +93,19 @@ void Simulation::AddGripperImpedances(const std::vector<std::pair<std::ptrdiff_t
 void Simulation::SetContactModelParameters(const ContactModelParameters& p) {
   ValidateContactModelParameters(p);
   params_.contact = p;
+  theta_stepper_->Wake();  // An edit wakes sleeping islands.
 }
 
 void Simulation::SetSolverParameters(const SapSolverParameters& p) {
   ValidateSapParameters(p);
   params_.solver.sap = p;
+  theta_stepper_->Wake();  // An edit wakes sleeping islands.
 }
 
 void Simulation::SetSolver(const SolverSettings& settings) {
   ValidateSolverSettings(settings);
   params_.solver = settings;
+  theta_stepper_->Wake();  // An edit wakes sleeping islands.
 }
 
 void Simulation::SetSteppingScheme(SteppingScheme scheme) {
@@ -115,11 +118,13 @@ void Simulation::SetSteppingScheme(SteppingScheme scheme) {
                      " (expected one of: " + ChoiceNames(SteppingSchemes()) + ")");
   }
   params_.scheme = scheme;
+  theta_stepper_->Wake();  // An edit wakes sleeping islands.
 }
 
 void Simulation::SetNmdpParameters(const NmdpParameters& p) {
   ValidateNmdpParameters(p);
   params_.nmdp = p;
+  theta_stepper_->Wake();  // An edit wakes sleeping islands.
 }
 
 size_t Simulation::FindMaterial(const std::string& name) const { return FindMaterialIndex(scene_, name); }
@@ -208,6 +213,7 @@ void Simulation::SetMaterial(const std::string& name, const ContactMaterial& mat
     }
   }
   materials[index] = material;
+  theta_stepper_->Wake();  // An edit wakes sleeping islands.
   const std::vector<int>& of_geometry = sources_->materials.of_geometry;
   for (int g = 0; g < collision_->num_geometries(); ++g) {
     if (collision_->is_compliant(g) && of_geometry[g] == static_cast<int>(index)) {
@@ -420,11 +426,13 @@ void Simulation::SetTimeStep(double dt) {
     throw InputError("time_step: must be finite and positive, got " + std::to_string(dt));
   }
   params_.dt = dt;
+  theta_stepper_->Wake();  // An edit wakes sleeping islands.
 }
 
 void Simulation::SetIntegrator(const IntegratorSettings& integrator) {
   ValidateIntegratorSettings(integrator);
   params_.integrator = integrator;
+  theta_stepper_->Wake();  // An edit wakes sleeping islands.
 }
 
 
@@ -479,7 +487,9 @@ std::size_t SimulationState::Bytes() const {
   std::size_t bytes = sizeof(*this) + sizeof(double) * static_cast<std::size_t>(q.size() + v.size());
   for (const StepperMemory* m : {&theta, &nmdp}) {
     bytes += m->reports.capacity() * sizeof(ContactReport) + m->actuator_efforts.capacity() * sizeof(double) +
-             m->cartesian_efforts.capacity() * sizeof(CartesianImpedanceEffort) + m->history.Bytes();
+             m->cartesian_efforts.capacity() * sizeof(CartesianImpedanceEffort) + m->history.Bytes() +
+             m->sleep.asleep.capacity() + m->sleep.island.capacity() * sizeof(int) +
+             m->sleep.rest_time.capacity() * sizeof(double) + m->sleep.touching.capacity() * sizeof(std::pair<int, int>);
     for (const auto& [key, w] : m->warm_weights) bytes += sizeof(key) + sizeof(w) + sizeof(double) * w.size() + 16;
   }
   return bytes;
@@ -541,6 +551,8 @@ StepResult Simulation::Step() {
   result.stats.wall_time_s = SecondsSince(start);
   return result;
 }
+
+const std::vector<char>& Simulation::asleep_bodies() const { return theta_stepper_->sleep().asleep_bodies(); }
 
 std::vector<BodyState> Simulation::CalcBodyStates() const {
   KinematicsCache cache(*model_);

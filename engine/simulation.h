@@ -269,6 +269,10 @@ class Simulation {
   /// removes them). Throws InputError on a bad body index or non-finite data.
   void SetExternalWrenches(std::vector<ExternalWrench> wrenches);
 
+  /// Per body (index = body index, 0 = the world): 1 while asleep
+  /// (solver.sleep; engine/stepping/sleep_tracker.h).
+  const std::vector<char>& asleep_bodies() const;
+
   /// World-frame pose and velocity of every body except the world.
   std::vector<BodyState> CalcBodyStates() const;
   double CalcKineticEnergy() const;    ///< [J].

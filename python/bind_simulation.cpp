@@ -79,6 +79,8 @@ py::dict RunStatisticsDict(const PySimulation& s) {
   d["mean_step_wall_time_s"] = r.mean_step_wall_time_s();
   d["subdivided_steps"] = r.subdivided_steps();
   d["solver_fallback_steps"] = r.solver_fallback_steps();
+  d["mean_sleeping_bodies"] = r.mean_sleeping_bodies();
+  d["max_sleeping_bodies"] = r.max_sleeping_bodies();
   d["finite"] = r.finite();
   return d;
 }
@@ -121,12 +123,13 @@ void BindStepStats(py::module_& m) {
       .def_readonly("solver_converged", &StepStats::solver_converged)
       .def_readonly("budget_hit", &StepStats::budget_hit)
       .def_readonly("solver_fallback", &StepStats::solver_fallback)
+      .def_readonly("sleeping_bodies", &StepStats::sleeping_bodies)
       .def_property_readonly("solver", [](const StepStats& s) { return std::string(SolverTypeName(s.solver)); })
       .def_property_readonly("scheme", [](const StepStats& s) { return std::string(SteppingSchemeName(s.scheme)); });
   static const char* const kFields[] = {"iterations", "line_search_iterations", "num_contacts", "momentum_error",
                                         "complementarity_error", "ncp_residual", "max_penetration_m", "wall_time_s",
                                         "qp_iterations", "subdivisions", "outer_iterations", "solver_converged",
-                                        "budget_hit", "solver_fallback", "solver", "scheme"};
+                                        "budget_hit", "solver_fallback", "sleeping_bodies", "solver", "scheme"};
   c.def("as_dict", [](py::object self) {
     py::dict d;
     for (const char* f : kFields) d[f] = self.attr(f);

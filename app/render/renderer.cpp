@@ -442,6 +442,9 @@ Renderer::DrawLists Renderer::CollectDrawItems(const RenderScene& scene, const S
     if (lods[0] == nullptr) continue;
     Vec4f color = d.color.cast<float>();
     if (!d.visual) color.w() *= 0.35f;  // Collision-only geometry: ghosted.
+    if (d.body > 0 && d.body < static_cast<int>(snapshot.asleep.size()) && snapshot.asleep[d.body] != 0) {
+      color.head<3>() *= 0.6f;  // Asleep (solver.sleep): darker until something wakes it.
+    }
     if (options.transparent && d.body > 0) color.w() *= 0.4f;
     const DrawItem item = MakeDrawItem(d, lods, snapshot.X_WB[d.body], color, false, selected_body, view);
     (color.w() < 0.999f ? items.transparent : items.opaque).push_back(item);

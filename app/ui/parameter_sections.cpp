@@ -537,9 +537,9 @@ void DrawSolverBudget(const Simulation& sim, UiState* ui, AppCommands* commands,
   SolverSettings& engine = was.engine;
   SolverSettings& scene_copy = was.scene;
   ImGui::Separator();
-  LiveParameterTable(ui, BindParameters(e.budget), BindParameters(engine.budget), BindParameters(scene_copy.budget),
+  LiveParameterTable(ui, BindStepParameters(e), BindStepParameters(engine), BindStepParameters(scene_copy),
                      "solver.", [&](const ParameterBinding& p) {
-    ApplySolver(sim, commands, [&](SolverSettings& c) { CopyValue(p, *FindBinding(BindParameters(c.budget), p.key)); });
+    ApplySolver(sim, commands, [&](SolverSettings& c) { CopyValue(p, *FindBinding(BindStepParameters(c), p.key)); });
   });
   const SolverStopCounts& stops = ui->solver_stops;
   ImGui::TextDisabled("%lld of %lld steps at the time budget, %lld short of the tolerance",
@@ -551,6 +551,9 @@ void DrawSolverBudget(const Simulation& sim, UiState* ui, AppCommands* commands,
   if (stops.sap_fallbacks > 0) {
     ImGui::TextDisabled("%lld steps the solver could not take were taken by SAP",
                         static_cast<long long>(stops.sap_fallbacks));
+  }
+  if (stops.sleeping_bodies > 0) {
+    ImGui::TextDisabled("%d bodies asleep (frozen until touched; drawn darker)", stops.sleeping_bodies);
   }
   if (uses_contact_solver && GetSolverTypeInfo(sim.solver_type()).augmented_lagrangian) {
     const SolverResult& r = sim.solver_result();
@@ -734,7 +737,7 @@ bool SolverEdited(const Simulation& sim, const SceneValues& scene) {
   SolverSettings engine = sim.solver_settings(), original = scene.solver;
   if (engine.type != original.type || engine.sap.line_search != original.sap.line_search) return true;
   if (TablesDiffer(BindParameters(engine.sap), BindParameters(original.sap))) return true;
-  if (TablesDiffer(BindParameters(engine.budget), BindParameters(original.budget))) return true;
+  if (TablesDiffer(BindStepParameters(engine), BindStepParameters(original))) return true;
   for (const SolverTypeInfo& info : SolverTypes()) {
     if (info.own_map && TablesDiffer(info.bind(engine), info.bind(original))) return true;
   }

@@ -134,12 +134,15 @@ struct SolverStopCounts {
   std::int64_t halved = 0;
   /// Taken by SAP after the chosen solver failed (StepStats::solver_fallback).
   std::int64_t sap_fallbacks = 0;
+  /// Bodies asleep in the last step (StepStats::sleeping_bodies).
+  int sleeping_bodies = 0;
   void Add(const StepStats& s) {
     ++steps;
     if (!s.solver_converged) ++short_of_tolerance;
     if (s.budget_hit) ++budget_hits;
     if (s.subdivisions > 0) ++halved;
     if (s.solver_fallback) ++sap_fallbacks;
+    sleeping_bodies = s.sleeping_bodies;
   }
 };
 

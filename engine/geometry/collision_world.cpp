@@ -463,6 +463,14 @@ void CollisionWorld::ComputeContacts(double margin, std::vector<ContactPoint>* c
   surface_seconds_ = 0;
   const Clock::time_point t0 = Clock::now();
   CollectCandidatePairs(margin);
+  if (!sleeping_bodies_.empty()) {
+    // Frozen against each other and the world: nothing to find.
+    auto frozen = [&](int g) {
+      const int body = geometries_[g].body();
+      return body == 0 || (body < static_cast<int>(sleeping_bodies_.size()) && sleeping_bodies_[body] != 0);
+    };
+    std::erase_if(candidate_pairs_, [&](const std::pair<int, int>& p) { return frozen(p.first) && frozen(p.second); });
+  }
   const Clock::time_point t1 = Clock::now();
   for (const auto& [i, j] : candidate_pairs_) {
     if (volume_meshes_[i] != nullptr || volume_meshes_[j] != nullptr) {

@@ -68,6 +68,11 @@ class CollisionWorld {
   /// identity). Throws InputError when a geometry's body has no entry.
   void UpdatePoses(const std::vector<RigidTransform>& X_WB);
 
+  /// Bodies asleep (index = body index; engine/stepping/sleep_tracker.h):
+  /// from the next query on, pairs of two asleep bodies, or of an asleep body
+  /// and the world, are skipped. Empty: none asleep.
+  void SetSleepingBodies(const std::vector<char>& asleep) { sleeping_bodies_ = asleep; }
+
   /// Every contact point with phi < margin (speculative contacts with phi > 0
   /// included), for the poses of the last UpdatePoses(). `margin` [m], >= 0
   /// (throws InputError otherwise). `contacts` is cleared first. The order is
@@ -120,6 +125,7 @@ class CollisionWorld {
 
   std::vector<CollisionGeometry> geometries_;
   CollisionFilter filter_;
+  std::vector<char> sleeping_bodies_;  // SetSleepingBodies.
   std::vector<std::string> group_names_;
   std::vector<std::string> notes_;
   std::vector<int> dynamic_ids_;     // Collision geometries on moving bodies.

@@ -56,9 +56,9 @@ std::string ParameterReferenceMarkdown() {
   SolverSettings solver;
   out << "Keys at `solver:`'s top level (SAP's parameters; `line_search` is one of the line searches below):\n\n";
   WriteTable(BindParameters(solver.sap), out);
-  out << "The time budget of whichever solver runs and the halving of a step that fails, at `solver:`'s top "
-         "level (the iteration budget is each solver's `max_iterations`):\n\n";
-  WriteTable(BindParameters(solver.budget), out);
+  out << "The time budget of whichever solver runs, the halving of a step that fails, and sleeping islands, at "
+         "`solver:`'s top level (the iteration budget is each solver's `max_iterations`):\n\n";
+  WriteTable(BindStepParameters(solver), out);
   for (const SolverTypeInfo& s : SolverTypes()) {
     if (!s.own_map) continue;
     out << "Keys of `solver." << s.name << ":`:\n\n";

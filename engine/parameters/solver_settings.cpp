@@ -62,8 +62,13 @@ ParameterTable BindParameters(SolverBudget& b) {
            &b.max_step_halvings, ClosedRange(0, 6)}};  // A failed step costs at most 2^(n+1) solves.
 }
 
+ParameterTable BindStepParameters(SolverSettings& s) {
+  return AppendParameters(BindParameters(s.budget), BindParameters(s.sleep));
+}
+
 void ValidateSolverSettings(const SolverSettings& settings) {
   CheckParameterRanges("solver", settings.budget);
+  CheckParameterRanges("solver", settings.sleep);
   for (const SolverTypeInfo& info : kSolverTypes) info.validate(settings);
 }
 

@@ -13,6 +13,7 @@
 #include "engine/parameters/parameter_binding.h"
 #include "engine/parameters/pgs_parameters.h"
 #include "engine/parameters/sap_parameters.h"
+#include "engine/parameters/sleep_parameters.h"
 #include "engine/parameters/subadmm_parameters.h"
 
 namespace stiction {
@@ -42,6 +43,7 @@ ParameterTable BindParameters(SolverBudget& b);
 struct SolverSettings {
   SolverType type = SolverType::kSap;
   SolverBudget budget;
+  SleepParameters sleep;  ///< Sleeping islands, whichever solver runs (θ-method).
   SapSolverParameters sap;
   CanalSolverParameters canal;
   SubAdmmSolverParameters subadmm;
@@ -90,5 +92,9 @@ std::optional<SolverType> ParseSolverType(std::string_view name);
 /// a later switch cannot meet a bad value). Throws InputError naming the
 /// solver and the parameter.
 void ValidateSolverSettings(const SolverSettings& settings);
+/// The keys at `solver:`'s top level that belong to no one solver: the
+/// budget and halving of a step (SolverBudget), then sleeping
+/// (SleepParameters).
+ParameterTable BindStepParameters(SolverSettings& s);
 
 }  // namespace stiction

@@ -95,7 +95,7 @@ std::vector<LiveParameter> LiveParameters(SceneParameters* p) {
   out.push_back(Choice("solver.line_search", &p->solver.sap.line_search, LineSearches(), &LineSearchInfo::kind));
   AddTable("solver.", BindParameters(p->solver.sap), &out);
   AddTable("solver.", BindParameters(p->contact), &out);
-  AddTable("solver.", BindParameters(p->solver.budget), &out);
+  AddTable("solver.", BindStepParameters(p->solver), &out);
   for (const SolverTypeInfo& info : SolverTypes()) {
     if (info.own_map) AddTable("solver." + std::string(info.name) + ".", info.bind(p->solver), &out);
   }

@@ -156,7 +156,7 @@ YAML::Node SolverNode(const SceneParameters& p) {
   // every other solver's in its own map (the loader's ParseSolver).
   WriteTable(node, BindParameters(solver.sap));
   WriteTable(node, BindParameters(contact));
-  WriteTable(node, BindParameters(solver.budget));
+  WriteTable(node, BindStepParameters(solver));
   for (const SolverTypeInfo& info : SolverTypes()) {
     if (!info.own_map) continue;
     YAML::Node sub(YAML::NodeType::Map);

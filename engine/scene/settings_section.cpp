@@ -45,7 +45,7 @@ void ParseSolver(const YamlReader& reader, const Ctx& ctx, const YAML::Node& nod
   const MapView map(reader, ctx, node);
   const ParameterTable sap_table = BindParameters(solver->sap);
   const ParameterTable contact_table = BindParameters(*contact);
-  const ParameterTable budget_table = BindParameters(solver->budget);
+  const ParameterTable budget_table = BindStepParameters(*solver);
   std::vector<std::string_view> keys = {"type", "line_search"};
   for (const ParameterBinding& p : sap_table) keys.push_back(p.key);
   for (const ParameterBinding& p : contact_table) keys.push_back(p.key);
@@ -64,7 +64,10 @@ void ParseSolver(const YamlReader& reader, const Ctx& ctx, const YAML::Node& nod
   }
   reader.ReadParameters(map, sap_table, [&] { ValidateSapParameters(solver->sap); });
   reader.ReadParameters(map, contact_table, [&] { ValidateContactModelParameters(*contact); });
-  reader.ReadParameters(map, budget_table, [&] { CheckParameterRanges("solver", solver->budget); });
+  reader.ReadParameters(map, budget_table, [&] {
+    CheckParameterRanges("solver", solver->budget);
+    CheckParameterRanges("solver", solver->sleep);
+  });
   for (const SolverTypeInfo& info : SolverTypes()) {
     if (info.own_map) reader.ReadSubMap(map, info.name, info.bind(*solver), [&] { info.validate(*solver); });
   }

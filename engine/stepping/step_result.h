@@ -53,6 +53,9 @@ struct StepStats {
   /// `solver.max_load_resolves`); the stats above are the last solve's,
   /// iterations and times summed over all.
   int load_resolves = 0;
+  /// Bodies asleep in this step (solver.sleep; engine/stepping/sleep_tracker.h):
+  /// frozen, in no contact problem. θ-method only.
+  int sleeping_bodies = 0;
   /// The chosen contact solver failed (or its iterate was refused for
   /// creating energy) and SAP took the step instead (`solver` says SAP;
   /// ThetaMethodStepper::Step).

@@ -26,6 +26,7 @@
 #include "engine/parameters/nmdp_parameters.h"
 #include "engine/parameters/solver_settings.h"
 #include "engine/solvers/contact_solver.h"
+#include "engine/stepping/sleep_tracker.h"
 #include "engine/stepping/step_result.h"
 
 namespace stiction {
@@ -54,6 +55,8 @@ struct StepperMemory {
   // ThetaMethodStepper: γ and slack of the last usable solve, and its solver.
   ConstraintHistory history;
   std::optional<SolverType> history_solver;
+  // ThetaMethodStepper: which islands sleep (engine/stepping/sleep_tracker.h).
+  SleepState sleep;
   // NmdpStepper: the warm-start weights per contact key.
   std::unordered_map<std::uint64_t, Eigen::VectorXd> warm_weights;
 };
@@ -73,6 +76,8 @@ class Stepper {
   /// loads of the carried-load regularization), after a reset or a jump of
   /// the state.
   virtual void ClearHistory() = 0;
+  /// A parameter was edited: sleeping islands wake (sleep_tracker.h).
+  virtual void Wake() {}
   /// Copies what carries over and what the last step reported into *m.
   virtual void SaveMemory(StepperMemory* m) const {
     m->reports = reports_;

@@ -104,6 +104,7 @@ ThetaMethodStepper::ThetaMethodStepper(const MultibodyModel& model, CollisionWor
       sources_(sources != nullptr ? *sources : no_sources_),
       theta_method_(model),
       builder_(model),
+      sleep_(model, sources_),
       cache_(model),
       cache_q0_(model) {
   CalcJointStiffnessAndDamping(model, &K_, &D_);
@@ -123,25 +124,37 @@ ThetaMethodStepper::ThetaMethodStepper(const MultibodyModel& model, CollisionWor
 
 ThetaMethodStepper::~ThetaMethodStepper() = default;
 
-void ThetaMethodStepper::ClearHistory() { history_.Clear(); }
+void ThetaMethodStepper::ClearHistory() {
+  history_.Clear();
+  sleep_.WakeAll();
+}
 
 void ThetaMethodStepper::SaveMemory(StepperMemory* m) const {
   Stepper::SaveMemory(m);
   m->history = history_;
   m->history_solver = history_solver_;
+  m->sleep = sleep_.state();
 }
 
 void ThetaMethodStepper::RestoreMemory(const StepperMemory& m) {
   Stepper::RestoreMemory(m);
   history_ = m.history;
   history_solver_ = m.history_solver;
+  sleep_.Restore(m.sleep);
 }
 
 StepStatus ThetaMethodStepper::Step(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
                                     const VectorX* tau_ext, VectorX* q, VectorX* v, StepStats* stats,
                                     std::string* message) {
+  // Every attempt below starts from the sleep state the step started with
+  // (an attempt that fails may have put islands to sleep or woken them).
+  const SleepState sleep_before = sleep_.state();
   const StepStatus status = StepOnce(params, q0, v0, tau_ext, q, v, stats, message);
-  if (status == StepStatus::kSuccess || params.solver.budget.max_step_halvings == 0) return status;
+  if (status == StepStatus::kSuccess) return status;
+  if (params.solver.budget.max_step_halvings == 0) {
+    sleep_.Restore(sleep_before);
+    return status;
+  }
   // The fallbacks. When the chosen contact solver failed (or its iterate
   // was refused for creating energy, below) and it is not SAP, the last
   // usable solver takes the step: SAP, whose convex problem has one
@@ -158,13 +171,16 @@ StepStatus ThetaMethodStepper::Step(const StepperParameters& params, const Vecto
   StepStatus retried = status;
   if (!stage1_failed_ && params.solver.type != SolverType::kSap) {
     fallback.solver.type = SolverType::kSap;
+    sleep_.Restore(sleep_before);
     retried = StepOnce(fallback, q0, v0, tau_ext, q, v, &taken, &fallback_message);
   }
   if (retried != StepStatus::kSuccess) {
     taken = StepStats();
+    sleep_.Restore(sleep_before);
     retried = StepInHalves(fallback, q0, v0, tau_ext, 1, q, v, &taken, &fallback_message);
   }
   if (retried != StepStatus::kSuccess) {
+    sleep_.Restore(sleep_before);
     std::ostringstream os;
     os << first_message << "; " << (fallback.solver.type != params.solver.type ? "SAP, then " : "")
        << "in halves down to dt/" << (1 << params.solver.budget.max_step_halvings) << ": " << fallback_message;
@@ -224,16 +240,23 @@ StepStatus ThetaMethodStepper::StepOnce(const StepperParameters& params, const V
     // Kinematics at (q0, v0): the explicit guess of stage 1 and, below, the
     // contact query and the constraint Jacobians (J = J(q0), Eq. 7).
     CalcKinematics(model_, q0, v0, BodyRange::All(model_), &cache_q0_);
-    const StepStatus status = SolveFreeMotion(theta, q0, v0, tau_ext, stats, message);
-    stage1_failed_ = status != StepStatus::kSuccess;
-    if (stage1_failed_) return status;
-    CalcLinearization(theta);
   }
+  // Which islands sleep in this step: from the start-of-step velocities,
+  // the forces and the last step's contacts; then the query, which wakes
+  // the islands a moving body touches, before stage 1 (which needs neither).
+  sleep_.BeginStep(params.solver.sleep, params.dt, cache_q0_, tau_ext);
   {
     ScopedTimer timer(&stats->time.collision);
     QueryContacts();
   }
   if (collision_ != nullptr) stats->time.contact_surfaces = collision_->surface_seconds();
+  {
+    ScopedTimer timer(&stats->time.free_motion);
+    const StepStatus status = SolveFreeMotion(theta, q0, v0, tau_ext, stats, message);
+    stage1_failed_ = status != StepStatus::kSuccess;
+    if (stage1_failed_) return status;
+    CalcLinearization(theta);
+  }
   {
     ScopedTimer timer(&stats->time.assembly);
     BuildContactProblem(params, q0, v0, stats);
@@ -266,9 +289,25 @@ StepStatus ThetaMethodStepper::StepOnce(const StepperParameters& params, const V
     stats->time.line_search += previous.time.line_search;
   }
   if (status != StepStatus::kSuccess) return status;
+  FreezeSleepers(q0, nullptr, v);
   ReportResults(params, *v, stats);
   MeterWork(v0, *v, tau_ext, stats);
-  return UpdatePositions(theta, q0, v0, *v, q, message);
+  const StepStatus updated = UpdatePositions(theta, q0, v0, *v, q, message);
+  if (updated != StepStatus::kSuccess) return updated;
+  FreezeSleepers(q0, q, v);
+  if (params.solver.sleep.enabled) sleep_.NoteContacts(contact_points_);
+  stats->sleeping_bodies = sleep_.num_asleep_bodies();
+  return StepStatus::kSuccess;
+}
+
+void ThetaMethodStepper::FreezeSleepers(const VectorX& q0, VectorX* q, VectorX* v) const {
+  if (!sleep_.any_asleep()) return;
+  for (int t = 0; t < model_.num_trees(); ++t) {
+    if (!sleep_.asleep(t)) continue;
+    const Tree& tree = model_.tree(t);
+    v->segment(tree.v_start, tree.nv).setZero();
+    if (q != nullptr) q->segment(tree.q_start, tree.nq) = q0.segment(tree.q_start, tree.nq);
+  }
 }
 
 StepStatus ThetaMethodStepper::SolveFreeMotion(const ThetaParameters& theta, const VectorX& q0, const VectorX& v0,
@@ -279,6 +318,12 @@ StepStatus ThetaMethodStepper::SolveFreeMotion(const ThetaParameters& theta, con
   v_star = v0;
   int iterations = 0;
   for (int t = 0; t < model_.num_trees(); ++t) {
+    if (sleep_.asleep(t)) {  // Frozen: v* = 0, and A = M(q0) for a solver that still sees the tree.
+      const Tree& tree = model_.tree(t);
+      v_star.segment(tree.v_start, tree.nv).setZero();
+      CalcTreeMassMatrix(model_, cache_q0_, t, &problem_.A[t]);
+      continue;
+    }
     const FreeMotionStatus s =
         theta_method_.SolveFreeMotion(t, q0, v0, problem_.dt, theta, tau_ext, &v_star, &cache_, &problem_.A[t],
                                       &cache_q0_);
@@ -334,8 +379,15 @@ void ThetaMethodStepper::QueryContacts() {
   margin_ = CalcSpeculativeMargin(problem_.dt);
   contact_points_.clear();
   if (collision_ != nullptr) {
+    static const std::vector<char> kNoneAsleep;
+    collision_->SetSleepingBodies(sleep_.any_asleep() ? sleep_.asleep_bodies() : kNoneAsleep);
     collision_->UpdatePoses(cache_q0_.X_WB);
     collision_->ComputeContacts(margin_, &contact_points_);
+    if (sleep_.WakeTouched(contact_points_)) {
+      // The woken islands' pairs with each other and the world were skipped.
+      collision_->SetSleepingBodies(sleep_.any_asleep() ? sleep_.asleep_bodies() : kNoneAsleep);
+      collision_->ComputeContacts(margin_, &contact_points_);
+    }
   }
 }
 

@@ -26,6 +26,7 @@
 #include "engine/multibody/multibody_model.h"
 #include "engine/solvers/contact_solver.h"
 #include "engine/solvers/ncp_residual.h"
+#include "engine/stepping/sleep_tracker.h"
 #include "engine/stepping/step_result.h"
 #include "engine/stepping/stepper.h"
 #include "engine/stepping/theta_method.h"
@@ -44,8 +45,12 @@ class ThetaMethodStepper : public Stepper {
   StepStatus Step(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
                   const VectorX* tau_ext, VectorX* q, VectorX* v, StepStats* stats,
                   std::string* message) override;
-  /// Forgets the constraints' warm starts and carried loads.
+  /// Forgets the constraints' warm starts and carried loads, and wakes
+  /// every sleeping island.
   void ClearHistory() override;
+  void Wake() override { sleep_.WakeAll(); }
+  /// Which islands sleep (solver.sleep).
+  const SleepTracker& sleep() const { return sleep_; }
   void SaveMemory(StepperMemory* m) const override;
   void RestoreMemory(const StepperMemory& m) override;
 
@@ -80,6 +85,8 @@ class ThetaMethodStepper : public Stepper {
                              VectorX* q, std::string* message);
   // Speculative margin [m]: pairs that can touch within the step.
   double CalcSpeculativeMargin(double dt) const;
+  // Sleeping trees keep v = 0 and, with q, their start-of-step positions.
+  void FreezeSleepers(const VectorX& q0, VectorX* q, VectorX* v) const;
 
   const MultibodyModel& model_;
   CollisionWorld* collision_;
@@ -89,6 +96,7 @@ class ThetaMethodStepper : public Stepper {
   ContactProblemBuilder builder_;
   std::unique_ptr<ContactSolver> solver_;
   ConstraintHistory history_;  // γ and z of the last usable solve, by key.
+  SleepTracker sleep_;         // Which islands sleep (solver.sleep).
   VectorX resolve_guess_;      // A sudden-load re-solve starts from the solve before it.
   std::optional<SolverType> history_solver_;  // The solver that wrote history_.
   KinematicsCache cache_;     // Mid-step kinematics (stage 1 scratch).

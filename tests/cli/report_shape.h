@@ -36,12 +36,12 @@ inline void ExpectReportShape(const nlohmann::json& j) {
   ASSERT_TRUE(j["stats"].is_object());
   for (const char* key : {"mean_iterations", "mean_contacts", "max_momentum_error",
                           "max_complementarity_error", "max_penetration_m", "mean_penetration_m",
-                          "mean_step_wall_time_s", "mean_qp_iterations", "smallest_dt_s"}) {
+                          "mean_step_wall_time_s", "mean_qp_iterations", "smallest_dt_s", "mean_sleeping_bodies"}) {
     ASSERT_TRUE(j["stats"].contains(key)) << key;
     EXPECT_TRUE(j["stats"][key].is_number()) << key;
   }
   for (const char* key : {"max_iterations", "max_contacts", "max_qp_iterations", "subdivided_steps",
-                          "max_subdivisions"}) {
+                          "max_subdivisions", "max_sleeping_bodies"}) {
     ASSERT_TRUE(j["stats"].contains(key)) << key;
     EXPECT_TRUE(j["stats"][key].is_number_integer()) << key;
   }
