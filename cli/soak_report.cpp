@@ -37,6 +37,7 @@ nlohmann::json RunJson(const SoakOptions& options, const SoakResults& results) {
   report["steps"] = fig.steps;
   report["failed_steps"] = fig.failed_steps;
   report["max_failed_steps_in_row"] = fig.max_failed_in_row;
+  report["sleeping_steps"] = fig.sleeping_steps;
   report["perturbations"] = c.perturbations;
   report["parameter_edits"] = c.edits;
   report["rejected_edits"] = c.rejected_edits;
@@ -114,6 +115,7 @@ void PrintSoakSummary(const SoakOptions& options, const SoakResults& results, st
   row("simulated time") << FormatNumber(fig.soak_time_s, 6) << " s\n";
   row("steps") << fig.steps << '\n';
   row("failed steps") << fig.failed_steps << " (at most " << fig.max_failed_in_row << " in a row)\n";
+  if (fig.sleeping_steps > 0) row("sleeping") << fig.sleeping_steps << " steps with bodies asleep (solver.sleep)\n";
   row("perturbations") << c.perturbations << '\n';
   row("parameter edits") << c.edits << " (" << c.rejected_edits << " refused)\n";
   row("solver switches") << c.solver_switches << '\n';

@@ -39,6 +39,7 @@ struct SoakFigures {
   std::int64_t steps = 0;            ///< Step() calls.
   std::int64_t failed_steps = 0;     ///< Of which returned a failure status.
   int max_failed_in_row = 0;
+  std::int64_t sleeping_steps = 0;   ///< Successful steps with a body asleep (solver.sleep).
   std::int64_t replay_restarts = 0;  ///< Resets at the end of a gripper script.
   double soak_time_s = 0;            ///< Simulated time summed over resets [s].
   double wall_time_s = 0;

@@ -201,6 +201,7 @@ bool SoakRun::StepAndJudge(const std::vector<ExternalWrench>& wrenches) {
   } else {
     failed_in_row_ = 0;
     fig_.soak_time_s += step_dt;
+    if (result.stats.sleeping_bodies > 0) ++fig_.sleeping_steps;
     AddWork(result.stats);
   }
   if (!StateIsFinite(sim_)) {

@@ -369,10 +369,15 @@ TEST(SoakCommandLineTest, AnUnenforcedMemoryBreachIsCountedAndTheRunGoesOn) {
 // - "sap": the SAP solver and contact model only (perturbations, edits and
 //   resets as above); every invariant enforced.
 
+// - "sap_sleep": as "sap", with sleeping islands on (solver.sleep) and a
+//   tenth of the edit rate (every edit wakes every island, so at the CI
+//   rate nothing would stay asleep long): perturbations, edits and resets
+//   wake sleepers while others settle; the test checks that bodies slept.
+
 struct CiSoak {
   std::string scene;
   double duration_s;
-  std::string config;  // "every_event" or "sap".
+  std::string config;  // "every_event", "sap" or "sap_sleep".
   bool every_invariant = true;  // "every_event": all enforced, or finite state and memory only.
 };
 
@@ -381,14 +386,15 @@ class CiSoakTest : public ::testing::TestWithParam<CiSoak> {};
 TEST_P(CiSoakTest, EveryKindOfEventAndNoViolation) {
   const CiSoak& c = GetParam();
   const bool every_event = c.config == "every_event";
+  const bool sleep = c.config == "sap_sleep";
   const fs::path report = test::TempPath("stiction_soak_" + c.scene + "_" + c.config + "_" +
                                          std::to_string(::getpid()) + ".json");
   std::string output;
   const std::string command = std::string(STICTION_SOAK_EXE) + " " + Scene(c.scene) + " --duration " +
                               std::to_string(c.duration_s) +
-                              " --quiet --seed 1 --perturbation-rate 2 --edit-rate 2 --solver-switch-rate 0.5"
-                              " --model-switch-rate 0.5 --reset-rate 0.3 --report " +
-                              report.string() +
+                              " --quiet --seed 1 --perturbation-rate 2 --edit-rate " + (sleep ? "0.2" : "2") +
+                              " --solver-switch-rate 0.5 --model-switch-rate 0.5 --reset-rate 0.3 --report " +
+                              report.string() + (sleep ? " --set solver.sleep=true" : "") +
                               (!every_event                ? " --solvers sap --contact-models sap"
                                : c.every_invariant ? ""
                                                    : " --invariants finite_state,resident_memory");
@@ -414,6 +420,9 @@ TEST_P(CiSoakTest, EveryKindOfEventAndNoViolation) {
     EXPECT_EQ(r["invariants_enforced"].size(), 5u);
     EXPECT_LT(r["max_failed_steps_in_row"].get<int>(), r["limits"]["max_failed_steps_in_row"].get<int>());
   }
+  if (sleep) {
+    EXPECT_GT(r["sleeping_steps"].get<int>(), 0);
+  }
   EXPECT_LE(r["rss_max_growth_mb"].get<double>(), r["limits"]["rss_growth_mb"].get<double>());
   EXPECT_GE(r["sim_time_s"].get<double>(), c.duration_s);
 }
@@ -428,7 +437,9 @@ INSTANTIATE_TEST_SUITE_P(Demos, CiSoakTest,
                                            // perturbation that knocks a cube away times the script
                                            // out (logged, not a violation) until the next reset.
                                            CiSoak{"two_arm_stack", 20.0, "every_event"},
-                                           CiSoak{"two_arm_stack", 20.0, "sap"}),
+                                           CiSoak{"two_arm_stack", 20.0, "sap"},
+                                           CiSoak{"dish_pile", 30.0, "sap_sleep"},
+                                           CiSoak{"two_arm_stack", 20.0, "sap_sleep"}),
                          CiName);
 
 }  // namespace
