@@ -1,5 +1,6 @@
 #include "engine/geometry/collision_world.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -462,13 +463,20 @@ void CollisionWorld::ComputeContacts(double margin, std::vector<ContactPoint>* c
   surfaces_.clear();
   surface_seconds_ = 0;
   const Clock::time_point t0 = Clock::now();
-  CollectCandidatePairs(margin);
+  // Asleep bodies are frozen against each other and the world: nothing to
+  // find between them; when every moving geometry is asleep, no pair at all.
+  auto frozen = [&](int g) {
+    const int body = geometries_[g].body();
+    return body == 0 || (body < static_cast<int>(sleeping_bodies_.size()) && sleeping_bodies_[body] != 0);
+  };
+  const bool all_frozen =
+      !sleeping_bodies_.empty() && std::all_of(dynamic_ids_.begin(), dynamic_ids_.end(), frozen);
+  if (all_frozen) {
+    candidate_pairs_.clear();
+  } else {
+    CollectCandidatePairs(margin);
+  }
   if (!sleeping_bodies_.empty()) {
-    // Frozen against each other and the world: nothing to find.
-    auto frozen = [&](int g) {
-      const int body = geometries_[g].body();
-      return body == 0 || (body < static_cast<int>(sleeping_bodies_.size()) && sleeping_bodies_[body] != 0);
-    };
     std::erase_if(candidate_pairs_, [&](const std::pair<int, int>& p) { return frozen(p.first) && frozen(p.second); });
   }
   const Clock::time_point t1 = Clock::now();

@@ -88,6 +88,31 @@ TEST(CollisionWorldTest, BoxRestingFlatOnHalfSpaceGivesFourCorners) {
   EXPECT_EQ(corners.size(), 4u);
 }
 
+TEST(CollisionWorldTest, SleepingBodiesSkipEachOtherAndTheWorldButNotAwakeOnes) {
+  // Boxes 1 and 2 stacked on the ground, sphere 3 on the ground against box 1.
+  CollisionWorld world({{0, HalfSpace()}, {1, Box(Vector3::Constant(0.1))}, {2, Box(Vector3::Constant(0.1))},
+                        {3, Sphere(0.05)}},
+                       {});
+  const std::vector<RigidTransform> poses = {Pose(Vector3(0, 0, 0.05)), Pose(Vector3(0, 0, 0.15)),
+                                             Pose(Vector3(0.1, 0, 0.05))};
+  auto pairs = [&](const std::vector<char>& asleep) {
+    world.SetSleepingBodies(asleep);
+    std::set<std::pair<int, int>> out;
+    for (const ContactPoint& c : Contacts(&world, poses, 1e-3)) {
+      out.emplace(std::min(c.body_a, c.body_b), std::max(c.body_a, c.body_b));
+    }
+    return out;
+  };
+  using Pairs = std::set<std::pair<int, int>>;
+  EXPECT_EQ(pairs({}), (Pairs{{0, 1}, {0, 3}, {1, 2}, {1, 3}}));
+  // Boxes asleep: their pairs with each other and the ground are skipped,
+  // the awake sphere still finds both the ground and box 1.
+  EXPECT_EQ(pairs({0, 1, 1, 0}), (Pairs{{0, 3}, {1, 3}}));
+  // Everything asleep: nothing (the broad phase is skipped).
+  EXPECT_EQ(pairs({0, 1, 1, 1}), Pairs{});
+  EXPECT_EQ(pairs({}), (Pairs{{0, 1}, {0, 3}, {1, 2}, {1, 3}}));
+}
+
 TEST(CollisionWorldTest, BoxOnEdgeGivesTwoAndLiftedBoxIsSpeculative) {
   CollisionWorld world({{0, HalfSpace()}, {1, Box(Vector3::Constant(0.1))}}, {});
   // Tilted 30° about x: the lowest edge is 0.05 (cos 30° + sin 30°) below the centre.
