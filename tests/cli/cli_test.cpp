@@ -357,7 +357,7 @@ TEST_F(CliExecutableTest, EveryShippedSceneRunsAndReports) {
     EXPECT_EQ(CountLines(text), static_cast<std::size_t>(steps) + 2);
     const std::string header = text.substr(0, text.find('\n'));
     EXPECT_EQ(header.rfind("t,iterations,line_search_iterations,contacts,", 0), 0u) << header;
-    EXPECT_EQ(CountCsvFields(header), 15 + 7 * description.bodies.size()) << header;
+    EXPECT_EQ(CountCsvFields(header), 16 + 7 * description.bodies.size()) << header.substr(0, 300);
     const std::string first_row = text.substr(header.size() + 1, 8);
     EXPECT_EQ(first_row, "0,0,0,0,") << "the first row is t = 0 with zero stats";
   }
@@ -609,7 +609,8 @@ TEST_F(CliExecutableTest, SteppingOptionAndTheNmdpStatisticsColumns) {
   // The NMDP columns follow the existing per-step columns, before the bodies'.
   const std::string text = ReadFile(csv);
   const std::string header = text.substr(0, text.find('\n'));
-  EXPECT_NE(header.find(",kinetic_energy_J,potential_energy_J,qp_iterations,subdivisions,smallest_dt_s,box.x,"),
+  EXPECT_NE(header.find(",kinetic_energy_J,potential_energy_J,qp_iterations,subdivisions,smallest_dt_s,sleeping_bodies,"
+                        "box.x,"),
             std::string::npos)
       << header;
   std::istringstream lines(text);
@@ -620,10 +621,11 @@ TEST_F(CliExecutableTest, SteppingOptionAndTheNmdpStatisticsColumns) {
     std::vector<std::string> fields;
     std::istringstream in(line);
     for (std::string f; std::getline(in, f, ',');) fields.push_back(f);
-    ASSERT_GE(fields.size(), 15u) << line;
+    ASSERT_GE(fields.size(), 16u) << line;
     EXPECT_EQ(fields[12], "0") << line;  // qp_iterations
     EXPECT_EQ(fields[13], "0") << line;  // subdivisions
     EXPECT_EQ(fields[14], "0") << line;  // smallest_dt_s
+    EXPECT_EQ(fields[15], "0") << line;  // sleeping_bodies
     ++rows;
   }
   EXPECT_EQ(rows, 4);  // t = 0 and three steps.

@@ -312,10 +312,10 @@ TEST(CsvWriterTest, HeaderAndRows) {
   EXPECT_EQ(lines[0],
             "t,iterations,line_search_iterations,contacts,momentum_error,complementarity_error,"
             "ncp_residual,budget_hit,max_penetration_m,step_wall_time_s,kinetic_energy_J,potential_energy_J,"
-            "qp_iterations,subdivisions,smallest_dt_s,"
+            "qp_iterations,subdivisions,smallest_dt_s,sleeping_bodies,"
             "box.x,box.y,box.z,box.qw,box.qx,box.qy,box.qz,"
             "ball.x,ball.y,ball.z,ball.qw,ball.qx,ball.qy,ball.qz");
-  const std::size_t num_columns = 15 + 2 * 7;
+  const std::size_t num_columns = 16 + 2 * 7;
   for (const std::string& line : lines) {
     EXPECT_EQ(static_cast<std::size_t>(std::count(line.begin(), line.end(), ',')) + 1,
               num_columns)
@@ -340,8 +340,8 @@ TEST(CsvWriterTest, NmdpStatisticsFollowThePerStepColumns) {
   const std::vector<std::string> lines = SplitLines(out.str());
   ASSERT_EQ(lines.size(), 2u);
   // ..., kinetic_energy_J, potential_energy_J, qp_iterations, subdivisions,
-  // smallest_dt_s, then the body.
-  EXPECT_NE(lines[1].find(",0.25,9,42,2,0.0025,1,-2,0.1,"), std::string::npos) << lines[1];
+  // smallest_dt_s, sleeping_bodies, then the body.
+  EXPECT_NE(lines[1].find(",0.25,9,42,2,0.0025,0,1,-2,0.1,"), std::string::npos) << lines[1];
 }
 
 TEST(CsvWriterTest, NonFiniteAndQuotedNames) {
