@@ -164,6 +164,26 @@ TEST(SleepingIslandsTest, AnActuatedArmNeverSleepsButWhatItLeftOnTheTableDoes) {
   EXPECT_EQ(s.sleeping_bodies, 3);
 }
 
+TEST(SleepingIslandsTest, ACollapsedRagdollWithTendonsSleepsWhole) {
+  // MuJoCo's humanoid: joint limits, springs and two fixed tendons (passive,
+  // within its one tree), motors at zero control. It collapses, comes to
+  // rest and sleeps; its end pose is the awake run's to within the resting
+  // speeds over the time asleep.
+  std::vector<BodyState> ends[2];
+  int asleep_at_end = 0;
+  for (const bool sleep : {false, true}) {
+    Simulation sim = Simulation::FromFile(STICTION_SOURCE_DIR "/assets/scenes/bench_humanoid.yaml",
+                                          {std::string("solver.sleep=") + (sleep ? "true" : "false")});
+    const StepStats s = StepN(&sim, 600);  // 6 s.
+    if (sleep) asleep_at_end = s.sleeping_bodies;
+    ends[sleep] = sim.CalcBodyStates();
+  }
+  EXPECT_EQ(asleep_at_end, static_cast<int>(ends[1].size()));
+  for (std::size_t i = 0; i < ends[0].size(); ++i) {
+    EXPECT_LT((ends[1][i].position - ends[0][i].position).norm(), 2e-3) << ends[0][i].name;
+  }
+}
+
 TEST(SleepingIslandsTest, TheTwoArmTaskEndsAsItDoesAwake) {
   // The cubes and the pedestal sleep until a gripper comes within the
   // speculative margin; the script's force and touch waits then pass as

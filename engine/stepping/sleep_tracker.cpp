@@ -35,28 +35,27 @@ SleepTracker::SleepTracker(const MultibodyModel& model, const ConstraintSources&
 }
 
 void SleepTracker::UpdateSleepable() {
+  // Driven trees never sleep; passive constraints (welds, balls, couplers,
+  // tendon limits) do not drive, but one between two trees joins them into
+  // one island.
   sleepable_.assign(model_.num_trees(), 1);
-  auto driven_body = [&](int body) {
-    if (body > 0) sleepable_[tree_of_body_[body]] = 0;
+  links_.clear();
+  auto tree_of_joint = [&](int joint) { return joint >= 0 ? tree_of_body_[model_.joint(joint).child] : -1; };
+  auto drive = [&](int tree) {
+    if (tree >= 0) sleepable_[tree] = 0;
   };
-  auto driven_joint = [&](int joint) {
-    if (joint >= 0) driven_body(model_.joint(joint).child);
+  auto link = [&](int a, int b) {
+    if (a >= 0 && b >= 0 && a != b) links_.emplace_back(std::min(a, b), std::max(a, b));
   };
-  for (const JointActuator& a : sources_.actuators) driven_joint(a.joint);
-  for (const CartesianImpedance& c : sources_.cartesian_impedances) driven_body(c.body);
-  for (const BodyConstraint& c : sources_.body_constraints) {
-    driven_body(c.body_a);
-    driven_body(c.body_b);
-  }
-  for (const JointCoupler& c : sources_.joint_couplers) {
-    driven_joint(c.joint);
-    driven_joint(c.leader);
-  }
-  for (const TendonConstraint& c : sources_.tendons) {
-    for (const auto& [joint, coefficient] : c.joints) driven_joint(joint);
-  }
+  for (const JointActuator& a : sources_.actuators) drive(tree_of_joint(a.joint));
+  for (const CartesianImpedance& c : sources_.cartesian_impedances) drive(tree_of_body_[c.body]);
   for (const TendonServo& c : sources_.tendon_servos) {
-    for (const auto& [joint, coefficient] : c.joints) driven_joint(joint);
+    for (const auto& [joint, coefficient] : c.joints) drive(tree_of_joint(joint));
+  }
+  for (const BodyConstraint& c : sources_.body_constraints) link(tree_of_body_[c.body_a], tree_of_body_[c.body_b]);
+  for (const JointCoupler& c : sources_.joint_couplers) link(tree_of_joint(c.joint), tree_of_joint(c.leader));
+  for (const TendonConstraint& c : sources_.tendons) {
+    for (const auto& [joint, coefficient] : c.joints) link(tree_of_joint(c.joints.front().first), tree_of_joint(joint));
   }
 }
 
@@ -127,6 +126,7 @@ void SleepTracker::BeginStep(const SleepParameters& p, double dt, const Kinemati
   std::vector<int> parent(num_trees);
   std::iota(parent.begin(), parent.end(), 0);
   for (const auto& [a, b] : state_.touching) Join(parent, a, b);
+  for (const auto& [a, b] : links_) Join(parent, a, b);
   std::vector<char> ready(num_trees, 1);  // Per root: every tree of the island rested long enough.
   for (int t = 0; t < num_trees; ++t) {
     if (state_.asleep[t] || !sleepable_[t] || state_.rest_time[t] < p.time) ready[Root(parent, t)] = 0;

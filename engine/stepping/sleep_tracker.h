@@ -16,10 +16,11 @@
 // state and the step's inputs in a fixed order, so sleeping is
 // deterministic, and a saved state (StepperMemory::sleep) restores it.
 //
-// Sleepable: a tree that no actuator, Cartesian impedance, weld or ball
-// constraint, joint coupler or tendon acts on (those are driven or joined
-// to other trees; a robot never sleeps, but a body it holds sleeps only
-// once the robot no longer touches it).
+// Sleepable: a tree that no actuator, Cartesian impedance or tendon servo
+// drives (a robot never sleeps, and a body it touches sleeps only once the
+// robot lets go). Passive constraints — welds and balls, joint couplers,
+// tendon limits — do not drive; one between two trees joins them into one
+// island, like a contact (a ragdoll with its hamstring tendons sleeps).
 #include <utility>
 #include <vector>
 
@@ -88,6 +89,7 @@ class SleepTracker {
   const ConstraintSources& sources_;  // Outlives the tracker (the stepper's).
   std::vector<int> tree_of_body_;  // −1 for the world.
   std::vector<char> sleepable_;
+  std::vector<std::pair<int, int>> links_;  // Trees a passive constraint joins (a < b).
   SleepState state_;
   std::vector<char> asleep_bodies_;
   int num_asleep_trees_ = 0;
