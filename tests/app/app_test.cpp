@@ -715,6 +715,37 @@ TEST(AppTest, SetOverridesTheCommandLineSceneAndItsReloadsOnly) {
   }
 }
 
+TEST(AppTest, SleepingBodiesAreDrawnDarkerUntilAnEditWakesThem) {
+  AppOptions o = Options(kScenes + "/stack10.yaml", /*paused=*/false);
+  o.overrides = {"solver.sleep=true"};
+  o.steps_per_frame = 20;
+  App app(o);
+  app.ui().viz.contact_points = false;
+  for (int i = 0; i < 10; ++i) app.Frame();  // 2 s: 20 steps of 10 ms per frame.
+  const int boxes = app.simulation().model().num_bodies() - 1;
+  ASSERT_EQ(app.snapshot().last_stats.sleeping_bodies, boxes);
+  const VectorX q = app.simulation().positions(), v = app.simulation().velocities();
+  const double t = app.simulation().time();
+  app.ShowState(q, v, t);
+  const std::vector<std::uint8_t> asleep = app.RenderImage(160, 120);
+  ContactMaterial m = app.simulation().GetMaterial(app.simulation().material_names().front());
+  app.SetMaterial(app.simulation().material_names().front(), m);  // An edit: every island wakes.
+  app.ShowState(q, v, t);
+  ASSERT_EQ(app.snapshot().asleep, std::vector<char>(boxes + 1, 0));
+  const std::vector<std::uint8_t> awake = app.RenderImage(160, 120);
+  // The same state, the same camera: only the boxes' shade differs, darker
+  // (x 0.6) while asleep.
+  ASSERT_EQ(asleep.size(), awake.size());
+  long darker = 0, lighter = 0;
+  for (std::size_t i = 0; i < awake.size(); ++i) {
+    darker += asleep[i] + 8 < awake[i];
+    lighter += asleep[i] > awake[i] + 8;
+  }
+  std::printf("pixels (channels) darker asleep: %ld, lighter: %ld of %zu\n", darker, lighter, awake.size());
+  EXPECT_GT(darker, 300);
+  EXPECT_LT(lighter * 50, darker);  // A few edge pixels of the multisampled outlines (12 of 2,992 here).
+}
+
 TEST(AppTest, AFailedStepPausesAndTheAppKeepsRunning) {
   App app(Options(kScenes + "/tumbling_body.yaml", /*paused=*/false));
   app.Frame();
