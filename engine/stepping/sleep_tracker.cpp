@@ -64,6 +64,7 @@ void SleepTracker::WakeAll() {
   std::fill(state_.rest_time.begin(), state_.rest_time.end(), 0.0);
   std::fill(state_.island.begin(), state_.island.end(), -1);
   state_.touching.clear();
+  state_.reports.clear();
   Refresh();
 }
 
@@ -93,10 +94,12 @@ void SleepTracker::Refresh() {
     ++num_asleep_trees_;
     for (int b = model_.tree(t).body_begin; b < model_.tree(t).body_end; ++b) asleep_bodies_[b] = 1;
   }
+  // A woken island's frozen contacts go: the query finds them again.
+  std::erase_if(state_.reports, [&](const ContactReport& r) { return !Frozen(r.body_a) || !Frozen(r.body_b); });
 }
 
 void SleepTracker::BeginStep(const SleepParameters& p, double dt, const KinematicsCache& cache_q0,
-                             const VectorX* tau_ext) {
+                             const VectorX* tau_ext, const std::vector<ContactReport>& last_reports) {
   if (!p.enabled) {
     if (num_asleep_trees_ > 0 || !state_.touching.empty()) WakeAll();
     return;
@@ -135,10 +138,22 @@ void SleepTracker::BeginStep(const SleepParameters& p, double dt, const Kinemati
   for (int t = 0; t < num_trees; ++t) {
     if (!state_.asleep[t]) islands[Root(parent, t)].push_back(t);
   }
+  std::vector<char> fell_asleep(num_trees, 0);
   for (int r = 0; r < num_trees; ++r) {
-    if (ready[r] && !islands[r].empty()) Sleep(islands[r]);
+    if (!ready[r] || islands[r].empty()) continue;
+    Sleep(islands[r]);
+    for (const int t : islands[r]) fell_asleep[t] = 1;
   }
   Refresh();
+  // The contacts of the islands that fell asleep now, as they last were.
+  for (const ContactReport& report : last_reports) {
+    const int ta = tree_of_body_[report.body_a], tb = tree_of_body_[report.body_b];
+    if (!Frozen(report.body_a) || !Frozen(report.body_b)) continue;
+    if (!(ta >= 0 && fell_asleep[ta]) && !(tb >= 0 && fell_asleep[tb])) continue;
+    ContactReport frozen = report;
+    frozen.surface = frozen.polygon = -1;  // Its pressure-field surface is not kept.
+    state_.reports.push_back(frozen);
+  }
 }
 
 bool SleepTracker::WakeTouched(const std::vector<ContactPoint>& points) {

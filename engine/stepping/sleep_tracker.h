@@ -26,6 +26,7 @@
 
 #include "engine/common/eigen_types.h"
 #include "engine/contact/constraint_sources.h"
+#include "engine/contact/contact_constraints.h"
 #include "engine/geometry/contact_manifold.h"
 #include "engine/multibody/kinematics.h"
 #include "engine/multibody/multibody_model.h"
@@ -40,6 +41,11 @@ struct SleepState {
   std::vector<int> island;        ///< Per asleep tree: its island (the island's first tree); −1 awake.
   /// Trees (a < b) that touched in the last step: the islands of the next.
   std::vector<std::pair<int, int>> touching;
+  /// The contacts between sleeping bodies (and the world) as the last step
+  /// before they fell asleep reported them: a sleeping body still shows its
+  /// contacts and carries its weight in every report (as point contacts:
+  /// surface and polygon −1).
+  std::vector<ContactReport> reports;
   bool empty() const { return asleep.empty(); }
 };
 
@@ -59,7 +65,10 @@ class SleepTracker {
   /// the last step's contacts whose trees have all rested p.time falls
   /// asleep. With p.enabled false, wakes everything (switching it off lets
   /// the sleepers go).
-  void BeginStep(const SleepParameters& p, double dt, const KinematicsCache& cache_q0, const VectorX* tau_ext);
+  /// `last_reports`: the contacts the last step reported, from which an
+  /// island that falls asleep keeps its own (reports()).
+  void BeginStep(const SleepParameters& p, double dt, const KinematicsCache& cache_q0, const VectorX* tau_ext,
+                 const std::vector<ContactReport>& last_reports);
   /// After the contact query: wakes the islands a contact point joins to an
   /// awake body. Returns true when any woke (the query must then be made
   /// again: it skipped their pairs with the world).
@@ -73,6 +82,8 @@ class SleepTracker {
   const std::vector<char>& asleep_bodies() const { return asleep_bodies_; }
   int num_asleep_bodies() const;
   int tree_of_body(int body) const { return tree_of_body_[body]; }
+  /// The sleeping islands' contacts, frozen (SleepState::reports).
+  const std::vector<ContactReport>& reports() const { return state_.reports; }
 
   const SleepState& state() const { return state_; }
   /// Back to a saved state; an empty one (saved before sleeping existed, or
@@ -82,8 +93,10 @@ class SleepTracker {
  private:
   void Wake(int tree);   // The tree's island.
   void Sleep(const std::vector<int>& trees);
-  void Refresh();        // asleep_bodies_ and the count from state_.asleep.
+  void Refresh();        // asleep_bodies_, the count and the reports from state_.asleep.
   void UpdateSleepable();  // sleepable_ from the sources as they are now.
+  // The world, or a body asleep.
+  bool Frozen(int body) const { return body == 0 || asleep_bodies_[body] != 0; }
 
   const MultibodyModel& model_;
   const ConstraintSources& sources_;  // Outlives the tracker (the stepper's).

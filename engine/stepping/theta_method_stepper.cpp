@@ -150,7 +150,10 @@ StepStatus ThetaMethodStepper::Step(const StepperParameters& params, const Vecto
   // (an attempt that fails may have put islands to sleep or woken them).
   const SleepState sleep_before = sleep_.state();
   const StepStatus status = StepOnce(params, q0, v0, tau_ext, q, v, stats, message);
-  if (status == StepStatus::kSuccess) return status;
+  if (status == StepStatus::kSuccess) {
+    AddSleepingContacts();
+    return status;
+  }
   if (params.solver.budget.max_step_halvings == 0) {
     sleep_.Restore(sleep_before);
     return status;
@@ -190,7 +193,15 @@ StepStatus ThetaMethodStepper::Step(const StepperParameters& params, const Vecto
   taken.solver_fallback = fallback.solver.type != params.solver.type;
   message->clear();
   *stats = taken;
+  AddSleepingContacts();
   return StepStatus::kSuccess;
+}
+
+void ThetaMethodStepper::AddSleepingContacts() {
+  // After every use of reports_ as the problem's (they are index-aligned
+  // with its contact constraints until here).
+  const std::vector<ContactReport>& frozen = sleep_.reports();
+  reports_.insert(reports_.end(), frozen.begin(), frozen.end());
 }
 
 StepStatus ThetaMethodStepper::StepInHalves(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
@@ -244,7 +255,7 @@ StepStatus ThetaMethodStepper::StepOnce(const StepperParameters& params, const V
   // Which islands sleep in this step: from the start-of-step velocities,
   // the forces and the last step's contacts; then the query, which wakes
   // the islands a moving body touches, before stage 1 (which needs neither).
-  sleep_.BeginStep(params.solver.sleep, params.dt, cache_q0_, tau_ext);
+  sleep_.BeginStep(params.solver.sleep, params.dt, cache_q0_, tau_ext, reports_);
   {
     ScopedTimer timer(&stats->time.collision);
     QueryContacts();

@@ -85,6 +85,8 @@ class ThetaMethodStepper : public Stepper {
                              VectorX* q, std::string* message);
   // Speculative margin [m]: pairs that can touch within the step.
   double CalcSpeculativeMargin(double dt) const;
+  // The sleeping islands' frozen contacts appended to the step's reports.
+  void AddSleepingContacts();
   // Sleeping trees keep v = 0 and, with q, their start-of-step positions.
   void FreezeSleepers(const VectorX& q0, VectorX* q, VectorX* v) const;
 
