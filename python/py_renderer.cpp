@@ -8,7 +8,7 @@
 #include "app/render/camera.h"
 #include "app/render/window.h"
 #include "engine/common/error.h"
-#include "python/py_simulation.h"
+#include "python/scene_source.h"
 
 namespace stiction::python {
 namespace {

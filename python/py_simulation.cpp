@@ -1,7 +1,6 @@
 #include "python/py_simulation.h"
 
 #include <chrono>
-#include <filesystem>
 
 #include "cli/cli_io.h"
 #include "cli/report_writer.h"
@@ -27,15 +26,6 @@ std::string ValueOf(const std::string& assignment) {
 }
 
 }  // namespace
-
-bool LooksLikeScenePath(const std::string& scene) {
-  if (scene.find('\n') != std::string::npos) return false;
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(scene, ec)) return true;
-  // A name that is not there is still a path (the loader then says it
-  // cannot be read) unless it reads as a one-line YAML mapping.
-  return scene.find(": ") == std::string::npos && scene.find('{') == std::string::npos;
-}
 
 PySimulation::PySimulation(const std::string& scene, const std::vector<std::string>& overrides,
                            const std::string& base_dir)

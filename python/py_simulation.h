@@ -13,6 +13,7 @@
 #include "cli/run_statistics.h"
 #include "engine/control/scene_gripper.h"
 #include "engine/simulation.h"
+#include "python/scene_source.h"
 
 namespace stiction::python {
 
@@ -95,8 +96,5 @@ class PySimulation {
   std::string scene_label_;
   std::string scene_source_, base_dir_;
 };
-
-/// Whether `scene` names a file rather than holding YAML text.
-bool LooksLikeScenePath(const std::string& scene);
 
 }  // namespace stiction::python
