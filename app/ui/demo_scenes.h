@@ -36,6 +36,7 @@ inline constexpr DemoScene kDemoScenes[] = {
     {"Robot arm pick and place (Cartesian impedance, T to teleoperate)", "iiwa_pick_place.yaml"},
     {"Robot arm and hand: lift a can with four fingers (G, T to teleoperate)", "iiwa_hand_grasp.yaml"},
     {"Two arms stack two cubes: one task script waiting on forces (T takes an arm over)", "two_arm_stack.yaml"},
+    {"Jar of marbles: two hands open a jar, pour it into a bowl and close it (the SAP paper's task)", "jar_marbles.yaml"},
     {"Robot hand: four fingers, 16 DOF (URDF)", "hand_posture.yaml"},
     {"Robot quadruped: A1-like, standing (URDF)", "quadruped_stand.yaml"},
     {"Robot quadruped: trotting in place (oscillating joint targets)", "quadruped_trot.yaml"},
