@@ -63,12 +63,14 @@ ParameterTable BindParameters(SolverBudget& b) {
 }
 
 ParameterTable BindStepParameters(SolverSettings& s) {
-  return AppendParameters(BindParameters(s.budget), BindParameters(s.sleep));
+  return AppendParameters(AppendParameters(BindParameters(s.budget), BindParameters(s.sleep)),
+                          BindParameters(s.margin));
 }
 
 void ValidateSolverSettings(const SolverSettings& settings) {
   CheckParameterRanges("solver", settings.budget);
   CheckParameterRanges("solver", settings.sleep);
+  CheckParameterRanges("solver", settings.margin);
   for (const SolverTypeInfo& info : kSolverTypes) info.validate(settings);
 }
 

@@ -14,6 +14,7 @@
 #include "engine/parameters/pgs_parameters.h"
 #include "engine/parameters/sap_parameters.h"
 #include "engine/parameters/sleep_parameters.h"
+#include "engine/parameters/speculative_margin_parameters.h"
 #include "engine/parameters/subadmm_parameters.h"
 
 namespace stiction {
@@ -44,6 +45,7 @@ struct SolverSettings {
   SolverType type = SolverType::kSap;
   SolverBudget budget;
   SleepParameters sleep;  ///< Sleeping islands, whichever solver runs (θ-method).
+  SpeculativeMarginParameters margin;  ///< The contact query's speculative margin (θ-method).
   SapSolverParameters sap;
   CanalSolverParameters canal;
   SubAdmmSolverParameters subadmm;
@@ -94,7 +96,8 @@ std::optional<SolverType> ParseSolverType(std::string_view name);
 void ValidateSolverSettings(const SolverSettings& settings);
 /// The keys at `solver:`'s top level that belong to no one solver: the
 /// budget and halving of a step (SolverBudget), then sleeping
-/// (SleepParameters).
+/// (SleepParameters), then the speculative margin
+/// (SpeculativeMarginParameters).
 ParameterTable BindStepParameters(SolverSettings& s);
 
 }  // namespace stiction

@@ -105,6 +105,10 @@ class ThetaMethodStepper : public Stepper {
   KinematicsCache cache_q0_;  // Start-of-step kinematics (contact query, J).
   VectorX K_, D_;  // Joint stiffness and damping diagonals (constant).
   double margin_ = 0;  // Speculative margin of the step [m].
+  // Per body: the radius about its centre of mass of a sphere holding its
+  // collision geometry [m]; −1 for a body without any (it never touches).
+  std::vector<double> body_extent_;
+  bool body_extents_ = false;  // This step's solver.speculative_body_extents.
   std::vector<ContactPoint> contact_points_;
   NcpResidual ncp_residual_;  ///< Scratch of StepStats::ncp_residual.
   VectorX q_theta_;

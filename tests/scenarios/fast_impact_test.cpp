@@ -5,11 +5,13 @@
 // passed 10 cm into the ground in one step because the margin stopped at
 // 5 cm, and the Hunt & Crossley models then pushed it out at ≤ 1/d.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "engine/scene/scene_loader.h"
 #include "tests/scenarios/scenario_helpers.h"
 
 namespace stiction {
@@ -46,6 +48,93 @@ TEST(FastImpactTest, ABoxAtSeventeenMetersPerSecondStopsAtTheGroundInTheStepItAr
     // and stops it within the contact's compliance.
     std::printf("%s: deepest %.3f mm\n", model.c_str(), deepest * 1e3);
     EXPECT_LT(deepest, 2e-3) << "the box went " << deepest * 1e3 << " mm into the ground";
+  }
+}
+
+// A 1 m plank spinning at 20 rad/s about its centre, without gravity, its
+// low end 5.3 cm above the ground: in a 10 ms step it turns 0.2 rad and the
+// end would go 2.9 cm into the ground. The margin's fixed 0.1 m extent
+// counts the end as 2 m/s (a 4.1 cm margin, short of the 5.3 cm gap); the
+// plank's own extent (0.5 m) counts it as 10 m/s.
+Simulation SpinningPlank(bool body_extents) {
+  const std::string yaml = R"(
+gravity: [0, 0, 0]
+time_step: 0.01
+integrator: implicit_euler
+world_geometry:
+  - shape: {type: half_space}
+bodies:
+  - name: plank
+    mass: 1.0
+    geometry:
+      - shape: {type: box, size: [1.0, 0.05, 0.05]}
+    pose: {position: [0, 0, 0.3], rpy: [0, 0.4667, 0]}
+    velocity: {linear: [0, 0, 0], angular: [0, 20, 0]}
+)";
+  return Simulation(LoadSceneString(yaml, "plank.yaml", ".",
+                                    {std::string("solver.speculative_body_extents=") +
+                                     (body_extents ? "true" : "false")}));
+}
+
+// The lowest point of the plank's box [m].
+double PlankBottom(const Simulation& sim) {
+  const BodyState b = sim.CalcBodyStates()[0];
+  const Matrix3 R = b.orientation.toRotationMatrix();
+  double low = 1e9;
+  for (int i = 0; i < 8; ++i) {
+    const Vector3 corner(i & 1 ? 0.5 : -0.5, i & 2 ? 0.025 : -0.025, i & 4 ? 0.025 : -0.025);
+    low = std::min(low, (b.position + R * corner).z());
+  }
+  return low;
+}
+
+TEST(FastImpactTest, WithBodyExtentsASpinningPlankMeetsTheGroundInTheStepItArrives) {
+  Simulation fixed = SpinningPlank(false), own = SpinningPlank(true);
+  ASSERT_NEAR(PlankBottom(own), 0.0527, 1e-3);  // 5.27 cm, more than the fixed rule's 4.1 cm margin.
+  ASSERT_EQ(fixed.Step().status, StepStatus::kSuccess);
+  ASSERT_EQ(own.Step().status, StepStatus::kSuccess);
+  std::printf("after one step: fixed 0.1 m extent %.2f mm, own extent %.2f mm\n", PlankBottom(fixed) * 1e3,
+              PlankBottom(own) * 1e3);
+  // With its own extent the end is in the step's problem and stops at the
+  // ground; with 0.1 m it is not, and the end passes into the ground.
+  EXPECT_GT(PlankBottom(own), -1e-3);
+  EXPECT_LT(PlankBottom(fixed), -1e-2);
+}
+
+// A 12 mm marble spinning at 100 rad/s in place, 5 cm beside a box: the
+// fixed extent counts it as 10 m/s (a 20 cm margin at 10 ms) and puts the
+// marble-box pair in the problem; its own extent counts 1.2 m/s (2.5 cm)
+// and leaves the pair out. Neither moves the marble towards the box.
+TEST(FastImpactTest, WithBodyExtentsASmallSpinningBodyWidensTheMarginByItsOwnSize) {
+  for (const bool body_extents : {false, true}) {
+    SCOPED_TRACE(body_extents);
+    const std::string yaml = R"(
+gravity: [0, 0, -9.81]
+time_step: 0.01
+world_geometry:
+  - shape: {type: half_space}
+bodies:
+  - name: marble
+    mass: 0.05
+    geometry:
+      - shape: {type: sphere, radius: 0.012}
+    pose: {position: [0, 0, 0.012]}
+    velocity: {linear: [0, 0, 0], angular: [0, 0, 100]}
+  - name: box
+    mass: 1.0
+    geometry:
+      - shape: {type: box, size: [0.1, 0.1, 0.1]}
+    pose: {position: [0.112, 0, 0.05]}
+)";
+    Simulation sim(LoadSceneString(yaml, "marble.yaml", ".",
+                                   {std::string("solver.speculative_body_extents=") +
+                                    (body_extents ? "true" : "false")}));
+    ASSERT_EQ(sim.Step().status, StepStatus::kSuccess);
+    int marble_box = 0;
+    for (const ContactReport& c : sim.contacts()) {
+      if (c.body_a > 0 && c.body_b > 0) ++marble_box;
+    }
+    EXPECT_EQ(marble_box > 0, !body_extents) << marble_box << " marble-box contacts";
   }
 }
 
