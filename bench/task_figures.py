@@ -145,7 +145,10 @@ def main():
         script = rep.get("script") or {}
         finished = rep.get("status") == "ok" and script.get("finished", False) and not script.get("error")
         missed = []
-        if finished and a.scene.stem in TASK_GOALS:
+        if not finished:
+            missed = [script.get("error") or (f"the script waits for {script['waiting_for']}" if script.get("waiting_for")
+                                              else f"the run ended: {rep.get('status')} {rep.get('error', '')}".strip())]
+        elif a.scene.stem in TASK_GOALS:
             missed = TASK_GOALS[a.scene.stem](rep, start)
             finished = not missed
         table.append({"solver": s, "steps": len(rs), "contact_steps": len(em),
