@@ -266,10 +266,9 @@ StepStatus ThetaMethodStepper::StepOnce(const StepperParameters& params, const V
   // the forces and the last step's contacts; then the query, which wakes
   // the islands a moving body touches, before stage 1 (which needs neither).
   sleep_.BeginStep(params.solver.sleep, params.dt, cache_q0_, tau_ext, reports_);
-  body_extents_ = params.solver.margin.body_extents;
   {
     ScopedTimer timer(&stats->time.collision);
-    QueryContacts();
+    QueryContacts(params.solver.margin);
   }
   if (collision_ != nullptr) stats->time.contact_surfaces = collision_->surface_seconds();
   {
@@ -378,7 +377,7 @@ void ThetaMethodStepper::CalcLinearization(const ThetaParameters& theta) {
   }
 }
 
-double ThetaMethodStepper::CalcSpeculativeMargin(double dt) const {
+double ThetaMethodStepper::CalcSpeculativeMargin(double dt, bool body_extents) const {
   // Pairs that can touch within the step must be in the problem with φ > 0
   // ([SAP] Sec. V-A's v̂_n handles them). Bound the approach speed by the
   // fastest body point within 0.1 m of a COM, twice, for two bodies closing in;
@@ -394,7 +393,7 @@ double ThetaMethodStepper::CalcSpeculativeMargin(double dt) const {
     const Vector3 w = V.head<3>();
     const double v_cm = PointVelocity(V, cache_q0_.p_WBcm[b]).norm();
     double reach = 0.1;
-    if (body_extents_) {
+    if (body_extents) {
       if (body_extent_[b] < 0) continue;
       reach = body_extent_[b];
     }
@@ -403,10 +402,10 @@ double ThetaMethodStepper::CalcSpeculativeMargin(double dt) const {
   return std::clamp(1e-3 + 2 * dt * v_max, 1e-3, 0.5);
 }
 
-void ThetaMethodStepper::QueryContacts() {
+void ThetaMethodStepper::QueryContacts(const SpeculativeMarginParameters& margin) {
   // Constraints are evaluated at q0 (J = J(q0), Eq. 7): cache_q0_ holds
   // the kinematics there (Step computed them before stage 1).
-  margin_ = CalcSpeculativeMargin(problem_.dt);
+  margin_ = CalcSpeculativeMargin(problem_.dt, margin.body_extents);
   contact_points_.clear();
   if (collision_ != nullptr) {
     static const std::vector<char> kNoneAsleep;

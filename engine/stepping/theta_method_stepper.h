@@ -24,6 +24,7 @@
 #include "engine/geometry/collision_world.h"
 #include "engine/multibody/kinematics.h"
 #include "engine/multibody/multibody_model.h"
+#include "engine/parameters/speculative_margin_parameters.h"
 #include "engine/solvers/contact_solver.h"
 #include "engine/solvers/ncp_residual.h"
 #include "engine/stepping/sleep_tracker.h"
@@ -69,7 +70,7 @@ class ThetaMethodStepper : public Stepper {
   StepStatus SolveFreeMotion(const ThetaParameters& theta, const VectorX& q0, const VectorX& v0,
                              const VectorX* tau_ext, StepStats* stats, std::string* message);
   void CalcLinearization(const ThetaParameters& theta);
-  void QueryContacts();
+  void QueryContacts(const SpeculativeMarginParameters& margin);
   void BuildContactProblem(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
                            StepStats* stats);
   StepStatus SolveContactProblem(const StepperParameters& params, const VectorX& v0, VectorX* v, StepStats* stats,
@@ -84,7 +85,9 @@ class ThetaMethodStepper : public Stepper {
   StepStatus UpdatePositions(const ThetaParameters& theta, const VectorX& q0, const VectorX& v0, const VectorX& v,
                              VectorX* q, std::string* message);
   // Speculative margin [m]: pairs that can touch within the step.
-  double CalcSpeculativeMargin(double dt) const;
+  // With body_extents, each body's own extent bounds its surface speed
+  // (solver.speculative_body_extents); else 0.1 m.
+  double CalcSpeculativeMargin(double dt, bool body_extents) const;
   // The sleeping islands' frozen contacts appended to the step's reports.
   void AddSleepingContacts();
   // Sleeping trees keep v = 0 and, with q, their start-of-step positions.
@@ -108,7 +111,6 @@ class ThetaMethodStepper : public Stepper {
   // Per body: the radius about its centre of mass of a sphere holding its
   // collision geometry [m]; −1 for a body without any (it never touches).
   std::vector<double> body_extent_;
-  bool body_extents_ = false;  // This step's solver.speculative_body_extents.
   std::vector<ContactPoint> contact_points_;
   NcpResidual ncp_residual_;  ///< Scratch of StepStats::ncp_residual.
   VectorX q_theta_;
