@@ -4,7 +4,10 @@
 
 namespace stiction {
 
-ConstraintAssembly::ConstraintAssembly(const MultibodyModel& model) : model_(model) {}
+ConstraintAssembly::ConstraintAssembly(const MultibodyModel& model) : model_(model) {
+  A_factor_.reserve(model.num_trees());
+  for (int t = 0; t < model.num_trees(); ++t) A_factor_.emplace_back(TreeCholesky::VelocityParents(model, t));
+}
 
 void ConstraintAssembly::Begin(const KinematicsCache& cache_q0, const VectorX& q0, const VectorX& v0,
                                double margin, const ConstraintHistory* history, ContactProblem* problem) {
@@ -16,7 +19,6 @@ void ConstraintAssembly::Begin(const KinematicsCache& cache_q0, const VectorX& q
   problem_ = problem;
   A_inverse_.resize(model_.num_trees());
   A_inverse_valid_.assign(model_.num_trees(), false);
-  A_factor_.resize(model_.num_trees());
   A_factor_valid_.assign(model_.num_trees(), false);
   // Last first, so that Append (which pops the back) hands the storage of
   // constraint i to the next step's constraint i: consecutive steps mostly
@@ -67,12 +69,27 @@ const MatrixX& ConstraintAssembly::InverseA(int tree) {
       A_inv.resize(6, 6);
       Eigen::Map<Matrix6>(A_inv.data()) = llt.solve(Matrix6::Identity());
     } else {
-      llt_.compute(A);
-      A_inv = llt_.solve(MatrixX::Identity(A.rows(), A.cols()));
+      FactorA(tree).Inverse(&A_inv);
     }
     A_inverse_valid_[tree] = true;
   }
   return A_inverse_[tree];
+}
+
+const TreeCholesky& ConstraintAssembly::FactorA(int tree) {
+  if (!A_factor_valid_[tree]) {
+    // A is M(q) plus non-negative diagonal terms, positive definite for a
+    // model Finalize accepts; a non-finite A gives a NaN factor, and the
+    // step reports the non-finite velocities that follow.
+    A_factor_[tree].Factor(problem_->A[tree]);
+    A_factor_valid_[tree] = true;
+  }
+  return A_factor_[tree];
+}
+
+double ConstraintAssembly::InverseDiagonal(int tree, int k) {
+  if (model_.tree(tree).nv == 6) return InverseA(tree)(k, k);
+  return FactorA(tree).InverseDiagonal(k);
 }
 
 void ConstraintAssembly::AddDelassusBlock(const ConstraintJacobianBlock& b, Matrix3* W) {
@@ -83,23 +100,23 @@ void ConstraintAssembly::AddDelassusBlock(const ConstraintJacobianBlock& b, Matr
     W->noalias() += JA * J.transpose();
     return;
   }
-  // J A⁻¹ Jᵀ = YᵀY with Y = L⁻¹ Jᵀ (A = L Lᵀ): a triangular solve with
-  // three right-hand sides per contact instead of A⁻¹ per tree (a quarter
-  // of the work for a robot's few contacts).
-  Eigen::LLT<MatrixX>& llt = A_factor_[b.tree];
-  if (!A_factor_valid_[b.tree]) {
-    llt.compute(problem_->A[b.tree]);
-    A_factor_valid_[b.tree] = true;
-  }
-  Eigen::Map<MatrixX> Y = Y_.Get(b.J.cols(), b.J.rows());
-  Y = b.J.transpose();
-  llt.matrixL().solveInPlace(Y);
-  W->noalias() += Y.transpose().lazyProduct(Y);
+  // J A⁻¹ Jᵀ = YᵀY with Y = L⁻ᵀ Jᵀ (A = LᵀL with the tree's sparsity): a
+  // solve along the branch the contact's body hangs from, instead of A⁻¹
+  // per tree.
+  FactorA(b.tree).AddDelassus(b.J, W);
 }
 
 double ConstraintAssembly::RowDelassus(const Constraint& c) {
   double w = 0;
-  for (const ConstraintJacobianBlock& b : c.blocks) w += (b.J * InverseA(b.tree) * b.J.transpose())(0, 0);
+  for (const ConstraintJacobianBlock& b : c.blocks) {
+    if (b.J.cols() == 6) {
+      w += (b.J * InverseA(b.tree) * b.J.transpose())(0, 0);
+    } else {
+      Eigen::Matrix<double, 1, 1> w_b = Eigen::Matrix<double, 1, 1>::Zero();
+      FactorA(b.tree).AddDelassus(b.J, &w_b);
+      w += w_b(0, 0);
+    }
+  }
   return w;
 }
 

@@ -18,6 +18,7 @@
 #include "engine/contact/contact_problem.h"
 #include "engine/multibody/kinematics.h"
 #include "engine/multibody/multibody_model.h"
+#include "engine/multibody/tree_cholesky.h"
 #include "engine/parameters/contact_parameters.h"
 
 namespace stiction {
@@ -73,11 +74,18 @@ class ConstraintAssembly {
   /// Removes the constraint Append returned last (its storage goes back to
   /// the pool), for a family that finds it can act on nothing.
   void DropLast();
-  /// A_t⁻¹, factored on demand once per tree and step (fixed-size LLT for
-  /// 6-DOF trees).
+  /// A_t⁻¹, formed on demand once per tree and step (fixed-size LLT for
+  /// 6-DOF trees, from FactorA otherwise).
   const MatrixX& InverseA(int tree);
-  /// W += J A_t⁻¹ Jᵀ for a 3-row block (fixed-size kernels for 6 columns).
+  /// A_t = Lᵀ L with the tree's sparsity (tree_cholesky.h), factored on
+  /// demand once per tree and step.
+  const TreeCholesky& FactorA(int tree);
+  /// W += J A_t⁻¹ Jᵀ for a 3-row block (fixed-size kernels for 6 columns,
+  /// the tree's factor along the branch J touches otherwise).
   void AddDelassusBlock(const ConstraintJacobianBlock& b, Matrix3* W);
+  /// (A_t⁻¹)_kk: the Delassus value of a row on velocity k of `tree` alone
+  /// (a joint limit's).
+  double InverseDiagonal(int tree, int k);
   /// The exact Delassus value w = Σ_blocks J A⁻¹ Jᵀ of a one-row constraint
   /// (a joint coupler's or a tendon's row).
   double RowDelassus(const Constraint& c);
@@ -104,12 +112,10 @@ class ConstraintAssembly {
   ContactProblem* problem_ = nullptr;
   std::vector<MatrixX> A_inverse_;
   std::vector<bool> A_inverse_valid_;
-  Eigen::LLT<MatrixX> llt_;       // Scratch for trees that are not 6-DOF.
   std::vector<Constraint> pool_;  // Recycled constraints.
   Matrix6X jacobian_;             // Scratch: a tree frame Jacobian.
-  std::vector<Eigen::LLT<MatrixX>> A_factor_;  // Per tree: Cholesky of A, when asked for.
+  std::vector<TreeCholesky> A_factor_;  // Per tree: A = LᵀL, when asked for.
   std::vector<bool> A_factor_valid_;
-  ScratchMatrix Y_;               // Scratch: L⁻¹ Jᵀ for trees that are not 6-DOF.
   MatrixX same_tree_;             // Scratch: A's block within B's tree (AppendRelative).
 };
 

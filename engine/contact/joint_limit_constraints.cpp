@@ -53,7 +53,7 @@ void AddJointLimitConstraints(const ContactModelParameters& params, ConstraintAs
       if (phi > reach) continue;
       const double sign = side == 0 ? 1.0 : -1.0;
       // The row's Delassus value: the joint's diagonal entry of A⁻¹.
-      const double w = assembly->InverseA(tree)(col, col);
+      const double w = assembly->InverseDiagonal(tree, col);
       const double tau_d = NearRigidDissipationTime(beta, dt);
       const std::uint64_t key = MakeConstraintKey(ConstraintOrigin::kJointLimit,
                                                   static_cast<std::uint64_t>(&j - model.joints().data()),

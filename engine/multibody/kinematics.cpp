@@ -61,8 +61,11 @@ void CalcKinematics(const MultibodyModel& model, const VectorX& q, const VectorX
     c.X_WB[b] = c.X_WM[b] * joint.X_CM.inverse();
     c.p_WBcm[b] = c.X_WB[b] * body.com_B;
     const Matrix3& R_WB = c.X_WB[b].R;
-    c.I_Wo[b] = SpatialInertiaAboutWorldOrigin(body.mass, c.p_WBcm[b],
-                                               R_WB * body.I_Bcm_B * R_WB.transpose());
+    if (body.mass == 0 && (body.I_Bcm_B.array() == 0).all()) {
+      c.I_Wo[b].setZero();  // A joint frame or a massless welded body: nothing to rotate.
+    } else {
+      c.I_Wo[b] = SpatialInertiaAboutWorldOrigin(body.mass, c.p_WBcm[b], R_WB * body.I_Bcm_B * R_WB.transpose());
+    }
 
     // Motion subspace S (columns at the joint's v slice), about Wo. A body
     // point at p has velocity v_Wo + ω × p, so a rotation ω about a line

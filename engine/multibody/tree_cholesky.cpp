@@ -73,7 +73,7 @@ bool TreeCholesky::Factor(const MatrixX& A) {
     for (int i : Ancestors(k)) U_(i, k) = A(k, i);
   }
   // From the leaves up: eliminating k updates only its ancestors' entries,
-  // all inside the pattern ([RBDA] Table 6.3).
+  // all inside the pattern ([RBDA] Ch. 6, the LTL factorization).
   for (int k = n - 1; k >= 0; --k) {
     const double d = U_(k, k);
     if (!(d > 0) || !std::isfinite(d)) {

@@ -1,7 +1,7 @@
 #pragma once
 // The Cholesky factorization A = Lᵀ L of one tree's joint-space matrix (its
 // mass matrix plus diagonal terms) that keeps the tree's sparsity ([RBDA]
-// Sec. 6.5, the LTL factorization). Velocities are numbered parents first,
+// Ch. 6, the LTL factorization). Velocities are numbered parents first,
 // and A_ij ≠ 0 only when velocity i is an ancestor of j or j of i; factoring
 // from the leaves up then creates no fill-in, so L has A's pattern, and a
 // right-hand side that lives on one branch (a contact's Jacobian touches a

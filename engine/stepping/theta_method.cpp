@@ -55,6 +55,8 @@ ThetaMethod::ThetaMethod(const MultibodyModel& model)
   accel_ = VectorX::Zero(model.num_velocities());
   CalcJointStiffnessAndDamping(model, &K_, &D_);
   free_bodies_.resize(model.num_trees());
+  factors_.reserve(model.num_trees());
+  for (int t = 0; t < model.num_trees(); ++t) factors_.emplace_back(TreeCholesky::VelocityParents(model, t));
   for (int t = 0; t < model.num_trees(); ++t) {
     const Tree& tree = model.tree(t);
     if (tree.body_end - tree.body_begin != 1) continue;
@@ -147,8 +149,10 @@ FreeMotionStatus ThetaMethod::SolveFreeMotion(int tree, const VectorX& q0,
   const auto v0t = v0.segment(t.v_start, t.nv);
   if (!p.implicit_in_v()) {
     // θ = 0: q^θ = q0 and v^θ = v0, so v = v0 + δt M(q0)⁻¹ k(q0, v0) is exact.
-    llt_.compute(*M_t);
-    vs = v0t + dt * llt_.solve(k_.segment(t.v_start, t.nv));
+    factors_[tree].Factor(*M_t);
+    dv_ = k_.segment(t.v_start, t.nv);
+    factors_[tree].Solve(dv_);
+    vs = v0t + dt * dv_;
     return status;
   }
 
@@ -168,9 +172,12 @@ FreeMotionStatus ThetaMethod::SolveFreeMotion(int tree, const VectorX& q0,
   const auto D_t = D_.segment(t.v_start, t.nv);
   jacobian_ = *M_t;
   jacobian_.diagonal() += dt * p.theta * D_t + dt * dt * p.theta * p.theta_vq * K_t;
-  llt_.compute(jacobian_);
+  const TreeCholesky& factor = factors_[tree];
+  factors_[tree].Factor(jacobian_);  // A failed factor is NaN: the step reports it.
   M0_ = *M_t;
-  vs = v0t + dt * llt_.solve(k_.segment(t.v_start, t.nv));
+  dv_ = k_.segment(t.v_start, t.nv);
+  factor.Solve(dv_);
+  vs = v0t + dt * dv_;
 
   VectorX& r = r_;
   bool finite_differences = false;
@@ -228,7 +235,8 @@ FreeMotionStatus ThetaMethod::SolveFreeMotion(int tree, const VectorX& q0,
     bool accepted = false;
     while (!accepted) {
       if (!finite_differences) {
-        dv_ = -llt_.solve(r);
+        dv_ = -r;
+        factor.Solve(dv_);
       } else {
         if (!have_jacobian || (!contracting && !jacobian_fresh)) {
           v_work_.segment(t.v_start, t.nv) = vs;

@@ -12,6 +12,7 @@
 #include "engine/common/eigen_types.h"
 #include "engine/multibody/kinematics.h"
 #include "engine/multibody/multibody_model.h"
+#include "engine/multibody/tree_cholesky.h"
 
 namespace stiction {
 
@@ -104,7 +105,7 @@ class ThetaMethod {
   // Newton scratch of the generic path (no allocation once sized).
   VectorX r_, r_h_, dv_, accel_;
   MatrixX jacobian_, M0_;
-  Eigen::LLT<MatrixX> llt_;
+  std::vector<TreeCholesky> factors_;  // Per tree: A0 = LᵀL with the tree's sparsity.
   Eigen::PartialPivLU<MatrixX> lu_;
 };
 
