@@ -1,5 +1,6 @@
 #include "engine/multibody/tree_cholesky.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -115,11 +116,20 @@ void TreeCholesky::Solve(Eigen::Ref<VectorX> x) const {
   }
 }
 
+Eigen::Block<TreeCholesky::RowMajorMatrix> TreeCholesky::Scratch(int rows, int cols) const {
+  if (Y_.rows() < rows || Y_.cols() < cols) {
+    Y_.resize(std::max<Eigen::Index>(Y_.rows(), rows), std::max<Eigen::Index>(Y_.cols(), cols));
+  }
+  return Y_.topLeftCorner(rows, cols);
+}
+
 double TreeCholesky::InverseDiagonal(int k) const {
-  Y_.setZero(k + 1, 1);
-  Y_(k, 0) = 1;
-  HalfSolve(k, &Y_);
-  return Y_.squaredNorm();
+  if (e_.size() < k + 1) e_.resize(k + 1);
+  auto y = e_.head(k + 1);
+  y.setZero();
+  y[k] = 1;
+  HalfSolve(k, &y);
+  return y.squaredNorm();
 }
 
 template <int R>
@@ -127,10 +137,11 @@ void TreeCholesky::AddDelassus(const MatrixX& J, Eigen::Matrix<double, R, R>* W)
   int last = static_cast<int>(J.cols()) - 1;
   while (last >= 0 && (J.col(last).array() == 0).all()) --last;
   if (last < 0) return;
-  Y_ = J.leftCols(last + 1).transpose();
-  HalfSolve(last, &Y_);
+  auto Y = Scratch(last + 1, static_cast<int>(J.rows()));
+  Y = J.leftCols(last + 1).transpose();
+  HalfSolve(last, &Y);
   for (int i = 0; i <= last; ++i) {
-    const auto y = Y_.row(i);
+    const auto y = Y.row(i);
     if ((y.array() == 0).all()) continue;
     if constexpr (R == Eigen::Dynamic) {
       W->noalias() += y.transpose() * y;

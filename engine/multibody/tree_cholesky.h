@@ -72,7 +72,12 @@ class TreeCholesky {
   std::vector<unsigned char> on_pattern_;      // n × n: j is k's ancestor, or j = k.
   bool sparse_ = false;
   MatrixX U_;  // Lᵀ: column k holds row k of L (its ancestors' entries and the pivot).
-  mutable Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> Y_;  // Scratch.
+  // Scratch for L⁻ᵀ Jᵀ: grows and never shrinks, so that right-hand sides
+  // of every size (one per contact and step) allocate nothing once sized.
+  using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  Eigen::Block<RowMajorMatrix> Scratch(int rows, int cols) const;
+  mutable RowMajorMatrix Y_;
+  mutable VectorX e_;  // Scratch for L⁻ᵀ e_k, grown likewise.
 };
 
 }  // namespace stiction
