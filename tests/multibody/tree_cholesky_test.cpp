@@ -138,15 +138,19 @@ void ExpectMatchesDenseCholesky(const MatrixX& A, const TreeCholesky& factor) {
   EXPECT_NEAR(w(0, 0), (row * A_inv * row.transpose())(0, 0), 1e-12 * scale * row.squaredNorm());
 }
 
+// Factors A, checks which pattern the factor used, and its answers.
+void ExpectFactorsAsTheDenseCholesky(const MatrixX& A, bool sparse, TreeCholesky* factor) {
+  ASSERT_TRUE(factor->Factor(A));
+  EXPECT_EQ(factor->sparse(), sparse);
+  ExpectMatchesDenseCholesky(A, *factor);
+}
+
 TEST(TreeCholeskyTest, SolvesAsTheDenseCholeskyDoes) {
   const MultibodyModel model = MakeWalker();
   TreeCholesky factor(TreeCholesky::VelocityParents(model, 0));
   for (unsigned seed = 0; seed < 5; ++seed) {
     SCOPED_TRACE(seed);
-    const MatrixX A = LinearizedMassMatrix(model, seed);
-    ASSERT_TRUE(factor.Factor(A));
-    EXPECT_TRUE(factor.sparse());
-    ExpectMatchesDenseCholesky(A, factor);
+    ExpectFactorsAsTheDenseCholesky(LinearizedMassMatrix(model, seed), true, &factor);
   }
 }
 
@@ -157,14 +161,10 @@ TEST(TreeCholeskyTest, AnEntryOffThePatternIsFactoredDense) {
   MatrixX A = LinearizedMassMatrix(model, 7);
   A(9, 7) = A(7, 9) = 0.1 * std::sqrt(A(7, 7) * A(9, 9));
   TreeCholesky factor(TreeCholesky::VelocityParents(model, 0));
-  ASSERT_TRUE(factor.Factor(A));
-  EXPECT_FALSE(factor.sparse());
-  ExpectMatchesDenseCholesky(A, factor);
+  ExpectFactorsAsTheDenseCholesky(A, false, &factor);
   // Without parents (a tree numbered children first) it is dense as well.
   TreeCholesky no_parents(std::vector<int>{});
-  ASSERT_TRUE(no_parents.Factor(A));
-  EXPECT_FALSE(no_parents.sparse());
-  ExpectMatchesDenseCholesky(A, no_parents);
+  ExpectFactorsAsTheDenseCholesky(A, false, &no_parents);
 }
 
 TEST(TreeCholeskyTest, AMatrixThatIsNotPositiveDefiniteFailsAndSolvesToNaN) {
