@@ -110,6 +110,8 @@ nlohmann::json StatsJson(const RunStatistics& stats, JsonNumbers& num) {
   s["load_resolve_steps"] = stats.load_resolve_steps();
   s["solver_fallback_steps"] = stats.solver_fallback_steps();
   s["load_resolves"] = stats.load_resolves();
+  s["position_corrected_steps"] = stats.position_corrected_steps();
+  s["max_position_correction_m"] = num(stats.max_position_correction_m());
   s["mean_sleeping_bodies"] = stats.mean_sleeping_bodies();
   s["max_sleeping_bodies"] = stats.max_sleeping_bodies();
   s["smallest_dt_s"] = num(stats.smallest_dt_s());

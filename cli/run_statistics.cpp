@@ -39,6 +39,8 @@ void RunStatistics::Add(const StepStats& s) {
   max_qp_iterations_ = std::max(max_qp_iterations_, s.qp_iterations);
   if (s.subdivisions > 0) ++subdivided_steps_;
   if (s.load_resolves > 0) ++load_resolve_steps_;
+  if (s.position_correction_m > 0) ++position_corrected_steps_;
+  max_position_correction_m_ = NanMax(max_position_correction_m_, s.position_correction_m);
   if (s.solver_fallback) ++solver_fallback_steps_;
   load_resolves_ += s.load_resolves;
   sum_sleeping_bodies_ += s.sleeping_bodies;

@@ -55,6 +55,11 @@ class RunStatistics {
   /// (StepStats::solver_fallback).
   std::int64_t solver_fallback_steps() const { return solver_fallback_steps_; }
   std::int64_t load_resolves() const { return load_resolves_; }
+  /// Split recovery (StepStats::position_correction_m): the steps whose
+  /// positions were corrected out of overlaps, and the largest correction
+  /// of one contact in one step [m].
+  std::int64_t position_corrected_steps() const { return position_corrected_steps_; }
+  double max_position_correction_m() const { return max_position_correction_m_; }
   /// Sleeping islands (StepStats::sleeping_bodies): bodies asleep per step,
   /// mean and largest.
   double mean_sleeping_bodies() const { return Mean(sum_sleeping_bodies_); }
@@ -103,6 +108,8 @@ class RunStatistics {
   std::int64_t load_resolve_steps_ = 0;
   std::int64_t solver_fallback_steps_ = 0;
   std::int64_t load_resolves_ = 0;
+  std::int64_t position_corrected_steps_ = 0;
+  double max_position_correction_m_ = 0;
   double sum_sleeping_bodies_ = 0;
   int max_sleeping_bodies_ = 0;
   int max_subdivisions_ = 0;

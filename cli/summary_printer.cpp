@@ -100,6 +100,11 @@ void PrintSolverRows(const RunSummary& run, const RunStatistics& stats, const Su
     row("sudden loads") << stats.load_resolve_steps() << " steps solved again with their own impulses as the load ("
                         << stats.load_resolves() << " extra solves; solver.max_load_resolves)\n";
   }
+  if (stats.position_corrected_steps() > 0) {
+    row("split recovery") << stats.position_corrected_steps() << " steps with overlaps removed in positions, at most "
+                          << FormatNumber(stats.max_position_correction_m() * 1e3, 3)
+                          << " mm in one step (split_recovery)\n";
+  }
   if (stats.unconverged_steps() > 0 || stats.budget_hit_steps() > 0) {
     row("stopped early") << stats.unconverged_steps() << " steps short of the tolerance (at the iteration cap or "
                          << "budget), " << stats.budget_hit_steps() << " of them at the time budget\n";

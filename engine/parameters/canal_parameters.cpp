@@ -26,6 +26,7 @@ ParameterTable BindParameters(CanalSolverParameters& p) {
       {"line_search_tolerance", "", "inner exact line search: stop at |dh/dalpha| <= this |dh/dalpha(0)|",
        &p.line_search_tolerance, OpenRange(0, 1)},
       PenetrationRecoveryParameter(&p.penetration_recovery),
+      SplitRecoveryParameter(&p.split_recovery),
       {"acceleration_memory", "", "Anderson acceleration of the AL update: iterates mixed (0: the plain update)",
        &p.acceleration_memory, ClosedRange(0, 50)},
       {"warm_start", "", "start u and z from the previous step's values (Sec. V-D)", &p.warm_start, {}},

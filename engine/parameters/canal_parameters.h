@@ -61,6 +61,11 @@ struct CanalSolverParameters {
   /// Baumgarte-like fraction r of an overlap φ0 < 0 removed per step
   /// (e_n = r φ0/δt; see ncp_constraints.h). In (0, 1].
   double penetration_recovery = 0.2;
+  /// Remove overlaps in positions after the step (a split impulse,
+  /// engine/solvers/position_recovery.h): the velocity NCP then asks an
+  /// overlap only not to deepen (e_n = 0), and the position correction
+  /// removes the fraction penetration_recovery of it per step.
+  bool split_recovery = false;
   /// Warm start u and z from the previous step by constraint key (Sec. V-D).
   bool warm_start = true;
   LinearSolverKind linear_solver = LinearSolverKind::kAuto;

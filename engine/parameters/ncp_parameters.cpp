@@ -7,4 +7,12 @@ ParameterBinding PenetrationRecoveryParameter(double* recovery) {
           {0, 1, true, false}};
 }
 
+ParameterBinding SplitRecoveryParameter(bool* split) {
+  return {"split_recovery", "",
+          "remove overlaps by a position correction after the step (split impulse: no kinetic energy, no corner "
+          "jam) instead of a separating velocity in the NCP",
+          split,
+          {}};
+}
+
 }  // namespace stiction

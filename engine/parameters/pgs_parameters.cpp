@@ -16,6 +16,7 @@ ParameterTable BindParameters(PgsSolverParameters& p) {
       {"max_iterations", "", "Gauss-Seidel sweeps; at the cap the last iterate is used", &p.max_iterations,
        ClosedRange(1, 1e9)},
       PenetrationRecoveryParameter(&p.penetration_recovery),
+      SplitRecoveryParameter(&p.split_recovery),
       {"warm_start", "", "start gamma from the previous step's values", &p.warm_start, {}},
   };
   return AppendParameters(own, BindParameters(p.islands));

@@ -23,6 +23,8 @@ struct PgsSolverParameters {
   int max_iterations = 100;
   /// As CanalSolverParameters::penetration_recovery (exact formulation).
   double penetration_recovery = 0.2;
+  /// As CanalSolverParameters::split_recovery.
+  bool split_recovery = false;
   /// Warm start γ from the previous step by constraint key.
   bool warm_start = true;
   /// Record the sweep's largest velocity change into residual_history.

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "engine/common/named_choice.h"
+#include "engine/parameters/ncp_parameters.h"
 
 namespace stiction {
 
@@ -10,27 +11,30 @@ namespace {
 
 constexpr bool kAlways(const SolverSettings&) { return true; }
 constexpr bool kNever(const SolverSettings&) { return false; }
-constexpr double CanalRecovery(const SolverSettings& s) { return s.canal.penetration_recovery; }
+double CanalRecovery(const SolverSettings& s) { return VelocityRecovery(s.canal); }
+double NoPositionRecovery(const SolverSettings&) { return 0; }
 
 constexpr std::array<SolverTypeInfo, 4> kSolverTypes = {{
     {SolverType::kSap, "sap", "SAP",
      "SAP: Newton on the unconstrained convex cost of compliant contact, exact line search ([SAP])",
      /*exact_contact=*/kNever, /*augmented_lagrangian=*/false, /*own_map=*/false,
      [](SolverSettings& s) { return BindParameters(s.sap); },
-     [](const SolverSettings& s) { ValidateSapParameters(s.sap); }, CanalRecovery,
+     [](const SolverSettings& s) { ValidateSapParameters(s.sap); }, CanalRecovery, NoPositionRecovery,
      [](const SolverSettings& s) -> const IslandParameters& { return s.sap.islands; }},
     {SolverType::kCanal, "canal", "CANAL",
      "CANAL: the exact Signorini-Coulomb NCP by an augmented Lagrangian with Newton inner solves ([CANAL] Alg. 1)",
      /*exact_contact=*/kAlways, /*augmented_lagrangian=*/true, /*own_map=*/true,
      [](SolverSettings& s) { return BindParameters(s.canal); },
      [](const SolverSettings& s) { ValidateCanalParameters(s.canal); }, CanalRecovery,
+     [](const SolverSettings& s) { return PositionRecoveryFraction(s.canal); },
      [](const SolverSettings& s) -> const IslandParameters& { return s.canal.islands; }},
     {SolverType::kSubAdmm, "subadmm", "SubADMM",
      "SubADMM: the exact NCP by ADMM with one subsystem per tree, parallel per tree ([CANAL] Alg. 2)",
      /*exact_contact=*/kAlways, /*augmented_lagrangian=*/true, /*own_map=*/true,
      [](SolverSettings& s) { return BindParameters(s.subadmm); },
      [](const SolverSettings& s) { ValidateSubAdmmParameters(s.subadmm); },
-     [](const SolverSettings& s) { return s.subadmm.penetration_recovery; },
+     [](const SolverSettings& s) { return VelocityRecovery(s.subadmm); },
+     [](const SolverSettings& s) { return PositionRecoveryFraction(s.subadmm); },
      [](const SolverSettings& s) -> const IslandParameters& { return s.subadmm.islands; }},
     {SolverType::kPgs, "pgs", "PGS",
      "PGS: projected Gauss-Seidel on the exact NCP or, regularized, on SAP's dual (the per-contact baseline of "
@@ -38,7 +42,8 @@ constexpr std::array<SolverTypeInfo, 4> kSolverTypes = {{
      /*exact_contact=*/[](const SolverSettings& s) { return !s.pgs.regularized; }, /*augmented_lagrangian=*/false,
      /*own_map=*/true, [](SolverSettings& s) { return BindParameters(s.pgs); },
      [](const SolverSettings& s) { ValidatePgsParameters(s.pgs); },
-     [](const SolverSettings& s) { return s.pgs.penetration_recovery; },
+     [](const SolverSettings& s) { return VelocityRecovery(s.pgs); },
+     [](const SolverSettings& s) { return s.pgs.regularized ? 0.0 : PositionRecoveryFraction(s.pgs); },
      [](const SolverSettings& s) -> const IslandParameters& { return s.pgs.islands; }},
 }};
 

@@ -74,10 +74,15 @@ struct SolverTypeInfo {
   /// Range and cross-parameter checks of its parameters; throws InputError.
   void (*validate)(const SolverSettings& s) = nullptr;
   /// The fraction of an overlap the NCP's error term removes per step
-  /// (NcpErrorTerm): its own `penetration_recovery`, or CANAL's for a
+  /// (NcpErrorTerm): its own `penetration_recovery` (0 with
+  /// `split_recovery`), or CANAL's for a
   /// solver without one (SAP), so that the common NCP residual
   /// (engine/solvers/ncp_residual.h) is measured against one problem.
   double (*penetration_recovery)(const SolverSettings& s) = nullptr;
+  /// The fraction of what overlaps after the step that a position
+  /// correction removes (`split_recovery`, engine/solvers/position_recovery.h;
+  /// penetration_recovery above is then 0); 0: none.
+  double (*position_recovery)(const SolverSettings& s) = nullptr;
   /// Its island settings (engine/solvers/islands.h) within the settings.
   const IslandParameters& (*islands)(const SolverSettings& s) = nullptr;
 };

@@ -17,6 +17,7 @@ ParameterTable BindParameters(SubAdmmSolverParameters& p) {
        ClosedRange(1, 1e9)},
       {"num_threads", "", "threads for the per-tree updates (Eq. 34)", &p.num_threads, ClosedRange(1, 256)},
       PenetrationRecoveryParameter(&p.penetration_recovery),
+      SplitRecoveryParameter(&p.split_recovery),
       {"warm_start", "", "start lambda from the previous step's values", &p.warm_start, {}},
   };
   return AppendParameters(own, BindParameters(p.islands));

@@ -24,6 +24,8 @@ struct SubAdmmSolverParameters {
   int num_threads = 1;
   /// As CanalSolverParameters::penetration_recovery. In (0, 1].
   double penetration_recovery = 0.2;
+  /// As CanalSolverParameters::split_recovery.
+  bool split_recovery = false;
   /// Warm start λ (u = −λ) from the previous step by constraint key.
   bool warm_start = true;
   /// Record θ_p + θ_d after every iteration into residual_history.

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "engine/common/stopwatch.h"
+#include "engine/parameters/ncp_parameters.h"
 #include "engine/solvers/constraint_warm_start.h"
 
 namespace stiction {
@@ -19,7 +20,7 @@ constexpr int kMaxLineSearchIterations = 100;
 }  // namespace
 
 void CanalSolver::SetErrors(const ContactProblem& problem) {
-  CalcNcpErrors(problem, layout_.row_start, layout_.rows, params_.penetration_recovery, &types_, &e_);
+  CalcNcpErrors(problem, layout_.row_start, layout_.rows, VelocityRecovery(params_), &types_, &e_);
   G_.resize(problem.constraints.size());
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "engine/common/stopwatch.h"
+#include "engine/parameters/ncp_parameters.h"
 #include "engine/solvers/constraint_warm_start.h"
 #include "engine/solvers/one_contact_solver.h"
 
@@ -48,7 +49,7 @@ void PgsSolver::Prepare(const ContactProblem& problem) {
   llt_.resize(problem.num_trees());
   for (int t : L.trees) llt_[t].compute(problem.A[t]);
   const size_t nc = problem.constraints.size();
-  CalcNcpErrors(problem, L.row_start, L.rows, params_.penetration_recovery, &types_, &e_);
+  CalcNcpErrors(problem, L.row_start, L.rows, VelocityRecovery(params_), &types_, &e_);
   a_inv_jt_.resize(nc);
   w_.resize(nc);
   w_reg_.resize(nc);

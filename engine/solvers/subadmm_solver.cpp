@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "engine/common/stopwatch.h"
+#include "engine/parameters/ncp_parameters.h"
 #include "engine/solvers/constraint_warm_start.h"
 
 namespace stiction {
@@ -169,7 +170,7 @@ void SubAdmmSolver::SplitConstraints(const ContactProblem& problem) {
   // Splitting (Eqs. 30–31): per tree, the (constraint, block) pairs on it.
   incidences_.assign(problem.num_trees(), {});
   llt_.resize(problem.num_trees());
-  CalcNcpErrors(problem, L.row_start, L.rows, params_.penetration_recovery, &types_, &e_);
+  CalcNcpErrors(problem, L.row_start, L.rows, VelocityRecovery(params_), &types_, &e_);
   z_.resize(problem.constraints.size());
   for (size_t k = 0; k < problem.constraints.size(); ++k) {
     const Constraint& c = problem.constraints[k];

@@ -53,6 +53,12 @@ struct StepStats {
   /// `solver.max_load_resolves`); the stats above are the last solve's,
   /// iterations and times summed over all.
   int load_resolves = 0;
+  /// Split recovery (an exact solver's `split_recovery`,
+  /// engine/solvers/position_recovery.h): the largest position correction of
+  /// a contact along its normal in this step [m] (rad for a joint limit), and
+  /// the Gauss–Seidel sweeps its solve took; 0 without it.
+  double position_correction_m = 0;
+  int position_correction_sweeps = 0;
   /// Bodies asleep in this step (solver.sleep; engine/stepping/sleep_tracker.h):
   /// frozen, in no contact problem. θ-method only.
   int sleeping_bodies = 0;

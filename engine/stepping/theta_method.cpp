@@ -81,12 +81,13 @@ ThetaMethod::ThetaMethod(const MultibodyModel& model)
 
 void ThetaMethod::CalcPositions(int tree, const VectorX& q0, const VectorX& v0,
                                 const VectorX& v, double dt, const ThetaParameters& p,
-                                VectorX* q_theta, VectorX* q) const {
+                                VectorX* q_theta, VectorX* q, const VectorX* pseudo_v) const {
   const Tree& t = model_.tree(tree);
   if (t.nq == 0) return;
   // v^θvq of Eq. (6); only the tree's slice of the scratch vectors is used.
   v_vq_.segment(t.v_start, t.nv) =
       p.theta_vq * v.segment(t.v_start, t.nv) + (1 - p.theta_vq) * v0.segment(t.v_start, t.nv);
+  if (pseudo_v != nullptr) v_vq_.segment(t.v_start, t.nv) += pseudo_v->segment(t.v_start, t.nv);
   auto qt = q_theta->segment(t.q_start, t.nq);
   auto qn = q->segment(t.q_start, t.nq);
   const auto q0t = q0.segment(t.q_start, t.nq);

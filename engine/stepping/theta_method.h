@@ -43,9 +43,12 @@ class ThetaMethod {
   /// q^θ = θ q + (1−θ) q0 depends on q itself through N; solved by
   /// fixed-point iteration (a contraction with factor ~ δt θ ‖ω‖ / 2).
   /// Writes the tree's slices of q_theta and q (quaternions not normalized).
+  /// `pseudo_v` (optional, all velocities): a pseudo-velocity added to
+  /// v^θvq, which moves the positions by δt N pseudo_v and not the
+  /// velocities (split recovery, engine/solvers/position_recovery.h).
   void CalcPositions(int tree, const VectorX& q0, const VectorX& v0, const VectorX& v,
                      double dt, const ThetaParameters& p, VectorX* q_theta,
-                     VectorX* q) const;
+                     VectorX* q, const VectorX* pseudo_v = nullptr) const;
 
   /// Stage 1 (Eq. 13) for tree t: writes the tree's slice of v_star. Newton's
   /// method on m(v) when θ > 0; a single mass-matrix solve when θ = 0. A tree

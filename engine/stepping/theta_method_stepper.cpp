@@ -32,6 +32,8 @@ void AddSubstepStats(const StepStats& s, StepStats* total) {
   total->work_cartesian_J += sum.work_cartesian_J;
   total->solver_converged = s.solver_converged && sum.solver_converged;
   total->max_penetration_m = std::max(s.max_penetration_m, sum.max_penetration_m);
+  total->position_correction_m = std::max(s.position_correction_m, sum.position_correction_m);
+  total->position_correction_sweeps += sum.position_correction_sweeps;
   if (sum.smallest_dt_s > 0) total->smallest_dt_s = std::min(s.smallest_dt_s, sum.smallest_dt_s);
   total->time.free_motion += sum.time.free_motion;
   total->time.collision += sum.time.collision;
@@ -313,7 +315,8 @@ StepStatus ThetaMethodStepper::StepOnce(const StepperParameters& params, const V
   FreezeSleepers(q0, nullptr, v);
   ReportResults(params, *v, stats);
   MeterWork(v0, *v, tau_ext, stats);
-  const StepStatus updated = UpdatePositions(theta, q0, v0, *v, q, message);
+  const bool corrected = CalcPositionRecovery(params, theta, v0, *v, stats);
+  const StepStatus updated = UpdatePositions(theta, q0, v0, *v, corrected ? &pseudo_v_ : nullptr, q, message);
   if (updated != StepStatus::kSuccess) return updated;
   FreezeSleepers(q0, q, v);
   if (params.solver.sleep.enabled) sleep_.NoteContacts(contact_points_);
@@ -576,11 +579,22 @@ void ThetaMethodStepper::MeterWork(const VectorX& v0, const VectorX& v, const Ve
   }
 }
 
+bool ThetaMethodStepper::CalcPositionRecovery(const StepperParameters& params, const ThetaParameters& theta,
+                                              const VectorX& v0, const VectorX& v, StepStats* stats) {
+  const double r = GetSolverTypeInfo(params.solver.type).position_recovery(params.solver);
+  if (!(r > 0) || problem_.constraints.empty()) return false;
+  const PositionRecoveryResult result = position_recovery_.Solve(problem_, v0, v, theta.theta_vq, r, &pseudo_v_);
+  stats->position_correction_m = result.max_correction_m;
+  stats->position_correction_sweeps = result.sweeps;
+  return result.max_correction_m > 0;
+}
+
 StepStatus ThetaMethodStepper::UpdatePositions(const ThetaParameters& theta, const VectorX& q0, const VectorX& v0,
-                                               const VectorX& v, VectorX* q, std::string* message) {
+                                               const VectorX& v, const VectorX* pseudo_v, VectorX* q,
+                                               std::string* message) {
   // Eqs. (11)–(12), tree by tree; then quaternions back to unit length.
   for (int t = 0; t < model_.num_trees(); ++t) {
-    theta_method_.CalcPositions(t, q0, v0, v, problem_.dt, theta, &q_theta_, q);
+    theta_method_.CalcPositions(t, q0, v0, v, problem_.dt, theta, &q_theta_, q, pseudo_v);
   }
   model_.NormalizeQuaternions(q);
   if (!q->allFinite() || !v.allFinite()) {

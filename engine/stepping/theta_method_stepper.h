@@ -8,6 +8,8 @@
 //   BuildContactProblem  the constraints of every family at q0 (Eq. 7);
 //   SolveContactProblem  A (v − v*) = Jᵀ γ (Eq. 18) by the chosen solver;
 //   ReportResults        per-contact impulses and states, actuator efforts;
+//   CalcPositionRecovery with split recovery, a pseudo-velocity that
+//                        removes overlaps in positions (position_recovery.h).
 //   UpdatePositions      q = q0 + δt N(q^θ) v^θvq (Eqs. 11–12), normalized.
 // A step that fails is taken again in halves (solver.max_step_halvings).
 // Its sibling for the NMDP schemes is NmdpStepper (stepper.h).
@@ -27,6 +29,7 @@
 #include "engine/parameters/speculative_margin_parameters.h"
 #include "engine/solvers/contact_solver.h"
 #include "engine/solvers/ncp_residual.h"
+#include "engine/solvers/position_recovery.h"
 #include "engine/stepping/sleep_tracker.h"
 #include "engine/stepping/step_result.h"
 #include "engine/stepping/stepper.h"
@@ -82,8 +85,14 @@ class ThetaMethodStepper : public Stepper {
   void ReportEfforts();
   // StepStats' work of τ_ext and of the actuator and Cartesian rows.
   void MeterWork(const VectorX& v0, const VectorX& v, const VectorX* tau_ext, StepStats* stats);
+  // With split recovery (SolverTypeInfo::position_recovery), the
+  // pseudo-velocity that removes overlaps in positions (position_recovery.h)
+  // into pseudo_v_, and its figures into *stats; false without it.
+  bool CalcPositionRecovery(const StepperParameters& params, const ThetaParameters& theta, const VectorX& v0,
+                            const VectorX& v, StepStats* stats);
+  // q from (q0, v0, v), plus δt N pseudo_v when given.
   StepStatus UpdatePositions(const ThetaParameters& theta, const VectorX& q0, const VectorX& v0, const VectorX& v,
-                             VectorX* q, std::string* message);
+                             const VectorX* pseudo_v, VectorX* q, std::string* message);
   // Speculative margin [m]: pairs that can touch within the step.
   // With body_extents, each body's own extent bounds its surface speed
   // (solver.speculative_body_extents); else 0.1 m.
@@ -113,6 +122,8 @@ class ThetaMethodStepper : public Stepper {
   std::vector<double> body_extent_;
   std::vector<ContactPoint> contact_points_;
   NcpResidual ncp_residual_;  ///< Scratch of StepStats::ncp_residual.
+  PositionRecovery position_recovery_;  // Split recovery's correction solve.
+  VectorX pseudo_v_;                    // Its pseudo-velocity.
   VectorX q_theta_;
   VectorX energy_scratch_;  // Jᵀγ of an iterate short of convergence (CreatedEnergy).
   double energy_tolerance_ = 0;  // [J] What such an iterate may create per step.

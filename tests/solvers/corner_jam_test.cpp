@@ -17,11 +17,15 @@
 // converging. In the clutter (μ = 1, walls at right angles to the floor) the
 // settled pile has such corners, which is where CANAL's steps at its cap come
 // from once the pile is at rest. Without recovery (d = 0) the mass rests with
-// N_f = m g δt for every μ.
+// N_f = m g δt for every μ. With the recovery moved out of the velocity
+// problem (`split_recovery`, engine/solvers/position_recovery.h) the NCP is
+// the one without recovery, and the overlap is removed by a frictionless
+// position correction, which always has an answer.
 #include <gtest/gtest.h>
 
 #include "engine/solvers/canal_solver.h"
 #include "engine/solvers/pgs_solver.h"
+#include "engine/solvers/position_recovery.h"
 
 namespace stiction {
 namespace {
@@ -129,6 +133,60 @@ TEST(CornerJamTest, AtMuOneWithoutAnOverlapTheMassRestsOnTheFloor) {
     EXPECT_NEAR(r->gamma[2], kMass * kGravity * kDt, 1e-8);  // The weight, 1 kg × 1e-8 m/s.
     EXPECT_NEAR(r->gamma.tail<3>().norm(), 0, 1e-8);         // The wall carries nothing.
   }
+}
+
+TEST(CornerJamTest, AtMuOneWithSplitRecoveryTheVelocityProblemRestsAndPositionsSeparateFromBoth) {
+  const double d = 1e-3;
+  const ContactProblem p = Corner(1.0, d);
+  CanalSolverParameters canal_params = Canal(100);
+  canal_params.split_recovery = true;
+  PgsSolverParameters pgs_params = Pgs(100);
+  pgs_params.split_recovery = true;
+  SolverResult canal, pgs;
+  ASSERT_EQ(CanalSolver(canal_params).Solve(p, p.v_star, &canal), SolverStatus::kConverged) << canal.message;
+  ASSERT_EQ(PgsSolver(pgs_params).Solve(p, p.v_star, &pgs), SolverStatus::kConverged) << pgs.message;
+  for (const SolverResult* r : {&canal, &pgs}) {
+    // The overlap neither deepens nor is pushed out by velocity: at rest,
+    // the floor carries the weight and the wall nothing.
+    EXPECT_NEAR(r->v.norm(), 0, 1e-8);
+    EXPECT_NEAR(r->gamma[2], kMass * kGravity * kDt, 1e-8);
+    EXPECT_NEAR(r->gamma.tail<3>().norm(), 0, 1e-8);
+  }
+  // The position correction: min ½ m ‖Δv‖² with Δv_x ≥ w and Δv_z ≥ w,
+  // w = r d / δt (the step leaves the overlap d, v = 0), is Δv = (w, 0, w):
+  // out of both surfaces at once, which friction cannot oppose here.
+  const double w = kRecovery * d / kDt;
+  PositionRecovery recovery;
+  VectorX dv;
+  const PositionRecoveryResult result = recovery.Solve(p, VectorX::Zero(3), canal.v, 0.5, kRecovery, &dv);
+  EXPECT_TRUE(result.converged);
+  EXPECT_NEAR(dv[0], w, 1e-9);
+  EXPECT_NEAR(dv[1], 0, 1e-9);
+  EXPECT_NEAR(dv[2], w, 1e-9);
+  EXPECT_NEAR(result.max_correction_m, kRecovery * d, 1e-11);
+}
+
+TEST(CornerJamTest, ThePositionCorrectionTakesTheStepsMotionIntoAccount) {
+  // No overlap at the start, but the step's velocities (v0 = −1 m/s, v = 0
+  // into the floor, positions integrating their mean under the midpoint
+  // rule) carry the mass δt/2 · 1 m/s = 5 mm into it: the correction removes
+  // r of those 5 mm. A gap the step leaves open (the wall, 1 cm away) asks
+  // for nothing.
+  ContactProblem p = Corner(0.5, 0.0);
+  p.constraints[1].phi0 = 0.01;
+  VectorX v0(3), v(3);
+  v0 << 0, 0, -1;
+  v.setZero();
+  PositionRecovery recovery;
+  VectorX dv;
+  recovery.Solve(p, v0, v, 0.5, kRecovery, &dv);
+  EXPECT_NEAR(dv[0], 0, 1e-12);
+  EXPECT_NEAR(dv[1], 0, 1e-12);
+  EXPECT_NEAR(dv[2], kRecovery * 0.005 / kDt, 1e-9);
+  // Nothing overlaps after a step that stops at the surface: Δv = 0.
+  v0.setZero();
+  recovery.Solve(p, v0, v, 0.5, kRecovery, &dv);
+  EXPECT_EQ(dv.norm(), 0);
 }
 
 }  // namespace
