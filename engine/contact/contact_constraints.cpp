@@ -217,6 +217,7 @@ void AddContactConstraints(const std::vector<ContactPoint>& contacts, const Geom
     }
     c->origin = ConstraintOrigin::kContact;
     c->phi0 = cp.phi;
+    c->compliant = cp.stiffness > 0;
     c->key = MakeConstraintKey(ConstraintOrigin::kContact, static_cast<std::uint64_t>(cp.geometry_a),
                                static_cast<std::uint64_t>(cp.geometry_b), static_cast<std::uint64_t>(point_index));
     ContactMaterial m = CombineMaterials(materials.of(cp.geometry_a), materials.of(cp.geometry_b));

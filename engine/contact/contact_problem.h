@@ -59,6 +59,11 @@ struct Constraint {
   double phi0 = 0;
   /// Contacts: the combined friction coefficient μ of the pair.
   double mu = 0;
+  /// Contacts: a pressure-field polygon (contact_surface.h), whose overlap
+  /// is the compliant contact's deformation rather than an error. The
+  /// exact-NCP solvers keep its compliant cost (ncp_constraints.h) instead
+  /// of making it rigid.
+  bool compliant = false;
   /// Identity of the constraint across steps, for warm starts: contacts
   /// hash the geometry pair and the point's index within its manifold;
   /// other constraints their origin and index. Equal keys on consecutive

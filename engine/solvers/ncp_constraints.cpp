@@ -6,7 +6,11 @@
 namespace stiction {
 
 NcpConstraintType NcpTypeOf(const Constraint& c) {
-  if (c.origin == ConstraintOrigin::kContact && c.num_rows == 3) return NcpConstraintType::kContact;
+  if (c.origin == ConstraintOrigin::kContact && c.num_rows == 3) {
+    // A pressure-field polygon under SAP's cone keeps its compliance.
+    return c.compliant && c.kind == ConstraintKind::kFrictionCone ? NcpConstraintType::kSoft
+                                                                   : NcpConstraintType::kContact;
+  }
   if (c.origin == ConstraintOrigin::kJointLimit && c.num_rows == 1) return NcpConstraintType::kHard;
   return NcpConstraintType::kSoft;
 }

@@ -5,7 +5,11 @@
 //     of Eq. (5) on rows [t1, t2, n], with the error term e = [0, 0, e_n];
 //   * joint limits (origin kJointLimit): hard unilateral rows (Eq. 3/14);
 //   * PD actuators and welds: soft constraints, kept as the SAP convex cost
-//     the builder made for them (an already regularized, convex model).
+//     the builder made for them (an already regularized, convex model);
+//   * pressure-field polygons (Constraint::compliant) with SAP's cone: soft
+//     likewise, since their overlap is the compliant contact's deformation
+//     (each polygon's own stiffness, [Patch]; [SAP] Sec. VI-D), which the rigid
+//     limit with recovery would push out.
 // Error terms (velocities, since γ is an impulse): e = φ0/δt when φ0 ≥ 0, so
 // that a speculative contact may close its gap exactly within the step, and
 // r φ0/δt when overlapping (Baumgarte-like, 0 < r ≤ 1), so that penetration

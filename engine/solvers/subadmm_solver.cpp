@@ -97,6 +97,14 @@ VectorX SubAdmmSolver::ProjectMultiplier(const Constraint& c, int k, const Vecto
       if (c.kind == ConstraintKind::kClamped) {
         const double l = (beta_ * c.clamped.v_hat - sum_y[0]) / (beta_ * c.clamped.R + nz);
         lambda[0] = std::clamp(l, c.clamped.lower, c.clamped.upper);
+      } else if (c.kind == ConstraintKind::kFrictionCone) {
+        // A compliant polygon: λ = γ(v_c) with v_c = (Σ y + |Z_i| λ)/β is
+        // the minimizer over the cone of ½ λᵀ(R + |Z_i|/β)λ + λᵀ(Σ y/β − v̂),
+        // i.e. SAP's impulse (Eq. 27) at v_c = Σ y/β with R + |Z_i|/β for R.
+        SapFrictionConeParameters p = c.cone;
+        p.Rt += nz / beta_;
+        p.Rn += nz / beta_;
+        lambda = CalcFrictionConeImpulse(p, Vector3(sum_y.head<3>() / beta_));
       } else {
         for (int i = 0; i < m; ++i) {
           lambda[i] = (beta_ * c.bilateral.v_hat[i] - sum_y[i]) / (beta_ * c.bilateral.R[i] + nz);
