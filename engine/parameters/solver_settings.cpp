@@ -42,7 +42,8 @@ constexpr std::array<SolverTypeInfo, 4> kSolverTypes = {{
      /*exact_contact=*/[](const SolverSettings& s) { return !s.pgs.regularized; }, /*augmented_lagrangian=*/false,
      /*own_map=*/true, [](SolverSettings& s) { return BindParameters(s.pgs); },
      [](const SolverSettings& s) { ValidatePgsParameters(s.pgs); },
-     [](const SolverSettings& s) { return VelocityRecovery(s.pgs); },
+     // Regularized, PGS solves SAP's problem: split_recovery does not apply.
+     [](const SolverSettings& s) { return s.pgs.regularized ? s.pgs.penetration_recovery : VelocityRecovery(s.pgs); },
      [](const SolverSettings& s) { return s.pgs.regularized ? 0.0 : PositionRecoveryFraction(s.pgs); },
      [](const SolverSettings& s) -> const IslandParameters& { return s.pgs.islands; }},
 }};

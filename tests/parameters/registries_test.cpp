@@ -147,11 +147,28 @@ TEST(SolverRegistryTest, PropertiesMatchTheSolvers) {
   EXPECT_EQ(canal.penetration_recovery(recovery), 0.11);
   EXPECT_EQ(subadmm.penetration_recovery(recovery), 0.22);
   EXPECT_EQ(pgs.penetration_recovery(recovery), 0.33);
+  for (const SolverTypeInfo& info : SolverTypes()) EXPECT_EQ(info.position_recovery(recovery), 0) << info.name;
+  // split_recovery moves each exact solver's r from the velocity problem to
+  // the position correction (position_recovery.h); SAP has none, and PGS
+  // regularized solves SAP's problem, where it does not apply.
+  SolverSettings split = recovery;
+  split.canal.split_recovery = split.subadmm.split_recovery = split.pgs.split_recovery = true;
+  EXPECT_EQ(sap.position_recovery(split), 0);
+  EXPECT_EQ(canal.penetration_recovery(split), 0);
+  EXPECT_EQ(canal.position_recovery(split), 0.11);
+  EXPECT_EQ(subadmm.penetration_recovery(split), 0);
+  EXPECT_EQ(subadmm.position_recovery(split), 0.22);
+  EXPECT_EQ(pgs.penetration_recovery(split), 0);
+  EXPECT_EQ(pgs.position_recovery(split), 0.33);
+  split.pgs.regularized = true;
+  EXPECT_EQ(pgs.penetration_recovery(split), 0.33);
+  EXPECT_EQ(pgs.position_recovery(split), 0);
   for (const SolverTypeInfo& info : SolverTypes()) {
     EXPECT_NE(info.bind, nullptr) << info.name;
     EXPECT_NE(info.validate, nullptr) << info.name;
     EXPECT_NE(info.exact_contact, nullptr) << info.name;
     EXPECT_NE(info.penetration_recovery, nullptr) << info.name;
+    EXPECT_NE(info.position_recovery, nullptr) << info.name;
     EXPECT_NE(info.islands, nullptr) << info.name;
   }
 }
