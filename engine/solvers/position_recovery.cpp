@@ -35,13 +35,11 @@ double NormalVelocity(const ContactProblem& problem, const Constraint& c, const 
 
 }  // namespace
 
-PositionRecovery::PositionRecovery() : pgs_(CorrectionParameters()) {}
-
 PositionRecoveryResult PositionRecovery::Solve(const ContactProblem& problem, const VectorX& v0, const VectorX& v,
                                                double theta_vq, double recovery, VectorX* dv) {
   PositionRecoveryResult result;
   dv->setZero(problem.num_velocities());
-  const VectorX v_vq = theta_vq * v + (1 - theta_vq) * v0;
+  v_vq_ = theta_vq * v + (1 - theta_vq) * v0;
   // The frictionless problem: contacts and joint limits only (the soft rows,
   // actuators and welds, are no part of a position correction), each with
   // the gap the step's velocities leave.
@@ -62,7 +60,7 @@ PositionRecoveryResult PositionRecovery::Solve(const ContactProblem& problem, co
     s.origin = c.origin;
     s.key = c.key;
     s.mu = s.cone.mu = s.hc.mu = 0;
-    s.phi0 = c.phi0 + problem.dt * NormalVelocity(problem, c, v_vq);
+    s.phi0 = c.phi0 + problem.dt * NormalVelocity(problem, c, v_vq_);
     overlap = overlap || s.phi0 < 0;
   }
   if (!overlap) return result;  // Nothing to remove: Δv = 0.

@@ -32,8 +32,6 @@ struct PositionRecoveryResult {
 
 class PositionRecovery {
  public:
-  PositionRecovery();
-
   /// Δv (all of `problem`'s velocities) from the step's start velocities
   /// v0 and solved velocities v, with the fraction r ∈ (0, 1] of the
   /// overlap left after the step removed. Zero without contacts or limits.
@@ -42,7 +40,8 @@ class PositionRecovery {
 
  private:
   ContactProblem split_;  // The frictionless problem, recycled across steps.
-  PgsSolver pgs_;
+  VectorX v_vq_;          // v^θvq, what the positions integrate.
+  PgsSolver pgs_;         // Its parameters are set at each solve (the r asked).
 };
 
 }  // namespace stiction
