@@ -101,9 +101,9 @@ void PrintSolverRows(const RunSummary& run, const RunStatistics& stats, const Su
                         << stats.load_resolves() << " extra solves; solver.max_load_resolves)\n";
   }
   if (stats.position_corrected_steps() > 0) {
-    row("split recovery") << stats.position_corrected_steps() << " steps with overlaps removed in positions, at most "
-                          << FormatNumber(stats.max_position_correction_m() * 1e3, 3)
-                          << " mm in one step (split_recovery)\n";
+    row("recovery") << stats.position_corrected_steps()
+                    << " steps with overlaps removed in positions (split_recovery), at most "
+                    << FormatNumber(stats.max_position_correction_m() * 1e3, 3) << " mm in one step\n";
   }
   if (stats.unconverged_steps() > 0 || stats.budget_hit_steps() > 0) {
     row("stopped early") << stats.unconverged_steps() << " steps short of the tolerance (at the iteration cap or "
