@@ -189,8 +189,10 @@ bool SoakEventSource::BindGroup(const Simulation& sim, int group, ParameterEdit*
     // a parameter of the model a user tunes in a demo. (Drawing them also
     // shifts every later draw of a seed; the seed-1 stream they gave meets
     // an energy finding of SAP that is open work, docs/soak.md "Findings".)
+    // Nor the impact-arrival correction (off by default, under evaluation:
+    // docs/soak.md, "Impacts"); a soak turns it on with --set.
     const auto resolve_key = [](const ParameterBinding& b) {
-      return b.key == "max_load_resolves" || b.key == "load_resolve_ratio";
+      return b.key == "max_load_resolves" || b.key == "load_resolve_ratio" || b.key == "arrival_correction";
     };
     std::erase_if(edit->live, resolve_key);
     std::erase_if(edit->scene, resolve_key);

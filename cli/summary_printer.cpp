@@ -102,7 +102,7 @@ void PrintSolverRows(const RunSummary& run, const RunStatistics& stats, const Su
   }
   if (stats.position_corrected_steps() > 0) {
     row("recovery") << stats.position_corrected_steps()
-                    << " steps with overlaps removed in positions (split_recovery), at most "
+                    << " steps with positions corrected (impact arrival, split_recovery), at most "
                     << FormatNumber(stats.max_position_correction_m() * 1e3, 3) << " mm in one step\n";
   }
   if (stats.unconverged_steps() > 0 || stats.budget_hit_steps() > 0) {

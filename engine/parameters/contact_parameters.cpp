@@ -67,6 +67,10 @@ ParameterTable BindParameters(ContactModelParameters& p) {
       {"load_resolve_ratio", "",
        "sudden loads: solve again when a contact carries more than this many times the load its stiffness assumed",
        &p.load_resolve_ratio, AtLeast(1)},
+      {"arrival_correction", "",
+       "with theta_vq < 1, positions after a step end no deeper into a contact or joint limit than the contact "
+       "problem predicted (a position correction: no velocity, no kinetic energy)",
+       &p.arrival_correction, kAnyNumber},
   };
 }
 

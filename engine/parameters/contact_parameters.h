@@ -71,6 +71,14 @@ struct ContactModelParameters {
   /// solved again, at most `max_load_resolves` times (0: never).
   int max_load_resolves = 3;
   double load_resolve_ratio = 2.0;  ///< > 1.
+  /// Impact arrival (engine/solvers/position_recovery.h): with θ_vq < 1 the
+  /// positions integrate v^θvq, which carries a contact or joint limit that
+  /// the step stops (1 − θ_vq) δt Δv_n deeper than the contact problem's own
+  /// prediction φ0 + δt J_n v; a position correction (no velocity change)
+  /// ends it no deeper than that prediction (or 0, if it stays open).
+  /// Off by default until it passes the clutter's CI soak and the jar task
+  /// (docs/contact-model.md, step 6).
+  bool arrival_correction = false;
   ContactModel model = ContactModel::kSap;  ///< For pairs whose materials name none.
 };
 

@@ -53,10 +53,11 @@ struct StepStats {
   /// `solver.max_load_resolves`); the stats above are the last solve's,
   /// iterations and times summed over all.
   int load_resolves = 0;
-  /// Split recovery (an exact solver's `split_recovery`,
-  /// engine/solvers/position_recovery.h): the largest position correction of
-  /// a contact along its normal in this step [m] (rad for a joint limit), and
-  /// the Gauss–Seidel sweeps its solve took; 0 without it.
+  /// The position correction after the solve (the impact-arrival correction,
+  /// `solver.arrival_correction`, and an exact solver's `split_recovery`;
+  /// engine/solvers/position_recovery.h): its largest move of a contact
+  /// along its normal in this step [m] (rad for a joint limit), and the
+  /// Gauss–Seidel sweeps its solve took; 0 without one.
   double position_correction_m = 0;
   int position_correction_sweeps = 0;
   /// Bodies asleep in this step (solver.sleep; engine/stepping/sleep_tracker.h):

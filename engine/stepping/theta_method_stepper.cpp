@@ -581,9 +581,10 @@ void ThetaMethodStepper::MeterWork(const VectorX& v0, const VectorX& v, const Ve
 
 bool ThetaMethodStepper::CalcPositionRecovery(const StepperParameters& params, const ThetaParameters& theta,
                                               const VectorX& v0, const VectorX& v, StepStats* stats) {
-  const double r = GetSolverTypeInfo(params.solver.type).position_recovery(params.solver);
-  if (!(r > 0) || problem_.constraints.empty()) return false;
-  const PositionRecoveryResult result = position_recovery_.Solve(problem_, v0, v, theta.theta_vq, r, &pseudo_v_);
+  const PositionTargets targets{.recovery = GetSolverTypeInfo(params.solver.type).position_recovery(params.solver),
+                                .arrival = params.contact.arrival_correction && theta.theta_vq < 1};
+  if (!targets.any() || problem_.constraints.empty()) return false;
+  const PositionRecoveryResult result = position_recovery_.Solve(problem_, v0, v, theta.theta_vq, targets, &pseudo_v_);
   stats->position_correction_m = result.max_correction_m;
   stats->position_correction_sweeps = result.sweeps;
   return result.max_correction_m > 0;

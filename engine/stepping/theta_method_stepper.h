@@ -8,8 +8,9 @@
 //   BuildContactProblem  the constraints of every family at q0 (Eq. 7);
 //   SolveContactProblem  A (v − v*) = Jᵀ γ (Eq. 18) by the chosen solver;
 //   ReportResults        per-contact impulses and states, actuator efforts;
-//   CalcPositionRecovery with split recovery, a pseudo-velocity that
-//                        removes overlaps in positions (position_recovery.h).
+//   CalcPositionRecovery a pseudo-velocity that ends an impact no deeper
+//                        than the contact problem predicted, and with split
+//                        recovery removes overlaps (position_recovery.h).
 //   UpdatePositions      q = q0 + δt N(q^θ) v^θvq (Eqs. 11–12), normalized.
 // A step that fails is taken again in halves (solver.max_step_halvings).
 // Its sibling for the NMDP schemes is NmdpStepper (stepper.h).

@@ -407,7 +407,7 @@ TEST_F(CliExecutableTest, SplitRecoveryIsSummarizedAndReported) {
                              "bodies.box.pose.position=[0,0,0.045]", "--set", "solver.canal.split_recovery=true",
                              "--report", report.string()});
   EXPECT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_NE(run.out.find("  recovery      5 steps with overlaps removed in positions (split_recovery), at most 1 mm"),
+  EXPECT_NE(run.out.find("  recovery      5 steps with positions corrected (impact arrival, split_recovery), at most 1 mm"),
             std::string::npos)
       << run.out;
   nlohmann::json j;

@@ -158,7 +158,7 @@ TEST(CornerJamTest, AtMuOneWithSplitRecoveryTheVelocityProblemRestsAndPositionsS
   const double w = kRecovery * d / kDt;
   PositionRecovery recovery;
   VectorX dv;
-  const PositionRecoveryResult result = recovery.Solve(p, VectorX::Zero(3), canal.v, 0.5, kRecovery, &dv);
+  const PositionRecoveryResult result = recovery.Solve(p, VectorX::Zero(3), canal.v, 0.5, {.recovery = kRecovery}, &dv);
   EXPECT_TRUE(result.converged);
   EXPECT_NEAR(dv[0], w, 1e-9);
   EXPECT_NEAR(dv[1], 0, 1e-9);
@@ -179,13 +179,46 @@ TEST(CornerJamTest, ThePositionCorrectionTakesTheStepsMotionIntoAccount) {
   v.setZero();
   PositionRecovery recovery;
   VectorX dv;
-  recovery.Solve(p, v0, v, 0.5, kRecovery, &dv);
+  recovery.Solve(p, v0, v, 0.5, {.recovery = kRecovery}, &dv);
   EXPECT_NEAR(dv[0], 0, 1e-12);
   EXPECT_NEAR(dv[1], 0, 1e-12);
   EXPECT_NEAR(dv[2], kRecovery * 0.005 / kDt, 1e-9);
   // Nothing overlaps after a step that stops at the surface: Δv = 0.
   v0.setZero();
-  recovery.Solve(p, v0, v, 0.5, kRecovery, &dv);
+  recovery.Solve(p, v0, v, 0.5, {.recovery = kRecovery}, &dv);
+  EXPECT_EQ(dv.norm(), 0);
+}
+
+TEST(CornerJamTest, TheArrivalCorrectionEndsAnImpactWhereTheContactProblemPutIt) {
+  // The impact of the test above without split recovery: the problem stops
+  // the mass at the floor (v = 0 from v0 = −1 m/s), but the midpoint rule's
+  // positions integrate the mean velocity and carry it δt/2 · 1 m/s = 5 mm
+  // in. `arrival` ends it at the problem's prediction φ0 + δt v_n = 0.
+  ContactProblem p = Corner(0.5, 0.0);
+  p.constraints[1].phi0 = 0.01;
+  VectorX v0(3), v(3);
+  v0 << 0, 0, -1;
+  v.setZero();
+  PositionRecovery recovery;
+  VectorX dv;
+  const PositionRecoveryResult result = recovery.Solve(p, v0, v, 0.5, {.arrival = true}, &dv);
+  EXPECT_NEAR(dv[0], 0, 1e-12);
+  EXPECT_NEAR(dv[1], 0, 1e-12);
+  EXPECT_NEAR(dv[2], 0.005 / kDt, 1e-9);
+  EXPECT_NEAR(result.max_correction_m, 0.005, 1e-11);
+  // With split recovery as well, the higher target wins: the surface, over
+  // (1 − r) of the 5 mm.
+  recovery.Solve(p, v0, v, 0.5, {.recovery = kRecovery, .arrival = true}, &dv);
+  EXPECT_NEAR(dv[2], 0.005 / kDt, 1e-9);
+  // A contact the problem leaves 2 mm deep (v_n = −0.2 m/s from φ0 = 0, a
+  // compliant contact's deformation): the positions' mean velocity,
+  // −0.6 m/s, would leave it 6 mm deep; the correction ends it at the 2 mm
+  // the problem's force assumed, not at the surface.
+  v << 0, 0, -0.2;
+  recovery.Solve(p, v0, v, 0.5, {.arrival = true}, &dv);
+  EXPECT_NEAR(dv[2], 0.004 / kDt, 1e-9);
+  // Implicit Euler's positions integrate v itself: nothing to correct.
+  recovery.Solve(p, v0, v, 1.0, {.arrival = true}, &dv);
   EXPECT_EQ(dv.norm(), 0);
 }
 
