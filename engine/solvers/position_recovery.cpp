@@ -42,6 +42,8 @@ double NormalVelocity(const ContactProblem& problem, const Constraint& c, const 
 
 }  // namespace
 
+PositionRecovery::PositionRecovery() : pgs_(CorrectionParameters()) {}
+
 PositionRecoveryResult PositionRecovery::Solve(const ContactProblem& problem, const VectorX& v0, const VectorX& v,
                                                double theta_vq, const PositionTargets& targets, VectorX* dv) {
   PositionRecoveryResult result;
@@ -51,7 +53,6 @@ PositionRecoveryResult PositionRecovery::Solve(const ContactProblem& problem, co
   // actuators and welds, are no part of a position correction), each with
   // the gap the step's velocities leave measured from its target b, and
   // r = 1: J_n Δv + (φ − b)/δt ≥ 0 ends it at b or above.
-  const PgsSolverParameters params = CorrectionParameters();
   // A target missed by less than the exact solvers' default tolerance,
   // 1e-6 m/s, over the step is not corrected (a contact at rest misses its
   // prediction by round-off).
@@ -87,9 +88,6 @@ PositionRecoveryResult PositionRecovery::Solve(const ContactProblem& problem, co
     s.mu = s.cone.mu = s.hc.mu = 0;
     s.phi0 = gaps_[split_.constraints.size() - 1];
   }
-  SolverSettings settings;
-  settings.pgs = params;
-  pgs_.SetParameters(settings);
   SolverResult solved;
   const SolverStatus status = pgs_.Solve(split_, split_.v_star, &solved);
   result.sweeps = solved.iterations;

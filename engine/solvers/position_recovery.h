@@ -52,6 +52,8 @@ struct PositionTargets {
 
 class PositionRecovery {
  public:
+  PositionRecovery();
+
   /// Δv (all of `problem`'s velocities) from the step's start velocities
   /// v0 and solved velocities v. Zero without contacts or limits, when no
   /// target is missed by more than 1e-6 m/s × δt, and when the solve
@@ -63,7 +65,7 @@ class PositionRecovery {
   ContactProblem split_;  // The frictionless problem, recycled across steps.
   VectorX v_vq_;          // v^θvq, what the positions integrate.
   std::vector<double> gaps_;  // Each row's gap from its target [m].
-  PgsSolver pgs_;         // Exact, frictionless; its parameters are set at each solve.
+  PgsSolver pgs_;         // Exact, frictionless, with CorrectionParameters().
 };
 
 }  // namespace stiction
