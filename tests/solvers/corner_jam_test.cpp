@@ -166,17 +166,22 @@ TEST(CornerJamTest, AtMuOneWithSplitRecoveryTheVelocityProblemRestsAndPositionsS
   EXPECT_NEAR(result.max_correction_m, kRecovery * d, 1e-11);
 }
 
+// A step that stops the mass at the floor: no overlap at the start, the
+// wall 1 cm away, v0 = −1 m/s into the floor and v = 0.
+struct FloorImpact {
+  ContactProblem p = Corner(0.5, 0.0);
+  VectorX v0 = Vector3(0, 0, -1);
+  VectorX v = VectorX::Zero(3);
+  FloorImpact() { p.constraints[1].phi0 = 0.01; }
+};
+
 TEST(CornerJamTest, ThePositionCorrectionTakesTheStepsMotionIntoAccount) {
   // No overlap at the start, but the step's velocities (v0 = −1 m/s, v = 0
   // into the floor, positions integrating their mean under the midpoint
   // rule) carry the mass δt/2 · 1 m/s = 5 mm into it: the correction removes
   // r of those 5 mm. A gap the step leaves open (the wall, 1 cm away) asks
   // for nothing.
-  ContactProblem p = Corner(0.5, 0.0);
-  p.constraints[1].phi0 = 0.01;
-  VectorX v0(3), v(3);
-  v0 << 0, 0, -1;
-  v.setZero();
+  auto [p, v0, v] = FloorImpact();
   PositionRecovery recovery;
   VectorX dv;
   recovery.Solve(p, v0, v, 0.5, {.recovery = kRecovery}, &dv);
@@ -194,11 +199,7 @@ TEST(CornerJamTest, TheArrivalCorrectionEndsAnImpactWhereTheContactProblemPutIt)
   // the mass at the floor (v = 0 from v0 = −1 m/s), but the midpoint rule's
   // positions integrate the mean velocity and carry it δt/2 · 1 m/s = 5 mm
   // in. `arrival` ends it at the problem's prediction φ0 + δt v_n = 0.
-  ContactProblem p = Corner(0.5, 0.0);
-  p.constraints[1].phi0 = 0.01;
-  VectorX v0(3), v(3);
-  v0 << 0, 0, -1;
-  v.setZero();
+  auto [p, v0, v] = FloorImpact();
   PositionRecovery recovery;
   VectorX dv;
   const PositionRecoveryResult result = recovery.Solve(p, v0, v, 0.5, {.arrival = true}, &dv);
