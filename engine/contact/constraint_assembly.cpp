@@ -28,9 +28,12 @@ void ConstraintAssembly::Begin(const KinematicsCache& cache_q0, const VectorX& q
   constraints.clear();
 }
 
+double ConstraintAssembly::LoadReferenceAcceleration() const {
+  return stiction::LoadReferenceAcceleration(model_.gravity().norm());
+}
+
 double ConstraintAssembly::RawLoadFactor(double w, double impulse, double length) const {
-  const double a = LoadReferenceAcceleration(model_.gravity().norm());
-  return stiction::RawLoadFactor(w, impulse, length, a, previous_dt());
+  return stiction::RawLoadFactor(w, impulse, length, LoadReferenceAcceleration(), previous_dt());
 }
 
 double ConstraintAssembly::LoadFactor(double w, double impulse, double length,

@@ -53,6 +53,11 @@ class ConstraintAssembly {
   std::span<const double> PreviousImpulse(std::uint64_t key, int rows) const {
     return history_ != nullptr ? history_->Impulse(key, rows) : std::span<const double>();
   }
+  /// What the previous step's solve left of the contact constraint `key`
+  /// (ConstraintHistory::PreviousContactEnd); NaN when it is new.
+  ContactEnd PreviousContactEnd(std::uint64_t key) const {
+    return history_ != nullptr ? history_->PreviousContactEnd(key) : ContactEnd{};
+  }
   /// The time step [s] over which the previous impulses acted.
   double previous_dt() const { return history_ != nullptr ? history_->dt() : 0.0; }
   /// The unclamped λ of the carried-load estimate (near_rigid.h, Eq. L1),
@@ -61,6 +66,8 @@ class ConstraintAssembly {
   /// `length` (1 for translational rows) and a the model's |g| (standard
   /// gravity when it has none). 0 without a previous step.
   double RawLoadFactor(double w, double impulse, double length) const;
+  /// a of Eq. (L1): the model's |g|, standard gravity when it has none [m/s²].
+  double LoadReferenceAcceleration() const;
   /// λ itself: RawLoadFactor clamped by ClampLoadFactor (near_rigid.h).
   double LoadFactor(double w, double impulse, double length, const ContactModelParameters& params) const;
 

@@ -1,6 +1,7 @@
 #include "engine/contact/constraint_history.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace stiction {
 
@@ -28,6 +29,29 @@ const ConstraintHistory::Entry* ConstraintHistory::Find(std::uint64_t key, int r
   if (after == entries_.begin()) return nullptr;
   const Entry& e = *(after - 1);
   return e.key == key && e.rows == rows ? &e : nullptr;
+}
+
+void ConstraintHistory::SaveContactEnds(const ContactProblem& problem, const VectorX& v) {
+  ends_.clear();
+  for (const Constraint& c : problem.constraints) {
+    if (c.origin != ConstraintOrigin::kContact || c.num_rows != 3) continue;
+    ContactEnd end;
+    end.gap = c.phi0 + problem.dt * problem.RowVelocity(c, 2, v);
+    if (c.kind == ConstraintKind::kHuntCrossley) {
+      end.stiffness = c.hc.k;
+    } else if (c.kind == ConstraintKind::kFrictionCone && c.cone.Rn > 0) {
+      end.stiffness = 1.0 / (c.cone.Rn * problem.dt * problem.dt);
+    }
+    ends_.push_back({c.key, end});
+  }
+  std::stable_sort(ends_.begin(), ends_.end(), [](const KeyedEnd& a, const KeyedEnd& b) { return a.key < b.key; });
+}
+
+ContactEnd ConstraintHistory::PreviousContactEnd(std::uint64_t key) const {
+  const auto after = std::upper_bound(ends_.begin(), ends_.end(), key,
+                                      [](std::uint64_t k, const KeyedEnd& e) { return k < e.key; });
+  if (after == ends_.begin() || (after - 1)->key != key) return {};
+  return (after - 1)->end;
 }
 
 std::span<const double> ConstraintHistory::Impulse(std::uint64_t key, int rows) const {

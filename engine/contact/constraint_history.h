@@ -13,6 +13,7 @@
 // values and a sorted key index), so that a steady stream of steps
 // allocates nothing.
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -21,13 +22,34 @@
 
 namespace stiction {
 
+/// How a contact left the last step: the gap its solve predicted for the
+/// step's end, φ0 + δt J_n v [m], and the normal stiffness it had [N/m]: a
+/// Hunt & Crossley contact's k, a SAP cone's 1/(R_n δt²) (the slope of its
+/// normal impulse in the depth, as near_rigid.h's NearRigidStiffness).
+struct ContactEnd {
+  double gap = std::numeric_limits<double>::quiet_NaN();
+  double stiffness = std::numeric_limits<double>::quiet_NaN();
+};
+
 class ConstraintHistory {
  public:
-  void Clear() { entries_.clear(); }
+  void Clear() {
+    entries_.clear();
+    ends_.clear();
+  }
   /// Replaces the store with every constraint's rows of `gamma` and `slack`
   /// (stacked in problem order; an empty `slack` stores zeros) and the
   /// problem's time step.
   void Save(const ContactProblem& problem, const VectorX& gamma, const VectorX& slack);
+  /// Records, for every contact constraint of `problem`, how the step's
+  /// last solve left it (ContactEnd) at the solved velocities `v` (every
+  /// tree's). Kept apart from the impulses, which every solve of a step
+  /// replaces (the sudden-load re-solve reads the first solve's): the
+  /// contact ends are the previous step's for every solve of the next one.
+  void SaveContactEnds(const ContactProblem& problem, const VectorX& v);
+  /// How the last step left the contact constraint with `key` (3 rows);
+  /// both NaN when it was not in that step's problem.
+  ContactEnd PreviousContactEnd(std::uint64_t key) const;
   /// The impulse [N s or N m s per row] the constraint with `key` carried,
   /// when it had `rows` rows; empty when it was not in the last problem.
   std::span<const double> Impulse(std::uint64_t key, int rows) const;
@@ -40,7 +62,8 @@ class ConstraintHistory {
   /// Bytes held (for a state history's memory cap).
   std::size_t Bytes() const {
     return sizeof(*this) + entries_.capacity() * sizeof(Entry) +
-           sizeof(double) * static_cast<std::size_t>(gamma_.size() + slack_.size());
+           sizeof(double) * static_cast<std::size_t>(gamma_.size() + slack_.size()) +
+           ends_.capacity() * sizeof(KeyedEnd);
   }
 
  private:
@@ -49,11 +72,16 @@ class ConstraintHistory {
     int row;   // First row in gamma_ and slack_.
     int rows;
   };
+  struct KeyedEnd {
+    std::uint64_t key;
+    ContactEnd end;
+  };
   // The entry of `key` with `rows` rows, or null.
   const Entry* Find(std::uint64_t key, int rows) const;
 
   std::vector<Entry> entries_;  // Sorted by key; a repeated key keeps its last constraint.
   VectorX gamma_, slack_;
+  std::vector<KeyedEnd> ends_;  // Sorted by key; a repeated key keeps its last contact.
   double dt_ = 0;
 };
 

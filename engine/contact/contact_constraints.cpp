@@ -62,11 +62,7 @@ double CalcDelassusEstimate(const Constraint& c, ConstraintAssembly* assembly) {
 void SetHuntCrossley(ContactModel model, const ContactMaterial& m, double phi, double w,
                      const ContactModelParameters& params, const ConstraintAssembly& assembly, Constraint* c) {
   c->kind = ConstraintKind::kHuntCrossley;
-  double vn0 = 0;
-  for (const ConstraintJacobianBlock& b : c->blocks) {
-    const ContactProblem& problem = assembly.problem();
-    vn0 += b.J.row(2).dot(assembly.v0().segment(problem.tree_v_start[b.tree], problem.tree_nv[b.tree]));
-  }
+  const double vn0 = assembly.problem().RowVelocity(*c, 2, assembly.v0());
   c->hc = MakeHuntCrossleyParameters(model, m, phi, vn0, w, assembly.dt(), params.stiction_tolerance);
 }
 
@@ -84,11 +80,52 @@ ContactReport MakeContactReport(const ContactPoint& cp, const Matrix3& R_WC, dou
   return report;
 }
 
-// The SAP-model and Similar-model points of the current manifold, whose
-// parameters are set once the manifold is complete: the carried-load
-// estimate (near_rigid.h, Eq. L1) gives every point of a manifold the mean λ
-// of its points. SAP points get their cones with w/λ; Similar points their
-// stiffness capped at λ times the near-rigid stiffness of w. Per
+// Depth no solve produced. A Hunt & Crossley contact that starts a step at
+// depth x0 stores ½ k x0² and may give it back within the step. That is
+// physical for depth a contact solve produced at this stiffness (its work
+// paid for it) and for the depth its load explains, not for the rest:
+//   * depth that appeared outside a solve: a contact that arrives between
+//     two steps, the midpoint rule's overshoot, a rotation the linear
+//     prediction missed. At a stiffness the step cannot resolve it is worth
+//     far more than any work done (k = 1e12 N/m and 0.6 mm: 1.8e5 J; the
+//     soak's clutter blew up to 463 J). Beyond the depth the last solve
+//     predicted, x_s, and the depth that the manifold's carried load
+//     explains at k, x_l ≤ λ a/(w k), the rest x_u is held at the
+//     near-rigid stiffness k_u = min(k, k_nr), as SAP holds any depth (Eq.
+//     29), and recovered at its rate.
+//   * depth a solve produced at a softer stiffness k_prev: a switch from
+//     SAP's near-rigid contact (the grasp demo's fingers at ~1e4 N/m, 4 mm
+//     deep) to a model that takes the pads' 4.4e5 N/m as given, or a
+//     stiffness edited up. It stiffens by at most kStiffnessRamp per step,
+//     k_s = min(k, kStiffnessRamp k_prev), so what it gives back is of the
+//     order of what it held (the depth shrinks as k rises), not k/k_prev
+//     times that.
+// The contact gets the one stiffness that stores the parts' energies at x0,
+//   k_eff x0² = k_s x_s² + k x_l² + k_u x_u²,   k_eff ≤ k.
+// A contact whose depth its solves produced at k (resting, pressed,
+// sliding), or that its load explains (a body set down at rest), keeps k.
+constexpr double kStiffnessRamp = 2.0;
+
+double StiffnessOfUnsolvedDepth(double k, double k_near_rigid, double depth, double load_depth,
+                                const ContactEnd& previous) {
+  if (!(depth > 0)) return k;
+  const double solved = std::isnan(previous.gap) ? 0.0 : std::clamp(-previous.gap, 0.0, depth);
+  const double loaded = std::min(depth - solved, std::max(0.0, load_depth));
+  const double unsolved = depth - solved - loaded;
+  const double k_solved = std::isnan(previous.stiffness) ? k : std::min(k, kStiffnessRamp * previous.stiffness);
+  const double k_unsolved = std::min(k, k_near_rigid);
+  if ((solved == 0 || k_solved >= k) && (unsolved == 0 || k_unsolved >= k)) return k;
+  const double stored = (solved > 0 ? k_solved * solved * solved : 0.0) + (loaded > 0 ? k * loaded * loaded : 0.0) +
+                        (unsolved > 0 ? k_unsolved * unsolved * unsolved : 0.0);
+  return std::min(k, stored / (depth * depth));
+}
+
+// The points of the current manifold, whose parameters are set once the
+// manifold is complete: the carried-load estimate (near_rigid.h, Eq. L1)
+// gives every point of a manifold the mean λ of its points. SAP points get
+// their cones with w/λ; Hunt & Crossley points λ times the near-rigid
+// stiffness of w for depth no solve produced, and Similar points their
+// stiffness capped there. Per
 // point, λ would make each point's stiffness follow its own share of the
 // load and leave the split of a face's load among its points undetermined
 // (every point settles to the same violation whatever it carries), which
@@ -107,10 +144,9 @@ class ManifoldLoad {
     return point_index_;
   }
 
-  // Adds the point just appended (constraint `c`, Delassus estimate w, a
-  // SAP or Similar contact): its previous normal impulse against the weight
-  // of its effective mass 1/w votes for λ (points new to the manifold do not
-  // vote).
+  // Adds the point just appended (constraint `c`, Delassus estimate w): its
+  // previous normal impulse against the weight of its effective mass 1/w
+  // votes for λ (points new to the manifold do not vote).
   void Add(const Constraint& c, double w, const ContactMaterial& m, ContactModel model,
            const ConstraintAssembly& assembly) {
     points_.push_back({assembly.num_constraints() - 1, w, m, model});
@@ -141,9 +177,16 @@ class ManifoldLoad {
       // clutter at k = 1e12 N/m, e_m ≈ 1 after 300 iterations). Capped as
       // SAP's Eq. (29) caps R_n: the stiffest spring of period β δt on the
       // manifold's loaded effective mass.
+      const double k_near_rigid = lambda * NearRigidStiffness(params.near_rigid_threshold, p.w, assembly->dt());
       ContactMaterial m = p.material;
-      m.stiffness = std::min(m.stiffness, lambda * NearRigidStiffness(params.near_rigid_threshold, p.w,
-                                                                      assembly->dt()));
+      if (p.model == ContactModel::kSimilar) m.stiffness = std::min(m.stiffness, k_near_rigid);
+      // A pressure-field polygon's overlap is the field's deformation, and
+      // its k = A g follows the polygon's area from step to step: left as is.
+      if (!c.compliant && std::isfinite(m.stiffness) && m.stiffness > 0) {
+        const double load_depth = lambda * assembly->LoadReferenceAcceleration() / (p.w * m.stiffness);
+        m.stiffness = StiffnessOfUnsolvedDepth(m.stiffness, k_near_rigid, -c.phi0, load_depth,
+                                               assembly->PreviousContactEnd(c.key));
+      }
       SetHuntCrossley(p.model, m, c.phi0, p.w, params, *assembly, &c);
     }
     points_.clear();
@@ -226,24 +269,20 @@ void AddContactConstraints(const std::vector<ContactPoint>& contacts, const Geom
     if (cp.stiffness > 0) m.stiffness = cp.stiffness;
     c->mu = m.friction;
     const ContactModel model = m.model.value_or(params.model);
-    if (model == ContactModel::kSap || model == ContactModel::kSimilar) {
-      manifold.Add(*c, w, m, model, *assembly);
-    } else {
-      SetHuntCrossley(model, m, cp.phi, w, params, *assembly, c);
-    }
+    manifold.Add(*c, w, m, model, *assembly);
     reports->push_back(MakeContactReport(cp, R_WC, m.friction, model));
   }
   manifold.Finish(params, assembly);
 }
 
-bool CarriedLoadJumped(const ContactProblem& problem, const VectorX& gamma, double gravity,
+bool CarriedLoadJumped(const ContactProblem& problem, const VectorX& gamma, const VectorX& v, double gravity,
                        const ContactModelParameters& params) {
   if (!params.load_aware_regularization) return false;
   const double a = LoadReferenceAcceleration(gravity);
   int group = -1, count = 0, row = 0;
-  double sum = 0, used = 1;
+  double sum = 0, used = 1, power = 0;
   const auto jumped = [&] {
-    return count > 0 && ClampLoadFactor(sum / count, params) > params.load_resolve_ratio * used;
+    return count > 0 && power < 0 && ClampLoadFactor(sum / count, params) > params.load_resolve_ratio * used;
   };
   for (const Constraint& c : problem.constraints) {
     if (c.load_group != group) {
@@ -251,11 +290,14 @@ bool CarriedLoadJumped(const ContactProblem& problem, const VectorX& gamma, doub
       group = c.load_group;
       sum = 0;
       count = 0;
+      power = 0;
       used = c.load_factor;
     }
     if (c.load_group >= 0) {
-      sum += RawLoadFactor(c.load_w, gamma[row + 2], 1.0, a, problem.dt);  // Row 2: the normal impulse.
+      const double gamma_n = gamma[row + 2];  // Row 2: the normal impulse.
+      sum += RawLoadFactor(c.load_w, gamma_n, 1.0, a, problem.dt);
       ++count;
+      power += gamma_n * problem.RowVelocity(c, 2, v);
     }
     row += c.num_rows;
   }

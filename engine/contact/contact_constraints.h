@@ -62,9 +62,15 @@ void AddContactConstraints(const std::vector<ContactPoint>& contacts, const Geom
 /// solved impulses `gamma` (stacked in problem order), more than
 /// `params.load_resolve_ratio` times the load its λ assumed: the clamped
 /// mean of its points' w γ_n/(a δt) (near_rigid.h, Eq. L1) against the λ
-/// they were made with. `gravity` [m/s²] is the scene's |g|. False when the
-/// carried-load estimate is off.
-bool CarriedLoadJumped(const ContactProblem& problem, const VectorX& gamma, double gravity,
+/// they were made with, while giving way under it: the manifold's normal
+/// impulses did negative work Σ γ_n v_n < 0 at the solved velocities `v`
+/// (every tree's, the stepper's order), so its points were pressed further
+/// in. A manifold whose impulses push its bodies apart (Σ γ_n v_n ≥ 0) is
+/// releasing a depth it started with, not carrying a load: stiffening it
+/// would only release more (a body squeezed between two others, issue 36).
+/// `gravity` [m/s²] is the scene's |g|. False when the carried-load
+/// estimate is off.
+bool CarriedLoadJumped(const ContactProblem& problem, const VectorX& gamma, const VectorX& v, double gravity,
                        const ContactModelParameters& params);
 
 }  // namespace stiction

@@ -104,6 +104,16 @@ struct ContactProblem {
   int num_trees() const { return static_cast<int>(A.size()); }
   /// Total constraint rows.
   int num_rows() const;
+  /// Row `row` of constraint `c`'s Jacobian times the velocities `v` (every
+  /// tree's, in the problem's order); for a contact, row 2 is its normal
+  /// velocity, positive when separating [m/s].
+  double RowVelocity(const Constraint& c, int row, const VectorX& v) const {
+    double value = 0;
+    for (const ConstraintJacobianBlock& b : c.blocks) {
+      value += b.J.row(row).dot(v.segment(tree_v_start[b.tree], tree_nv[b.tree]));
+    }
+    return value;
+  }
 };
 
 }  // namespace stiction

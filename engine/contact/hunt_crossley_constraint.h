@@ -48,9 +48,10 @@ double HuntCrossleyLaggedImpulse(double dt, double d, double f0, double vn0);
 
 /// A contact's parameters under a Hunt & Crossley contact model (Lagged,
 /// Similar or regularized Lagged; `model` must be one of them) from its
-/// pair's combined material: k, d, μ and v_s as given (the Similar model's
-/// caller caps k at the near-rigid stiffness first, contact_constraints.cpp;
-/// Lagged takes k as given), f0 = −k φ0 (Eq. 15), the
+/// pair's combined material: k, d, μ and v_s as given (the caller sets k
+/// first: the Similar model's cap at the near-rigid stiffness, and every
+/// model's stiffness for depth no solve produced, contact_constraints.cpp),
+/// f0 = −k φ0 (Eq. 15), the
 /// lagged impulse γ_n0 from the normal velocity vn0 [m/s] at the step start
 /// (Eq. 29) and, for the regularized Lagged model, ε_s = max(v_s, σ w μ γ_n0)
 /// (Eq. 44: SAP's effective stiction tolerance during impacts, v_s in

@@ -295,7 +295,7 @@ StepStatus ThetaMethodStepper::StepOnce(const StepperParameters& params, const V
   const bool uses_regularization = !GetSolverTypeInfo(params.solver.type).exact_contact(params.solver);
   while (status == StepStatus::kSuccess && uses_regularization &&
          stats->load_resolves < params.contact.max_load_resolves &&
-         CarriedLoadJumped(problem_, solver_result_.gamma, model_.gravity().norm(), params.contact)) {
+         CarriedLoadJumped(problem_, solver_result_.gamma, *v, model_.gravity().norm(), params.contact)) {
     const StepStats previous = *stats;
     {
       ScopedTimer timer(&stats->time.assembly);
@@ -312,6 +312,7 @@ StepStatus ThetaMethodStepper::StepOnce(const StepperParameters& params, const V
     stats->time.line_search += previous.time.line_search;
   }
   if (status != StepStatus::kSuccess) return status;
+  if (!problem_.constraints.empty()) history_.SaveContactEnds(problem_, *v);
   FreezeSleepers(q0, nullptr, v);
   ReportResults(params, *v, stats);
   MeterWork(v0, *v, tau_ext, stats);

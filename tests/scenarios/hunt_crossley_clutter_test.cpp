@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/common/constants.h"
+#include "engine/scene/scene_loader.h"
 #include "tests/scenarios/scenario_helpers.h"
 
 namespace stiction {
@@ -144,6 +146,56 @@ TEST(HuntCrossleyStiffnessTest, SimilarAtNearRigidStiffnessRunsTheClutterLikeSap
   // and 0.2 mm is 1e-2 of the 23 mm the impacts reach.
   EXPECT_LT(similar.late_max_penetration, 2 * sap.late_max_penetration);
   EXPECT_LT(similar.late_max_penetration, 0.2e-3);
+}
+
+// The watermelon seed: a 1 kg sphere pinched between two frictionless walls
+// that close on it at 2α = 2°, x0 = 0.5 mm into each, no gravity, k = 1e12
+// N/m, δt = 10 ms, implicit Euler (so the positions are the problem's own).
+// At that stiffness the step cannot resolve the contact (its period, 6 µs,
+// is far below δt), so the depth is not energy a spring stored: it is where
+// the discrete step found the bodies, e.g. a contact that arrived between
+// two steps (the soak's clutter, issue 36). Taken at face value (½ k x0² =
+// 1.25e5 J per wall), the two impulses squeeze the sphere out along the
+// wedge until each contact separates at x0/δt: at x0/(δt sin α) = 2.9 m/s,
+// 4 J from rest (the clutter blew up to 463 J that way). A near-rigid
+// contact (SAP's Eq. 29, a spring of period β δt on the contact's effective
+// mass) holds at most ½ k_nr x0² per wall at that depth; every model must
+// give back no more than that.
+TEST(HuntCrossleyStiffnessTest, ADepthTheStepCannotResolveIsNotStoredEnergy) {
+  const double alpha = 1.0 * kPi / 180, x0 = 5e-4, r = 0.05, dt = 0.01, beta = 1.0;
+  // The walls' inner faces: normals n = (0, ±cos α, sin α) into the sphere,
+  // x0 inside its surface; each wall is a 10 cm slab behind its face.
+  std::string walls;
+  for (const double side : {1.0, -1.0}) {
+    const double ny = side * std::cos(alpha), nz = std::sin(alpha), back = r - x0 + 0.05;
+    walls += "  - shape: {type: box, size: [0.4, 0.1, 0.4]}\n    pose: {position: [0, " + test::Num(-ny * back) +
+             ", " + test::Num(0.5 - nz * back) + "], rpy: [" + test::Num(side * alpha) + ", 0, 0]}\n";
+  }
+  const std::string yaml = "gravity: [0, 0, 0]\ntime_step: " + test::Num(dt) +
+                           "\nintegrator: implicit_euler\n"
+                           "materials:\n  - {name: hard, friction: 0, stiffness: 1.0e12, dissipation: 0.01}\n"
+                           "default_material: hard\nworld_geometry:\n" +
+                           walls +
+                           "bodies:\n  - name: seed\n    mass: 1.0\n    geometry:\n"
+                           "      - shape: {type: sphere, radius: " +
+                           test::Num(r) + "}\n    pose: {position: [0, 0, 0.5]}\n";
+  // Two near-rigid springs (w = 1/m for a row through the centre) at depth x0.
+  const double k_near_rigid = 4 * kPi * kPi * 1.0 / (beta * beta * dt * dt);
+  const double stored = k_near_rigid * x0 * x0;
+  for (const std::string model : {"sap", "lagged", "similar", "regularized_lagged"}) {
+    SCOPED_TRACE(model);
+    Simulation sim(LoadSceneString(yaml, "seed.yaml", ".",
+                                   {"contact_model=" + model, "solver.near_rigid_threshold=" + test::Num(beta)}));
+    const StepResult step = sim.Step();
+    ASSERT_EQ(step.status, StepStatus::kSuccess) << step.message;
+    ASSERT_EQ(sim.contacts().size(), 2u);
+    EXPECT_NEAR(step.stats.max_penetration_m, x0, 1e-9);
+    const double ke = sim.CalcKineticEnergy();
+    std::printf("%s: seed squeezed at x0 = 0.5 mm, k = 1e12: KE after one step %.4g J (near-rigid springs hold "
+                "%.4g J; the wedge's kinematic bound %.3g J)\n",
+                model.c_str(), ke, stored, 0.5 * std::pow(x0 / (dt * std::sin(alpha)), 2));
+    EXPECT_LE(ke, stored);
+  }
 }
 
 // SAP's contract when a step does stall (the case above without the cap,
