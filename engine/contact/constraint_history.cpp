@@ -1,7 +1,6 @@
 #include "engine/contact/constraint_history.h"
 
 #include <algorithm>
-#include <limits>
 
 namespace stiction {
 
@@ -23,12 +22,23 @@ void ConstraintHistory::Save(const ContactProblem& problem, const VectorX& gamma
   std::stable_sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) { return a.key < b.key; });
 }
 
+namespace {
+
+// The last element of `sorted` (sorted by key) whose key is `key`, or null:
+// among equal keys the last saved one.
+template <class T>
+const T* LastWithKey(const std::vector<T>& sorted, std::uint64_t key) {
+  const auto after =
+      std::upper_bound(sorted.begin(), sorted.end(), key, [](std::uint64_t k, const T& e) { return k < e.key; });
+  if (after == sorted.begin() || (after - 1)->key != key) return nullptr;
+  return &*(after - 1);
+}
+
+}  // namespace
+
 const ConstraintHistory::Entry* ConstraintHistory::Find(std::uint64_t key, int rows) const {
-  const auto after = std::upper_bound(entries_.begin(), entries_.end(), key,
-                                      [](std::uint64_t k, const Entry& e) { return k < e.key; });
-  if (after == entries_.begin()) return nullptr;
-  const Entry& e = *(after - 1);
-  return e.key == key && e.rows == rows ? &e : nullptr;
+  const Entry* e = LastWithKey(entries_, key);
+  return e != nullptr && e->rows == rows ? e : nullptr;
 }
 
 void ConstraintHistory::SaveContactEnds(const ContactProblem& problem, const VectorX& v) {
@@ -48,10 +58,8 @@ void ConstraintHistory::SaveContactEnds(const ContactProblem& problem, const Vec
 }
 
 ContactEnd ConstraintHistory::PreviousContactEnd(std::uint64_t key) const {
-  const auto after = std::upper_bound(ends_.begin(), ends_.end(), key,
-                                      [](std::uint64_t k, const KeyedEnd& e) { return k < e.key; });
-  if (after == ends_.begin() || (after - 1)->key != key) return {};
-  return (after - 1)->end;
+  const KeyedEnd* e = LastWithKey(ends_, key);
+  return e != nullptr ? e->end : ContactEnd{};
 }
 
 std::span<const double> ConstraintHistory::Impulse(std::uint64_t key, int rows) const {

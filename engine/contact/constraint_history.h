@@ -1,13 +1,16 @@
 #pragma once
 // What each constraint of the previous step carried, keyed by
 // Constraint::key: its impulse γ and slack z after the last usable solve.
-// Two users read it, both outside the solvers so that every solver stays a
+// Three users read it, all outside the solvers so that every solver stays a
 // function of its problem (islands, threads and solver switches need no
 // care):
 //   * warm starts ([CANAL] Sec. V-D: u and z from the previous step), which
 //     ApplyWarmStart writes into Constraint::warm_gamma / warm_slack;
 //   * the carried-load regularization of near-rigid constraints
-//     (near_rigid.h), which reads the impulse each constraint carried.
+//     (near_rigid.h), which reads the impulse each constraint carried;
+//   * Hunt & Crossley contacts, which read how each contact left the last
+//     step (ContactEnd: its predicted gap and stiffness) to tell depth a
+//     solve produced from depth that appeared outside one.
 // Keys only say "probably the same constraint": a mismatch in row count
 // drops the value. Saved every step: the store keeps its capacity (stacked
 // values and a sorted key index), so that a steady stream of steps

@@ -32,12 +32,7 @@ PgsSolverParameters CorrectionParameters() {
 // J_n v over a constraint's blocks for its normal row (a contact's third
 // row, a limit's only row).
 double NormalVelocity(const ContactProblem& problem, const Constraint& c, const VectorX& v) {
-  const int row = c.num_rows - 1;
-  double vn = 0;
-  for (const ConstraintJacobianBlock& b : c.blocks) {
-    vn += b.J.row(row).dot(v.segment(problem.tree_v_start[b.tree], problem.tree_nv[b.tree]));
-  }
-  return vn;
+  return problem.RowVelocity(c, c.num_rows - 1, v);
 }
 
 }  // namespace
