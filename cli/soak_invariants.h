@@ -63,11 +63,17 @@ class WorkMeter {
   std::vector<Matrix6X> cartesian_J_;  // Per controller: [ω_WB; v_WE] = J v at q_n.
 };
 
-/// E_in(t) = KE(t0) + PE(t0) − PE(t) + W(t0, t): the kinetic energy the
-/// system could have at t if nothing dissipated, with t0 the last restart
-/// (start, reset, solver or contact-model switch) and W the metered work.
+/// E_in(t) = KE(t0) + PE(t0) + U(t0) − PE(t) + W(t0, t): the kinetic
+/// energy the system could have at t if nothing dissipated, with t0 the
+/// last restart (start, reset, solver or contact-model switch), W the
+/// metered work and U(t0) the energy the contacts held at t0
+/// (Simulation::CalcContactStoredEnergy): a switch hands over compressed
+/// contacts, which the next model may release. Between restarts U is not
+/// metered: F²/2k with an impact's force counts its damping as a spring's
+/// energy, so U(t) would swing by joules in a pile (docs/soak.md).
 class EnergyBudget {
  public:
+  /// `potential_J`: PE(t0) + U(t0).
   void Restart(double kinetic_J, double potential_J) {
     initial_ = kinetic_J + potential_J;
     work_ = 0;

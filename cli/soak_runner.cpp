@@ -328,7 +328,9 @@ void SoakRun::Reset() {
   RestartBudget();
 }
 
-void SoakRun::RestartBudget() { budget_.Restart(sim_.CalcKineticEnergy(), sim_.CalcPotentialEnergy()); }
+void SoakRun::RestartBudget() {
+  budget_.Restart(sim_.CalcKineticEnergy(), sim_.CalcPotentialEnergy() + sim_.CalcContactStoredEnergy());
+}
 
 bool SoakRun::CannotGoOn() const { return !StateIsFinite(sim_) || failed_in_row_ >= options_.max_failed_in_row; }
 

@@ -577,6 +577,8 @@ double Simulation::CalcKineticEnergy() const {
   return stiction::CalcKineticEnergy(*model_, cache, v_);
 }
 
+double Simulation::CalcContactStoredEnergy() const { return last_stepper_->ContactStoredEnergy(); }
+
 double Simulation::CalcPotentialEnergy() const {
   KinematicsCache cache(*model_);
   CalcKinematics(*model_, q_, v_, BodyRange::All(*model_), &cache);

@@ -277,6 +277,11 @@ class Simulation {
   std::vector<BodyState> CalcBodyStates() const;
   double CalcKineticEnergy() const;    ///< [J].
   double CalcPotentialEnergy() const;  ///< Gravity + joint springs [J].
+  /// The elastic energy the last step's compliant contacts hold, Σ F²/2k
+  /// (ConstraintHistory::ContactStoredEnergy) [J]; 0 before the first step,
+  /// under NMDP and for a rigid solve's overlap. Part of the mechanical
+  /// energy a model or solver switch hands over.
+  double CalcContactStoredEnergy() const;
 
  private:
   // The constructor's steps, in order.

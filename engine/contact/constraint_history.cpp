@@ -1,6 +1,7 @@
 #include "engine/contact/constraint_history.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace stiction {
 
@@ -41,9 +42,13 @@ const ConstraintHistory::Entry* ConstraintHistory::Find(std::uint64_t key, int r
   return e != nullptr && e->rows == rows ? e : nullptr;
 }
 
-void ConstraintHistory::SaveContactEnds(const ContactProblem& problem, const VectorX& v) {
+void ConstraintHistory::SaveContactEnds(const ContactProblem& problem, const VectorX& gamma, const VectorX& v,
+                                        bool rigid) {
   ends_.clear();
+  int row = 0;
   for (const Constraint& c : problem.constraints) {
+    const int first_row = row;
+    row += c.num_rows;
     if (c.origin != ConstraintOrigin::kContact || c.num_rows != 3) continue;
     ContactEnd end;
     end.gap = c.phi0 + problem.dt * problem.RowVelocity(c, 2, v);
@@ -52,6 +57,13 @@ void ConstraintHistory::SaveContactEnds(const ContactProblem& problem, const Vec
     } else if (c.kind == ConstraintKind::kFrictionCone && c.cone.Rn > 0) {
       end.stiffness = 1.0 / (c.cone.Rn * problem.dt * problem.dt);
     }
+    end.spring_stiffness = end.stiffness;
+    if (c.kind == ConstraintKind::kFrictionCone && c.cone.Rn > 0 && c.phi0 < 0 && c.cone.vn_hat > 0) {
+      // At rest a SAP cone pushes v̂_n / (R_n δt) with v̂_n = x0 / (δt + τd).
+      end.spring_stiffness = c.cone.vn_hat / (c.cone.Rn * problem.dt * -c.phi0);
+    }
+    end.rigid = rigid && !c.compliant;
+    end.force = std::max(0.0, gamma[first_row + 2]) / problem.dt;
     ends_.push_back({c.key, end});
   }
   std::stable_sort(ends_.begin(), ends_.end(), [](const KeyedEnd& a, const KeyedEnd& b) { return a.key < b.key; });
@@ -60,6 +72,16 @@ void ConstraintHistory::SaveContactEnds(const ContactProblem& problem, const Vec
 ContactEnd ConstraintHistory::PreviousContactEnd(std::uint64_t key) const {
   const KeyedEnd* e = LastWithKey(ends_, key);
   return e != nullptr ? e->end : ContactEnd{};
+}
+
+double ConstraintHistory::ContactStoredEnergy() const {
+  double energy = 0;
+  for (const KeyedEnd& e : ends_) {
+    const double k = e.end.spring_stiffness;
+    if (e.end.rigid || !(k > 0) || !std::isfinite(k)) continue;
+    energy += 0.5 * e.end.force * e.end.force / k;
+  }
+  return energy;
 }
 
 std::span<const double> ConstraintHistory::Impulse(std::uint64_t key, int rows) const {

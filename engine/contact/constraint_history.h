@@ -32,6 +32,15 @@ namespace stiction {
 struct ContactEnd {
   double gap = std::numeric_limits<double>::quiet_NaN();
   double stiffness = std::numeric_limits<double>::quiet_NaN();
+  /// Solved as rigid contact (an exact solver's Signorini row): its depth
+  /// is an error the solver recovers, not a spring's deformation.
+  bool rigid = false;
+  /// The normal force the solve gave it, γ_n / δt [N].
+  double force = 0;
+  /// Its force per depth at rest, F / x [N/m]: a Hunt & Crossley contact's
+  /// k, a SAP cone's 1/(R_n δt (δt + τd)) (its `stiffness` is the slope in
+  /// the step's end depth, which counts τd's damping as stiffness).
+  double spring_stiffness = std::numeric_limits<double>::quiet_NaN();
 };
 
 class ConstraintHistory {
@@ -49,10 +58,25 @@ class ConstraintHistory {
   /// tree's). Kept apart from the impulses, which every solve of a step
   /// replaces (the sudden-load re-solve reads the first solve's): the
   /// contact ends are the previous step's for every solve of the next one.
-  void SaveContactEnds(const ContactProblem& problem, const VectorX& v);
+  /// `rigid`: the solve treated contacts as rigid (an exact solver), except
+  /// pressure-field polygons, which keep their compliance in every solver.
+  void SaveContactEnds(const ContactProblem& problem, const VectorX& gamma, const VectorX& v, bool rigid);
   /// How the last step left the contact constraint with `key` (3 rows);
   /// both NaN when it was not in that step's problem.
   ContactEnd PreviousContactEnd(std::uint64_t key) const;
+  /// The energy the last step's compliant contacts hold [J]: Σ F² / (2 k),
+  /// a spring of the contact's stiffness at rest k (ContactEnd::
+  /// spring_stiffness) carrying the solved normal force F: a Hunt &
+  /// Crossley contact's ∫ k x dx at the depth where k x = F, and likewise
+  /// for a SAP cone's spring. The force, not the depth: a
+  /// Hunt & Crossley contact separating faster than 1/d pushes with nothing
+  /// however deep it is, and depth no solve produced is softened
+  /// (contact_constraints.cpp), so ½ k x² would count energy no contact
+  /// gives back. Rigid ends count nothing: an exact solver's overlap is no
+  /// spring, and the work its recovery does depends on how it is pushed
+  /// out, not on the state (F x at one step measured half of it,
+  /// ContactStoredEnergyTest).
+  double ContactStoredEnergy() const;
   /// The impulse [N s or N m s per row] the constraint with `key` carried,
   /// when it had `rows` rows; empty when it was not in the last problem.
   std::span<const double> Impulse(std::uint64_t key, int rows) const;

@@ -78,6 +78,10 @@ class Stepper {
   virtual void ClearHistory() = 0;
   /// A parameter was edited: sleeping islands wake (sleep_tracker.h).
   virtual void Wake() {}
+  /// The energy the last step's contacts hold [J]
+  /// (ConstraintHistory::ContactStoredEnergy); 0 for a scheme that keeps
+  /// no contact ends.
+  virtual double ContactStoredEnergy() const { return 0; }
   /// Copies what carries over and what the last step reported into *m.
   virtual void SaveMemory(StepperMemory* m) const {
     m->reports = reports_;

@@ -312,7 +312,7 @@ StepStatus ThetaMethodStepper::StepOnce(const StepperParameters& params, const V
     stats->time.line_search += previous.time.line_search;
   }
   if (status != StepStatus::kSuccess) return status;
-  if (!problem_.constraints.empty()) history_.SaveContactEnds(problem_, *v);
+  if (!problem_.constraints.empty()) history_.SaveContactEnds(problem_, solver_result_.gamma, *v, !uses_regularization);
   FreezeSleepers(q0, nullptr, v);
   ReportResults(params, *v, stats);
   MeterWork(v0, *v, tau_ext, stats);

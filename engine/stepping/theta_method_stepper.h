@@ -54,6 +54,7 @@ class ThetaMethodStepper : public Stepper {
   /// every sleeping island.
   void ClearHistory() override;
   void Wake() override { sleep_.WakeAll(); }
+  double ContactStoredEnergy() const override { return history_.ContactStoredEnergy(); }
   /// Which islands sleep (solver.sleep).
   const SleepTracker& sleep() const { return sleep_; }
   void SaveMemory(StepperMemory* m) const override;
