@@ -69,8 +69,9 @@ class WorkMeter {
 /// metered work and U(t0) the energy the contacts held at t0
 /// (Simulation::CalcContactStoredEnergy): a switch hands over compressed
 /// contacts, which the next model may release. Between restarts U is not
-/// metered: F²/2k with an impact's force counts its damping as a spring's
-/// energy, so U(t) would swing by joules in a pile (docs/soak.md).
+/// metered: its force is a step's, impacts included, so U(t) swings with
+/// every impact (metered every step, with overlaps then counted as F x, it
+/// failed the clutter's CI soak in 6 of 12 runs; docs/soak.md).
 class EnergyBudget {
  public:
   /// `potential_J`: PE(t0) + U(t0).

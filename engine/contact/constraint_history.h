@@ -1,7 +1,7 @@
 #pragma once
 // What each constraint of the previous step carried, keyed by
 // Constraint::key: its impulse γ and slack z after the last usable solve.
-// Three users read it, all outside the solvers so that every solver stays a
+// Four users read it, all outside the solvers so that every solver stays a
 // function of its problem (islands, threads and solver switches need no
 // care):
 //   * warm starts ([CANAL] Sec. V-D: u and z from the previous step), which
@@ -10,7 +10,9 @@
 //     (near_rigid.h), which reads the impulse each constraint carried;
 //   * Hunt & Crossley contacts, which read how each contact left the last
 //     step (ContactEnd: its predicted gap and stiffness) to tell depth a
-//     solve produced from depth that appeared outside one.
+//     solve produced from depth that appeared outside one;
+//   * the energy compressed contacts hold (ContactStoredEnergy), which the
+//     soak's energy budget hands over at a model or solver switch.
 // Keys only say "probably the same constraint": a mismatch in row count
 // drops the value. Saved every step: the store keeps its capacity (stacked
 // values and a sorted key index), so that a steady stream of steps
@@ -68,9 +70,9 @@ class ConstraintHistory {
   /// a spring of the contact's stiffness at rest k (ContactEnd::
   /// spring_stiffness) carrying the solved normal force F: a Hunt &
   /// Crossley contact's ∫ k x dx at the depth where k x = F, and likewise
-  /// for a SAP cone's spring. The force, not the depth: a
-  /// Hunt & Crossley contact separating faster than 1/d pushes with nothing
-  /// however deep it is, and depth no solve produced is softened
+  /// for a SAP cone's spring. The force, not the depth: a Hunt & Crossley
+  /// contact separating faster than 1/d pushes with nothing however deep
+  /// it is, and depth no solve produced is softened
   /// (contact_constraints.cpp), so ½ k x² would count energy no contact
   /// gives back. Rigid ends count nothing: an exact solver's overlap is no
   /// spring, and the work its recovery does depends on how it is pushed
