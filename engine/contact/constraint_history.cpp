@@ -54,13 +54,13 @@ void ConstraintHistory::SaveContactEnds(const ContactProblem& problem, const Vec
     end.gap = c.phi0 + problem.dt * problem.RowVelocity(c, 2, v);
     if (c.kind == ConstraintKind::kHuntCrossley) {
       end.stiffness = c.hc.k;
+      end.spring_stiffness = c.hc.k;
     } else if (c.kind == ConstraintKind::kFrictionCone && c.cone.Rn > 0) {
       end.stiffness = 1.0 / (c.cone.Rn * problem.dt * problem.dt);
-    }
-    end.spring_stiffness = end.stiffness;
-    if (c.kind == ConstraintKind::kFrictionCone && c.cone.Rn > 0 && c.phi0 < 0 && c.cone.vn_hat > 0) {
       // At rest a SAP cone pushes v̂_n / (R_n δt) with v̂_n = x0 / (δt + τd).
-      end.spring_stiffness = c.cone.vn_hat / (c.cone.Rn * problem.dt * -c.phi0);
+      end.spring_stiffness = c.phi0 < 0 && c.cone.vn_hat > 0
+                                 ? c.cone.vn_hat / (c.cone.Rn * problem.dt * -c.phi0)
+                                 : end.stiffness;
     }
     end.rigid = rigid && !c.compliant;
     end.force = std::max(0.0, gamma[first_row + 2]) / problem.dt;

@@ -40,8 +40,9 @@ Simulation PressedBox(const std::string& model) {
 
 TEST(ContactStoredEnergyTest, APressedContactHoldsItsSpringsEnergyAndGivesBackNoMore) {
   // At rest a Lagged Hunt & Crossley contact pushes k x per corner, k the
-  // pair's stiffness (dissipation acts on speed only): four corners carry (m g + F)/4 each and hold
-  // U = 4 (m g + F)² / (16 · 2 k_pair) = (m g + F)² / (8 k_pair).
+  // pair's stiffness (dissipation acts on speed only): four corners carry
+  // (m g + F)/4 each and hold U = 4 (m g + F)² / (16 · 2 k_pair)
+  // = (m g + F)² / (8 k_pair).
   Simulation sim = PressedBox("lagged");
   const double load = 1.0 * 9.81 + kPress;
   const double k_pair = kStiffness / 2;
