@@ -489,7 +489,8 @@ std::size_t SimulationState::Bytes() const {
     bytes += m->reports.capacity() * sizeof(ContactReport) + m->actuator_efforts.capacity() * sizeof(double) +
              m->cartesian_efforts.capacity() * sizeof(CartesianImpedanceEffort) + m->history.Bytes() +
              m->sleep.asleep.capacity() + m->sleep.island.capacity() * sizeof(int) +
-             m->sleep.rest_time.capacity() * sizeof(double) + m->sleep.touching.capacity() * sizeof(std::pair<int, int>);
+             m->sleep.rest_time.capacity() * sizeof(double) + m->sleep.touching.capacity() * sizeof(std::pair<int, int>) +
+             m->free_motion.Bytes();
     for (const auto& [key, w] : m->warm_weights) bytes += sizeof(key) + sizeof(w) + sizeof(double) * w.size() + 16;
   }
   return bytes;

@@ -26,6 +26,7 @@
 #include "engine/parameters/nmdp_parameters.h"
 #include "engine/parameters/solver_settings.h"
 #include "engine/solvers/contact_solver.h"
+#include "engine/stepping/free_motion_history.h"
 #include "engine/stepping/sleep_tracker.h"
 #include "engine/stepping/step_result.h"
 
@@ -57,6 +58,9 @@ struct StepperMemory {
   std::optional<SolverType> history_solver;
   // ThetaMethodStepper: which islands sleep (engine/stepping/sleep_tracker.h).
   SleepState sleep;
+  // ThetaMethodStepper: stage 1's corrections of its first guess
+  // (engine/stepping/free_motion_history.h).
+  FreeMotionHistory free_motion;
   // NmdpStepper: the warm-start weights per contact key.
   std::unordered_map<std::uint64_t, Eigen::VectorXd> warm_weights;
 };

@@ -130,7 +130,7 @@ FreeMotionStatus ThetaMethod::SolveFreeMotion(int tree, const VectorX& q0,
                                               const ThetaParameters& p,
                                               const VectorX* tau_ext, VectorX* v_star,
                                               KinematicsCache* cache, MatrixX* M_t,
-                                              const KinematicsCache* cache_q0) {
+                                              const KinematicsCache* cache_q0, FreeMotionHistory* history) {
   const Tree& t = model_.tree(tree);
   FreeMotionStatus status;
   if (t.nv == 0) {
@@ -179,6 +179,10 @@ FreeMotionStatus ThetaMethod::SolveFreeMotion(int tree, const VectorX& q0,
   dv_ = k_.segment(t.v_start, t.nv);
   factor.Solve(dv_);
   vs = v0t + dt * dv_;
+  // The first guess: this linearly implicit step, moved by what the last
+  // steps' iterations added to theirs (free_motion_history.h).
+  v_lin_ = vs;
+  if (history != nullptr) history->AddPrediction(tree, t.v_start, t.nv, dt, p.theta, p.theta_vq, vs);
 
   VectorX& r = r_;
   bool finite_differences = false;
@@ -311,6 +315,10 @@ FreeMotionStatus ThetaMethod::SolveFreeMotion(int tree, const VectorX& q0,
   CalcTreeMassMatrix(model_, *cache, tree, M_t);
   status.residual_norm = r.lpNorm<Eigen::Infinity>();
   if (!std::isfinite(status.residual_norm) || !vs.allFinite()) status.converged = false;
+  if (history != nullptr) {
+    dv_ = vs - v_lin_;
+    history->Record(tree, t.v_start, t.nv, dt, p.theta, p.theta_vq, status.converged, dv_);
+  }
   return status;
 }
 

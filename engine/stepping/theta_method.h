@@ -13,6 +13,7 @@
 #include "engine/multibody/kinematics.h"
 #include "engine/multibody/multibody_model.h"
 #include "engine/multibody/tree_cholesky.h"
+#include "engine/stepping/free_motion_history.h"
 
 namespace stiction {
 
@@ -60,11 +61,15 @@ class ThetaMethod {
   /// overwritten; the free-body path leaves it alone). `cache_q0`, when
   /// given, holds the kinematics at (q0, v0) (the stepper has them for the
   /// contact query), which the explicit first guess then does not recompute.
+  /// `history`, when given, moves the generic path's first guess by what
+  /// the last steps' iterations added to theirs, and records this step's
+  /// (free_motion_history.h); the solution and its tolerance are the same.
   FreeMotionStatus SolveFreeMotion(int tree, const VectorX& q0, const VectorX& v0,
                                    double dt, const ThetaParameters& p,
                                    const VectorX* tau_ext, VectorX* v_star,
                                    KinematicsCache* cache, MatrixX* M_t,
-                                   const KinematicsCache* cache_q0 = nullptr);
+                                   const KinematicsCache* cache_q0 = nullptr,
+                                   FreeMotionHistory* history = nullptr);
 
  private:
   // Momentum residual m(v) of Eq. (14) for tree t, into r (size nv_t).
@@ -106,7 +111,7 @@ class ThetaMethod {
   mutable VectorX qdot_, v_vq_;  // CalcPositions scratch.
   VectorX K_, D_;                // Joint spring stiffness and damping per velocity.
   // Newton scratch of the generic path (no allocation once sized).
-  VectorX r_, r_h_, dv_, accel_;
+  VectorX r_, r_h_, dv_, accel_, v_lin_;
   MatrixX jacobian_, M0_;
   std::vector<TreeCholesky> factors_;  // Per tree: A0 = LᵀL with the tree's sparsity.
   Eigen::PartialPivLU<MatrixX> lu_;

@@ -117,6 +117,7 @@ ThetaMethodStepper::ThetaMethodStepper(const MultibodyModel& model, CollisionWor
     problem_.tree_nv.push_back(model.tree(t).nv);
   }
   q_theta_ = VectorX::Zero(model.num_positions());
+  free_motion_history_.Resize(model.num_velocities(), model.num_trees());
   // What a capped iterate may create per step (CreatedEnergy): the work of
   // lifting every body by 0.1 mm, and 1 µJ.
   double mass = 0;
@@ -138,6 +139,7 @@ ThetaMethodStepper::~ThetaMethodStepper() = default;
 
 void ThetaMethodStepper::ClearHistory() {
   history_.Clear();
+  free_motion_history_.Clear();
   sleep_.WakeAll();
 }
 
@@ -146,6 +148,7 @@ void ThetaMethodStepper::SaveMemory(StepperMemory* m) const {
   m->history = history_;
   m->history_solver = history_solver_;
   m->sleep = sleep_.state();
+  m->free_motion = free_motion_history_;
 }
 
 void ThetaMethodStepper::RestoreMemory(const StepperMemory& m) {
@@ -153,6 +156,10 @@ void ThetaMethodStepper::RestoreMemory(const StepperMemory& m) {
   history_ = m.history;
   history_solver_ = m.history_solver;
   sleep_.Restore(m.sleep);
+  free_motion_history_ = m.free_motion;
+  if (!free_motion_history_.Fits(model_.num_velocities(), model_.num_trees())) {
+    free_motion_history_.Resize(model_.num_velocities(), model_.num_trees());
+  }
 }
 
 StepStatus ThetaMethodStepper::Step(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
@@ -161,6 +168,7 @@ StepStatus ThetaMethodStepper::Step(const StepperParameters& params, const Vecto
   // Every attempt below starts from the sleep state the step started with
   // (an attempt that fails may have put islands to sleep or woken them).
   const SleepState sleep_before = sleep_.state();
+  free_motion_before_ = free_motion_history_;
   const StepStatus status = StepOnce(params, q0, v0, tau_ext, q, v, stats, message);
   if (status == StepStatus::kSuccess) {
     AddSleepingContacts();
@@ -168,6 +176,7 @@ StepStatus ThetaMethodStepper::Step(const StepperParameters& params, const Vecto
   }
   if (params.solver.budget.max_step_halvings == 0) {
     sleep_.Restore(sleep_before);
+    free_motion_history_ = free_motion_before_;
     return status;
   }
   // The fallbacks. When the chosen contact solver failed (or its iterate
@@ -187,15 +196,18 @@ StepStatus ThetaMethodStepper::Step(const StepperParameters& params, const Vecto
   if (!stage1_failed_ && params.solver.type != SolverType::kSap) {
     fallback.solver.type = SolverType::kSap;
     sleep_.Restore(sleep_before);
+    free_motion_history_ = free_motion_before_;
     retried = StepOnce(fallback, q0, v0, tau_ext, q, v, &taken, &fallback_message);
   }
   if (retried != StepStatus::kSuccess) {
     taken = StepStats();
     sleep_.Restore(sleep_before);
+    free_motion_history_ = free_motion_before_;
     retried = StepInHalves(fallback, q0, v0, tau_ext, 1, q, v, &taken, &fallback_message);
   }
   if (retried != StepStatus::kSuccess) {
     sleep_.Restore(sleep_before);
+    free_motion_history_ = free_motion_before_;
     std::ostringstream os;
     os << first_message << "; " << (fallback.solver.type != params.solver.type ? "SAP, then " : "")
        << "in halves down to dt/" << (1 << params.solver.budget.max_step_halvings) << ": " << fallback_message;
@@ -347,11 +359,12 @@ StepStatus ThetaMethodStepper::SolveFreeMotion(const ThetaParameters& theta, con
       const Tree& tree = model_.tree(t);
       v_star.segment(tree.v_start, tree.nv).setZero();
       CalcTreeMassMatrix(model_, cache_q0_, t, &problem_.A[t]);
+      free_motion_history_.Forget(t);
       continue;
     }
     const FreeMotionStatus s =
         theta_method_.SolveFreeMotion(t, q0, v0, problem_.dt, theta, tau_ext, &v_star, &cache_, &problem_.A[t],
-                                      &cache_q0_);
+                                      &cache_q0_, &free_motion_history_);
     iterations = std::max(iterations, s.newton_iterations);
     if (!s.converged) {
       std::ostringstream os;

@@ -115,6 +115,9 @@ class ThetaMethodStepper : public Stepper {
   SleepTracker sleep_;         // Which islands sleep (solver.sleep).
   VectorX resolve_guess_;      // A sudden-load re-solve starts from the solve before it.
   std::optional<SolverType> history_solver_;  // The solver that wrote history_.
+  // Stage 1's first-guess corrections, carried across steps; a copy from
+  // the start of the step, which every retry of it starts from.
+  FreeMotionHistory free_motion_history_, free_motion_before_;
   KinematicsCache cache_;     // Mid-step kinematics (stage 1 scratch).
   KinematicsCache cache_q0_;  // Start-of-step kinematics (contact query, J).
   VectorX K_, D_;  // Joint stiffness and damping diagonals (constant).
