@@ -231,6 +231,24 @@ void BlockNewtonMatrix::AddProducts(const Constraint& c, const MatrixX& G, const
       // pb holds rows of tree pb.row_tree, columns of pb.col_tree.
       if (c.blocks[b].tree != pb.row_tree || c.blocks[a].tree != pb.col_tree) continue;
       const CompactJacobian& cb = compact[b];
+      if (a == b) {
+        // A block with itself lands on the diagonal pair block, of which
+        // the factorizations read the lower triangle only (Factor): its
+        // entries on or below the diagonal, column by column (the column
+        // lists ascend, so row i ≥ column j in the compact numbering).
+        const int m = static_cast<int>(gj.rows());
+        for (int j = 0; j < gj.cols(); ++j) {
+          double* column = &pb.H(0, ca.columns[j]);
+          const double* g = &gj(0, j);
+          for (int i = j; i < cb.J.cols(); ++i) {
+            const double* Ji = &cb.J(0, i);
+            double sum = 0;
+            for (int k = 0; k < m; ++k) sum += Ji[k] * g[k];
+            column[cb.columns[i]] += sum;
+          }
+        }
+        continue;
+      }
       Eigen::Map<MatrixX> jtgj = jtgj_.Get(cb.J.cols(), gj.cols());
       jtgj.noalias() = cb.J.transpose().lazyProduct(gj);
       for (int j = 0; j < jtgj.cols(); ++j) {
