@@ -90,6 +90,15 @@ const TreeCholesky& ConstraintAssembly::FactorA(int tree) {
   return A_factor_[tree];
 }
 
+void ConstraintAssembly::SolveA(int tree, Eigen::Ref<VectorX> x) {
+  if (model_.tree(tree).nv == 6) {
+    const Vector6 b = x;
+    x = Eigen::Map<const Matrix6>(InverseA(tree).data()) * b;
+    return;
+  }
+  FactorA(tree).Solve(x);
+}
+
 double ConstraintAssembly::InverseDiagonal(int tree, int k) {
   if (model_.tree(tree).nv == 6) return InverseA(tree)(k, k);
   return FactorA(tree).InverseDiagonal(k);

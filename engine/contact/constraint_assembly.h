@@ -87,6 +87,9 @@ class ConstraintAssembly {
   /// A_t = Lᵀ L with the tree's sparsity (tree_cholesky.h), factored on
   /// demand once per tree and step.
   const TreeCholesky& FactorA(int tree);
+  /// x ← A_t⁻¹ x for tree t of the problem being (or last) built, with the
+  /// 6 × 6 inverse or the factor the assembly keeps (formed if not yet).
+  void SolveA(int tree, Eigen::Ref<VectorX> x);
   /// W += J A_t⁻¹ Jᵀ for a 3-row block (fixed-size kernels for 6 columns,
   /// the tree's factor along the branch J touches otherwise).
   void AddDelassusBlock(const ConstraintJacobianBlock& b, Matrix3* W);

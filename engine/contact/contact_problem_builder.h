@@ -48,6 +48,9 @@ class ContactProblemBuilder {
   /// Per Cartesian impedance controller: where its rows are in the last
   /// built problem, and their frames.
   const std::vector<CartesianImpedanceRows>& cartesian_rows() const { return cartesian_rows_; }
+  /// x ← A_t⁻¹ x for tree t of the last built problem, reusing the
+  /// factorization its Delassus blocks used (ConstraintAssembly::SolveA).
+  void SolveA(int tree, Eigen::Ref<VectorX> x) { assembly_.SolveA(tree, x); }
 
  private:
   ConstraintAssembly assembly_;

@@ -8,6 +8,14 @@
 namespace stiction {
 
 double NcpResidual::Calc(const ContactProblem& problem, const VectorX& gamma, double penetration_recovery) {
+  return Calc(problem, gamma, penetration_recovery, [&](int t, Eigen::Ref<VectorX> x) {
+    llt_.compute(problem.A[t]);
+    llt_.solveInPlace(x);
+  });
+}
+
+double NcpResidual::Calc(const ContactProblem& problem, const VectorX& gamma, double penetration_recovery,
+                         const SolveA& solve_A) {
   layout_.Build(problem);
   if (layout_.rows == 0) return 0;
   // 1. v̂ = v* + A⁻¹ Jᵀγ, tree by tree (A is block diagonal).
@@ -15,8 +23,8 @@ double NcpResidual::Calc(const ContactProblem& problem, const VectorX& gamma, do
   layout_.MultiplyJTranspose(problem, gamma, &jt_gamma_);
   for (int t : layout_.trees) {
     const int start = layout_.local_start[t], nv = problem.tree_nv[t];
-    llt_.compute(problem.A[t]);
-    v_hat_.segment(start, nv) += llt_.solve(jt_gamma_.segment(start, nv));
+    solve_A(t, jt_gamma_.segment(start, nv));
+    v_hat_.segment(start, nv) += jt_gamma_.segment(start, nv);
   }
   layout_.MultiplyJ(problem, v_hat_, &w_);
   // 2.–4. The natural map per contact and limit.

@@ -16,6 +16,8 @@
 // every solver, not NCP rows, and do not enter. The figure mixes impulse
 // [N s] and velocity [m/s] rows as the paper's does, so compare it across
 // solvers on the same problem, not across scenes.
+#include <functional>
+
 #include <Eigen/Cholesky>
 
 #include "engine/common/eigen_types.h"
@@ -31,6 +33,11 @@ class NcpResidual {
   /// contacts and violated limits (ncp_constraints.h). 0 when the problem
   /// has no contact or limit. Keeps scratch between calls.
   double Calc(const ContactProblem& problem, const VectorX& gamma, double penetration_recovery);
+  /// The same with step 1's A_t⁻¹ from the caller: solve_A(t, x) sets
+  /// x ← A_t⁻¹ x (the stepper's assembly has A factored already).
+  using SolveA = std::function<void(int tree, Eigen::Ref<VectorX> x)>;
+  double Calc(const ContactProblem& problem, const VectorX& gamma, double penetration_recovery,
+              const SolveA& solve_A);
 
  private:
   SolverLayout layout_;

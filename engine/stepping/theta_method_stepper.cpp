@@ -504,7 +504,8 @@ StepStatus ThetaMethodStepper::SolveContactProblem(const StepperParameters& para
   // the penetration recovery of the exact solver that runs, CANAL's for the
   // others (engine/solvers/ncp_residual.h).
   stats->ncp_residual = ncp_residual_.Calc(
-      problem_, r.gamma, GetSolverTypeInfo(params.solver.type).penetration_recovery(params.solver));
+      problem_, r.gamma, GetSolverTypeInfo(params.solver.type).penetration_recovery(params.solver),
+      [this](int t, Eigen::Ref<VectorX> x) { builder_.SolveA(t, x); });
   history_.Save(problem_, r.gamma, r.slack);
   history_solver_ = params.solver.type;
   *v = r.v;
