@@ -9,6 +9,7 @@
 #include "engine/geometry/collision_world.h"
 #include "engine/scene/scene_loader.h"
 #include "engine/scene_compiler.h"
+#include "engine/solvers/ncp_residual.h"
 
 namespace stiction {
 namespace {
@@ -153,6 +154,28 @@ TEST(SimulationTest, AFailedStepLeavesTheStateUnchanged) {
   EXPECT_EQ(sim.velocities()[0], 1e200);
   EXPECT_EQ(sim.time(), 0.0);
   EXPECT_THROW(sim.SetState(q, VectorX::Zero(2)), InputError);
+}
+
+TEST(SimulationTest, TheReportedNcpResidualIsTheStandAloneOne) {
+  // A step's ncp_residual solves with A through the factorization the
+  // contact assembly formed (ContactProblemBuilder::SolveA); the stand-alone
+  // NcpResidual factors A itself. On a standing quadruped (a branching
+  // 18-DOF tree: the tree factor's path, with contacts and joint limits)
+  // the two agree to round-off.
+  Simulation sim = Simulation::FromFile(STICTION_SOURCE_DIR "/assets/scenes/quadruped_stand.yaml");
+  NcpResidual stand_alone;
+  int compared = 0;
+  for (int step = 0; step < 30; ++step) {
+    const StepResult r = sim.Step();
+    ASSERT_EQ(r.status, StepStatus::kSuccess) << r.message;
+    if (sim.last_contact_problem().constraints.empty()) continue;
+    const double recovery =
+        GetSolverTypeInfo(sim.solver_settings().type).penetration_recovery(sim.solver_settings());
+    const double expected = stand_alone.Calc(sim.last_contact_problem(), sim.solver_result().gamma, recovery);
+    EXPECT_NEAR(r.stats.ncp_residual, expected, 1e-9 * expected + 1e-15) << "step " << step;
+    ++compared;
+  }
+  EXPECT_GT(compared, 20);
 }
 
 TEST(SimulationTest, EnergyOfAFallingBodyIsConservedByMidpoint) {

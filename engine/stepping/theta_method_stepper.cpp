@@ -165,18 +165,22 @@ void ThetaMethodStepper::RestoreMemory(const StepperMemory& m) {
 StepStatus ThetaMethodStepper::Step(const StepperParameters& params, const VectorX& q0, const VectorX& v0,
                                     const VectorX* tau_ext, VectorX* q, VectorX* v, StepStats* stats,
                                     std::string* message) {
-  // Every attempt below starts from the sleep state the step started with
-  // (an attempt that fails may have put islands to sleep or woken them).
+  // Every attempt below starts from the sleep state and the stage-1
+  // history the step started with (an attempt that fails may have put
+  // islands to sleep or woken them, and recorded its own stage 1).
   const SleepState sleep_before = sleep_.state();
   free_motion_before_ = free_motion_history_;
+  const auto restart = [&] {
+    sleep_.Restore(sleep_before);
+    free_motion_history_ = free_motion_before_;
+  };
   const StepStatus status = StepOnce(params, q0, v0, tau_ext, q, v, stats, message);
   if (status == StepStatus::kSuccess) {
     AddSleepingContacts();
     return status;
   }
   if (params.solver.budget.max_step_halvings == 0) {
-    sleep_.Restore(sleep_before);
-    free_motion_history_ = free_motion_before_;
+    restart();
     return status;
   }
   // The fallbacks. When the chosen contact solver failed (or its iterate
@@ -195,19 +199,16 @@ StepStatus ThetaMethodStepper::Step(const StepperParameters& params, const Vecto
   StepStatus retried = status;
   if (!stage1_failed_ && params.solver.type != SolverType::kSap) {
     fallback.solver.type = SolverType::kSap;
-    sleep_.Restore(sleep_before);
-    free_motion_history_ = free_motion_before_;
+    restart();
     retried = StepOnce(fallback, q0, v0, tau_ext, q, v, &taken, &fallback_message);
   }
   if (retried != StepStatus::kSuccess) {
     taken = StepStats();
-    sleep_.Restore(sleep_before);
-    free_motion_history_ = free_motion_before_;
+    restart();
     retried = StepInHalves(fallback, q0, v0, tau_ext, 1, q, v, &taken, &fallback_message);
   }
   if (retried != StepStatus::kSuccess) {
-    sleep_.Restore(sleep_before);
-    free_motion_history_ = free_motion_before_;
+    restart();
     std::ostringstream os;
     os << first_message << "; " << (fallback.solver.type != params.solver.type ? "SAP, then " : "")
        << "in halves down to dt/" << (1 << params.solver.budget.max_step_halvings) << ": " << fallback_message;

@@ -291,12 +291,6 @@ TEST(ThetaMethodTest, AFastLightLinkNeverTakesStageOneToASpuriousRoot) {
   }
 }
 
-}  // namespace
-}  // namespace stiction
-
-namespace stiction {
-namespace {
-
 TEST(ThetaMethodTest, StageOneHistoryMovesTheFirstGuessNotTheSolution) {
   // The three-link arm swinging freely under gravity and its joint springs
   // for 100 midpoint steps of 10 ms, stage 1 alone (v0 ← v*, q ← q(v*)):
